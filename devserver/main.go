@@ -1,0 +1,269 @@
+// Command navi-devserver runs a single-process Temporal server for Navi's local stack and tests:
+// all four Temporal services in one process, SQLite persistence in one file, the default
+// namespace with Navi's custom search attributes, and the Temporal UI.
+//
+// It lives in its own Go module so that users of the Navi plugin do not inherit the Temporal
+// server's dependency graph. Production deployments point the worker at their own cluster or at
+// Temporal Cloud instead.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	uiserver "github.com/temporalio/ui-server/v2/server"
+	uiconfig "github.com/temporalio/ui-server/v2/server/config"
+	uiserveroptions "github.com/temporalio/ui-server/v2/server/server_options"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/server/common/authorization"
+	"go.temporal.io/server/common/cluster"
+	"go.temporal.io/server/common/config"
+	"go.temporal.io/server/common/dynamicconfig"
+	"go.temporal.io/server/common/log"
+	"go.temporal.io/server/common/membership/static"
+	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
+	"go.temporal.io/server/common/primitives"
+	sqliteschema "go.temporal.io/server/schema/sqlite"
+	"go.temporal.io/server/temporal"
+)
+
+const clusterName = "active"
+
+// searchAttributes are the custom search attributes Navi's workflows upsert, so that runs can be
+// listed and filtered in the Temporal UI. They must stay in step with workflows/searchattr.go.
+var searchAttributes = map[string]enumspb.IndexedValueType{
+	"NaviStatus":    enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+	"NaviPlanner":   enumspb.INDEXED_VALUE_TYPE_KEYWORD,
+	"NaviSteps":     enumspb.INDEXED_VALUE_TYPE_INT,
+	"NaviLLMCalls":  enumspb.INDEXED_VALUE_TYPE_INT,
+	"NaviToolsUsed": enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST,
+}
+
+// options configures one dev server.
+type options struct {
+	IP        string
+	Port      int // frontend gRPC
+	HTTPPort  int // frontend HTTP API; 0 picks a free port
+	UIPort    int // 0 disables the UI
+	DBFile    string
+	Namespace string
+	LogFile   string
+	LogLevel  string
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.IP, "ip", "127.0.0.1", "address to bind the frontend and UI to")
+	flag.IntVar(&o.Port, "port", 7233, "frontend gRPC port")
+	flag.IntVar(&o.HTTPPort, "http-port", 0, "frontend HTTP port (0: any free port)")
+	flag.IntVar(&o.UIPort, "ui-port", 8233, "Temporal UI port (0: no UI)")
+	flag.StringVar(&o.DBFile, "db-file", ".state/temporal/temporal.db", "SQLite database file")
+	flag.StringVar(&o.Namespace, "namespace", "default", "namespace to create")
+	flag.StringVar(&o.LogFile, "log-file", "", "server log file (default: standard error)")
+	flag.StringVar(&o.LogLevel, "log-level", "warn", "server log level: debug, info, warn, error")
+	flag.Parse()
+
+	if err := run(o); err != nil {
+		fmt.Fprintf(os.Stderr, "navi-devserver: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(o options) error {
+	for name, port := range map[string]int{"frontend gRPC (-port)": o.Port, "UI (-ui-port)": o.UIPort, "frontend HTTP (-http-port)": o.HTTPPort} {
+		if port == 0 {
+			continue
+		}
+		if err := checkPortFree(o.IP, port); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if o.HTTPPort == 0 {
+		p, err := freePort(o.IP)
+		if err != nil {
+			return err
+		}
+		o.HTTPPort = p
+	}
+	if err := os.MkdirAll(filepath.Dir(o.DBFile), 0o755); err != nil {
+		return fmt.Errorf("create state folder: %w", err)
+	}
+
+	conf, err := serverConfig(o)
+	if err != nil {
+		return err
+	}
+	logger := log.NewZapLogger(log.BuildZapLogger(log.Config{Level: o.LogLevel, OutputFile: o.LogFile, Format: "json"}))
+	authorizer, err := authorization.GetAuthorizerFromConfig(&conf.Global.Authorization)
+	if err != nil {
+		return fmt.Errorf("authorizer: %w", err)
+	}
+	claimMapper, err := authorization.GetClaimMapperFromConfig(&conf.Global.Authorization, logger)
+	if err != nil {
+		return fmt.Errorf("claim mapper: %w", err)
+	}
+	hosts := map[primitives.ServiceName]static.Hosts{}
+	for name, svc := range conf.Services {
+		hosts[primitives.ServiceName(name)] = static.SingleLocalHost(net.JoinHostPort(o.IP, strconv.Itoa(svc.RPC.GRPCPort)))
+	}
+	dyn := dynamicconfig.StaticClient{
+		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
+		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
+	}
+	srv, err := temporal.NewServer(
+		temporal.WithConfig(conf),
+		temporal.ForServices(temporal.DefaultServices),
+		temporal.WithStaticHosts(hosts),
+		temporal.WithLogger(logger),
+		temporal.WithAuthorizer(authorizer),
+		temporal.WithClaimMapper(func(*config.Config) authorization.ClaimMapper { return claimMapper }),
+		temporal.WithDynamicConfigClient(dyn),
+	)
+	if err != nil {
+		return fmt.Errorf("build server: %w", err)
+	}
+	if err := srv.Start(); err != nil {
+		return fmt.Errorf("start server: %w", err)
+	}
+	defer srv.Stop()
+
+	uiErr := make(chan error, 1)
+	if o.UIPort != 0 {
+		ui := uiserver.NewServer(uiserveroptions.WithConfigProvider(&uiconfig.Config{
+			Host:                o.IP,
+			Port:                o.UIPort,
+			TemporalGRPCAddress: net.JoinHostPort(o.IP, strconv.Itoa(o.Port)),
+			EnableUI:            true,
+			DefaultNamespace:    o.Namespace,
+			CORS:                uiconfig.CORS{CookieInsecure: true},
+			HideLogs:            true,
+			DisableNewsFetch:    true, // no internet on the build machines
+		}))
+		go func() { uiErr <- ui.Start() }()
+		defer ui.Stop()
+	}
+
+	fmt.Printf("navi-devserver: Temporal frontend on %s, namespace %q, database %s\n",
+		net.JoinHostPort(o.IP, strconv.Itoa(o.Port)), o.Namespace, o.DBFile)
+	if o.UIPort != 0 {
+		fmt.Printf("navi-devserver: Temporal UI on http://%s\n", net.JoinHostPort(uiHost(o.IP), strconv.Itoa(o.UIPort)))
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	select {
+	case <-ctx.Done():
+		fmt.Println("navi-devserver: stopping")
+		return nil
+	case err := <-uiErr:
+		if err != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("temporal UI: %w", err)
+		}
+		return nil
+	}
+}
+
+// serverConfig builds the static configuration for an all-in-one server on SQLite. The schema
+// and the namespace are created on first start; later starts reuse the file.
+func serverConfig(o options) (*config.Config, error) {
+	var conf config.Config
+	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
+	conf.Global.Membership.BroadcastAddress = o.IP
+
+	sqlConf := config.SQL{
+		PluginName:        sqliteplugin.PluginName,
+		DatabaseName:      o.DBFile,
+		ConnectAttributes: map[string]string{"mode": "rwc", "_journal_mode": "WAL", "_busy_timeout": "5000"},
+	}
+	if _, err := os.Stat(o.DBFile); errors.Is(err, os.ErrNotExist) {
+		if err := sqliteschema.SetupSchema(&sqlConf); err != nil {
+			return nil, fmt.Errorf("create Temporal schema in %s: %w", o.DBFile, err)
+		}
+	}
+	ns, err := sqliteschema.NewNamespaceConfig(clusterName, o.Namespace, false, searchAttributes)
+	if err != nil {
+		return nil, fmt.Errorf("namespace %s: %w", o.Namespace, err)
+	}
+	// A no-op when the namespace exists already.
+	if err := sqliteschema.CreateNamespaces(&sqlConf, ns); err != nil {
+		return nil, fmt.Errorf("create namespace %s in %s: %w", o.Namespace, o.DBFile, err)
+	}
+	conf.Persistence.DefaultStore = "sqlite"
+	conf.Persistence.VisibilityStore = "sqlite"
+	conf.Persistence.NumHistoryShards = 1
+	conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: &sqlConf}}
+
+	frontend := net.JoinHostPort(o.IP, strconv.Itoa(o.Port))
+	conf.ClusterMetadata = &cluster.Config{
+		FailoverVersionIncrement: 10,
+		MasterClusterName:        clusterName,
+		CurrentClusterName:       clusterName,
+		ClusterInformation: map[string]cluster.ClusterInformation{
+			clusterName: {
+				Enabled:                true,
+				InitialFailoverVersion: 1,
+				RPCAddress:             frontend,
+				HTTPAddress:            net.JoinHostPort(o.IP, strconv.Itoa(o.HTTPPort)),
+				ClusterID:              "navi-dev",
+			},
+		},
+	}
+	conf.DCRedirectionPolicy.Policy = "noop"
+	conf.Services = map[string]config.Service{}
+	for _, name := range []string{"frontend", "history", "matching", "worker"} {
+		var svc config.Service
+		svc.RPC.BindOnIP = o.IP
+		if name == "frontend" {
+			svc.RPC.GRPCPort = o.Port
+			svc.RPC.HTTPPort = o.HTTPPort
+		} else {
+			p, err := freePort(o.IP)
+			if err != nil {
+				return nil, err
+			}
+			svc.RPC.GRPCPort = p
+		}
+		conf.Services[name] = svc
+	}
+	conf.Archival.History.State = "disabled"
+	conf.Archival.Visibility.State = "disabled"
+	conf.NamespaceDefaults.Archival.History.State = "disabled"
+	conf.NamespaceDefaults.Archival.Visibility.State = "disabled"
+	conf.PublicClient.HostPort = frontend
+	return &conf, nil
+}
+
+// checkPortFree fails with an actionable message when something already listens on the port.
+func checkPortFree(ip string, port int) error {
+	l, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(port)))
+	if err != nil {
+		return fmt.Errorf("port %d on %s is already in use: stop what holds it (`make down`, or `ss -ltnp 'sport = :%d'` to find it) or choose another port", port, ip, port)
+	}
+	return l.Close()
+}
+
+// freePort asks the kernel for a free TCP port on ip.
+func freePort(ip string) (int, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+	if err != nil {
+		return 0, fmt.Errorf("find a free port on %s: %w", ip, err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func uiHost(ip string) string {
+	if ip == "127.0.0.1" || ip == "0.0.0.0" {
+		return "localhost"
+	}
+	return ip
+}

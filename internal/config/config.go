@@ -1,0 +1,97 @@
+// Package config holds the settings shared by the Navi worker and the navi command line:
+// where Temporal and Neo4j are and how to reach them. Every setting has an environment
+// variable and a flag; flags win. Secrets come from the environment only, so they never show
+// in a process list.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+)
+
+// Defaults match the local stack that `make up` starts.
+const (
+	DefaultTemporalAddress = "localhost:7233"
+	DefaultNamespace       = "default"
+	DefaultTaskQueue       = "navi"
+	DefaultUIURL           = "http://localhost:8233"
+	DefaultNeo4jURI        = "bolt://localhost:7687"
+	DefaultNeo4jUser       = "neo4j"
+	// DefaultNeo4jPassword is the password of the local development Neo4j only. Production
+	// deployments set NAVI_NEO4J_PASSWORD.
+	DefaultNeo4jPassword = "navi-dev-password"
+)
+
+// Config locates Temporal and Neo4j.
+type Config struct {
+	TemporalAddress string // host:port of the Temporal frontend
+	Namespace       string // Temporal namespace
+	TaskQueue       string // task queue of Navi's workflows and activities
+	UIURL           string // base URL of the Temporal UI, for links
+	Neo4jURI        string // bolt:// or neo4j:// URI
+	Neo4jUser       string
+	Neo4jPassword   string // from NAVI_NEO4J_PASSWORD only; never logged
+}
+
+// FromEnv reads the NAVI_* environment variables, with defaults for the local stack.
+func FromEnv() Config {
+	return Config{
+		TemporalAddress: env("NAVI_TEMPORAL_ADDRESS", DefaultTemporalAddress),
+		Namespace:       env("NAVI_TEMPORAL_NAMESPACE", DefaultNamespace),
+		TaskQueue:       env("NAVI_TASK_QUEUE", DefaultTaskQueue),
+		UIURL:           env("NAVI_TEMPORAL_UI", DefaultUIURL),
+		Neo4jURI:        env("NAVI_NEO4J_URI", DefaultNeo4jURI),
+		Neo4jUser:       env("NAVI_NEO4J_USER", DefaultNeo4jUser),
+		Neo4jPassword:   env("NAVI_NEO4J_PASSWORD", DefaultNeo4jPassword),
+	}
+}
+
+// RegisterFlags binds flags to c, using c's current values as defaults, so that a caller
+// does FromEnv, then RegisterFlags, then Parse.
+func (c *Config) RegisterFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.TemporalAddress, "temporal-address", c.TemporalAddress, "Temporal frontend host:port (NAVI_TEMPORAL_ADDRESS)")
+	fs.StringVar(&c.Namespace, "namespace", c.Namespace, "Temporal namespace (NAVI_TEMPORAL_NAMESPACE)")
+	fs.StringVar(&c.TaskQueue, "task-queue", c.TaskQueue, "task queue (NAVI_TASK_QUEUE)")
+	fs.StringVar(&c.UIURL, "ui", c.UIURL, "Temporal UI base URL, for links (NAVI_TEMPORAL_UI)")
+	fs.StringVar(&c.Neo4jURI, "neo4j-uri", c.Neo4jURI, "Neo4j Bolt URI (NAVI_NEO4J_URI)")
+	fs.StringVar(&c.Neo4jUser, "neo4j-user", c.Neo4jUser, "Neo4j user (NAVI_NEO4J_USER; password from NAVI_NEO4J_PASSWORD)")
+}
+
+// Validate reports the first setting that cannot work, naming its variable.
+func (c Config) Validate() error {
+	if c.TemporalAddress == "" || !strings.Contains(c.TemporalAddress, ":") {
+		return fmt.Errorf("NAVI_TEMPORAL_ADDRESS %q: want host:port", c.TemporalAddress)
+	}
+	if c.Namespace == "" {
+		return fmt.Errorf("NAVI_TEMPORAL_NAMESPACE is empty")
+	}
+	if c.TaskQueue == "" {
+		return fmt.Errorf("NAVI_TASK_QUEUE is empty")
+	}
+	u, err := url.Parse(c.Neo4jURI)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("NAVI_NEO4J_URI %q: want a URI such as bolt://localhost:7687", c.Neo4jURI)
+	}
+	switch u.Scheme {
+	case "bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc":
+	default:
+		return fmt.Errorf("NAVI_NEO4J_URI %q: scheme %q is not a Bolt scheme (bolt://, neo4j://, or their +s/+ssc forms)", c.Neo4jURI, u.Scheme)
+	}
+	return nil
+}
+
+// RunURL is the Temporal UI page of one workflow execution.
+func (c Config) RunURL(workflowID string) string {
+	return fmt.Sprintf("%s/namespaces/%s/workflows/%s", strings.TrimRight(c.UIURL, "/"),
+		url.PathEscape(c.Namespace), url.PathEscape(workflowID))
+}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok && v != "" {
+		return v
+	}
+	return def
+}

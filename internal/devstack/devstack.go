@@ -1,0 +1,420 @@
+// Package devstack starts, checks and stops Navi's local stack as plain processes: the embedded
+// Temporal dev server with its UI, a local Neo4j, and the Navi worker. It waits on real health
+// checks (a Temporal namespace that answers, a Bolt login that succeeds, a worker polling its
+// task queue), reuses what already runs, and keeps pid files, logs and chosen ports under one
+// state folder so that Down always stops what Up started.
+package devstack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Options configures one stack. Zero ports mean "pick free ports" (and reuse the ones picked
+// before while that stack runs).
+type Options struct {
+	Root         string // repository root: bin/ and neo4j/launcher/target live here
+	StateDir     string // pid files, logs, data and stack.env
+	IP           string // address every service binds to; default 127.0.0.1
+	TemporalPort int
+	UIPort       int
+	BoltPort     int
+	Namespace    string
+	TaskQueue    string
+	Neo4jUser    string
+	Neo4jPass    string // passed to Neo4j and the worker through their environment only
+	Neo4jHeap    string // JVM -Xmx for Neo4j, e.g. 1g
+	Worker       bool   // also start the worker
+	EnvPrefix    string // prefix of the variables in stack.env; default NAVI_
+	Out          io.Writer
+}
+
+// Endpoints says where the running stack answers.
+type Endpoints struct {
+	TemporalAddress string
+	Namespace       string
+	UIURL           string
+	Neo4jURI        string
+	Neo4jUser       string
+	TaskQueue       string
+}
+
+// Env renders the endpoints as shell variable assignments, one per line.
+func (e Endpoints) Env(prefix string) string {
+	var b strings.Builder
+	for _, kv := range [][2]string{
+		{"TEMPORAL_ADDRESS", e.TemporalAddress},
+		{"TEMPORAL_NAMESPACE", e.Namespace},
+		{"TEMPORAL_UI", e.UIURL},
+		{"TASK_QUEUE", e.TaskQueue},
+		{"NEO4J_URI", e.Neo4jURI},
+		{"NEO4J_USER", e.Neo4jUser},
+	} {
+		fmt.Fprintf(&b, "%s%s=%s\n", prefix, kv[0], kv[1])
+	}
+	return b.String()
+}
+
+func (o *Options) defaults() error {
+	if o.Root == "" {
+		o.Root = "."
+	}
+	if o.StateDir == "" {
+		o.StateDir = filepath.Join(o.Root, ".state")
+	}
+	var err error
+	if o.Root, err = filepath.Abs(o.Root); err != nil {
+		return err
+	}
+	if o.StateDir, err = filepath.Abs(o.StateDir); err != nil {
+		return err
+	}
+	if o.IP == "" {
+		o.IP = "127.0.0.1"
+	}
+	if o.Namespace == "" {
+		o.Namespace = "default"
+	}
+	if o.TaskQueue == "" {
+		o.TaskQueue = "navi"
+	}
+	if o.Neo4jHeap == "" {
+		o.Neo4jHeap = "1g"
+	}
+	if o.EnvPrefix == "" {
+		o.EnvPrefix = "NAVI_"
+	}
+	if o.Out == nil {
+		o.Out = io.Discard
+	}
+	return nil
+}
+
+func (o Options) logDir() string { return filepath.Join(o.StateDir, "logs") }
+func (o Options) runDir() string { return filepath.Join(o.StateDir, "run") }
+
+// EnvFile is where Up writes the endpoints of a running stack.
+func EnvFile(stateDir string) string { return filepath.Join(stateDir, "stack.env") }
+
+// Up starts whatever part of the stack is not running yet and waits until every part is healthy.
+func Up(ctx context.Context, o Options) (Endpoints, error) {
+	if err := o.defaults(); err != nil {
+		return Endpoints{}, err
+	}
+	for _, d := range []string{o.logDir(), o.runDir(), filepath.Join(o.StateDir, "temporal"), filepath.Join(o.StateDir, "neo4j")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return Endpoints{}, fmt.Errorf("create state folder: %w", err)
+		}
+	}
+	if err := o.resolvePorts(); err != nil {
+		return Endpoints{}, err
+	}
+	ep := o.endpoints()
+
+	services := o.services(ep)
+	// Temporal and Neo4j start side by side; the worker needs both.
+	base, worker := services[:2], services[2:]
+	if err := startAll(ctx, o, base); err != nil {
+		return ep, err
+	}
+	if o.Worker {
+		if err := startAll(ctx, o, worker); err != nil {
+			return ep, err
+		}
+	}
+	if err := os.WriteFile(EnvFile(o.StateDir), []byte(ep.Env(o.EnvPrefix)), 0o644); err != nil {
+		return ep, fmt.Errorf("write %s: %w", EnvFile(o.StateDir), err)
+	}
+	return ep, nil
+}
+
+// startAll starts the services that are not running, then waits for all of them.
+func startAll(ctx context.Context, o Options, svcs []*service) error {
+	type waiting struct {
+		svc    *service
+		pid    int
+		exited <-chan error
+	}
+	var ws []waiting
+	for _, s := range svcs {
+		if pid, ok := running(o, s); ok {
+			fmt.Fprintf(o.Out, "%-8s already running (pid %d), reusing it\n", s.name, pid)
+			ws = append(ws, waiting{svc: s, pid: pid})
+			continue
+		}
+		pid, exited, err := start(o, s)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Out, "%-8s starting (pid %d), log %s\n", s.name, pid, s.logFile(o))
+		ws = append(ws, waiting{svc: s, pid: pid, exited: exited})
+	}
+	errs := make(chan error, len(ws))
+	for _, w := range ws {
+		go func() { errs <- waitHealthy(ctx, o, w.svc, w.pid, w.exited) }()
+	}
+	var first error
+	for range ws {
+		if err := <-errs; err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// waitHealthy polls the service's health check until it passes, the process exits, or the
+// service's start timeout ends.
+func waitHealthy(ctx context.Context, o Options, s *service, pid int, exited <-chan error) error {
+	deadline := time.Now().Add(s.timeout)
+	var last error
+	for {
+		cctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+		last = s.healthy(cctx, pid)
+		cancel()
+		if last == nil {
+			fmt.Fprintf(o.Out, "%-8s healthy: %s\n", s.name, s.address)
+			return nil
+		}
+		select {
+		case err := <-exited:
+			return fmt.Errorf("%s exited during start (%v): %s%s", s.name, err, lastLine(s.logFile(o)), logHint(s.logFile(o)))
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(250 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s not healthy after %s: %v%s", s.name, s.timeout, last, logHint(s.logFile(o)))
+		}
+	}
+}
+
+// start launches a service in its own process group, so that it outlives this command and
+// Down can stop it with everything it spawned.
+func start(o Options, s *service) (int, <-chan error, error) {
+	for _, p := range s.ports {
+		if err := portFree(o.IP, p.port); err != nil {
+			return 0, nil, fmt.Errorf("%s: port %d (%s) is already in use by a process this stack did not start: stop it, or run on other ports (%s)",
+				s.name, p.port, p.what, p.env)
+		}
+	}
+	cmd, err := s.command()
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: %w", s.name, err)
+	}
+	logf, err := os.OpenFile(s.logFile(o), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: open log: %w", s.name, err)
+	}
+	fmt.Fprintf(logf, "---- %s started by navi dev up at %s\n", s.name, time.Now().Format(time.RFC3339))
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Dir = o.Root
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return 0, nil, fmt.Errorf("%s: start %s: %w", s.name, cmd.Path, err)
+	}
+	pid := cmd.Process.Pid
+	if err := os.WriteFile(s.pidFile(o), []byte(strconv.Itoa(pid)), 0o644); err != nil {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		logf.Close()
+		return 0, nil, fmt.Errorf("%s: write pid file: %w", s.name, err)
+	}
+	exited := make(chan error, 1)
+	go func() {
+		exited <- cmd.Wait()
+		logf.Close()
+	}()
+	return pid, exited, nil
+}
+
+// running reports the pid of the service if its pid file names a live process of this service.
+func running(o Options, s *service) (int, bool) {
+	pid, err := readPid(s.pidFile(o))
+	if err != nil {
+		return 0, false
+	}
+	if !alive(pid, s.marker) {
+		_ = os.Remove(s.pidFile(o))
+		return 0, false
+	}
+	return pid, true
+}
+
+// Down stops every service of the stack in stateDir (worker first) and removes its pid files.
+// It succeeds when nothing runs.
+func Down(stateDir string, out io.Writer) error {
+	var errs []error
+	for _, name := range []string{"worker", "temporal", "neo4j"} {
+		pidFile := filepath.Join(stateDir, "run", name+".pid")
+		pid, err := readPid(pidFile)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", name, err))
+			continue
+		}
+		if !alive(pid, markers[name]) {
+			_ = os.Remove(pidFile)
+			continue
+		}
+		if err := stop(pid, 30*time.Second); err != nil {
+			errs = append(errs, fmt.Errorf("stop %s (pid %d): %w", name, pid, err))
+			continue
+		}
+		_ = os.Remove(pidFile)
+		fmt.Fprintf(out, "%-8s stopped (pid %d)\n", name, pid)
+	}
+	return errors.Join(errs...)
+}
+
+// stop sends SIGTERM to the process group, then SIGKILL if it has not ended in time.
+func stop(pid int, grace time.Duration) error {
+	if err := syscall.Kill(-pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) {
+		if !groupAlive(pid) {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	for i := 0; i < 50 && groupAlive(pid); i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if groupAlive(pid) {
+		return errors.New("still running after SIGKILL")
+	}
+	return nil
+}
+
+// Status is one line per service: running or not, with its pid.
+func Status(stateDir string) []string {
+	var lines []string
+	for _, name := range []string{"temporal", "neo4j", "worker"} {
+		pid, err := readPid(filepath.Join(stateDir, "run", name+".pid"))
+		switch {
+		case err != nil:
+			lines = append(lines, fmt.Sprintf("%-8s stopped", name))
+		case alive(pid, markers[name]):
+			lines = append(lines, fmt.Sprintf("%-8s running (pid %d)", name, pid))
+		default:
+			lines = append(lines, fmt.Sprintf("%-8s stopped (stale pid file, pid %d)", name, pid))
+		}
+	}
+	return lines
+}
+
+func readPid(path string) (int, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil || pid <= 1 {
+		return 0, fmt.Errorf("pid file %s is corrupt: %q", path, b)
+	}
+	return pid, nil
+}
+
+// alive reports whether pid runs and its command line contains marker, so that a pid reused by
+// an unrelated process is never mistaken for (or killed as) a service.
+func alive(pid int, marker string) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	cmdline, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	if err != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err == nil && isZombie(string(stat)) {
+		return false
+	}
+	return strings.Contains(string(cmdline), marker)
+}
+
+// groupAlive reports whether any process of the process group pgid remains (zombies aside).
+func groupAlive(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	// Signal 0 succeeds on zombies; look for a member that is not one.
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		fields := statFields(string(stat))
+		if len(fields) > 3 && fields[2] == strconv.Itoa(pgid) && fields[0] != "Z" {
+			return true
+		}
+	}
+	return false
+}
+
+// statFields returns the fields of /proc/pid/stat after the command name: state, ppid, pgrp...
+func statFields(stat string) []string {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(stat[i+1:])
+}
+
+func isZombie(stat string) bool {
+	f := statFields(stat)
+	return len(f) > 0 && f[0] == "Z"
+}
+
+func portFree(ip string, port int) error {
+	l, err := net.Listen("tcp", net.JoinHostPort(ip, strconv.Itoa(port)))
+	if err != nil {
+		return err
+	}
+	return l.Close()
+}
+
+func freePort(ip string) (int, error) {
+	l, err := net.Listen("tcp", net.JoinHostPort(ip, "0"))
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// lastLine returns the last non-empty line of a log file, for one-line failure messages.
+func lastLine(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+func logHint(path string) string {
+	return fmt.Sprintf(" (log: %s)", path)
+}

@@ -1,0 +1,287 @@
+package devstack
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	taskqueuepb "go.temporal.io/api/taskqueue/v1"
+	"go.temporal.io/api/workflowservice/v1"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+
+	"github.com/naviagent/navi/neo4j"
+)
+
+// markers identify each service's process in /proc/<pid>/cmdline.
+var markers = map[string]string{
+	"temporal": "navi-devserver",
+	"neo4j":    "dev.navi.neo4j.Launcher",
+	"worker":   "navi-worker",
+}
+
+type portUse struct {
+	port int
+	what string
+	env  string // the variable that moves it
+}
+
+// service is one process of the stack.
+type service struct {
+	name    string
+	address string // what to show once healthy
+	marker  string
+	ports   []portUse
+	timeout time.Duration
+	command func() (*exec.Cmd, error)
+	healthy func(ctx context.Context, pid int) error
+}
+
+func (s *service) logFile(o Options) string { return filepath.Join(o.logDir(), s.name+".log") }
+func (s *service) pidFile(o Options) string { return filepath.Join(o.runDir(), s.name+".pid") }
+
+// ports is the file that keeps the ports chosen for a stack, so a second Up finds it again.
+type ports struct {
+	Temporal int `json:"temporal"`
+	UI       int `json:"ui"`
+	Bolt     int `json:"bolt"`
+}
+
+// resolvePorts fills zero ports: with the ports of this state folder's running stack if there
+// is one, otherwise with free ports.
+func (o *Options) resolvePorts() error {
+	if o.TemporalPort != 0 && o.UIPort != 0 && o.BoltPort != 0 {
+		return nil
+	}
+	path := filepath.Join(o.StateDir, "ports.json")
+	var prev ports
+	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &prev) == nil && o.anyRunning() {
+		o.TemporalPort = firstNonZero(o.TemporalPort, prev.Temporal)
+		o.UIPort = firstNonZero(o.UIPort, prev.UI)
+		o.BoltPort = firstNonZero(o.BoltPort, prev.Bolt)
+	}
+	for _, p := range []*int{&o.TemporalPort, &o.UIPort, &o.BoltPort} {
+		if *p == 0 {
+			free, err := freePort(o.IP)
+			if err != nil {
+				return err
+			}
+			*p = free
+		}
+	}
+	b, _ := json.Marshal(ports{Temporal: o.TemporalPort, UI: o.UIPort, Bolt: o.BoltPort})
+	return os.WriteFile(path, b, 0o644)
+}
+
+func (o Options) anyRunning() bool {
+	for name, marker := range markers {
+		if pid, err := readPid(filepath.Join(o.runDir(), name+".pid")); err == nil && alive(pid, marker) {
+			return true
+		}
+	}
+	return false
+}
+
+func firstNonZero(a, b int) int {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+func (o Options) endpoints() Endpoints {
+	return Endpoints{
+		TemporalAddress: net.JoinHostPort(o.IP, strconv.Itoa(o.TemporalPort)),
+		Namespace:       o.Namespace,
+		UIURL:           "http://" + net.JoinHostPort(displayHost(o.IP), strconv.Itoa(o.UIPort)),
+		Neo4jURI:        "bolt://" + net.JoinHostPort(o.IP, strconv.Itoa(o.BoltPort)),
+		Neo4jUser:       o.Neo4jUser,
+		TaskQueue:       o.TaskQueue,
+	}
+}
+
+func displayHost(ip string) string {
+	if ip == "127.0.0.1" {
+		return "localhost"
+	}
+	return ip
+}
+
+// services returns Temporal, Neo4j and the worker, in that order.
+func (o Options) services(ep Endpoints) []*service {
+	temporal := &service{
+		name:    "temporal",
+		address: fmt.Sprintf("%s (UI %s)", ep.TemporalAddress, ep.UIURL),
+		marker:  markers["temporal"],
+		ports: []portUse{
+			{o.TemporalPort, "Temporal gRPC", "NAVI_TEMPORAL_PORT"},
+			{o.UIPort, "Temporal UI", "NAVI_UI_PORT"},
+		},
+		timeout: 90 * time.Second,
+		command: func() (*exec.Cmd, error) {
+			bin, err := o.binary("navi-devserver", "make build")
+			if err != nil {
+				return nil, err
+			}
+			return exec.Command(bin,
+				"-ip", o.IP,
+				"-port", strconv.Itoa(o.TemporalPort),
+				"-ui-port", strconv.Itoa(o.UIPort),
+				"-namespace", o.Namespace,
+				"-db-file", filepath.Join(o.StateDir, "temporal", "temporal.db"),
+				"-log-file", filepath.Join(o.logDir(), "temporal-server.log"),
+			), nil
+		},
+		healthy: func(ctx context.Context, _ int) error {
+			if err := temporalHealthy(ctx, ep); err != nil {
+				return err
+			}
+			return httpOK(ctx, ep.UIURL)
+		},
+	}
+	neo := &service{
+		name:    "neo4j",
+		address: ep.Neo4jURI,
+		marker:  markers["neo4j"],
+		ports:   []portUse{{o.BoltPort, "Neo4j Bolt", "NAVI_NEO4J_BOLT_PORT"}},
+		timeout: 120 * time.Second,
+		command: func() (*exec.Cmd, error) {
+			java, err := exec.LookPath("java")
+			if err != nil {
+				return nil, errors.New("java not found on PATH: install a Java 17+ runtime (Debian: apt-get install openjdk-17-jre-headless)")
+			}
+			target := filepath.Join(o.Root, "neo4j", "launcher", "target")
+			jar := filepath.Join(target, "navi-neo4j-launcher.jar")
+			if _, err := os.Stat(jar); err != nil {
+				return nil, fmt.Errorf("%s is missing: run `make build` (it needs Maven)", jar)
+			}
+			cmd := exec.Command(java, "-Xms256m", "-Xmx"+o.Neo4jHeap, "-XX:+UseG1GC",
+				"-cp", jar+string(os.PathListSeparator)+filepath.Join(target, "lib", "*"),
+				"dev.navi.neo4j.Launcher")
+			cmd.Env = append(os.Environ(),
+				"NAVI_NEO4J_DATA="+filepath.Join(o.StateDir, "neo4j"),
+				"NAVI_NEO4J_BIND="+o.IP,
+				"NAVI_NEO4J_BOLT_PORT="+strconv.Itoa(o.BoltPort),
+				"NAVI_NEO4J_USER="+o.Neo4jUser,
+				"NAVI_NEO4J_PASSWORD="+o.Neo4jPass,
+				"NAVI_NEO4J_AUTH="+strconv.FormatBool(o.Neo4jPass != ""),
+			)
+			return cmd, nil
+		},
+		healthy: func(ctx context.Context, _ int) error {
+			s, err := neo4j.Open(ctx, neo4j.Options{URI: ep.Neo4jURI, User: o.Neo4jUser, Password: o.Neo4jPass, Timeout: 2 * time.Second})
+			if err != nil {
+				return err
+			}
+			return s.Close(ctx)
+		},
+	}
+	worker := &service{
+		name:    "worker",
+		address: fmt.Sprintf("task queue %q", o.TaskQueue),
+		marker:  markers["worker"],
+		timeout: 60 * time.Second,
+		command: func() (*exec.Cmd, error) {
+			bin, err := o.binary("navi-worker", "make build")
+			if err != nil {
+				return nil, err
+			}
+			cmd := exec.Command(bin)
+			cmd.Env = append(os.Environ(),
+				"NAVI_TEMPORAL_ADDRESS="+ep.TemporalAddress,
+				"NAVI_TEMPORAL_NAMESPACE="+ep.Namespace,
+				"NAVI_TASK_QUEUE="+o.TaskQueue,
+				"NAVI_NEO4J_URI="+ep.Neo4jURI,
+				"NAVI_NEO4J_USER="+o.Neo4jUser,
+				"NAVI_NEO4J_PASSWORD="+o.Neo4jPass,
+			)
+			return cmd, nil
+		},
+		healthy: func(ctx context.Context, pid int) error { return workerPolling(ctx, ep, pid) },
+	}
+	return []*service{temporal, neo, worker}
+}
+
+func (o Options) binary(name, how string) (string, error) {
+	p := filepath.Join(o.Root, "bin", name)
+	if _, err := os.Stat(p); err != nil {
+		return "", fmt.Errorf("%s is missing: run `%s`", p, how)
+	}
+	return p, nil
+}
+
+// quietLogger keeps the SDK's connection warnings out of `navi dev up` output.
+var quietLogger = sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))
+
+func dial(ctx context.Context, ep Endpoints) (client.Client, error) {
+	return client.DialContext(ctx, client.Options{HostPort: ep.TemporalAddress, Namespace: ep.Namespace, Logger: quietLogger})
+}
+
+// temporalHealthy passes once the frontend answers and the namespace exists.
+func temporalHealthy(ctx context.Context, ep Endpoints) error {
+	c, err := dial(ctx, ep)
+	if err != nil {
+		return fmt.Errorf("temporal %s: %w", ep.TemporalAddress, err)
+	}
+	defer c.Close()
+	if _, err := c.CheckHealth(ctx, &client.CheckHealthRequest{}); err != nil {
+		return fmt.Errorf("temporal %s health: %w", ep.TemporalAddress, err)
+	}
+	_, err = c.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: ep.Namespace})
+	if err != nil {
+		return fmt.Errorf("temporal namespace %s: %w", ep.Namespace, err)
+	}
+	return nil
+}
+
+// workerPolling passes once the worker process pid polls the task queue. The SDK's default
+// worker identity starts with "<pid>@".
+func workerPolling(ctx context.Context, ep Endpoints, pid int) error {
+	c, err := dial(ctx, ep)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.WorkflowService().DescribeTaskQueue(ctx, &workflowservice.DescribeTaskQueueRequest{
+		Namespace:     ep.Namespace,
+		TaskQueue:     &taskqueuepb.TaskQueue{Name: ep.TaskQueue, Kind: enumspb.TASK_QUEUE_KIND_NORMAL},
+		TaskQueueType: enumspb.TASK_QUEUE_TYPE_WORKFLOW,
+	})
+	if err != nil {
+		return fmt.Errorf("describe task queue %s: %w", ep.TaskQueue, err)
+	}
+	prefix := strconv.Itoa(pid) + "@"
+	for _, p := range resp.GetPollers() {
+		if strings.HasPrefix(p.GetIdentity(), prefix) {
+			return nil
+		}
+	}
+	return fmt.Errorf("worker pid %d is not polling task queue %s yet", pid, ep.TaskQueue)
+}
+
+func httpOK(ctx context.Context, url string) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("temporal UI %s: %w", url, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("temporal UI %s: HTTP %d", url, resp.StatusCode)
+	}
+	return nil
+}

@@ -1,0 +1,220 @@
+package neo4j
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// schema is applied idempotently by EnsureSchema. The uniqueness constraints also make MERGE
+// safe under concurrent writers.
+var schema = []string{
+	"CREATE CONSTRAINT api_name IF NOT EXISTS FOR (a:API) REQUIRE a.name IS UNIQUE",
+	"CREATE CONSTRAINT param_name IF NOT EXISTS FOR (p:Param) REQUIRE p.name IS UNIQUE",
+}
+
+// EnsureSchema creates the graph's constraints and indexes where they are missing.
+func (s *Store) EnsureSchema(ctx context.Context) error {
+	for _, q := range schema {
+		if _, err := s.run(ctx, "apply schema", true, q, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// LoadStats counts what a catalog load touched.
+type LoadStats struct {
+	APIs   int `json:"apis"`
+	Params int `json:"params"`
+}
+
+// loadCatalog writes API nodes, parameter nodes and their structural edges in one transaction,
+// so a failed load leaves the previous graph as it was. MERGE makes it idempotent.
+const loadCatalog = `
+UNWIND $apis AS api
+MERGE (a:API {name: api.name})
+SET a.description = api.description, a.provider = api.provider, a.catalog = $catalog
+WITH a, api
+CALL (a, api) {
+  UNWIND api.inputs AS in
+  MERGE (p:Param {name: in.name})
+  ON CREATE SET p.type = in.type, p.description = in.description
+  MERGE (p)-[e:INPUT_OF]->(a)
+  SET e.required = in.required
+  RETURN count(*) AS inputs
+}
+CALL (a, api) {
+  UNWIND api.outputs AS out
+  MERGE (p:Param {name: out.name})
+  ON CREATE SET p.type = out.type, p.description = out.description
+  MERGE (a)-[:OUTPUTS]->(p)
+  RETURN count(*) AS outputs
+}
+RETURN count(a) AS apis`
+
+// LoadCatalog validates c and writes it to the graph as one unit.
+func (s *Store) LoadCatalog(ctx context.Context, c twnm.Catalog) (LoadStats, error) {
+	if err := c.Validate(); err != nil {
+		return LoadStats{}, fmt.Errorf("load catalog %s: %w", c.Name, err)
+	}
+	apis := make([]map[string]any, len(c.APIs))
+	params := map[string]bool{}
+	for i, a := range c.APIs {
+		apis[i] = map[string]any{
+			"name": a.Name, "description": a.Description, "provider": a.Provider,
+			"inputs": paramMaps(a.Inputs, params), "outputs": paramMaps(a.Outputs, params),
+		}
+	}
+	res, err := s.run(ctx, "load catalog "+c.Name, true, loadCatalog, map[string]any{"apis": apis, "catalog": c.Name})
+	if err != nil {
+		return LoadStats{}, err
+	}
+	n, err := single[int64](res, "apis")
+	if err != nil {
+		return LoadStats{}, fmt.Errorf("load catalog %s: %w", c.Name, err)
+	}
+	return LoadStats{APIs: int(n), Params: len(params)}, nil
+}
+
+func paramMaps(ps []twnm.Param, seen map[string]bool) []map[string]any {
+	out := make([]map[string]any, len(ps))
+	for i, p := range ps {
+		seen[p.Name] = true
+		out[i] = map[string]any{"name": p.Name, "type": p.Type, "description": p.Description, "required": p.Required}
+	}
+	return out
+}
+
+// Counts is the size of the graph.
+type Counts struct {
+	APIs   int64 `json:"apis"`
+	Params int64 `json:"params"`
+	Edges  int64 `json:"edges"`
+}
+
+// Counts reads the number of API nodes, parameter nodes and edges between them.
+func (s *Store) Counts(ctx context.Context) (Counts, error) {
+	res, err := s.run(ctx, "count graph", false, `
+CALL () { MATCH (a:API) RETURN count(a) AS apis }
+CALL () { MATCH (p:Param) RETURN count(p) AS params }
+CALL () { MATCH (:API|Param)-[e:INPUT_OF|OUTPUTS|THEN|FEEDS]->(:API|Param) RETURN count(e) AS edges }
+RETURN apis, params, edges`, nil)
+	if err != nil {
+		return Counts{}, err
+	}
+	if len(res.Records) != 1 {
+		return Counts{}, fmt.Errorf("count graph: got %d rows, want 1", len(res.Records))
+	}
+	r := res.Records[0]
+	var c Counts
+	for _, f := range []struct {
+		key string
+		dst *int64
+	}{{"apis", &c.APIs}, {"params", &c.Params}, {"edges", &c.Edges}} {
+		v, _, err := driver.GetRecordValue[int64](r, f.key)
+		if err != nil {
+			return Counts{}, fmt.Errorf("count graph: %w", err)
+		}
+		*f.dst = v
+	}
+	return c, nil
+}
+
+// APIMatch is an API found by FindAPIs, with its parameters' names.
+type APIMatch struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Inputs      []string `json:"inputs"`
+	Outputs     []string `json:"outputs"`
+	Score       int64    `json:"score"` // how many query terms the name or description contains
+}
+
+// findAPIs ranks APIs by how many terms their name or description contains. It is the keyword
+// stand-in for vector retrieval until embeddings are stored.
+const findAPIs = `
+MATCH (a:API)
+WITH a, toLower(a.name + ' ' + coalesce(a.description, '')) AS text
+WITH a, size([t IN $terms WHERE text CONTAINS t]) AS score
+WHERE score > 0
+OPTIONAL MATCH (i:Param)-[:INPUT_OF]->(a)
+WITH a, score, collect(DISTINCT i.name) AS inputs
+OPTIONAL MATCH (a)-[:OUTPUTS]->(o:Param)
+WITH a, score, inputs, collect(DISTINCT o.name) AS outputs
+RETURN a.name AS name, coalesce(a.description, '') AS description, inputs, outputs, score
+ORDER BY score DESC, name
+LIMIT $limit`
+
+// FindAPIs returns at most limit APIs whose name or description mention words of query,
+// best first.
+func (s *Store) FindAPIs(ctx context.Context, query string, limit int) ([]APIMatch, error) {
+	terms := Terms(query)
+	if len(terms) == 0 || limit <= 0 {
+		return nil, nil
+	}
+	res, err := s.run(ctx, "find APIs", false, findAPIs, map[string]any{"terms": terms, "limit": int64(limit)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]APIMatch, 0, len(res.Records))
+	for _, r := range res.Records {
+		m := r.AsMap()
+		out = append(out, APIMatch{
+			Name:        m["name"].(string),
+			Description: m["description"].(string),
+			Inputs:      stringList(m["inputs"]),
+			Outputs:     stringList(m["outputs"]),
+			Score:       m["score"].(int64),
+		})
+	}
+	return out, nil
+}
+
+// stopWords are left out of keyword matching: they match nearly every description.
+var stopWords = map[string]bool{
+	"the": true, "and": true, "for": true, "what": true, "with": true, "from": true, "this": true,
+	"that": true, "are": true, "how": true, "can": true, "you": true, "please": true, "api": true,
+}
+
+// Terms splits a query into distinct lower-case words of three or more letters or digits,
+// without stop words, in order of first appearance.
+func Terms(query string) []string {
+	words := strings.FieldsFunc(strings.ToLower(query), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	seen := map[string]bool{}
+	var out []string
+	for _, w := range words {
+		if len([]rune(w)) < 3 || stopWords[w] || seen[w] {
+			continue
+		}
+		seen[w] = true
+		out = append(out, w)
+	}
+	return out
+}
+
+func stringList(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func single[T driver.RecordValue](res *driver.EagerResult, key string) (T, error) {
+	var zero T
+	if len(res.Records) != 1 {
+		return zero, fmt.Errorf("got %d rows, want 1", len(res.Records))
+	}
+	v, _, err := driver.GetRecordValue[T](res.Records[0], key)
+	return v, err
+}

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/naviagent/navi/internal/config"
+	"github.com/naviagent/navi/internal/devstack"
+)
+
+func dev(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: navi dev up|down|status|logs", errUsage)
+	}
+	fs := flag.NewFlagSet("navi dev "+args[0], flag.ContinueOnError)
+	state := fs.String("state", envOr("NAVI_STATE_DIR", ".state"), "state folder: pid files, logs, data (NAVI_STATE_DIR)")
+	switch args[0] {
+	case "up":
+		return devUp(fs, state, args[1:])
+	case "down":
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return devstack.Down(*state, os.Stdout)
+	case "status":
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		fmt.Println(strings.Join(devstack.Status(*state), "\n"))
+		return nil
+	case "logs":
+		n := fs.Int("n", 20, "lines per log")
+		if err := fs.Parse(args[1:]); err != nil {
+			return err
+		}
+		return devLogs(*state, *n)
+	}
+	return fmt.Errorf("%w: unknown command navi dev %s", errUsage, args[0])
+}
+
+func devUp(fs *flag.FlagSet, state *string, args []string) error {
+	cfg := config.FromEnv()
+	o := devstack.Options{Out: os.Stdout, Neo4jUser: cfg.Neo4jUser, Neo4jPass: cfg.Neo4jPassword,
+		Namespace: cfg.Namespace, TaskQueue: cfg.TaskQueue}
+	fs.StringVar(&o.Root, "root", ".", "repository root, where bin/ and neo4j/launcher are")
+	fs.BoolVar(&o.Worker, "worker", true, "also start the worker")
+	free := fs.Bool("free-ports", false, "pick free ports instead of the configured ones (tests)")
+	fs.StringVar(&o.EnvPrefix, "env-prefix", "NAVI_", "variable prefix in <state>/stack.env")
+	fs.StringVar(&o.Neo4jHeap, "neo4j-heap", envOr("NAVI_NEO4J_HEAP", "1g"), "Neo4j JVM heap (NAVI_NEO4J_HEAP)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	o.StateDir = *state
+	if !*free {
+		var err error
+		if o.TemporalPort, err = portEnv("NAVI_TEMPORAL_PORT", 7233); err != nil {
+			return err
+		}
+		if o.UIPort, err = portEnv("NAVI_UI_PORT", 8233); err != nil {
+			return err
+		}
+		if o.BoltPort, err = portEnv("NAVI_NEO4J_BOLT_PORT", 7687); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ep, err := devstack.Up(ctx, o)
+	if err != nil {
+		return fmt.Errorf("%w\n(see `navi dev logs -state %s`; `make down` stops what started)", err, *state)
+	}
+	fmt.Printf("\nstack up: Temporal %s, Temporal UI %s, Neo4j %s\nendpoints in %s\n",
+		ep.TemporalAddress, ep.UIURL, ep.Neo4jURI, devstack.EnvFile(*state))
+	return nil
+}
+
+func devLogs(state string, n int) error {
+	files, err := filepath.Glob(filepath.Join(state, "logs", "*.log"))
+	if err != nil || len(files) == 0 {
+		return fmt.Errorf("no logs in %s/logs: has the stack run?", state)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		fmt.Printf("==> %s <==\n%s\n\n", f, strings.Join(lines[max(0, len(lines)-n):], "\n"))
+	}
+	return nil
+}
+
+func portEnv(name string, def int) (int, error) {
+	v := os.Getenv(name)
+	if v == "" {
+		return def, nil
+	}
+	p, err := strconv.Atoi(v)
+	if err != nil || p < 1 || p > 65535 {
+		return 0, fmt.Errorf("%s=%q: want a port number from 1 to 65535", name, v)
+	}
+	return p, nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}

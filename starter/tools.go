@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/naviagent/navi/internal/config"
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/twnm"
+)
+
+func tools(args []string) error {
+	if len(args) == 0 || args[0] != "load" {
+		return fmt.Errorf("%w: navi tools load <catalog.json>", errUsage)
+	}
+	cfg := config.FromEnv()
+	fs := flag.NewFlagSet("navi tools load", flag.ContinueOnError)
+	cfg.RegisterFlags(fs)
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("%w: navi tools load needs one catalog file", errUsage)
+	}
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	path := fs.Arg(0)
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	defer f.Close()
+	cat, err := twnm.DecodeCatalog(f, path)
+	if err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	store, err := neo4j.Open(ctx, neo4j.Options{URI: cfg.Neo4jURI, User: cfg.Neo4jUser, Password: cfg.Neo4jPassword})
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	if err := store.EnsureSchema(ctx); err != nil {
+		return err
+	}
+	stats, err := store.LoadCatalog(ctx, cat)
+	if err != nil {
+		return err
+	}
+	counts, err := store.Counts(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("loaded %s: %d APIs, %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
+		path, stats.APIs, stats.Params, counts.APIs, counts.Params, counts.Edges)
+	return nil
+}

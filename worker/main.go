@@ -1,0 +1,127 @@
+// Command navi-worker is Navi's Temporal worker: it registers the plugin's workflows and
+// activities on a task queue and runs them against Temporal and the tool graph in Neo4j.
+//
+// Configuration comes from NAVI_* environment variables and flags (see -h); the Neo4j password
+// only from NAVI_NEO4J_PASSWORD.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
+	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/internal/config"
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/workflows"
+)
+
+func main() {
+	cfg := config.FromEnv()
+	fs := flag.NewFlagSet("navi-worker", flag.ExitOnError)
+	cfg.RegisterFlags(fs)
+	logLevel := fs.String("log-level", envOr("NAVI_LOG_LEVEL", "info"), "log level: debug, info, warn, error (NAVI_LOG_LEVEL)")
+	_ = fs.Parse(os.Args[1:])
+
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(*logLevel)); err != nil {
+		fmt.Fprintf(os.Stderr, "navi-worker: -log-level %q: want debug, info, warn or error\n", *logLevel)
+		os.Exit(2)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: level}))
+	if err := run(cfg, logger); err != nil {
+		logger.Error("worker stopped", "error", err)
+		fmt.Fprintf(os.Stderr, "navi-worker: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(cfg config.Config, logger *slog.Logger) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	store, err := neo4j.Open(ctx, neo4j.Options{URI: cfg.Neo4jURI, User: cfg.Neo4jUser, Password: cfg.Neo4jPassword})
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	if err := store.EnsureSchema(ctx); err != nil {
+		return err
+	}
+
+	c, err := client.DialContext(ctx, client.Options{
+		HostPort:  cfg.TemporalAddress,
+		Namespace: cfg.Namespace,
+		Logger:    sdklog.NewStructuredLogger(logger),
+	})
+	if err != nil {
+		return fmt.Errorf("temporal %s: %w: is Temporal running (`make up`) and NAVI_TEMPORAL_ADDRESS right?", cfg.TemporalAddress, err)
+	}
+	defer c.Close()
+	if err := ensureSearchAttributes(ctx, c, cfg.Namespace); err != nil {
+		return err
+	}
+
+	w := worker.New(c, cfg.TaskQueue, worker.Options{})
+	workflows.Register(w, &activities.Activities{Graph: store})
+	logger.Info("navi worker starting", "temporal", cfg.TemporalAddress, "namespace", cfg.Namespace,
+		"taskQueue", cfg.TaskQueue, "neo4j", cfg.Neo4jURI)
+	return w.Run(worker.InterruptCh())
+}
+
+// ensureSearchAttributes registers the custom search attributes the workflows upsert, where the
+// namespace lacks them. Without them every run would fail its first workflow task.
+func ensureSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
+	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
+	if err != nil {
+		return fmt.Errorf("list search attributes of namespace %s: %w", namespace, err)
+	}
+	missing := map[string]enumspb.IndexedValueType{}
+	for name, typ := range workflows.SearchAttributes {
+		if got, ok := have.GetCustomAttributes()[name]; !ok {
+			missing[name] = typ
+		} else if got != typ {
+			return fmt.Errorf("search attribute %s of namespace %s has type %s, Navi needs %s: remove it or use another namespace", name, namespace, got, typ)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	_, err = c.OperatorService().AddSearchAttributes(ctx, &operatorservice.AddSearchAttributesRequest{
+		Namespace: namespace, SearchAttributes: missing,
+	})
+	var exists *serviceerror.AlreadyExists
+	if err != nil && !errors.As(err, &exists) {
+		names := make([]string, 0, len(missing))
+		for n, t := range missing {
+			names = append(names, fmt.Sprintf("--name %s --type %s", n, strings.TrimPrefix(t.String(), "INDEXED_VALUE_TYPE_")))
+		}
+		sort.Strings(names)
+		return fmt.Errorf("register search attributes in namespace %s: %w (register them by hand: temporal operator search-attribute create %s)",
+			namespace, err, strings.Join(names, " "))
+	}
+	return nil
+}
+
+func envOr(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
