@@ -51,6 +51,7 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 		Namespace: cfg.Namespace, TaskQueue: cfg.TaskQueue}
 	fs.StringVar(&o.Root, "root", ".", "repository root, where bin/ and neo4j/launcher are")
 	fs.BoolVar(&o.Worker, "worker", true, "also start the worker")
+	fs.StringVar(&o.TaskQueue, "task-queue", o.TaskQueue, "task queue of the worker (NAVI_TASK_QUEUE)")
 	free := fs.Bool("free-ports", false, "pick free ports instead of the configured ones (tests)")
 	fs.StringVar(&o.EnvPrefix, "env-prefix", "NAVI_", "variable prefix in <state>/stack.env")
 	fs.StringVar(&o.Neo4jHeap, "neo4j-heap", envOr("NAVI_NEO4J_HEAP", "1g"), "Neo4j JVM heap (NAVI_NEO4J_HEAP)")

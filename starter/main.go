@@ -40,9 +40,9 @@ func main() {
 	var err error
 	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
 	case "ask":
-		err = ask(args)
+		err = ask(args, os.Stdout)
 	case "show":
-		err = show(args)
+		err = show(args, os.Stdout)
 	case "tools":
 		err = tools(args)
 	case "dev":

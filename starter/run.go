@@ -41,7 +41,7 @@ func connect(ctx context.Context, cfg config.Config) (client.Client, error) {
 	return c, nil
 }
 
-func ask(args []string) error {
+func ask(args []string, out io.Writer) error {
 	cfg := config.FromEnv()
 	fs := flag.NewFlagSet("navi ask", flag.ContinueOnError)
 	cfg.RegisterFlags(fs)
@@ -77,7 +77,6 @@ func ask(args []string) error {
 	if err != nil {
 		return fmt.Errorf("start workflow %s: %w", *id, err)
 	}
-	out := os.Stdout
 	fmt.Fprintf(out, "workflow  %s\n", run.GetID())
 	fmt.Fprintf(out, "ui        %s\n", cfg.RunURL(run.GetID()))
 	if !*wait {
@@ -103,7 +102,7 @@ func printResult(out io.Writer, res workflows.QueryResult, asJSON bool) error {
 	return nil
 }
 
-func show(args []string) error {
+func show(args []string, out io.Writer) error {
 	cfg := config.FromEnv()
 	fs := flag.NewFlagSet("navi show", flag.ContinueOnError)
 	cfg.RegisterFlags(fs)
@@ -132,10 +131,9 @@ func show(args []string) error {
 		return fmt.Errorf("describe %s: %w", id, err)
 	}
 	info := desc.GetWorkflowExecutionInfo()
-	out := os.Stdout
 	fmt.Fprintf(out, "workflow  %s (run %s)\n", id, info.GetExecution().GetRunId())
 	fmt.Fprintf(out, "type      %s\n", info.GetType().GetName())
-	fmt.Fprintf(out, "status    %s\n", strings.TrimPrefix(info.GetStatus().String(), "WORKFLOW_EXECUTION_STATUS_"))
+	fmt.Fprintf(out, "status    %s\n", info.GetStatus())
 	fmt.Fprintf(out, "started   %s\n", info.GetStartTime().AsTime().Local().Format(time.RFC3339))
 	if ct := info.GetCloseTime(); ct != nil {
 		fmt.Fprintf(out, "closed    %s\n", ct.AsTime().Local().Format(time.RFC3339))

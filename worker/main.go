@@ -110,7 +110,7 @@ func ensureSearchAttributes(ctx context.Context, c client.Client, namespace stri
 	if err != nil && !errors.As(err, &exists) {
 		names := make([]string, 0, len(missing))
 		for n, t := range missing {
-			names = append(names, fmt.Sprintf("--name %s --type %s", n, strings.TrimPrefix(t.String(), "INDEXED_VALUE_TYPE_")))
+			names = append(names, fmt.Sprintf("--name %s --type %s", n, t))
 		}
 		sort.Strings(names)
 		return fmt.Errorf("register search attributes in namespace %s: %w (register them by hand: temporal operator search-attribute create %s)",

@@ -145,12 +145,25 @@ func startAll(ctx context.Context, o Options, svcs []*service) error {
 		exited <-chan error
 	}
 	var ws []waiting
+	var toStart []*service
 	for _, s := range svcs {
 		if pid, ok := running(o, s); ok {
 			fmt.Fprintf(o.Out, "%-8s already running (pid %d), reusing it\n", s.name, pid)
 			ws = append(ws, waiting{svc: s, pid: pid})
 			continue
 		}
+		toStart = append(toStart, s)
+	}
+	// Check every port before starting anything, so a taken port leaves nothing half-started.
+	for _, s := range toStart {
+		for _, p := range s.ports {
+			if err := portFree(o.IP, p.port); err != nil {
+				return fmt.Errorf("%s: port %d (%s) is already in use by a process this stack did not start: stop it, or run on other ports (%s)",
+					s.name, p.port, p.what, p.env)
+			}
+		}
+	}
+	for _, s := range toStart {
 		pid, exited, err := start(o, s)
 		if err != nil {
 			return err
@@ -200,12 +213,6 @@ func waitHealthy(ctx context.Context, o Options, s *service, pid int, exited <-c
 // start launches a service in its own process group, so that it outlives this command and
 // Down can stop it with everything it spawned.
 func start(o Options, s *service) (int, <-chan error, error) {
-	for _, p := range s.ports {
-		if err := portFree(o.IP, p.port); err != nil {
-			return 0, nil, fmt.Errorf("%s: port %d (%s) is already in use by a process this stack did not start: stop it, or run on other ports (%s)",
-				s.name, p.port, p.what, p.env)
-		}
-	}
 	cmd, err := s.command()
 	if err != nil {
 		return 0, nil, fmt.Errorf("%s: %w", s.name, err)

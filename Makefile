@@ -1,0 +1,102 @@
+# Navi: two commands are the contract.
+#   make run    build what is missing, start the local stack, run the demo query, show the result
+#   make test   every test, against a stack of its own on free ports, stopped afterwards
+# Also: make up / down / logs / status / build / clean / reset.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := run
+
+STATE       ?= .state
+TEST_STATE  ?= .state/test
+CATALOG     ?= catalogs/api-bank-demo.json
+QUERY       ?= What's the weather at the coordinates of Paris, and which restaurants are nearby?
+GO          ?= go
+
+# Local-stack credentials. The password reaches Neo4j and the worker through the environment only.
+export NAVI_NEO4J_PASSWORD ?= navi-dev-password
+TEST_NEO4J_PASSWORD := navi-test-password
+
+LAUNCHER     := neo4j/launcher
+LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
+GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
+
+.PHONY: run up down logs status build test test-stack clean reset check-go check-java check-maven
+
+## build: the navi CLI, the worker, the embedded Temporal dev server and the Neo4j launcher
+build: bin/navi bin/navi-worker bin/navi-devserver $(LAUNCHER_JAR)
+
+check-go:
+	@command -v $(GO) >/dev/null || { echo "go not found: install Go 1.26+ (https://go.dev/dl/)" >&2; exit 1; }
+
+check-java:
+	@command -v java >/dev/null || { echo "java not found: install a Java 17+ JDK (Debian: apt-get install openjdk-17-jdk-headless)" >&2; exit 1; }
+	@v=$$(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.specification.version = //p'); \
+	  [ "$${v%%.*}" -ge 17 ] 2>/dev/null || { echo "java $$v found, Neo4j 5.26 needs Java 17 or newer" >&2; exit 1; }
+
+check-maven: check-java
+	@command -v mvn >/dev/null || { echo "mvn not found: install Maven 3.8+ (Debian: apt-get install maven); it fetches Neo4j" >&2; exit 1; }
+
+bin/navi: $(GO_SOURCES) | check-go
+	$(GO) build -o $@ ./starter
+
+bin/navi-worker: $(GO_SOURCES) | check-go
+	$(GO) build -o $@ ./worker
+
+# The dev server is its own Go module; a cold build takes minutes, so it is rebuilt only when
+# its sources change.
+bin/navi-devserver: devserver/main.go devserver/go.mod devserver/go.sum | check-go
+	@echo "building the embedded Temporal dev server (a cold build takes about 10 minutes)..."
+	cd devserver && $(GO) build -o ../$@ .
+
+$(LAUNCHER_JAR): $(LAUNCHER)/pom.xml $(shell find $(LAUNCHER)/src -name '*.java') | check-maven
+	@echo "building the Neo4j launcher (Maven fetches Neo4j Community on first build)..."
+	mvn -B -q -f $(LAUNCHER)/pom.xml clean package
+	@touch $@
+
+## up: start Temporal (with UI), Neo4j and the worker unless they already run
+up: build
+	@bin/navi dev up -state $(STATE)
+
+## down: stop everything `make up` and `make test` started
+down:
+	@if [ -x bin/navi ]; then bin/navi dev down -state $(STATE) && bin/navi dev down -state $(TEST_STATE); \
+	 else echo "bin/navi not built: nothing was started"; fi
+
+status: bin/navi
+	@bin/navi dev status -state $(STATE)
+
+logs: bin/navi
+	@bin/navi dev logs -state $(STATE) -n 40
+
+## run: the stack, the demo catalog, one query; then where to look
+run: up
+	@set -a; . $(STATE)/stack.env; set +a; \
+	bin/navi tools load $(CATALOG) && \
+	bin/navi ask "$(QUERY)" && \
+	echo && echo "Temporal UI: $$NAVI_TEMPORAL_UI (every run is listed there; filter with NaviStatus=\"answered\")" && \
+	echo "Stop the stack with: make down"
+
+## test: unit tests, and integration tests against a real Temporal server and a real Neo4j
+test: build
+	@bin/navi dev down -state $(TEST_STATE) >/dev/null; rm -rf $(TEST_STATE)
+	@set -e; \
+	export NAVI_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
+	trap 'bin/navi dev down -state $(TEST_STATE)' EXIT; \
+	bin/navi dev up -state $(TEST_STATE) -free-ports -env-prefix NAVI_TEST_ -neo4j-heap 768m -task-queue navi-test || \
+	  { bin/navi dev logs -state $(TEST_STATE) -n 30; exit 1; }; \
+	set -a; . $(TEST_STATE)/stack.env; set +a; \
+	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
+	$(GO) vet ./... && \
+	$(GO) test -count=1 ./... || { rc=$$?; bin/navi dev logs -state $(TEST_STATE) -n 30; exit $$rc; }
+
+## test-stack: only start the test stack, to run `go test` by hand against it
+test-stack: build
+	@NAVI_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD) bin/navi dev up -state $(TEST_STATE) -free-ports -env-prefix NAVI_TEST_ -task-queue navi-test
+	@echo "then: set -a; . $(TEST_STATE)/stack.env; set +a; export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); go test ./..."
+
+clean:
+	rm -rf bin $(LAUNCHER)/target
+
+## reset: stop the stacks and delete their data (Temporal history, the Neo4j graph, logs)
+reset: down
+	rm -rf $(STATE)

@@ -1,0 +1,106 @@
+package devstack
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestEndpointsEnv(t *testing.T) {
+	ep := Endpoints{TemporalAddress: "127.0.0.1:7233", Namespace: "default", UIURL: "http://localhost:8233",
+		Neo4jURI: "bolt://127.0.0.1:7687", Neo4jUser: "neo4j", TaskQueue: "navi"}
+	assert.Equal(t, `NAVI_TEST_TEMPORAL_ADDRESS=127.0.0.1:7233
+NAVI_TEST_TEMPORAL_NAMESPACE=default
+NAVI_TEST_TEMPORAL_UI=http://localhost:8233
+NAVI_TEST_TASK_QUEUE=navi
+NAVI_TEST_NEO4J_URI=bolt://127.0.0.1:7687
+NAVI_TEST_NEO4J_USER=neo4j
+`, ep.Env("NAVI_TEST_"))
+}
+
+func TestStatFields(t *testing.T) {
+	// The command name may hold spaces and parentheses; fields start after the last ')'.
+	f := statFields("4242 (java (x) y) S 1 4242 4242 0 -1")
+	require.GreaterOrEqual(t, len(f), 3)
+	assert.Equal(t, []string{"S", "1", "4242"}, f[:3])
+	assert.True(t, isZombie("7 (a) Z 1 7 7"))
+	assert.False(t, isZombie("7 (a) R 1 7 7"))
+}
+
+func listen(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+func TestUpRefusesATakenPortAndStartsNothing(t *testing.T) {
+	state := t.TempDir()
+	busy := listen(t)
+	free, err := freePort("127.0.0.1")
+	require.NoError(t, err)
+
+	_, err = Up(context.Background(), Options{Root: t.TempDir(), StateDir: state,
+		TemporalPort: free, UIPort: free + 1, BoltPort: busy, Neo4jUser: "neo4j", Neo4jPass: "password"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "port "+strconv.Itoa(busy)+" (Neo4j Bolt) is already in use")
+	assert.Contains(t, err.Error(), "NAVI_NEO4J_BOLT_PORT")
+
+	pids, _ := filepath.Glob(filepath.Join(state, "run", "*.pid"))
+	assert.Empty(t, pids, "nothing may start when a port is taken")
+}
+
+func TestUpNamesAMissingBinary(t *testing.T) {
+	_, err := Up(context.Background(), Options{Root: t.TempDir(), StateDir: t.TempDir(), Neo4jUser: "neo4j", Neo4jPass: "password"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "navi-devserver is missing: run `make build`")
+}
+
+func TestDownCleansStalePidFilesAndLeavesStrangersAlone(t *testing.T) {
+	state := t.TempDir()
+	run := filepath.Join(state, "run")
+	require.NoError(t, os.MkdirAll(run, 0o755))
+	// This test process is alive but is not a Navi service: Down must not signal it.
+	require.NoError(t, os.WriteFile(filepath.Join(run, "worker.pid"), []byte(strconv.Itoa(os.Getpid())), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(run, "neo4j.pid"), []byte("999999999"), 0o644))
+
+	var out bytes.Buffer
+	require.NoError(t, Down(state, &out))
+	assert.Empty(t, out.String(), "nothing was running")
+	pids, _ := filepath.Glob(filepath.Join(run, "*.pid"))
+	assert.Empty(t, pids)
+	assert.Equal(t, []string{"temporal stopped", "neo4j    stopped", "worker   stopped"}, Status(state))
+}
+
+func TestDownStopsTheWholeProcessGroup(t *testing.T) {
+	state := t.TempDir()
+	root := t.TempDir()
+	// A stand-in worker: a shell whose command line carries the worker's marker, with a child.
+	script := filepath.Join(root, "bin", "navi-worker")
+	require.NoError(t, os.MkdirAll(filepath.Dir(script), 0o755))
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 300 &\nsleep 300\n"), 0o755))
+	o := Options{Root: root, StateDir: state}
+	require.NoError(t, o.defaults())
+	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
+	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
+	w := o.services(o.endpoints())[2]
+	pid, exited, err := start(o, w)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { _, ok := running(o, w); return ok }, 5*time.Second, 50*time.Millisecond)
+
+	var out bytes.Buffer
+	require.NoError(t, Down(state, &out))
+	assert.Equal(t, "worker   stopped (pid "+strconv.Itoa(pid)+")\n", out.String())
+	<-exited
+	assert.False(t, groupAlive(pid), "no process of the group may remain")
+	assert.NoFileExists(t, w.pidFile(o))
+}

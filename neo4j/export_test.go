@@ -1,0 +1,12 @@
+package neo4j
+
+import "context"
+
+// QueryCount runs a read query that returns one row with an integer column n.
+func QueryCount(ctx context.Context, s *Store, cypher string, params map[string]any) (int64, error) {
+	res, err := s.run(ctx, "test count", false, cypher, params)
+	if err != nil {
+		return 0, err
+	}
+	return single[int64](res, "n")
+}
