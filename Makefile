@@ -20,35 +20,36 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack clean reset check-go check-java check-maven
+.PHONY: run up down logs status build test test-stack clean reset
 
 ## build: the navi CLI, the worker, the embedded Temporal dev server and the Neo4j launcher
 build: bin/navi bin/navi-worker bin/navi-devserver $(LAUNCHER_JAR)
 
-check-go:
-	@command -v $(GO) >/dev/null || { echo "go not found: install Go 1.26+ (https://go.dev/dl/)" >&2; exit 1; }
+# Checks with one clear line each, run by the recipes that need the tool.
+need_go    = command -v $(GO) >/dev/null || { echo "go not found: install Go 1.26+ (https://go.dev/dl/)" >&2; exit 1; }
+need_java  = command -v java >/dev/null || { echo "java not found: install a Java 17+ JDK (Debian: apt-get install openjdk-17-jdk-headless)" >&2; exit 1; }; \
+	v=$$(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.specification.version = //p'); \
+	[ "$${v%%.*}" -ge 17 ] 2>/dev/null || { echo "java $$v found, Neo4j 5.26 needs Java 17 or newer" >&2; exit 1; }
+need_maven = command -v mvn >/dev/null || { echo "mvn not found: install Maven 3.8+ (Debian: apt-get install maven); it fetches Neo4j" >&2; exit 1; }
 
-check-java:
-	@command -v java >/dev/null || { echo "java not found: install a Java 17+ JDK (Debian: apt-get install openjdk-17-jdk-headless)" >&2; exit 1; }
-	@v=$$(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.specification.version = //p'); \
-	  [ "$${v%%.*}" -ge 17 ] 2>/dev/null || { echo "java $$v found, Neo4j 5.26 needs Java 17 or newer" >&2; exit 1; }
-
-check-maven: check-java
-	@command -v mvn >/dev/null || { echo "mvn not found: install Maven 3.8+ (Debian: apt-get install maven); it fetches Neo4j" >&2; exit 1; }
-
-bin/navi: $(GO_SOURCES) | check-go
+bin/navi: $(GO_SOURCES)
+	@$(need_go)
 	$(GO) build -o $@ ./starter
 
-bin/navi-worker: $(GO_SOURCES) | check-go
+bin/navi-worker: $(GO_SOURCES)
+	@$(need_go)
 	$(GO) build -o $@ ./worker
 
 # The dev server is its own Go module; a cold build takes minutes, so it is rebuilt only when
 # its sources change.
-bin/navi-devserver: devserver/main.go devserver/go.mod devserver/go.sum | check-go
+bin/navi-devserver: devserver/main.go devserver/go.mod devserver/go.sum
+	@$(need_go)
 	@echo "building the embedded Temporal dev server (a cold build takes about 10 minutes)..."
 	cd devserver && $(GO) build -o ../$@ .
 
-$(LAUNCHER_JAR): $(LAUNCHER)/pom.xml $(shell find $(LAUNCHER)/src -name '*.java') | check-maven
+$(LAUNCHER_JAR): $(LAUNCHER)/pom.xml $(shell find $(LAUNCHER)/src -name '*.java')
+	@$(need_java)
+	@$(need_maven)
 	@echo "building the Neo4j launcher (Maven fetches Neo4j Community on first build)..."
 	mvn -B -q -f $(LAUNCHER)/pom.xml clean package
 	@touch $@

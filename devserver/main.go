@@ -36,7 +36,11 @@ import (
 	"go.temporal.io/server/temporal"
 )
 
-const clusterName = "active"
+const (
+	clusterName = "active"
+	// clusterID is fixed so that a restart finds the same cluster in the database.
+	clusterID = "6e6f7661-6e61-7669-2d64-657673657276"
+)
 
 // searchAttributes are the custom search attributes Navi's workflows upsert, so that runs can be
 // listed and filtered in the Temporal UI. They must stay in step with workflows/searchattr.go.
@@ -213,7 +217,7 @@ func serverConfig(o options) (*config.Config, error) {
 				InitialFailoverVersion: 1,
 				RPCAddress:             frontend,
 				HTTPAddress:            net.JoinHostPort(o.IP, strconv.Itoa(o.HTTPPort)),
-				ClusterID:              "navi-dev",
+				ClusterID:              clusterID,
 			},
 		},
 	}
