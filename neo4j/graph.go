@@ -18,6 +18,19 @@ var schema = []string{
 	"CREATE CONSTRAINT param_name IF NOT EXISTS FOR (p:Param) REQUIRE p.name IS UNIQUE",
 }
 
+// OpenWithSchema opens the store and applies the schema, as a worker does at start.
+func OpenWithSchema(ctx context.Context, o Options) (*Store, error) {
+	s, err := Open(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.EnsureSchema(ctx); err != nil {
+		_ = s.Close(ctx)
+		return nil, err
+	}
+	return s, nil
+}
+
 // EnsureSchema creates the graph's constraints and indexes where they are missing.
 func (s *Store) EnsureSchema(ctx context.Context) error {
 	for _, q := range schema {

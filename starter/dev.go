@@ -20,7 +20,7 @@ func dev(args []string) error {
 		return fmt.Errorf("%w: navi dev up|down|status|logs", errUsage)
 	}
 	fs := flag.NewFlagSet("navi dev "+args[0], flag.ContinueOnError)
-	state := fs.String("state", envOr("NAVI_STATE_DIR", ".state"), "state folder: pid files, logs, data (NAVI_STATE_DIR)")
+	state := fs.String("state", config.Getenv("NAVI_STATE_DIR", ".state"), "state folder: pid files, logs, data (NAVI_STATE_DIR)")
 	switch args[0] {
 	case "up":
 		return devUp(fs, state, args[1:])
@@ -54,7 +54,7 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 	fs.StringVar(&o.TaskQueue, "task-queue", o.TaskQueue, "task queue of the worker (NAVI_TASK_QUEUE)")
 	free := fs.Bool("free-ports", false, "pick free ports instead of the configured ones (tests)")
 	fs.StringVar(&o.EnvPrefix, "env-prefix", "NAVI_", "variable prefix in <state>/stack.env")
-	fs.StringVar(&o.Neo4jHeap, "neo4j-heap", envOr("NAVI_NEO4J_HEAP", "1g"), "Neo4j JVM heap (NAVI_NEO4J_HEAP)")
+	fs.StringVar(&o.Neo4jHeap, "neo4j-heap", config.Getenv("NAVI_NEO4J_HEAP", "1g"), "Neo4j JVM heap (NAVI_NEO4J_HEAP)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -108,11 +108,4 @@ func portEnv(name string, def int) (int, error) {
 		return 0, fmt.Errorf("%s=%q: want a port number from 1 to 65535", name, v)
 	}
 	return p, nil
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }

@@ -25,20 +25,9 @@ import (
 	"github.com/naviagent/navi/workflows"
 )
 
-// connect dials Temporal with the settings of cfg, with an error that says what to check.
+// connect dials Temporal, logging only the SDK's errors.
 func connect(ctx context.Context, cfg config.Config) (client.Client, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	c, err := client.DialContext(ctx, client.Options{
-		HostPort:  cfg.TemporalAddress,
-		Namespace: cfg.Namespace,
-		Logger:    sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))),
-	})
-	if err != nil {
-		return nil, fmt.Errorf("cannot reach Temporal at %s: %w (is the stack up? `make up`)", cfg.TemporalAddress, err)
-	}
-	return c, nil
+	return cfg.DialTemporal(ctx, sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))))
 }
 
 func ask(args []string, out io.Writer) error {

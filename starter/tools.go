@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/naviagent/navi/internal/config"
-	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -25,9 +24,6 @@ func tools(args []string) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: navi tools load needs one catalog file", errUsage)
 	}
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
 	path := fs.Arg(0)
 	f, err := os.Open(path)
 	if err != nil {
@@ -41,14 +37,11 @@ func tools(args []string) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	store, err := neo4j.Open(ctx, neo4j.Options{URI: cfg.Neo4jURI, User: cfg.Neo4jUser, Password: cfg.Neo4jPassword})
+	store, err := cfg.OpenGraph(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close(context.Background())
-	if err := store.EnsureSchema(ctx); err != nil {
-		return err
-	}
 	stats, err := store.LoadCatalog(ctx, cat)
 	if err != nil {
 		return err

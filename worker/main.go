@@ -25,7 +25,6 @@ import (
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/internal/config"
-	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -33,7 +32,7 @@ func main() {
 	cfg := config.FromEnv()
 	fs := flag.NewFlagSet("navi-worker", flag.ExitOnError)
 	cfg.RegisterFlags(fs)
-	logLevel := fs.String("log-level", envOr("NAVI_LOG_LEVEL", "info"), "log level: debug, info, warn, error (NAVI_LOG_LEVEL)")
+	logLevel := fs.String("log-level", config.Getenv("NAVI_LOG_LEVEL", "info"), "log level: debug, info, warn, error (NAVI_LOG_LEVEL)")
 	_ = fs.Parse(os.Args[1:])
 
 	var level slog.Level
@@ -50,28 +49,16 @@ func main() {
 }
 
 func run(cfg config.Config, logger *slog.Logger) error {
-	if err := cfg.Validate(); err != nil {
-		return err
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-
-	store, err := neo4j.Open(ctx, neo4j.Options{URI: cfg.Neo4jURI, User: cfg.Neo4jUser, Password: cfg.Neo4jPassword})
+	store, err := cfg.OpenGraph(ctx)
 	if err != nil {
 		return err
 	}
 	defer store.Close(context.Background())
-	if err := store.EnsureSchema(ctx); err != nil {
-		return err
-	}
-
-	c, err := client.DialContext(ctx, client.Options{
-		HostPort:  cfg.TemporalAddress,
-		Namespace: cfg.Namespace,
-		Logger:    sdklog.NewStructuredLogger(logger),
-	})
+	c, err := cfg.DialTemporal(ctx, sdklog.NewStructuredLogger(logger))
 	if err != nil {
-		return fmt.Errorf("temporal %s: %w: is Temporal running (`make up`) and NAVI_TEMPORAL_ADDRESS right?", cfg.TemporalAddress, err)
+		return err
 	}
 	defer c.Close()
 	if err := ensureSearchAttributes(ctx, c, cfg.Namespace); err != nil {
@@ -117,11 +104,4 @@ func ensureSearchAttributes(ctx context.Context, c client.Client, namespace stri
 			namespace, err, strings.Join(names, " "))
 	}
 	return nil
-}
-
-func envOr(name, def string) string {
-	if v := os.Getenv(name); v != "" {
-		return v
-	}
-	return def
 }

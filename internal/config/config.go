@@ -5,11 +5,17 @@
 package config
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"net/url"
 	"os"
 	"strings"
+
+	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
+
+	"github.com/naviagent/navi/neo4j"
 )
 
 // Defaults match the local stack that `make up` starts.
@@ -39,13 +45,13 @@ type Config struct {
 // FromEnv reads the NAVI_* environment variables, with defaults for the local stack.
 func FromEnv() Config {
 	return Config{
-		TemporalAddress: env("NAVI_TEMPORAL_ADDRESS", DefaultTemporalAddress),
-		Namespace:       env("NAVI_TEMPORAL_NAMESPACE", DefaultNamespace),
-		TaskQueue:       env("NAVI_TASK_QUEUE", DefaultTaskQueue),
-		UIURL:           env("NAVI_TEMPORAL_UI", DefaultUIURL),
-		Neo4jURI:        env("NAVI_NEO4J_URI", DefaultNeo4jURI),
-		Neo4jUser:       env("NAVI_NEO4J_USER", DefaultNeo4jUser),
-		Neo4jPassword:   env("NAVI_NEO4J_PASSWORD", DefaultNeo4jPassword),
+		TemporalAddress: Getenv("NAVI_TEMPORAL_ADDRESS", DefaultTemporalAddress),
+		Namespace:       Getenv("NAVI_TEMPORAL_NAMESPACE", DefaultNamespace),
+		TaskQueue:       Getenv("NAVI_TASK_QUEUE", DefaultTaskQueue),
+		UIURL:           Getenv("NAVI_TEMPORAL_UI", DefaultUIURL),
+		Neo4jURI:        Getenv("NAVI_NEO4J_URI", DefaultNeo4jURI),
+		Neo4jUser:       Getenv("NAVI_NEO4J_USER", DefaultNeo4jUser),
+		Neo4jPassword:   Getenv("NAVI_NEO4J_PASSWORD", DefaultNeo4jPassword),
 	}
 }
 
@@ -89,9 +95,30 @@ func (c Config) RunURL(workflowID string) string {
 		url.PathEscape(c.Namespace), url.PathEscape(workflowID))
 }
 
-func env(name, def string) string {
+// Getenv returns the value of the environment variable name, or def when it is unset or empty.
+func Getenv(name, def string) string {
 	if v, ok := os.LookupEnv(name); ok && v != "" {
 		return v
 	}
 	return def
+}
+
+// DialTemporal validates c and connects to Temporal, with an error that says what to check.
+func (c Config) DialTemporal(ctx context.Context, logger sdklog.Logger) (client.Client, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	cl, err := client.DialContext(ctx, client.Options{HostPort: c.TemporalAddress, Namespace: c.Namespace, Logger: logger})
+	if err != nil {
+		return nil, fmt.Errorf("cannot reach Temporal at %s: %w (is the stack up? `make up`; is NAVI_TEMPORAL_ADDRESS right?)", c.TemporalAddress, err)
+	}
+	return cl, nil
+}
+
+// OpenGraph validates c, connects to Neo4j and applies the graph schema.
+func (c Config) OpenGraph(ctx context.Context) (*neo4j.Store, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return neo4j.OpenWithSchema(ctx, neo4j.Options{URI: c.Neo4jURI, User: c.Neo4jUser, Password: c.Neo4jPassword})
 }

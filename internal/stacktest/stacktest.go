@@ -50,10 +50,9 @@ func Store(t testing.TB) *neo4j.Store {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := neo4j.Open(ctx, Neo4jOptions(t))
+	s, err := neo4j.OpenWithSchema(ctx, Neo4jOptions(t))
 	require.NoError(t, err)
 	t.Cleanup(func() { _ = s.Close(context.Background()) })
-	require.NoError(t, s.EnsureSchema(ctx))
 	return s
 }
 
