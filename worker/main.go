@@ -42,7 +42,6 @@ func main() {
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: level}))
 	if err := run(cfg, logger); err != nil {
-		logger.Error("worker stopped", "error", err)
 		fmt.Fprintf(os.Stderr, "navi-worker: %v\n", err)
 		os.Exit(1)
 	}
