@@ -1,0 +1,296 @@
+package twnm
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// NodeKind says whether a node is an API or a parameter.
+type NodeKind uint8
+
+// Node kinds.
+const (
+	KindAPI NodeKind = iota
+	KindParam
+)
+
+func (k NodeKind) String() string {
+	if k == KindAPI {
+		return "API"
+	}
+	return "Param"
+}
+
+// EdgeKind is the relation an edge stands for.
+type EdgeKind uint8
+
+// Edge kinds: structural edges come from catalogs, behavioural ones from execution history.
+const (
+	InputOf EdgeKind = iota // Param -> API: the API consumes the parameter
+	Outputs                 // API -> Param: the API produces the parameter
+	Then                    // API -> API: called after, with data flowing
+	Feeds                   // Param -> Param: a value produced as one was used as the other
+)
+
+var edgeKindNames = [...]string{"INPUT_OF", "OUTPUTS", "THEN", "FEEDS"}
+
+func (k EdgeKind) String() string { return edgeKindNames[k] }
+
+// Behavioural reports whether edges of this kind are learned from execution history.
+func (k EdgeKind) Behavioural() bool { return k == Then || k == Feeds }
+
+// Status is the lifecycle state of an API node.
+type Status uint8
+
+// API statuses (NaviAgent Section 3.3: targeted pruning and reactivation).
+const (
+	Active  Status = iota
+	Pruned         // excluded from retrieval and search
+	Probing        // pruned, selected for a probe call; reactivated if it succeeds
+)
+
+var statusNames = [...]string{"active", "pruned", "probing"}
+
+func (s Status) String() string { return statusNames[s] }
+
+// NodeID indexes a node of one Graph.
+type NodeID int32
+
+// Node is an API or a parameter node.
+type Node struct {
+	ID          NodeID
+	Kind        NodeKind
+	Name        string // the API's name, or the parameter cluster's canonical name
+	Description string
+	Type        string   // parameters: the cluster's type
+	API         *API     // API nodes: the catalog entry
+	Members     []string // parameter nodes: the "API.param" names unified into this node
+	Embedding   []float64
+
+	Success, Failure int64 // s_v, f_v: invocations (APIs) or uses as an input (parameters)
+	Status           Status
+	LastUsed         time.Time
+
+	recent window // invocations in the sliding window, for Eq. 13 and 14
+}
+
+// SuccessRatio is s_v / (s_v + f_v), or 0 for a node never used.
+func (n *Node) SuccessRatio() float64 {
+	if n.Success+n.Failure == 0 {
+		return 0
+	}
+	return float64(n.Success) / float64(n.Success+n.Failure)
+}
+
+// Edge is a directed, weighted edge between two nodes.
+type Edge struct {
+	From, To NodeID
+	Kind     EdgeKind
+	Required bool // InputOf: the API cannot run without this parameter
+
+	Count   int64   // N(u→v): observed transitions (behavioural edges)
+	Success int64   // N_succ(u→v)
+	Weight  float64 // w̃: the statistical weight (Eq. 4, propagated by Eq. 14)
+	// Predicted is p̂, the link predictor's probability for this edge, and HasPrediction says
+	// whether there is one.
+	Predicted     float64
+	HasPrediction bool
+
+	recent window
+}
+
+// StructuralWeight is the weight search gives a structural edge that carries no statistics:
+// the catalog says the dependency exists, so it is certain.
+const StructuralWeight = 1.0
+
+// Strength is the weight graph search uses: the predicted probability where the link predictor
+// gave one, else the statistical weight of a behavioural edge, else StructuralWeight.
+func (e *Edge) Strength() float64 {
+	switch {
+	case e.HasPrediction:
+		return e.Predicted
+	case e.Kind.Behavioural():
+		return e.Weight
+	default:
+		return StructuralWeight
+	}
+}
+
+type edgeKey struct {
+	from, to NodeID
+	kind     EdgeKind
+}
+
+// Graph is the heterogeneous tool graph G = (V, E, W). It is not safe for concurrent mutation;
+// concurrent reads (search) are safe once it is built.
+type Graph struct {
+	nodes  []*Node
+	edges  []*Edge
+	byName map[string]NodeID // "API:<name>" or "Param:<name>"
+	byEdge map[edgeKey]*Edge
+	out    [][]*Edge
+	in     [][]*Edge
+	// params maps "API\x00param\x00in|out" to the parameter node a catalog parameter became.
+	params map[string]NodeID
+}
+
+// New returns an empty graph.
+func New() *Graph {
+	return &Graph{byName: map[string]NodeID{}, byEdge: map[edgeKey]*Edge{}, params: map[string]NodeID{}}
+}
+
+// Len returns the number of nodes.
+func (g *Graph) Len() int { return len(g.nodes) }
+
+// Node returns the node with the given ID.
+func (g *Graph) Node(id NodeID) *Node { return g.nodes[id] }
+
+// Nodes returns all nodes, by ID.
+func (g *Graph) Nodes() []*Node { return g.nodes }
+
+// Edges returns all edges, in insertion order.
+func (g *Graph) Edges() []*Edge { return g.edges }
+
+// Out returns the edges leaving id.
+func (g *Graph) Out(id NodeID) []*Edge { return g.out[id] }
+
+// In returns the edges entering id.
+func (g *Graph) In(id NodeID) []*Edge { return g.in[id] }
+
+// Edge returns the edge of the given kind from one node to another, if it exists.
+func (g *Graph) Edge(kind EdgeKind, from, to NodeID) (*Edge, bool) {
+	e, ok := g.byEdge[edgeKey{from, to, kind}]
+	return e, ok
+}
+
+// APIByName finds an API node.
+func (g *Graph) APIByName(name string) (NodeID, bool) {
+	id, ok := g.byName["API:"+name]
+	return id, ok
+}
+
+// ParamByName finds a parameter node by its canonical (cluster) name.
+func (g *Graph) ParamByName(name string) (NodeID, bool) {
+	id, ok := g.byName["Param:"+name]
+	return id, ok
+}
+
+// ParamOf returns the parameter node that input (or output) param of API api was unified into.
+func (g *Graph) ParamOf(api, param string, input bool) (NodeID, bool) {
+	id, ok := g.params[paramKey(api, param, input)]
+	return id, ok
+}
+
+// APIs returns the IDs of all API nodes, in insertion order.
+func (g *Graph) APIs() []NodeID {
+	var ids []NodeID
+	for _, n := range g.nodes {
+		if n.Kind == KindAPI {
+			ids = append(ids, n.ID)
+		}
+	}
+	return ids
+}
+
+// Inputs returns the InputOf edges of an API node (its parameters), required first, then by name.
+func (g *Graph) Inputs(api NodeID) []*Edge {
+	var es []*Edge
+	for _, e := range g.in[api] {
+		if e.Kind == InputOf {
+			es = append(es, e)
+		}
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Required != es[j].Required {
+			return es[i].Required
+		}
+		return g.nodes[es[i].From].Name < g.nodes[es[j].From].Name
+	})
+	return es
+}
+
+// Producers returns the API nodes with an Outputs edge to parameter p.
+func (g *Graph) Producers(p NodeID) []NodeID {
+	var ids []NodeID
+	for _, e := range g.in[p] {
+		if e.Kind == Outputs {
+			ids = append(ids, e.From)
+		}
+	}
+	return ids
+}
+
+func paramKey(api, param string, input bool) string {
+	dir := "out"
+	if input {
+		dir = "in"
+	}
+	return api + "\x00" + param + "\x00" + dir
+}
+
+func (g *Graph) addNode(kind NodeKind, name string) (*Node, bool) {
+	key := kind.String() + ":" + name
+	if id, ok := g.byName[key]; ok {
+		return g.nodes[id], false
+	}
+	n := &Node{ID: NodeID(len(g.nodes)), Kind: kind, Name: name}
+	g.nodes = append(g.nodes, n)
+	g.out = append(g.out, nil)
+	g.in = append(g.in, nil)
+	g.byName[key] = n.ID
+	return n, true
+}
+
+// AddEdge returns the edge of the given kind between two nodes, adding it if it is new.
+func (g *Graph) AddEdge(kind EdgeKind, from, to NodeID) *Edge {
+	k := edgeKey{from, to, kind}
+	if e, ok := g.byEdge[k]; ok {
+		return e
+	}
+	e := &Edge{From: from, To: to, Kind: kind}
+	g.edges = append(g.edges, e)
+	g.byEdge[k] = e
+	g.out[from] = append(g.out[from], e)
+	g.in[to] = append(g.in[to], e)
+	return e
+}
+
+// AddAPI adds an API node with its structural edges, placing each parameter in the parameter
+// node of the same name (no semantic clustering; Build clusters). It fails if the API exists.
+func (g *Graph) AddAPI(a API) (NodeID, error) {
+	return g.addAPI(a, func(p Param, _ bool) string { return p.Name })
+}
+
+// addAPI adds an API whose parameters go to the parameter nodes that cluster names.
+func (g *Graph) addAPI(a API, cluster func(p Param, input bool) string) (NodeID, error) {
+	if _, ok := g.APIByName(a.Name); ok {
+		return 0, fmt.Errorf("add API %s: already in the graph", a.Name)
+	}
+	api := a
+	n, _ := g.addNode(KindAPI, a.Name)
+	n.Description, n.API = a.Description, &api
+	for _, io := range []struct {
+		params []Param
+		input  bool
+	}{{a.Inputs, true}, {a.Outputs, false}} {
+		for _, p := range io.params {
+			pn, created := g.addNode(KindParam, cluster(p, io.input))
+			if created {
+				pn.Type, pn.Description = p.Type, p.Description
+			}
+			pn.Members = append(pn.Members, a.Name+"."+p.Name)
+			g.params[paramKey(a.Name, p.Name, io.input)] = pn.ID
+			if io.input {
+				e := g.AddEdge(InputOf, pn.ID, n.ID)
+				e.Required = e.Required || p.Required
+			} else {
+				g.AddEdge(Outputs, n.ID, pn.ID)
+			}
+		}
+	}
+	return n.ID, nil
+}
+
+// Degree returns the in- and out-degree of a node.
+func (g *Graph) Degree(id NodeID) (in, out int) { return len(g.in[id]), len(g.out[id]) }

@@ -1,0 +1,41 @@
+package twnm
+
+import "time"
+
+// window counts successes and failures per day over a sliding window of days, for the recent
+// counts of Eq. 13 and Eq. 14. Days are UTC calendar days since the Unix epoch.
+type window struct {
+	days map[int64][2]int64 // day -> [success, total]
+}
+
+func dayOf(t time.Time) int64 { return t.UTC().Unix() / 86400 }
+
+func (w *window) add(t time.Time, success bool) {
+	if w.days == nil {
+		w.days = map[int64][2]int64{}
+	}
+	c := w.days[dayOf(t)]
+	if success {
+		c[0]++
+	}
+	c[1]++
+	w.days[dayOf(t)] = c
+}
+
+// counts returns the successes and the total within the days days that end with now's day, and
+// forgets older days.
+func (w *window) counts(now time.Time, days int) (success, total int64) {
+	last := dayOf(now)
+	first := last - int64(days) + 1
+	for d, c := range w.days {
+		if d < first {
+			delete(w.days, d)
+			continue
+		}
+		if d <= last {
+			success += c[0]
+			total += c[1]
+		}
+	}
+	return success, total
+}
