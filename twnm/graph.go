@@ -133,6 +133,8 @@ type Graph struct {
 	in     [][]*Edge
 	// params maps "API\x00param\x00in|out" to the parameter node a catalog parameter became.
 	params map[string]NodeID
+	// clusters unifies parameters by meaning; nil for graphs built without an embedder.
+	clusters *clusterer
 }
 
 // New returns an empty graph.

@@ -1,0 +1,260 @@
+package twnm
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/naviagent/navi/twnm/embed"
+)
+
+// BuildOptions configures how a catalog becomes a graph.
+type BuildOptions struct {
+	// Embedder embeds API descriptions (for retrieval) and parameters (for clustering). Required.
+	Embedder embed.Embedder
+	// ClusterThreshold is the cosine similarity from which a parameter joins an existing
+	// parameter node (NaviAgent Appendix A: `city`, `city_name` and `name` of a city become one
+	// node). Default 0.8.
+	ClusterThreshold float64
+}
+
+// DefaultClusterThreshold is BuildOptions.ClusterThreshold's default.
+const DefaultClusterThreshold = 0.8
+
+// Build turns a catalog into a graph: one API node per API, parameters unified into parameter
+// nodes by semantic clustering of (name, type, description), and the structural edges.
+func Build(ctx context.Context, c Catalog, o BuildOptions) (*Graph, error) {
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("build graph from %s: %w", c.Name, err)
+	}
+	if o.Embedder == nil {
+		return nil, fmt.Errorf("build graph from %s: no embedder", c.Name)
+	}
+	if o.ClusterThreshold == 0 {
+		o.ClusterThreshold = DefaultClusterThreshold
+	}
+	g := New()
+	g.clusters = newClusterer(o.Embedder, o.ClusterThreshold)
+	for i := range c.APIs {
+		if err := g.Integrate(ctx, c.APIs[i]); err != nil {
+			return nil, fmt.Errorf("build graph from %s: %w", c.Name, err)
+		}
+	}
+	return g, nil
+}
+
+// Integrate adds one new tool to a built graph at once (NaviAgent's incremental integration):
+// its parameters join existing parameter nodes where they mean the same, its counts start at
+// zero, and its structural edges carry the same weight as every other structural edge. On
+// error the graph is unchanged.
+func (g *Graph) Integrate(ctx context.Context, a API) error {
+	if g.clusters == nil {
+		return fmt.Errorf("integrate %s: graph was built without an embedder", a.Name)
+	}
+	if err := (Catalog{APIs: []API{a}}).Validate(); err != nil {
+		return fmt.Errorf("integrate %s: %w", a.Name, err)
+	}
+	if _, ok := g.APIByName(a.Name); ok {
+		return fmt.Errorf("integrate %s: already in the graph", a.Name)
+	}
+	texts := make([]string, 0, 1+len(a.Inputs)+len(a.Outputs))
+	texts = append(texts, apiText(a))
+	for _, p := range a.Inputs {
+		texts = append(texts, paramText(p))
+	}
+	for _, p := range a.Outputs {
+		texts = append(texts, paramText(p))
+	}
+	vecs, err := g.clusters.emb.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("integrate %s: embed: %w", a.Name, err)
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("integrate %s: embedder returned %d vectors for %d texts", a.Name, len(vecs), len(texts))
+	}
+
+	// Decide every parameter's cluster before touching the graph.
+	names := map[string]string{} // paramKey -> cluster name
+	for dir, ps := range [][]Param{a.Inputs, a.Outputs} {
+		input := dir == 0
+		used := map[string]bool{} // an API's parameters of one direction never share a node
+		for i, p := range ps {
+			v := vecs[1+i]
+			if !input {
+				v = vecs[1+len(a.Inputs)+i]
+			}
+			name := g.clusters.assign(g, p, v, used)
+			used[name] = true
+			names[paramKey(a.Name, p.Name, input)] = name
+		}
+	}
+	id, err := g.addAPI(a, func(p Param, input bool) string { return names[paramKey(a.Name, p.Name, input)] })
+	if err != nil {
+		return fmt.Errorf("integrate %s: %w", a.Name, err)
+	}
+	g.nodes[id].Embedding = vecs[0]
+	for dir, ps := range [][]Param{a.Inputs, a.Outputs} {
+		for i, p := range ps {
+			v := vecs[1+i]
+			if dir == 1 {
+				v = vecs[1+len(a.Inputs)+i]
+			}
+			pid := g.params[paramKey(a.Name, p.Name, dir == 0)]
+			g.clusters.join(g, pid, p, v)
+		}
+	}
+	return nil
+}
+
+// apiText is what an API's embedding is computed from.
+func apiText(a API) string {
+	return strings.Join(nameWords(a.Name), " ") + ". " + a.Description
+}
+
+// paramText is what a parameter's embedding is computed from: name, type and description.
+func paramText(p Param) string {
+	return strings.Join(nameWords(p.Name), " ") + " (" + p.Type + "). " + p.Description
+}
+
+// clusterer keeps, for each parameter node, the running mean of its members' embeddings and an
+// index from name words to nodes, so that a new parameter is compared only with nodes that
+// share a word of its name.
+type clusterer struct {
+	emb       embed.Embedder
+	threshold float64
+	sum       map[NodeID][]float64
+	size      map[NodeID]int
+	byWord    map[string][]NodeID
+}
+
+func newClusterer(emb embed.Embedder, threshold float64) *clusterer {
+	return &clusterer{emb: emb, threshold: threshold, sum: map[NodeID][]float64{}, size: map[NodeID]int{}, byWord: map[string][]NodeID{}}
+}
+
+// assign returns the name of the parameter node p belongs to: the most similar existing node
+// sharing a name word, of a compatible type, not in used, at or above the threshold; otherwise
+// a new name (p's own, made unique).
+func (c *clusterer) assign(g *Graph, p Param, v []float64, used map[string]bool) string {
+	best, bestSim := NodeID(-1), c.threshold
+	seen := map[NodeID]bool{}
+	for _, w := range nameWords(p.Name) {
+		for _, id := range c.byWord[w] {
+			if seen[id] {
+				continue
+			}
+			seen[id] = true
+			n := g.nodes[id]
+			if used[n.Name] || !typesCompatible(n.Type, p.Type) {
+				continue
+			}
+			if sim := embed.Cosine(v, c.sum[id]); sim >= bestSim {
+				if sim > bestSim || best < 0 || n.Name < g.nodes[best].Name {
+					best, bestSim = id, sim
+				}
+			}
+		}
+	}
+	if best >= 0 {
+		return g.nodes[best].Name
+	}
+	name := p.Name
+	for i := 2; ; i++ {
+		if _, taken := g.ParamByName(name); !taken && !used[name] {
+			return name
+		}
+		name = fmt.Sprintf("%s_%d", p.Name, i)
+	}
+}
+
+// join adds a member's embedding to node id's centroid and indexes its name words.
+func (c *clusterer) join(g *Graph, id NodeID, p Param, v []float64) {
+	s := c.sum[id]
+	if s == nil {
+		s = make([]float64, len(v))
+		c.sum[id] = s
+		// Index the node under the words of its canonical name and of each member's name.
+		for _, w := range nameWords(g.nodes[id].Name) {
+			c.byWord[w] = append(c.byWord[w], id)
+		}
+	}
+	// Summing unit vectors keeps the centroid's direction; cosine ignores its length.
+	for i := range v {
+		s[i] += v[i]
+	}
+	c.size[id]++
+	for _, w := range nameWords(p.Name) {
+		if !containsID(c.byWord[w], id) {
+			c.byWord[w] = append(c.byWord[w], id)
+		}
+	}
+	if g.nodes[id].Embedding == nil {
+		g.nodes[id].Embedding = v
+	}
+}
+
+func containsID(ids []NodeID, id NodeID) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// nameWords splits an identifier into lower-case words: camelCase, snake_case, kebab-case and
+// digits ("GetWeatherForCoordinates" -> get weather for coordinates; "city_name" -> city name).
+func nameWords(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, strings.ToLower(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && len(cur) > 0 &&
+			(unicode.IsLower(cur[len(cur)-1]) || unicode.IsDigit(cur[len(cur)-1]) ||
+				(i+1 < len(rs) && unicode.IsLower(rs[i+1]))):
+			// "getWeather" and "HTTPServer": a new word starts at an upper-case letter after a
+			// lower-case one, or at the last capital of an acronym.
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+	}
+	flush()
+	return words
+}
+
+// typeClass maps the type names catalogs use to a few classes.
+func typeClass(t string) string {
+	switch strings.ToLower(strings.TrimSpace(t)) {
+	case "":
+		return ""
+	case "str", "string", "text", "date", "datetime", "time", "email", "url", "uri":
+		return "string"
+	case "int", "integer", "long", "number", "float", "double", "decimal", "num":
+		return "number"
+	case "bool", "boolean":
+		return "boolean"
+	case "list", "array", "tuple":
+		return "array"
+	case "dict", "object", "map", "json":
+		return "object"
+	default:
+		return strings.ToLower(t)
+	}
+}
+
+// typesCompatible is false only when both types are known and of different classes.
+func typesCompatible(a, b string) bool {
+	ca, cb := typeClass(a), typeClass(b)
+	return ca == "" || cb == "" || ca == cb
+}

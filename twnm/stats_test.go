@@ -1,0 +1,146 @@
+package twnm
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// statsGraph: GetToken() -> token; AddAgenda(user_token, content) -> status; Flaky(); Busy().
+func statsGraph(t *testing.T) *Graph {
+	t.Helper()
+	g := New()
+	for _, a := range []API{
+		{Name: "GetToken", Outputs: []Param{{Name: "token"}}},
+		{Name: "AddAgenda", Inputs: []Param{{Name: "user_token", Required: true}, {Name: "content", Required: true}}, Outputs: []Param{{Name: "status"}}},
+		{Name: "Flaky"}, {Name: "Busy"}, {Name: "Rare"},
+	} {
+		_, err := g.AddAPI(a)
+		require.NoError(t, err)
+	}
+	return g
+}
+
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+func TestRecordStatisticalWeight(t *testing.T) {
+	g := statsGraph(t)
+	require.NoError(t, g.Record([]Invocation{
+		{API: "GetToken", Success: true, Time: t0},
+		{API: "AddAgenda", Inputs: []string{"user_token", "content"}, Success: true, Time: t0},
+		{API: "AddAgenda", Inputs: []string{"user_token", "content"}, Success: false, Time: t0},
+	}, []Transition{
+		{From: "GetToken", To: "AddAgenda", FromParam: "token", ToParam: "user_token", Success: true, Time: t0},
+	}))
+
+	getToken, _ := g.APIByName("GetToken")
+	addAgenda, _ := g.APIByName("AddAgenda")
+	assert.Equal(t, int64(1), g.Node(addAgenda).Success)
+	assert.Equal(t, int64(1), g.Node(addAgenda).Failure)
+	assert.Equal(t, 0.5, g.Node(addAgenda).SuccessRatio())
+
+	// Eq. 4: N_succ(GetToken -> AddAgenda) = 1, N(AddAgenda) = 2.
+	then, ok := g.Edge(Then, getToken, addAgenda)
+	require.True(t, ok)
+	assert.Equal(t, int64(1), then.Count)
+	assert.Equal(t, 0.5, then.Weight)
+	assert.Equal(t, 0.5, then.Strength())
+
+	// FEEDS token -> user_token: 1 success over 2 uses of user_token.
+	token, _ := g.ParamByName("token")
+	userToken, _ := g.ParamByName("user_token")
+	feeds, ok := g.Edge(Feeds, token, userToken)
+	require.True(t, ok)
+	assert.Equal(t, 0.5, feeds.Weight)
+
+	// A third, successful call of AddAgenda without data flow lowers the weight: 1/3.
+	require.NoError(t, g.Record([]Invocation{{API: "AddAgenda", Success: true, Time: t0}}, nil))
+	assert.InDelta(t, 1.0/3, then.Weight, 1e-12)
+}
+
+func TestRecordRejectsUnknownNamesAndRecordsNothing(t *testing.T) {
+	tests := []struct {
+		name string
+		invs []Invocation
+		trs  []Transition
+		want string
+	}{
+		{"unknown API", []Invocation{{API: "GetToken", Success: true}, {API: "Nope"}}, nil, `record invocation 1: unknown API "Nope"`},
+		{"unknown input", []Invocation{{API: "AddAgenda", Inputs: []string{"colour"}}}, nil, `API AddAgenda has no input "colour"`},
+		{"unknown output", nil, []Transition{{From: "GetToken", To: "AddAgenda", FromParam: "tok", ToParam: "user_token"}}, `API "GetToken" has no output "tok"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := statsGraph(t)
+			edges := len(g.Edges())
+			err := g.Record(tt.invs, tt.trs)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			id, _ := g.APIByName("GetToken")
+			assert.Zero(t, g.Node(id).Success, "nothing recorded")
+			assert.Len(t, g.Edges(), edges, "no edge added")
+		})
+	}
+}
+
+func TestPropagateEq14(t *testing.T) {
+	g := statsGraph(t)
+	flow := func(at time.Time, ok bool) {
+		require.NoError(t, g.Record(
+			[]Invocation{{API: "AddAgenda", Success: ok, Time: at}},
+			[]Transition{{From: "GetToken", To: "AddAgenda", FromParam: "token", ToParam: "user_token", Success: ok, Time: at}}))
+	}
+	flow(t0, true)
+	flow(t0, false)
+	getToken, _ := g.APIByName("GetToken")
+	addAgenda, _ := g.APIByName("AddAgenda")
+	then, _ := g.Edge(Then, getToken, addAgenda)
+	require.Equal(t, 0.5, then.Weight) // Eq. 4: 1 of 2
+
+	t1 := t0.Add(10 * 24 * time.Hour) // the first two calls fall out of a 7-day window
+	flow(t1, true)
+	require.InDelta(t, 2.0/3, then.Weight, 1e-12) // Eq. 4 over all history: 2 of 3
+
+	// Eq. 14 with η = 0.5: 0.5·(2/3) + 0.5·(1 recent success / 1 recent call) = 5/6.
+	require.NoError(t, g.Propagate(t1, PropagationOptions{Eta: 0.5, WindowDays: 7}))
+	assert.InDelta(t, 5.0/6, then.Weight, 1e-12)
+
+	// A target with no calls in the window keeps its weight.
+	require.NoError(t, g.Propagate(t1.Add(30*24*time.Hour), PropagationOptions{Eta: 0.5, WindowDays: 7}))
+	assert.InDelta(t, 5.0/6, then.Weight, 1e-12)
+
+	assert.Error(t, g.Propagate(t1, PropagationOptions{Eta: 1.5, WindowDays: 7}))
+}
+
+func TestPruneEq13AndReactivation(t *testing.T) {
+	g := statsGraph(t)
+	var invs []Invocation
+	for i := 0; i < 3; i++ {
+		invs = append(invs, Invocation{API: "Flaky", Success: false, Time: t0}, Invocation{API: "Busy", Success: true, Time: t0})
+	}
+	invs = append(invs, Invocation{API: "Rare", Success: false, Time: t0}, Invocation{API: "Rare", Success: false, Time: t0})
+	require.NoError(t, g.Record(invs, nil))
+
+	flaky, _ := g.APIByName("Flaky")
+	busy, _ := g.APIByName("Busy")
+	sig := func(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+	// Flaky: 3 failures in 3 calls: 0.5·σ(3) + 0.5·σ(1/3) = 0.76757...
+	assert.InDelta(t, 0.5*sig(3)+0.5*sig(1.0/3), g.PruneScore(flaky, t0, DefaultPrune), 1e-12)
+	assert.InDelta(t, 0.767572, g.PruneScore(flaky, t0, DefaultPrune), 1e-6)
+	// Busy: no failure: 0.5·0.5 + 0.5·σ(1/3) = 0.54128...
+	assert.InDelta(t, 0.541285, g.PruneScore(busy, t0, DefaultPrune), 1e-6)
+
+	// Rare fails twice but has fewer than MinCalls calls: not pruned.
+	assert.Equal(t, []string{"Flaky"}, g.Prune(t0, DefaultPrune))
+	assert.Equal(t, Pruned, g.Node(flaky).Status)
+	assert.Empty(t, g.Prune(t0, DefaultPrune), "already pruned")
+
+	require.NoError(t, g.SetStatus("Flaky", Probing))
+	require.NoError(t, g.SetStatus("Flaky", Active))
+	assert.Empty(t, g.Prune(t0, DefaultPrune), "reactivation forgets the failures that pruned it")
+	assert.Equal(t, int64(3), g.Node(flaky).Failure, "lifetime counts stay")
+	assert.Error(t, g.SetStatus("Nope", Active))
+}
