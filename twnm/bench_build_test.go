@@ -91,7 +91,10 @@ func BenchmarkRecordRun(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				err := g.Record(
 					[]Invocation{{API: from.Name, Success: true, Time: now}, {API: to.Name, Inputs: []string{in}, Success: i%3 != 0, Time: now}},
-					[]Transition{{From: from.Name, To: to.Name, FromParam: out, ToParam: in, Success: i%3 != 0, Time: now}})
+					[]Transition{
+						{Kind: Then, From: from.Name, To: to.Name, Success: i%3 != 0, Time: now},
+						{Kind: Feeds, From: from.Name, To: to.Name, FromParam: out, ToParam: in, Success: i%3 != 0, Time: now},
+					})
 				if err != nil {
 					b.Fatal(err)
 				}

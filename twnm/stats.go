@@ -15,17 +15,21 @@ type Invocation struct {
 	Time    time.Time
 }
 
-// Transition is one observed data flow: output FromParam of a call of API From was used as input
-// ToParam of a later call of API To in the same run. Success is the outcome of the To call.
+// Transition is one observed behavioural transition between two calls of a run. Kind Then: a
+// call of API To used a value a call of API From produced (counted once per pair of calls).
+// Kind Feeds: output FromParam of From was used as input ToParam of To. Success is the outcome
+// of the To call.
 type Transition struct {
+	Kind               EdgeKind // Then or Feeds
 	From, To           string
-	FromParam, ToParam string
+	FromParam, ToParam string // Feeds only
 	Success            bool
 	Time               time.Time
 }
 
 // Record adds invocation outcomes and transitions to the graph's statistics: node counts s_v
-// and f_v, edge counts N(u→v) and N_succ(u→v) (creating THEN and FEEDS edges on first sight),
+// and f_v, edge counts N(u→v) and N_succ(u→v) (creating THEN and FEEDS edges on first sight;
+// a THEN edge from an API to itself, a paging call fed by its own token, is kept),
 // the sliding-window counts, and the statistical weights of every edge whose counts changed
 // (Eq. 4). It checks everything first: on error nothing is recorded.
 func (g *Graph) Record(invs []Invocation, trs []Transition) error {
@@ -40,11 +44,22 @@ func (g *Graph) Record(invs []Invocation, trs []Transition) error {
 		}
 	}
 	for i, tr := range trs {
-		if _, ok := g.ParamOf(tr.From, tr.FromParam, false); !ok {
-			return fmt.Errorf("record transition %d: API %q has no output %q", i, tr.From, tr.FromParam)
-		}
-		if _, ok := g.ParamOf(tr.To, tr.ToParam, true); !ok {
-			return fmt.Errorf("record transition %d: API %q has no input %q", i, tr.To, tr.ToParam)
+		switch tr.Kind {
+		case Then:
+			for _, api := range []string{tr.From, tr.To} {
+				if _, ok := g.APIByName(api); !ok {
+					return fmt.Errorf("record transition %d: unknown API %q", i, api)
+				}
+			}
+		case Feeds:
+			if _, ok := g.ParamOf(tr.From, tr.FromParam, false); !ok {
+				return fmt.Errorf("record transition %d: API %q has no output %q", i, tr.From, tr.FromParam)
+			}
+			if _, ok := g.ParamOf(tr.To, tr.ToParam, true); !ok {
+				return fmt.Errorf("record transition %d: API %q has no input %q", i, tr.To, tr.ToParam)
+			}
+		default:
+			return fmt.Errorf("record transition %d: kind %s is not THEN or FEEDS", i, tr.Kind)
 		}
 	}
 
@@ -78,14 +93,15 @@ func (g *Graph) Record(invs []Invocation, trs []Transition) error {
 		touched[e.To] = true
 	}
 	for _, tr := range trs {
-		from, _ := g.APIByName(tr.From)
-		to, _ := g.APIByName(tr.To)
-		if from != to {
+		if tr.Kind == Then {
+			from, _ := g.APIByName(tr.From)
+			to, _ := g.APIByName(tr.To)
 			observe(g.AddEdge(Then, from, to), tr.Success, tr.Time)
+			continue
 		}
 		out, _ := g.ParamOf(tr.From, tr.FromParam, false)
 		in, _ := g.ParamOf(tr.To, tr.ToParam, true)
-		if out != in { // a value passed on unchanged within one unified parameter is no new edge
+		if out != in { // a value passed on within one unified parameter node is no new edge
 			observe(g.AddEdge(Feeds, out, in), tr.Success, tr.Time)
 		}
 	}

@@ -33,7 +33,8 @@ func TestRecordStatisticalWeight(t *testing.T) {
 		{API: "AddAgenda", Inputs: []string{"user_token", "content"}, Success: true, Time: t0},
 		{API: "AddAgenda", Inputs: []string{"user_token", "content"}, Success: false, Time: t0},
 	}, []Transition{
-		{From: "GetToken", To: "AddAgenda", FromParam: "token", ToParam: "user_token", Success: true, Time: t0},
+		{Kind: Then, From: "GetToken", To: "AddAgenda", Success: true, Time: t0},
+		{Kind: Feeds, From: "GetToken", To: "AddAgenda", FromParam: "token", ToParam: "user_token", Success: true, Time: t0},
 	}))
 
 	getToken, _ := g.APIByName("GetToken")
@@ -70,7 +71,9 @@ func TestRecordRejectsUnknownNamesAndRecordsNothing(t *testing.T) {
 	}{
 		{"unknown API", []Invocation{{API: "GetToken", Success: true}, {API: "Nope"}}, nil, `record invocation 1: unknown API "Nope"`},
 		{"unknown input", []Invocation{{API: "AddAgenda", Inputs: []string{"colour"}}}, nil, `API AddAgenda has no input "colour"`},
-		{"unknown output", nil, []Transition{{From: "GetToken", To: "AddAgenda", FromParam: "tok", ToParam: "user_token"}}, `API "GetToken" has no output "tok"`},
+		{"unknown output", nil, []Transition{{Kind: Feeds, From: "GetToken", To: "AddAgenda", FromParam: "tok", ToParam: "user_token"}}, `API "GetToken" has no output "tok"`},
+		{"unknown THEN target", nil, []Transition{{Kind: Then, From: "GetToken", To: "Nope"}}, `record transition 0: unknown API "Nope"`},
+		{"structural kind", nil, []Transition{{Kind: InputOf, From: "GetToken", To: "AddAgenda"}}, "kind INPUT_OF is not THEN or FEEDS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -91,7 +94,7 @@ func TestPropagateEq14(t *testing.T) {
 	flow := func(at time.Time, ok bool) {
 		require.NoError(t, g.Record(
 			[]Invocation{{API: "AddAgenda", Success: ok, Time: at}},
-			[]Transition{{From: "GetToken", To: "AddAgenda", FromParam: "token", ToParam: "user_token", Success: ok, Time: at}}))
+			[]Transition{{Kind: Then, From: "GetToken", To: "AddAgenda", Success: ok, Time: at}}))
 	}
 	flow(t0, true)
 	flow(t0, false)
