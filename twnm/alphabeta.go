@@ -1,0 +1,326 @@
+package twnm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+)
+
+// AlphaBeta is the Alpha-Beta pruning search of NaviAgent Appendix B.2: a backward
+// depth-first search from the target API over required input parameter ← producer API ← its
+// required inputs, and so on.
+//
+// Link score (Eq. 22). A producer API v found at depth d (the target is at depth 0, the
+// producers of its inputs at depth 1) that binds parameter u, an input of API c, scores
+//
+//	S_d(v) = EdgeWeight·γ^(d−1)·w(v,u) + TargetAPIWeight·1_A(v)·w(v,c) + TargetParamWeight·1_P(v)·w(v,t_p)
+//
+// where w(v,u) is the strength of the OUTPUTS edge v→u (times the FEEDS edge's strength when
+// v's output q reaches u through FEEDS q→u), the direct weight to the predecessor in the
+// backward search; c is the target API of this expansion step (the search target at depth
+// 1, the consuming API deeper down), and 1_A(v) is 1 when a THEN edge v→c exists, with
+// w(v,c) its strength; t_p ranges over the request's Wanted parameters, and 1_P(v)·w(v,t_p)
+// is the strongest OUTPUTS edge from v to one of them (0 when v outputs none). Strengths are
+// Edge.Strength: predicted weights where present. With the weights summing to 1, S is in
+// [0, 1].
+//
+// Values. A parameter's value is 1 when Known, else the best over its producers of
+// S_d(v)·A(v), where A(v) is the product of the values of v's required inputs; 0 when no
+// producer binds it (missing). The subgraph's Score is the target's A: the product of the
+// link scores of its bindings, 1 when all inputs are given, 0 when one is missing. An API
+// already chosen elsewhere in the subgraph can bind a parameter at the cost of its link
+// score alone, so shared producers (Geocoding for latitude and longitude) are reused.
+//
+// Pruning. The path score P of a branch is the product of the link scores from the target
+// down to it. At a parameter node at depth d, producers v with P·S_d(v) < α_d are cut, where
+// α_d = Alpha0·e^(−Decay·d) (alpha pruning); since every value is at most 1, no cut branch
+// could have reached α_d. Producers are tried best first (score, then an API already chosen,
+// then fewer unbound required inputs, then name); once one sibling's value reaches Beta the
+// remaining siblings are cut (beta pruning), and a sibling whose S cannot exceed the best
+// value so far is cut as well (the bound). The connectivity constraint keeps the subgraph a
+// tree of bindings rooted at the target, at most MaxDepth deep and with at most MaxAPIs APIs
+// (the target included). APIs on the current path are not expanded again, so cycles end.
+type AlphaBeta struct {
+	Alpha0   float64 // α0, lower bound on path scores at depth 0; default 0.1
+	Decay    float64 // κ in α_d = α0·e^(−κd); default 0.5
+	Beta     float64 // β, the value at which siblings stop being tried; default 0.5
+	Gamma    float64 // γ, depth attenuation of w(v,u); default 0.8
+	MaxDepth int     // deepest producer, the target's producers being depth 1; default 4
+	MaxAPIs  int     // most APIs in a subgraph, the target included; default 8
+
+	// Weights of the three terms of Eq. 22; defaults 0.6, 0.3, 0.1.
+	EdgeWeight, TargetAPIWeight, TargetParamWeight float64
+}
+
+// DefaultAlphaBeta returns AlphaBeta with its documented defaults.
+func DefaultAlphaBeta() AlphaBeta {
+	return AlphaBeta{
+		Alpha0: 0.1, Decay: 0.5, Beta: 0.5, Gamma: 0.8, MaxDepth: 4, MaxAPIs: 8,
+		EdgeWeight: 0.6, TargetAPIWeight: 0.3, TargetParamWeight: 0.1,
+	}
+}
+
+func (o AlphaBeta) validate() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"Alpha0", o.Alpha0}, {"Decay", o.Decay}, {"Beta", o.Beta}, {"Gamma", o.Gamma},
+		{"EdgeWeight", o.EdgeWeight}, {"TargetAPIWeight", o.TargetAPIWeight}, {"TargetParamWeight", o.TargetParamWeight}} {
+		if f.v < 0 || math.IsNaN(f.v) {
+			return fmt.Errorf("alpha-beta: %s is %v, want a number ≥ 0", f.name, f.v)
+		}
+	}
+	if o.MaxDepth < 1 || o.MaxAPIs < 1 {
+		return fmt.Errorf("alpha-beta: MaxDepth %d and MaxAPIs %d must be ≥ 1", o.MaxDepth, o.MaxAPIs)
+	}
+	return nil
+}
+
+// LinkScore is Eq. 22 for producer v at depth d binding parameter u of API consumer through
+// its output, with wanted the Wanted parameter nodes. It returns 0 when v does not output
+// output or output neither is nor FEEDS u.
+func (o AlphaBeta) LinkScore(g *Graph, v, output, u, consumer NodeID, d int, wanted []NodeID) float64 {
+	e, ok := g.Edge(Outputs, v, output)
+	if !ok {
+		return 0
+	}
+	w := e.Strength()
+	if output != u {
+		f, ok := g.Edge(Feeds, output, u)
+		if !ok {
+			return 0
+		}
+		w *= f.Strength()
+	}
+	return o.linkScore(g, link{v, output, w}, consumer, d, wanted)
+}
+
+func (o AlphaBeta) linkScore(g *Graph, l link, consumer NodeID, d int, wanted []NodeID) float64 {
+	s := o.EdgeWeight * math.Pow(o.Gamma, float64(d-1)) * l.weight
+	if w, ok := thenWeight(g, l.api, consumer); ok {
+		s += o.TargetAPIWeight * w
+	}
+	best := 0.0
+	for _, t := range wanted {
+		if e, ok := g.Edge(Outputs, l.api, t); ok {
+			best = max(best, e.Strength())
+		}
+	}
+	return s + o.TargetParamWeight*best
+}
+
+// alphaAt is α_d.
+func (o AlphaBeta) alphaAt(d int) float64 { return o.Alpha0 * math.Exp(-o.Decay*float64(d)) }
+
+// Search runs the Alpha-Beta search for req.Target.
+func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Subgraph, error) {
+	if err := o.validate(); err != nil {
+		return nil, err
+	}
+	if err := checkTarget(g, req); err != nil {
+		return nil, fmt.Errorf("alpha-beta search: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("alpha-beta search for %s: %w", g.Node(req.Target).Name, err)
+	}
+	s := &abSearch{
+		g: g, o: o, ctx: ctx, target: req.Target,
+		known:   resolveParams(g, req.Known),
+		wanted:  resolveNames(g, req.Wanted),
+		exclude: req.Exclude,
+		onPath:  map[NodeID]bool{req.Target: true},
+		chosen:  map[NodeID]bool{req.Target: true},
+	}
+	root, score := s.resolveAPI(req.Target, 0, 1, true)
+	if s.err != nil {
+		return nil, fmt.Errorf("alpha-beta search for %s: %w", g.Node(req.Target).Name, s.err)
+	}
+	supplies := map[NodeID][]Supply{}
+	root.collect(supplies)
+	sg := assemble(g, req.Target, supplies)
+	sg.Score = score
+	sg.Stats = s.stats
+	return sg, nil
+}
+
+type abSearch struct {
+	g       *Graph
+	o       AlphaBeta
+	ctx     context.Context
+	target  NodeID
+	known   map[NodeID]string
+	wanted  []NodeID
+	exclude map[NodeID]bool
+	onPath  map[NodeID]bool // APIs on the current path: expanding one again would be a cycle
+	chosen  map[NodeID]bool // APIs of the partial subgraph
+	log     []NodeID        // APIs added to chosen, in order, for undoing a branch
+	stats   SearchStats
+	err     error
+}
+
+// abTree is a resolved API: its supplies and the resolved producers it expanded.
+type abTree struct {
+	api    NodeID
+	inputs []Supply
+	kids   []*abTree
+}
+
+func (t *abTree) collect(into map[NodeID][]Supply) {
+	into[t.api] = t.inputs
+	for _, k := range t.kids {
+		k.collect(into)
+	}
+}
+
+// resolveAPI binds the inputs of api, at depth d with path score p, and returns the product
+// of their values. Unless full, it stops at the first missing required input, since the
+// caller then discards the branch.
+func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full bool) (*abTree, float64) {
+	t := &abTree{api: api}
+	value := 1.0
+	for _, e := range s.g.Inputs(api) {
+		in := Supply{API: api, Param: e.From, Required: e.Required}
+		if v, ok := s.known[e.From]; ok {
+			in.Source, in.Value = SupplyGiven, v
+		} else if !e.Required {
+			in.Source = SupplyUnbound
+		} else if c, val := s.resolveParam(e.From, api, d+1, p); c != nil {
+			in.Source, in.Producer, in.Output, in.Score = SupplyUpstream, c.link.api, c.link.output, c.score
+			if c.tree != nil {
+				t.kids = append(t.kids, c.tree)
+			}
+			value *= val
+		} else {
+			in.Source = SupplyMissing
+			value = 0
+			if !full {
+				return t, 0
+			}
+		}
+		t.inputs = append(t.inputs, in)
+	}
+	return t, value
+}
+
+type abCandidate struct {
+	link    link
+	score   float64 // S_d(v), Eq. 22
+	reuse   bool    // already in the partial subgraph
+	unbound int     // required inputs not known
+}
+
+type abChoice struct {
+	abCandidate
+	tree  *abTree  // nil when reused
+	added []NodeID // APIs the branch added to chosen
+}
+
+// resolveParam chooses the producer of parameter u, an input of consumer, at depth d, with
+// path score p so far. It returns nil when nothing binds u.
+func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice, float64) {
+	s.stats.Expanded++
+	if s.err != nil {
+		return nil, 0
+	}
+	if s.stats.Expanded%256 == 0 {
+		if err := s.ctx.Err(); err != nil {
+			s.err = err
+			return nil, 0
+		}
+	}
+	if d > s.o.MaxDepth {
+		return nil, 0
+	}
+	cands := s.candidates(u, consumer, d)
+	alpha := s.o.alphaAt(d)
+	var best *abChoice
+	bestVal := 0.0
+	for i, c := range cands {
+		if p*c.score < alpha {
+			s.stats.AlphaPruned += len(cands) - i
+			break
+		}
+		if best != nil && bestVal >= s.o.Beta {
+			s.stats.BetaPruned += len(cands) - i
+			break
+		}
+		if c.score <= bestVal {
+			// Values are at most S, and candidates come best S first: none can win.
+			break
+		}
+		var val float64
+		ch := &abChoice{abCandidate: c}
+		if c.reuse {
+			val = c.score
+		} else {
+			if len(s.chosen) >= s.o.MaxAPIs {
+				continue
+			}
+			mark := len(s.log)
+			s.choose(c.link.api)
+			s.onPath[c.link.api] = true
+			tree, a := s.resolveAPI(c.link.api, d, p*c.score, false)
+			delete(s.onPath, c.link.api)
+			ch.tree, val = tree, c.score*a
+			ch.added = append([]NodeID(nil), s.log[mark:]...)
+			s.undo(mark)
+		}
+		if s.err != nil {
+			return nil, 0
+		}
+		if val > bestVal {
+			best, bestVal = ch, val
+		}
+	}
+	if best == nil {
+		return nil, 0
+	}
+	for _, id := range best.added {
+		s.choose(id)
+	}
+	return best, bestVal
+}
+
+func (s *abSearch) choose(id NodeID) {
+	s.chosen[id] = true
+	s.log = append(s.log, id)
+}
+
+func (s *abSearch) undo(mark int) {
+	for _, id := range s.log[mark:] {
+		delete(s.chosen, id)
+	}
+	s.log = s.log[:mark]
+}
+
+// candidates returns the producers that may bind u, scored by Eq. 22 and sorted best first.
+func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
+	links := producerLinks(s.g, u, consumer, s.exclude)
+	cands := make([]abCandidate, 0, len(links))
+	for _, l := range links {
+		if s.onPath[l.api] {
+			continue
+		}
+		c := abCandidate{link: l, score: s.o.linkScore(s.g, l, consumer, d, s.wanted), reuse: s.chosen[l.api]}
+		for _, e := range s.g.Inputs(l.api) {
+			if _, ok := s.known[e.From]; e.Required && !ok {
+				c.unbound++
+			}
+		}
+		cands = append(cands, c)
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		switch {
+		case a.score != b.score:
+			return a.score > b.score
+		case a.reuse != b.reuse:
+			return a.reuse
+		case a.unbound != b.unbound:
+			return a.unbound < b.unbound
+		}
+		return s.g.Node(a.link.api).Name < s.g.Node(b.link.api).Name
+	})
+	return cands
+}

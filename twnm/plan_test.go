@@ -1,0 +1,130 @@
+package twnm
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestSubgraphTree(t *testing.T) {
+	g := graphOf(t, append(travelAPIs(), tool("Trip", "hotel_name temperature budget? nights", "plan"))...)
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{
+		Target: apiID(t, g, "Trip"),
+		Known:  map[string]string{"address": "10 Rue de Rivoli, Paris", "city": "Paris", "budget": `"cheap"`},
+	})
+	require.NoError(t, err)
+	want := `Trip (score 0.00)
+├─ hotel_name ← HotelDetails.hotel_name
+│  └─ HotelDetails
+│     └─ hotel_id ← HotelSearch.hotel_id
+│        └─ HotelSearch
+│           └─ city = "Paris" (given)
+├─ nights (required, missing)
+├─ temperature ← Weather.temperature
+│  └─ Weather
+│     ├─ latitude ← Geocoding.latitude
+│     │  └─ Geocoding
+│     │     └─ address = "10 Rue de Rivoli, Paris" (given)
+│     ├─ longitude ← Geocoding.longitude (see above)
+│     └─ units (optional, unbound)
+└─ budget = "\"cheap\"" (given)
+`
+	assert.Equal(t, want, sg.Tree(g))
+	// Trip's missing input zeroes the search score; the tree still shows the best bindings.
+	assert.Zero(t, sg.Score)
+}
+
+func TestSubgraphTreeScore(t *testing.T) {
+	g := graphOf(t, travelAPIs()...)
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{
+		Target: apiID(t, g, "Weather"), Known: map[string]string{"address": "Paris"}})
+	require.NoError(t, err)
+	assert.Equal(t, `Weather (score 0.36)
+├─ latitude ← Geocoding.latitude
+│  └─ Geocoding
+│     └─ address = "Paris" (given)
+├─ longitude ← Geocoding.longitude (see above)
+└─ units (optional, unbound)
+`, sg.Tree(g))
+}
+
+func TestSubgraphTreeAlias(t *testing.T) {
+	// HotelSearch outputs "id"; history says it feeds hotel_id.
+	g := graphOf(t, tool("HotelSearch", "city", "id"), tool("HotelDetails", "hotel_id", "hotel_name"))
+	g.AddEdge(Feeds, paramID(t, g, "id"), paramID(t, g, "hotel_id")).Weight = 0.5
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{
+		Target: apiID(t, g, "HotelDetails"), Known: map[string]string{"city": "Rome"}})
+	require.NoError(t, err)
+	assert.Equal(t, `HotelDetails (score 0.30)
+└─ hotel_id ← HotelSearch.id
+   └─ HotelSearch
+      └─ city = "Rome" (given)
+`, sg.Tree(g))
+	p, err := sg.Plan(g, map[string]string{"city": "Rome"})
+	require.NoError(t, err)
+	assert.Equal(t, &StepOutput{Step: 0, API: "HotelSearch", Output: "id"}, p.Steps[1].Bindings[0].From)
+}
+
+func TestSubgraphPlan(t *testing.T) {
+	g := graphOf(t, append(travelAPIs(), tool("Trip", "hotel_name temperature", "plan"))...)
+	known := map[string]string{"address": "Paris", "city": "Paris"}
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Trip"), Known: known})
+	require.NoError(t, err)
+	// A later value for units, and a new address, reach the plan.
+	p, err := sg.Plan(g, map[string]string{"address": "Lyon", "city": "Paris", "units": "metric"})
+	require.NoError(t, err)
+
+	var order []string
+	for _, s := range p.Steps {
+		order = append(order, s.API)
+	}
+	// Geocoding and HotelSearch are ready first (by name), Weather after Geocoding.
+	assert.Equal(t, []string{"Geocoding", "HotelSearch", "HotelDetails", "Weather", "Trip"}, order)
+	assert.Equal(t, "Trip", p.Target)
+	assert.Empty(t, p.Missing())
+	assert.Equal(t, []Binding{{Param: "address", Node: paramID(t, g, "address"), Required: true, Source: SupplyGiven, Value: "Lyon"}},
+		p.Steps[0].Bindings)
+	assert.Equal(t, []Binding{
+		{Param: "latitude", Node: paramID(t, g, "latitude"), Required: true, Source: SupplyUpstream,
+			From: &StepOutput{Step: 0, API: "Geocoding", Output: "latitude"}},
+		{Param: "longitude", Node: paramID(t, g, "longitude"), Required: true, Source: SupplyUpstream,
+			From: &StepOutput{Step: 0, API: "Geocoding", Output: "longitude"}},
+		{Param: "units", Node: paramID(t, g, "units"), Source: SupplyGiven, Value: "metric"},
+	}, p.Steps[3].Bindings)
+	assert.Equal(t, &StepOutput{Step: 2, API: "HotelDetails", Output: "hotel_name"}, p.Steps[4].Bindings[0].From)
+	assert.Equal(t, &StepOutput{Step: 3, API: "Weather", Output: "temperature"}, p.Steps[4].Bindings[1].From)
+	assert.Equal(t, 3, p.StepOf("Weather"))
+	assert.Equal(t, -1, p.StepOf("OpenGeo"))
+}
+
+func TestSubgraphPlanMissing(t *testing.T) {
+	g := graphOf(t, travelAPIs()...)
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Restaurants")})
+	require.NoError(t, err)
+	p, err := sg.Plan(g, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Restaurants.latitude", "Restaurants.longitude"}, p.Missing())
+	// A value supplied after the search binds the input.
+	p, err = sg.Plan(g, map[string]string{"latitude": "1"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Restaurants.longitude"}, p.Missing())
+}
+
+func TestSubgraphPlanCycle(t *testing.T) {
+	g := graphOf(t, tool("T", "x", "out"), tool("A", "y", "x"), tool("B", "x", "y"))
+	T, A, B := apiID(t, g, "T"), apiID(t, g, "A"), apiID(t, g, "B")
+	x, y := paramID(t, g, "x"), paramID(t, g, "y")
+	sg := assemble(g, T, map[NodeID][]Supply{
+		T: {{API: T, Param: x, Required: true, Source: SupplyUpstream, Producer: A, Output: x}},
+		A: {{API: A, Param: y, Required: true, Source: SupplyUpstream, Producer: B, Output: y}},
+		B: {{API: B, Param: x, Required: true, Source: SupplyUpstream, Producer: A, Output: x}},
+	})
+	_, err := sg.Plan(g, nil)
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, ErrPlanCycle))
+	assert.Contains(t, err.Error(), "among A, B")
+	assert.NotContains(t, err.Error(), "T,")
+}

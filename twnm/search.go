@@ -1,0 +1,363 @@
+package twnm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// SearchRequest asks for the dependency subgraph of one target API: which APIs must run
+// before it to produce the inputs the user did not supply (NaviAgent Appendix C: the target
+// recalled by embedding, the known input parameters and the desired outputs).
+type SearchRequest struct {
+	// Target is the API node to reach.
+	Target NodeID
+	// Known holds the values the user supplied, keyed by parameter name. A key binds a
+	// parameter node when it is the node's canonical name, one of its members
+	// ("API.param"), or the parameter part of a member ("param" of "API.param").
+	Known map[string]string
+	// Wanted names the output parameters the user asked for (optional). Producers that also
+	// output a wanted parameter score higher (the target-parameter term of Eq. 22).
+	Wanted []string
+	// Exclude lists API nodes the search must not use, e.g. an API that just failed
+	// (path recombination); the graph is left as it is.
+	Exclude map[NodeID]bool
+}
+
+// Searcher finds the dependency subgraph of a target API.
+type Searcher interface {
+	Search(ctx context.Context, g *Graph, req SearchRequest) (*Subgraph, error)
+}
+
+// SupplySource says how an input of an API in a subgraph is bound.
+type SupplySource uint8
+
+// Supply sources.
+const (
+	SupplyGiven    SupplySource = iota // a value the user supplied (SearchRequest.Known)
+	SupplyUpstream                     // an output of another API of the subgraph
+	SupplyMissing                      // required, and neither given nor produced
+	SupplyUnbound                      // optional, and neither given nor produced
+)
+
+var supplySourceNames = [...]string{"given", "upstream", "missing", "unbound"}
+
+// String names the source: given, upstream, missing or unbound.
+func (s SupplySource) String() string {
+	if int(s) < len(supplySourceNames) {
+		return supplySourceNames[s]
+	}
+	return fmt.Sprintf("SupplySource(%d)", s)
+}
+
+// Supply is how one input of one API of a subgraph is bound.
+type Supply struct {
+	API      NodeID // the consuming API
+	Param    NodeID // the input's parameter node
+	Required bool
+	Source   SupplySource
+	Value    string // SupplyGiven: the user's value
+	// Producer and Output (SupplyUpstream) are the API whose output binds the input and that
+	// output's parameter node: Param itself, or a parameter with a FEEDS edge to Param.
+	Producer, Output NodeID
+	// Score is the link's score under the searcher's formula (Eq. 22 for AlphaBeta, the
+	// link weight for Heuristic); zero unless SupplyUpstream.
+	Score float64
+}
+
+// SearchStats counts a search's work, for tests and tuning.
+type SearchStats struct {
+	Expanded    int // AlphaBeta: parameter nodes expanded; Heuristic: candidates evaluated
+	AlphaPruned int // producer branches cut by the alpha threshold
+	BetaPruned  int // producer branches cut because a sibling reached beta
+	Generations int // Heuristic: generations run
+}
+
+// Subgraph is the dependency subgraph a search chose for one target.
+type Subgraph struct {
+	Target NodeID
+	// APIs are the chosen API nodes: the target first, then upstream APIs breadth first.
+	APIs []NodeID
+	// Params are the parameter nodes of the subgraph (bound or required inputs, and the
+	// outputs that bind them), by ID.
+	Params []NodeID
+	// Edges are the graph edges the subgraph uses: INPUT_OF for its inputs, OUTPUTS and FEEDS
+	// for its bindings, THEN between its producer and consumer APIs where history has one.
+	Edges []*Edge
+	// Score is the searcher's score: AlphaBeta's product of link scores (Eq. 22), Heuristic's
+	// fitness (Eq. 23). Higher is better; only scores of one searcher compare.
+	Score float64
+	// Inputs has one entry per input of each API in APIs, grouped by API in APIs order and
+	// within an API in the order of Graph.Inputs (required first, then by name).
+	Inputs []Supply
+	Stats  SearchStats
+}
+
+// Given returns the required and optional inputs bound by user values.
+func (s *Subgraph) Given() []Supply { return s.filter(SupplyGiven) }
+
+// Upstream returns the inputs bound by outputs of upstream APIs.
+func (s *Subgraph) Upstream() []Supply { return s.filter(SupplyUpstream) }
+
+// Missing returns the required inputs that nothing binds.
+func (s *Subgraph) Missing() []Supply { return s.filter(SupplyMissing) }
+
+// Feasible reports whether every required input is bound.
+func (s *Subgraph) Feasible() bool { return len(s.Missing()) == 0 }
+
+func (s *Subgraph) filter(src SupplySource) []Supply {
+	var out []Supply
+	for _, in := range s.Inputs {
+		if in.Source == src {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// inputsOf returns the supplies of one API of the subgraph.
+func (s *Subgraph) inputsOf(api NodeID) []Supply {
+	var out []Supply
+	for _, in := range s.Inputs {
+		if in.API == api {
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+// SearchTargets searches each request with s, in parallel on at most GOMAXPROCS goroutines,
+// and returns the subgraphs in request order. It stops at the first error in request order,
+// and returns ctx's error once ctx is done.
+func SearchTargets(ctx context.Context, g *Graph, s Searcher, reqs []SearchRequest) ([]*Subgraph, error) {
+	out := make([]*Subgraph, len(reqs))
+	errs := make([]error, len(reqs))
+	workers := min(runtime.GOMAXPROCS(0), len(reqs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(reqs) {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					errs[i] = err
+					continue
+				}
+				out[i], errs[i] = s.Search(ctx, g, reqs[i])
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("search targets: %w", err)
+	}
+	for i, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("search target %d (%s): %w", i, nodeName(g, reqs[i].Target), err)
+		}
+	}
+	return out, nil
+}
+
+// errBadTarget is wrapped by searches whose target cannot be searched.
+var errBadTarget = errors.New("target is not a usable API")
+
+// nodeName names a node for messages, tolerating IDs outside the graph.
+func nodeName(g *Graph, id NodeID) string {
+	if id < 0 || int(id) >= g.Len() {
+		return fmt.Sprintf("node %d", id)
+	}
+	return g.Node(id).Name
+}
+
+// usableAPI reports whether search may use API node id: active and not excluded. Probing
+// APIs are still pruned until their probe succeeds, so they are not used either.
+func usableAPI(g *Graph, id NodeID, exclude map[NodeID]bool) bool {
+	n := g.Node(id)
+	return n.Kind == KindAPI && n.Status == Active && !exclude[id]
+}
+
+func checkTarget(g *Graph, req SearchRequest) error {
+	if req.Target < 0 || int(req.Target) >= g.Len() {
+		return fmt.Errorf("%w: node %d is not in the graph", errBadTarget, req.Target)
+	}
+	n := g.Node(req.Target)
+	if n.Kind != KindAPI {
+		return fmt.Errorf("%w: %s is a parameter", errBadTarget, n.Name)
+	}
+	if n.Status != Active {
+		return fmt.Errorf("%w: %s is %s", errBadTarget, n.Name, n.Status)
+	}
+	if req.Exclude[req.Target] {
+		return fmt.Errorf("%w: %s is excluded", errBadTarget, n.Name)
+	}
+	return nil
+}
+
+// resolveParams maps parameter names (as SearchRequest.Known keys them) to parameter nodes
+// and returns the nodes with the values.
+func resolveParams(g *Graph, known map[string]string) map[NodeID]string {
+	out := make(map[NodeID]string, len(known))
+	var rest []string
+	for k, v := range known {
+		if id, ok := g.ParamByName(k); ok {
+			out[id] = v
+			continue
+		}
+		if api, param, ok := strings.Cut(k, "."); ok {
+			if id, ok := g.ParamOf(api, param, true); ok {
+				out[id] = v
+				continue
+			}
+		}
+		rest = append(rest, k)
+	}
+	if len(rest) == 0 {
+		return out
+	}
+	// Names that are not canonical: match members, by full name or by parameter part. Keys
+	// are sorted so that two keys matching one node resolve the same way every time.
+	sort.Strings(rest)
+	for _, n := range g.Nodes() {
+		if n.Kind != KindParam {
+			continue
+		}
+		if _, done := out[n.ID]; done {
+			continue
+		}
+		for _, k := range rest {
+			if memberMatches(n.Members, k) {
+				out[n.ID] = known[k]
+				break
+			}
+		}
+	}
+	return out
+}
+
+func memberMatches(members []string, k string) bool {
+	for _, m := range members {
+		if m == k || strings.HasSuffix(m, "."+k) {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveNames maps parameter names to parameter nodes as resolveParams does.
+func resolveNames(g *Graph, names []string) []NodeID {
+	m := make(map[string]string, len(names))
+	for _, n := range names {
+		m[n] = ""
+	}
+	ids := make([]NodeID, 0, len(names))
+	for id := range resolveParams(g, m) {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
+}
+
+// link is one way a producer API can bind a parameter: directly (output == param) or
+// through a FEEDS edge from its output to the parameter.
+type link struct {
+	api, output NodeID
+	weight      float64 // w(v,u): OUTPUTS strength, times the FEEDS strength for an alias
+}
+
+// producerLinks returns, for each usable producer of parameter p, its strongest link, by
+// API ID; consumer and excluded APIs are left out.
+func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool) []link {
+	var ls []link
+	add := func(api, output NodeID, w float64) {
+		if api == consumer || !usableAPI(g, api, exclude) {
+			return
+		}
+		for i := range ls {
+			if ls[i].api == api {
+				if w > ls[i].weight {
+					ls[i] = link{api, output, w}
+				}
+				return
+			}
+		}
+		ls = append(ls, link{api, output, w})
+	}
+	for _, e := range g.In(p) {
+		switch e.Kind {
+		case Outputs:
+			add(e.From, p, e.Strength())
+		case Feeds:
+			for _, o := range g.In(e.From) {
+				if o.Kind == Outputs {
+					add(o.From, e.From, o.Strength()*e.Strength())
+				}
+			}
+		}
+	}
+	sort.Slice(ls, func(i, j int) bool { return ls[i].api < ls[j].api })
+	return ls
+}
+
+// thenWeight is the strength of the THEN edge from one API to another, and whether it exists.
+func thenWeight(g *Graph, from, to NodeID) (float64, bool) {
+	if e, ok := g.Edge(Then, from, to); ok {
+		return e.Strength(), true
+	}
+	return 0, false
+}
+
+// assemble builds a Subgraph from the supplies of each API, walking from the target through
+// upstream bindings so that APIs no binding reaches are left out.
+func assemble(g *Graph, target NodeID, supplies map[NodeID][]Supply) *Subgraph {
+	sg := &Subgraph{Target: target}
+	seen := map[NodeID]bool{target: true}
+	params := map[NodeID]bool{}
+	edges := map[*Edge]bool{}
+	addEdge := func(e *Edge, ok bool) {
+		if ok && !edges[e] {
+			edges[e] = true
+			sg.Edges = append(sg.Edges, e)
+		}
+	}
+	queue := []NodeID{target}
+	for len(queue) > 0 {
+		api := queue[0]
+		queue = queue[1:]
+		sg.APIs = append(sg.APIs, api)
+		for _, s := range supplies[api] {
+			sg.Inputs = append(sg.Inputs, s)
+			if s.Source == SupplyUnbound {
+				continue
+			}
+			params[s.Param] = true
+			addEdge(g.Edge(InputOf, s.Param, api))
+			if s.Source != SupplyUpstream {
+				continue
+			}
+			params[s.Output] = true
+			addEdge(g.Edge(Outputs, s.Producer, s.Output))
+			if s.Output != s.Param {
+				addEdge(g.Edge(Feeds, s.Output, s.Param))
+			}
+			addEdge(g.Edge(Then, s.Producer, api))
+			if !seen[s.Producer] {
+				seen[s.Producer] = true
+				queue = append(queue, s.Producer)
+			}
+		}
+	}
+	for p := range params {
+		sg.Params = append(sg.Params, p)
+	}
+	sort.Slice(sg.Params, func(i, j int) bool { return sg.Params[i] < sg.Params[j] })
+	return sg
+}

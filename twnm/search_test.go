@@ -1,0 +1,420 @@
+package twnm
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// tool builds an API: inputs are space-separated names, a trailing '?' marks an optional one.
+func tool(name, inputs, outputs string) API {
+	a := API{Name: name, Description: name}
+	for _, in := range strings.Fields(inputs) {
+		opt := strings.HasSuffix(in, "?")
+		a.Inputs = append(a.Inputs, Param{Name: strings.TrimSuffix(in, "?"), Required: !opt})
+	}
+	for _, out := range strings.Fields(outputs) {
+		a.Outputs = append(a.Outputs, Param{Name: out})
+	}
+	return a
+}
+
+func graphOf(t testing.TB, apis ...API) *Graph {
+	t.Helper()
+	g := New()
+	for _, a := range apis {
+		_, err := g.AddAPI(a)
+		require.NoError(t, err)
+	}
+	return g
+}
+
+func apiID(t testing.TB, g *Graph, name string) NodeID {
+	t.Helper()
+	id, ok := g.APIByName(name)
+	require.True(t, ok, "API %s", name)
+	return id
+}
+
+func paramID(t testing.TB, g *Graph, name string) NodeID {
+	t.Helper()
+	id, ok := g.ParamByName(name)
+	require.True(t, ok, "param %s", name)
+	return id
+}
+
+// travelAPIs is the small travel world of the tests.
+func travelAPIs() []API {
+	return []API{
+		tool("Geocoding", "address", "latitude longitude"),
+		tool("OpenGeo", "city", "latitude longitude"),
+		tool("Weather", "latitude longitude units?", "temperature"),
+		tool("Restaurants", "latitude longitude", "restaurant_ids"),
+		tool("HotelSearch", "city", "hotel_id"),
+		tool("HotelDetails", "hotel_id", "hotel_name rating"),
+	}
+}
+
+func names(g *Graph, ids []NodeID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = g.Node(id).Name
+	}
+	return out
+}
+
+func supplyNames(g *Graph, ss []Supply) []string {
+	var out []string
+	for _, s := range ss {
+		out = append(out, g.Node(s.API).Name+"."+g.Node(s.Param).Name)
+	}
+	return out
+}
+
+func TestLinkScore(t *testing.T) {
+	g := graphOf(t, tool("A", "", "x q w"), tool("B", "x", "y"))
+	a, b := apiID(t, g, "A"), apiID(t, g, "B")
+	x, q, w := paramID(t, g, "x"), paramID(t, g, "q"), paramID(t, g, "w")
+	ex, _ := g.Edge(Outputs, a, x)
+	ex.Predicted, ex.HasPrediction = 0.9, true
+	ew, _ := g.Edge(Outputs, a, w)
+	ew.Predicted, ew.HasPrediction = 0.7, true
+	g.AddEdge(Then, a, b).Weight = 0.5
+	g.AddEdge(Feeds, q, x).Weight = 0.5
+	o := DefaultAlphaBeta()
+
+	tests := []struct {
+		name   string
+		output NodeID
+		depth  int
+		wanted []NodeID
+		want   float64
+	}{
+		// 0.6·0.8^1·0.9 + 0.3·0.5 + 0.1·0.7
+		{"all three terms at depth 2", x, 2, []NodeID{w}, 0.432 + 0.15 + 0.07},
+		// 0.6·0.9 + 0.3·0.5, no wanted output
+		{"depth 1 without wanted", x, 1, nil, 0.54 + 0.15},
+		// FEEDS alias q→x: 0.6·(1.0·0.5) + 0.3·0.5
+		{"alias through FEEDS", q, 1, nil, 0.3 + 0.15},
+		{"output that does not reach x", w, 1, nil, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.InDelta(t, tt.want, o.LinkScore(g, a, tt.output, x, b, tt.depth, tt.wanted), 1e-12)
+		})
+	}
+	assert.InDelta(t, 0.1*math.Exp(-0.5*2), o.alphaAt(2), 1e-12)
+}
+
+func TestAlphaBetaChoosesProducer(t *testing.T) {
+	tests := []struct {
+		name      string
+		known     map[string]string
+		setup     func(t *testing.T, g *Graph)
+		exclude   []string
+		target    string
+		wantAPIs  []string
+		wantMiss  []string
+		wantScore float64
+	}{
+		{name: "address known uses Geocoding for both coordinates", known: map[string]string{"address": "Paris"},
+			target: "Weather", wantAPIs: []string{"Weather", "Geocoding"}, wantScore: 0.36},
+		{name: "city known uses OpenGeo", known: map[string]string{"city": "Paris"},
+			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.36},
+		{name: "both known, equal strength: first by name", known: map[string]string{"city": "Paris", "address": "x"},
+			target: "Weather", wantAPIs: []string{"Weather", "Geocoding"}, wantScore: 0.36},
+		{name: "THEN history raises OpenGeo", known: map[string]string{"city": "Paris", "address": "x"},
+			setup: func(t *testing.T, g *Graph) {
+				g.AddEdge(Then, apiID(t, g, "OpenGeo"), apiID(t, g, "Weather")).Weight = 0.9
+			},
+			// (0.6 + 0.3·0.9)² = 0.87²
+			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.87 * 0.87},
+		{name: "lower predicted weight demotes Geocoding", known: map[string]string{"city": "Paris", "address": "x"},
+			setup: func(t *testing.T, g *Graph) {
+				for _, p := range []string{"latitude", "longitude"} {
+					e, _ := g.Edge(Outputs, apiID(t, g, "Geocoding"), paramID(t, g, p))
+					e.Predicted, e.HasPrediction = 0.5, true
+				}
+			},
+			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.36},
+		{name: "pruned Geocoding is never used", known: map[string]string{"address": "Paris"},
+			setup:  func(t *testing.T, g *Graph) { g.Node(apiID(t, g, "Geocoding")).Status = Pruned },
+			target: "Weather", wantAPIs: []string{"Weather"}, wantMiss: []string{"Weather.latitude", "Weather.longitude"}},
+		{name: "probing Geocoding is not used either", known: map[string]string{"address": "Paris"},
+			setup:  func(t *testing.T, g *Graph) { g.Node(apiID(t, g, "Geocoding")).Status = Probing },
+			target: "Weather", wantAPIs: []string{"Weather"}, wantMiss: []string{"Weather.latitude", "Weather.longitude"}},
+		{name: "excluded Geocoding falls back to OpenGeo", known: map[string]string{"address": "Paris", "city": "Paris"},
+			exclude: []string{"Geocoding"}, target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.36},
+		{name: "nothing known: missing", target: "Weather", wantAPIs: []string{"Weather"},
+			wantMiss: []string{"Weather.latitude", "Weather.longitude"}},
+		{name: "known inputs stop the search", known: map[string]string{"latitude": "1", "longitude": "2"},
+			target: "Weather", wantAPIs: []string{"Weather"}, wantScore: 1},
+		{name: "two-level chain", known: map[string]string{"city": "Rome"},
+			target: "HotelDetails", wantAPIs: []string{"HotelDetails", "HotelSearch"}, wantScore: 0.6},
+		{name: "member name binds a known value", known: map[string]string{"HotelSearch.city": "Rome"},
+			target: "HotelDetails", wantAPIs: []string{"HotelDetails", "HotelSearch"}, wantScore: 0.6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := graphOf(t, travelAPIs()...)
+			if tt.setup != nil {
+				tt.setup(t, g)
+			}
+			req := SearchRequest{Target: apiID(t, g, tt.target), Known: tt.known, Exclude: map[NodeID]bool{}}
+			for _, e := range tt.exclude {
+				req.Exclude[apiID(t, g, e)] = true
+			}
+			sg, err := DefaultAlphaBeta().Search(context.Background(), g, req)
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantAPIs, names(g, sg.APIs))
+			assert.Equal(t, tt.wantMiss, supplyNames(g, sg.Missing()))
+			assert.InDelta(t, tt.wantScore, sg.Score, 1e-9)
+			assert.Equal(t, len(tt.wantMiss) == 0, sg.Feasible())
+		})
+	}
+}
+
+func TestAlphaBetaKnownInputsExpandNothing(t *testing.T) {
+	g := graphOf(t, travelAPIs()...)
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{
+		Target: apiID(t, g, "Weather"), Known: map[string]string{"latitude": "1", "longitude": "2"}})
+	require.NoError(t, err)
+	assert.Zero(t, sg.Stats.Expanded)
+	assert.Equal(t, []string{"Weather.latitude", "Weather.longitude"}, supplyNames(g, sg.Given()))
+	assert.Empty(t, sg.Upstream())
+}
+
+func TestAlphaPruning(t *testing.T) {
+	// Weak is the only producer, and the link predictor doubts it: S = 0.6·0.05 = 0.03, below
+	// α_1 = 0.1·e^−0.5 ≈ 0.061.
+	g := graphOf(t, tool("Weak", "address", "latitude longitude"), tool("Weather", "latitude longitude", "temperature"))
+	for _, p := range []string{"latitude", "longitude"} {
+		e, _ := g.Edge(Outputs, apiID(t, g, "Weak"), paramID(t, g, p))
+		e.Predicted, e.HasPrediction = 0.05, true
+	}
+	req := SearchRequest{Target: apiID(t, g, "Weather"), Known: map[string]string{"address": "Paris"}}
+
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, req)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Weather"}, names(g, sg.APIs))
+	assert.Equal(t, 2, sg.Stats.AlphaPruned)
+	assert.False(t, sg.Feasible())
+
+	o := DefaultAlphaBeta()
+	o.Alpha0 = 0
+	sg, err = o.Search(context.Background(), g, req)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Weather", "Weak"}, names(g, sg.APIs))
+	assert.Zero(t, sg.Stats.AlphaPruned)
+}
+
+func TestAlphaPruningCutsDeepWeakBranch(t *testing.T) {
+	// Target T needs p from P (S 0.6), which needs a from Deep at depth 2, whose link is
+	// predicted at 0.1: path 0.6·(0.6·0.8·0.1) = 0.0288 < α_2 ≈ 0.0368, so Deep is cut and p
+	// falls to Flat, which needs nothing.
+	g := graphOf(t, tool("T", "p", "out"), tool("P", "a", "p"), tool("Deep", "k", "a"), tool("Q", "k", "p"))
+	e, _ := g.Edge(Outputs, apiID(t, g, "Deep"), paramID(t, g, "a"))
+	e.Predicted, e.HasPrediction = 0.1, true
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{
+		Target: apiID(t, g, "T"), Known: map[string]string{"k": "1"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"T", "Q"}, names(g, sg.APIs))
+	// Q sorts first (fewer unbound inputs) and reaches 0.6 ≥ β, so P is cut by beta.
+	assert.Equal(t, 1, sg.Stats.BetaPruned)
+
+	o := DefaultAlphaBeta()
+	o.Beta = 1 // no beta cut: P is tried and its weak branch is cut by alpha
+	g.Node(apiID(t, g, "Q")).Status = Pruned
+	sg, err = o.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "T"), Known: map[string]string{"k": "1"}})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"T"}, names(g, sg.APIs))
+	assert.Equal(t, 1, sg.Stats.AlphaPruned)
+}
+
+func TestBetaPruning(t *testing.T) {
+	// T needs p; A and B both output it (S 0.6 each, one unbound input each). A's input comes
+	// from QA (S 0.48), B's from QB, which history links to B (S 0.48 + 0.3 = 0.78).
+	// val(A) = 0.6·0.48 = 0.288, val(B) = 0.6·0.78 = 0.468.
+	g := graphOf(t, tool("T", "p", "out"), tool("A", "a", "p"), tool("B", "b", "p"),
+		tool("QA", "k", "a"), tool("QB", "k", "b"))
+	g.AddEdge(Then, apiID(t, g, "QB"), apiID(t, g, "B")).Weight = 1
+	req := SearchRequest{Target: apiID(t, g, "T"), Known: map[string]string{"k": "1"}}
+	tests := []struct {
+		beta      float64
+		wantAPIs  []string
+		wantScore float64
+		wantBeta  int
+	}{
+		{0.25, []string{"T", "A", "QA"}, 0.288, 1}, // A reaches β: B is never tried
+		{1, []string{"T", "B", "QB"}, 0.468, 0},
+	}
+	for _, tt := range tests {
+		o := DefaultAlphaBeta()
+		o.Beta = tt.beta
+		sg, err := o.Search(context.Background(), g, req)
+		require.NoError(t, err)
+		assert.Equal(t, tt.wantAPIs, names(g, sg.APIs), "beta %v", tt.beta)
+		assert.InDelta(t, tt.wantScore, sg.Score, 1e-9)
+		assert.Equal(t, tt.wantBeta, sg.Stats.BetaPruned)
+	}
+}
+
+func TestSearchConstraints(t *testing.T) {
+	g := graphOf(t, tool("T", "p", "out"), tool("P1", "a", "p"), tool("P2", "b", "a"), tool("P3", "k", "b"))
+	req := SearchRequest{Target: apiID(t, g, "T"), Known: map[string]string{"k": "1"}}
+	tests := []struct {
+		name             string
+		maxDepth, maxAPI int
+		want             []string
+	}{
+		{"unbounded enough", 4, 8, []string{"T", "P1", "P2", "P3"}},
+		{"depth 2 cannot reach P3", 2, 8, []string{"T"}},
+		{"three APIs cannot hold the chain", 4, 3, []string{"T"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ab := DefaultAlphaBeta()
+			ab.MaxDepth, ab.MaxAPIs, ab.Alpha0 = tt.maxDepth, tt.maxAPI, 0
+			h := DefaultHeuristic()
+			h.MaxDepth, h.MaxAPIs = tt.maxDepth, tt.maxAPI
+			for _, s := range []Searcher{ab, h} {
+				sg, err := s.Search(context.Background(), g, req)
+				require.NoError(t, err)
+				assert.Equal(t, tt.want, names(g, sg.APIs), "%T", s)
+			}
+		})
+	}
+}
+
+func TestSearchCycleTerminates(t *testing.T) {
+	// A needs x, produced by B; B needs y, produced by A.
+	g := graphOf(t, tool("A", "x", "y z"), tool("B", "y", "x"))
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "A")})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"A.x"}, supplyNames(g, sg.Missing()), "%T", s)
+		assert.Equal(t, []string{"A"}, names(g, sg.APIs), "%T", s)
+		p, err := sg.Plan(g, nil)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"A.x"}, p.Missing())
+	}
+}
+
+func TestSearchBadTarget(t *testing.T) {
+	g := graphOf(t, travelAPIs()...)
+	geo := apiID(t, g, "Geocoding")
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		_, err := s.Search(context.Background(), g, SearchRequest{Target: paramID(t, g, "city")})
+		assert.ErrorIs(t, err, errBadTarget)
+		_, err = s.Search(context.Background(), g, SearchRequest{Target: 999})
+		assert.ErrorIs(t, err, errBadTarget)
+		_, err = s.Search(context.Background(), g, SearchRequest{Target: geo, Exclude: map[NodeID]bool{geo: true}})
+		assert.ErrorIs(t, err, errBadTarget)
+	}
+	bad := DefaultAlphaBeta()
+	bad.MaxDepth = 0
+	_, err := bad.Search(context.Background(), g, SearchRequest{Target: geo})
+	assert.ErrorContains(t, err, "MaxDepth")
+}
+
+func TestFitnessTerms(t *testing.T) {
+	// Weather ← Geocoding(address given): APIs {Weather, Geocoding}, params {latitude,
+	// longitude, address}, N = 5; edges: 3 INPUT_OF, 2 OUTPUTS. Closeness: Weather 4/7,
+	// Geocoding 4/5; mean depth 0.5.
+	g := graphOf(t, travelAPIs()...)
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{
+		Target: apiID(t, g, "Weather"), Known: map[string]string{"address": "Paris"}})
+	require.NoError(t, err)
+	f := FitnessTerms(g, sg, nil)
+	assert.InDelta(t, (4.0/7+4.0/5)/2, f.Compactness, 1e-12)
+	assert.InDelta(t, 3.0/5, f.Density, 1e-12)
+	assert.InDelta(t, 0.5/5, f.DepthPenalty, 1e-12)
+	assert.InDelta(t, 1, f.Weight, 1e-12)
+	assert.InDelta(t, 5.0/5, f.Complexity, 1e-12)
+
+	h, err := DefaultHeuristic().Search(context.Background(), g, SearchRequest{
+		Target: apiID(t, g, "Weather"), Known: map[string]string{"address": "Paris"}})
+	require.NoError(t, err)
+	assert.InDelta(t, 48.0/70+0.6-0.1+1-1, h.Score, 1e-12)
+}
+
+func TestHeuristicDeterministic(t *testing.T) {
+	g := graphOf(t, append(travelAPIs(), tool("CityOf", "address", "city"), tool("Trip", "hotel_name temperature", "plan"))...)
+	req := SearchRequest{Target: apiID(t, g, "Trip"), Known: map[string]string{"address": "Paris"}}
+	h := DefaultHeuristic()
+	h.Seed = 42
+	a, err := h.Search(context.Background(), g, req)
+	require.NoError(t, err)
+	b, err := h.Search(context.Background(), g, req)
+	require.NoError(t, err)
+	assert.Equal(t, a.Tree(g), b.Tree(g))
+	assert.Equal(t, a.Score, b.Score)
+	assert.Equal(t, a.Stats, b.Stats)
+	assert.True(t, a.Feasible(), a.Tree(g))
+}
+
+func TestHeuristicMatchesAlphaBeta(t *testing.T) {
+	tests := []struct {
+		target string
+		known  map[string]string
+	}{
+		{"Weather", map[string]string{"address": "Paris"}},
+		{"Weather", map[string]string{"city": "Paris"}},
+		{"Restaurants", map[string]string{"city": "Paris"}},
+		{"HotelDetails", map[string]string{"city": "Rome"}},
+		{"Weather", map[string]string{"latitude": "1", "longitude": "2"}},
+	}
+	g := graphOf(t, append(travelAPIs(), tool("CityOf", "address", "city"), tool("Trip", "hotel_name temperature", "plan"))...)
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			req := SearchRequest{Target: apiID(t, g, tt.target), Known: tt.known}
+			ab, err := DefaultAlphaBeta().Search(context.Background(), g, req)
+			require.NoError(t, err)
+			for seed := uint64(1); seed <= 5; seed++ {
+				h := DefaultHeuristic()
+				h.Seed = seed
+				hs, err := h.Search(context.Background(), g, req)
+				require.NoError(t, err)
+				require.True(t, hs.Feasible(), hs.Tree(g))
+				pa, err := ab.Plan(g, tt.known)
+				require.NoError(t, err)
+				ph, err := hs.Plan(g, tt.known)
+				require.NoError(t, err)
+				assert.Equal(t, pa.Steps, ph.Steps, "seed %d", seed)
+			}
+		})
+	}
+}
+
+func TestSearchTargets(t *testing.T) {
+	g := graphOf(t, travelAPIs()...)
+	known := map[string]string{"address": "Paris", "city": "Paris"}
+	targets := []string{"Weather", "HotelDetails", "Restaurants", "HotelSearch", "OpenGeo", "Geocoding"}
+	var reqs []SearchRequest
+	for _, n := range targets {
+		reqs = append(reqs, SearchRequest{Target: apiID(t, g, n), Known: known})
+	}
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		got, err := SearchTargets(context.Background(), g, s, reqs)
+		require.NoError(t, err)
+		require.Len(t, got, len(targets))
+		for i, sg := range got {
+			assert.Equal(t, targets[i], g.Node(sg.Target).Name)
+			assert.True(t, sg.Feasible())
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := SearchTargets(ctx, g, DefaultAlphaBeta(), reqs)
+	assert.ErrorIs(t, err, context.Canceled)
+
+	reqs = append(reqs, SearchRequest{Target: paramID(t, g, "city")})
+	_, err = SearchTargets(context.Background(), g, DefaultAlphaBeta(), reqs)
+	assert.ErrorIs(t, err, errBadTarget)
+	assert.ErrorContains(t, err, "search target 6 (city)")
+}
