@@ -1,103 +1,84 @@
-package twnm
+package twnm_test
 
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
 	"testing"
 	"time"
+
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/catalogs"
+	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/synth"
 )
 
-// syntheticCatalog generates n APIs in domains of about 50, each taking one to three of its
-// domain's parameters and producing one to three others, so that APIs chain through shared
-// parameters, with every fifth API a second provider of an earlier one's function.
-func syntheticCatalog(n int, seed uint64) Catalog {
-	r := rand.New(rand.NewPCG(seed, 0x6e617669))
-	entities := []string{"city", "hotel", "team", "match", "listing", "station", "restaurant", "region", "player", "forecast"}
-	attrs := []string{"id", "name", "code", "score", "price", "date", "latitude", "longitude", "rating", "count"}
-	c := Catalog{Name: fmt.Sprintf("synthetic-%d", n)}
-	param := func(domain int) Param {
-		e, a := entities[r.IntN(len(entities))], attrs[r.IntN(len(attrs))]
-		return Param{Name: fmt.Sprintf("d%d_%s_%s", domain, e, a), Type: "string", Description: fmt.Sprintf("The %s %s in domain %d", e, a, domain)}
+func embedder(b *testing.B) embed.Embedder {
+	b.Helper()
+	h, err := embed.NewHashed(embed.HashedOptions{})
+	if err != nil {
+		b.Fatal(err)
 	}
-	for i := 0; i < n; i++ {
-		d := i / 50
-		a := API{Name: fmt.Sprintf("Api%05d", i), Provider: fmt.Sprintf("provider%d", i%7)}
-		if i%5 == 4 && i > 0 {
-			prev := c.APIs[i-1-r.IntN(min(i, 4))]
-			a.Description, a.Inputs, a.Outputs = "Alternative: "+prev.Description, prev.Inputs, prev.Outputs
-		} else {
-			seen := map[string]bool{}
-			for k := 0; k < 1+r.IntN(3); k++ {
-				if p := param(d); !seen[p.Name] {
-					seen[p.Name] = true
-					p.Required = k == 0 || r.IntN(2) == 0
-					a.Inputs = append(a.Inputs, p)
-				}
-			}
-			for k := 0; k < 1+r.IntN(3); k++ {
-				if p := param(d); !seen[p.Name] {
-					seen[p.Name] = true
-					a.Outputs = append(a.Outputs, p)
-				}
-			}
-			a.Description = fmt.Sprintf("Returns %d values of domain %d from %d inputs", len(a.Outputs), d, len(a.Inputs))
-		}
-		c.APIs = append(c.APIs, a)
-	}
-	return c
+	return h
 }
 
-func buildSynthetic(b *testing.B, n int) *Graph {
+func build(b *testing.B, c twnm.Catalog) *twnm.Graph {
 	b.Helper()
-	g, err := Build(context.Background(), syntheticCatalog(n, 1), BuildOptions{Embedder: hashed(b)})
+	g, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embedder(b)})
 	if err != nil {
 		b.Fatal(err)
 	}
 	return g
 }
 
-// BenchmarkRecordRun is the cost of one feedback event: a three-call run with two data flows
+// dataFlow finds an API output that another API takes as an input, for a realistic feedback
+// event: the names of producer, consumer, output and input.
+func dataFlow(b *testing.B, g *twnm.Graph) (from, to, out, in string) {
+	b.Helper()
+	for _, id := range g.APIs() {
+		a := g.Node(id).API
+		for _, p := range a.Outputs {
+			pid, _ := g.ParamOf(a.Name, p.Name, false)
+			for _, e := range g.Out(pid) {
+				if e.Kind != twnm.InputOf || e.To == id {
+					continue
+				}
+				consumer := g.Node(e.To).API
+				for _, q := range consumer.Inputs {
+					if qid, _ := g.ParamOf(consumer.Name, q.Name, true); qid == pid {
+						return a.Name, consumer.Name, p.Name, q.Name
+					}
+				}
+			}
+		}
+	}
+	b.Fatal("no data flow in the generated catalog")
+	return
+}
+
+// BenchmarkRecordRun is the cost of one feedback event: a two-call run with one data flow
 // recorded into the graph (NaviAgent reports 55 ms per feedback event).
 func BenchmarkRecordRun(b *testing.B) {
 	for _, n := range []int{2500, 16000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			g := buildSynthetic(b, n)
-			apis := g.APIs()
-			// A chain whose second call consumes an output of the first.
-			var from, to *Node
-			var out, in string
-			for _, id := range apis {
-				a := g.Node(id).API
-				for _, p := range a.Outputs {
-					pid, _ := g.ParamOf(a.Name, p.Name, false)
-					for _, e := range g.Out(pid) {
-						if e.Kind == InputOf && e.To != id {
-							from, to, out = g.Node(id), g.Node(e.To), p.Name
-							for _, q := range to.API.Inputs {
-								if qid, _ := g.ParamOf(to.Name, q.Name, true); qid == pid {
-									in = q.Name
-								}
-							}
-						}
-					}
-				}
-				if from != nil {
-					break
-				}
-			}
+		b.Run(fmt.Sprintf("apis=%d", n), func(b *testing.B) {
+			g := build(b, synth.Catalog(n, 1))
+			from, to, out, in := dataFlow(b, g)
 			now := time.Now()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
+			i := 0
+			for b.Loop() {
+				ok := i%3 != 0
 				err := g.Record(
-					[]Invocation{{API: from.Name, Success: true, Time: now}, {API: to.Name, Inputs: []string{in}, Success: i%3 != 0, Time: now}},
-					[]Transition{
-						{Kind: Then, From: from.Name, To: to.Name, Success: i%3 != 0, Time: now},
-						{Kind: Feeds, From: from.Name, To: to.Name, FromParam: out, ToParam: in, Success: i%3 != 0, Time: now},
+					[]twnm.Invocation{{API: from, Success: true, Time: now}, {API: to, Inputs: []string{in}, Success: ok, Time: now}},
+					[]twnm.Transition{
+						{Kind: twnm.Then, From: from, To: to, Success: ok, Time: now},
+						{Kind: twnm.Feeds, From: from, To: to, FromParam: out, ToParam: in, Success: ok, Time: now},
 					})
 				if err != nil {
 					b.Fatal(err)
 				}
+				i++
 			}
 		})
 	}
@@ -107,31 +88,31 @@ func BenchmarkRecordRun(b *testing.B) {
 // under 100 ms per new tool).
 func BenchmarkIntegrate(b *testing.B) {
 	for _, n := range []int{2500, 16000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			g := buildSynthetic(b, n)
-			extra := syntheticCatalog(n+b.N, 1).APIs[n:]
+		b.Run(fmt.Sprintf("apis=%d", n), func(b *testing.B) {
+			g := build(b, synth.Catalog(n, 1))
+			extra := synth.Catalog(n+1000, 1).APIs[n:]
 			ctx := context.Background()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				a := extra[i]
-				a.Name = fmt.Sprintf("New%06d", i)
+			i := 0
+			for b.Loop() {
+				a := extra[i%len(extra)]
+				a.Name = fmt.Sprintf("New%07d", i)
 				if err := g.Integrate(ctx, a); err != nil {
 					b.Fatal(err)
 				}
+				i++
 			}
 		})
 	}
 }
 
-// BenchmarkBuild is the cost of building a graph from a catalog, clustering included.
+// BenchmarkBuild is the cost of building a graph from a catalog, parameter clustering included.
 func BenchmarkBuild(b *testing.B) {
 	for _, n := range []int{2500, 16000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			c := syntheticCatalog(n, 1)
-			emb := hashed(b)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := Build(context.Background(), c, BuildOptions{Embedder: emb}); err != nil {
+		b.Run(fmt.Sprintf("apis=%d", n), func(b *testing.B) {
+			c := synth.Catalog(n, 1)
+			emb := embedder(b)
+			for b.Loop() {
+				if _, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: emb}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -139,18 +120,67 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-func BenchmarkRetrieve(b *testing.B) {
-	for _, n := range []int{2500, 16000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			g := buildSynthetic(b, n)
-			emb := hashed(b)
-			ctx := context.Background()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := g.Retrieve(ctx, emb, "the hotel price and rating in domain 7", 3); err != nil {
-					b.Fatal(err)
+// stableToolBench is the full StableToolBench catalog (2,479 APIs) when the workspace's shared
+// data is there, else the one-file slice kept in testdata (364 APIs).
+func stableToolBench(b *testing.B) (string, twnm.Catalog) {
+	b.Helper()
+	dir := "../../shared/data/stabletoolbench/solvable_queries/test_instruction"
+	if _, err := os.Stat(dir); err != nil {
+		dir = filepath.Join("catalogs", "testdata", "stabletoolbench")
+	}
+	c, err := catalogs.StableToolBench(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return fmt.Sprintf("stabletoolbench-%d", len(c.APIs)), c
+}
+
+// BenchmarkRetrieveAndSearch is one toolchain retrieval as the planner asks for it: embed a
+// description, recall the top 3 target APIs, search their dependency subgraphs in parallel.
+// It reports the latency distribution (p50, p99 in ms) over the iterations; the descriptions
+// rotate over the catalog's own API descriptions, and nothing is known, so every required
+// input is searched for.
+func BenchmarkRetrieveAndSearch(b *testing.B) {
+	name, stb := stableToolBench(b)
+	catalogs := []struct {
+		name string
+		cat  twnm.Catalog
+	}{{name, stb}, {"synthetic-16000", synth.Catalog(16000, 1)}}
+	searchers := []struct {
+		name string
+		s    twnm.Searcher
+	}{{"alphabeta", twnm.DefaultAlphaBeta()}, {"heuristic", twnm.DefaultHeuristic()}}
+	for _, c := range catalogs {
+		g := build(b, c.cat)
+		emb := embedder(b)
+		for _, s := range searchers {
+			b.Run(c.name+"/"+s.name, func(b *testing.B) {
+				ctx := context.Background()
+				var lat []time.Duration
+				i := 0
+				for b.Loop() {
+					start := time.Now()
+					desc := c.cat.APIs[(i*7919)%len(c.cat.APIs)].Description
+					matches, err := g.Retrieve(ctx, emb, desc, 3)
+					if err != nil {
+						b.Fatal(err)
+					}
+					reqs := make([]twnm.SearchRequest, len(matches))
+					for k, m := range matches {
+						reqs[k] = twnm.SearchRequest{Target: m.API}
+					}
+					if _, err := twnm.SearchTargets(ctx, g, s.s, reqs); err != nil {
+						b.Fatal(err)
+					}
+					lat = append(lat, time.Since(start))
+					i++
 				}
-			}
-		})
+				sort.Slice(lat, func(x, y int) bool { return lat[x] < lat[y] })
+				b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+				b.ReportMetric(ms(lat[min(len(lat)-1, len(lat)*99/100)]), "p99-ms")
+			})
+		}
 	}
 }
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -1,11 +1,23 @@
 package twnm
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"strings"
+	"time"
+)
+
+// Locations of an HTTP input parameter, the values of Param.In.
+const (
+	InQuery  = "query"
+	InPath   = "path"
+	InHeader = "header"
+	InBody   = "body"
+	InCookie = "cookie"
 )
 
 // Param is one typed input or output parameter of an API.
@@ -14,15 +26,71 @@ type Param struct {
 	Type        string `json:"type,omitempty"`
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required,omitempty"` // inputs only
+	// In is where an HTTP API takes the input: query, path, header, body or cookie. Inputs
+	// only; empty for APIs that are not called over HTTP or whose source does not say.
+	In string `json:"in,omitempty"`
+}
+
+// Endpoint says how an API is called over HTTP.
+type Endpoint struct {
+	// Method is the HTTP method in upper case, e.g. GET.
+	Method string `json:"method"`
+	// Path is a path template ("/person/{person_id}") or a full URL; each {name} in it is
+	// an input with In "path". Empty when the source gives only the method.
+	Path string `json:"path,omitempty"`
+	// BaseURL, when set, is the absolute URL the path is relative to.
+	BaseURL string `json:"base_url,omitempty"`
+}
+
+// String gives the endpoint as "METHOD path", the form RestBench uses: "GET /search/person".
+func (e Endpoint) String() string {
+	if e.Path == "" {
+		return e.Method
+	}
+	return e.Method + " " + e.Path
+}
+
+// Duration is a time.Duration whose JSON form is a Go duration string such as "30s" or
+// "1m30s", so catalogs stay readable.
+type Duration time.Duration
+
+// String formats the duration as time.Duration does.
+func (d Duration) String() string { return time.Duration(d).String() }
+
+// MarshalText gives the Go duration string; encoding/json uses it for the JSON string form.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+
+// UnmarshalText parses a Go duration string ("500ms", "30s", "1h").
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("want a duration such as \"30s\": %w", err)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// RetryHint is how the source suggests retrying a failed call. Zero fields leave the choice
+// to the caller's defaults.
+type RetryHint struct {
+	MaxAttempts     int      `json:"max_attempts,omitempty"` // calls in all, the first included
+	InitialInterval Duration `json:"initial_interval,omitempty"`
+	MaxInterval     Duration `json:"max_interval,omitempty"`
 }
 
 // API is one tool operation: an API node of the graph, with its parameter nodes.
 type API struct {
-	Name        string  `json:"name"`
-	Description string  `json:"description"`
-	Provider    string  `json:"provider,omitempty"`
-	Inputs      []Param `json:"inputs,omitempty"`
-	Outputs     []Param `json:"outputs,omitempty"`
+	Name        string     `json:"name"`
+	Description string     `json:"description"`
+	Provider    string     `json:"provider,omitempty"`
+	Category    string     `json:"category,omitempty"`
+	Tags        []string   `json:"tags,omitempty"`
+	Endpoint    *Endpoint  `json:"endpoint,omitempty"`
+	Inputs      []Param    `json:"inputs,omitempty"`
+	Outputs     []Param    `json:"outputs,omitempty"`
+	Retry       *RetryHint `json:"retry,omitempty"`
+	// Timeout bounds one call; zero leaves it to the caller.
+	Timeout Duration `json:"timeout,omitempty"`
 }
 
 // Catalog is a named set of APIs, as registered by one organisation or imported from one source.
@@ -60,10 +128,145 @@ func (c Catalog) Validate() error {
 					return fmt.Errorf("%s: %s[%d]: parameter %q appears twice", where, ps.field, k, p.Name)
 				}
 				names[p.Name] = true
+				if err := validateIn(p, ps.field == "inputs"); err != nil {
+					return fmt.Errorf("%s: %s[%d] (%s): %w", where, ps.field, k, p.Name, err)
+				}
 			}
+		}
+		if err := a.validateCall(); err != nil {
+			return fmt.Errorf("%s: %w", where, err)
 		}
 	}
 	return nil
+}
+
+// validateIn checks a parameter's HTTP location: a known one, and on inputs only.
+func validateIn(p Param, input bool) error {
+	switch {
+	case p.In == "":
+		return nil
+	case !input:
+		return fmt.Errorf("field in is %q, but only inputs have a location", p.In)
+	}
+	switch p.In {
+	case InQuery, InPath, InHeader, InBody, InCookie:
+	default:
+		return fmt.Errorf("field in is %q, want query, path, header, body or cookie", p.In)
+	}
+	if p.In == InPath && !p.Required {
+		// A path cannot be built without the value, whatever the source says.
+		return errors.New("a path parameter must be required")
+	}
+	return nil
+}
+
+// httpMethods are the methods an Endpoint may name.
+var httpMethods = map[string]bool{
+	"GET": true, "HEAD": true, "POST": true, "PUT": true, "PATCH": true,
+	"DELETE": true, "OPTIONS": true, "TRACE": true, "CONNECT": true, "QUERY": true,
+}
+
+// validateCall checks the endpoint against the inputs, and the retry and timeout hints.
+func (a API) validateCall() error {
+	var vars []string
+	if e := a.Endpoint; e != nil {
+		if !httpMethods[e.Method] {
+			return fmt.Errorf("endpoint: field method is %q, want an HTTP method in upper case", e.Method)
+		}
+		if e.Path != "" && !strings.HasPrefix(e.Path, "/") && !isAbsURL(e.Path) {
+			return fmt.Errorf("endpoint: field path is %q, want a path starting with / or an absolute http(s) URL", e.Path)
+		}
+		if e.BaseURL != "" && !strings.HasPrefix(e.BaseURL, "/") && !isAbsURL(e.BaseURL) {
+			return fmt.Errorf("endpoint: field base_url is %q, want an absolute http(s) URL or a path starting with /", e.BaseURL)
+		}
+		var err error
+		if vars, err = PathVars(e.Path); err != nil {
+			return fmt.Errorf("endpoint: field path: %w", err)
+		}
+	}
+	inPath := make(map[string]bool, len(vars))
+	for _, v := range vars {
+		inPath[v] = true
+		k := paramIndex(a.Inputs, v)
+		if k < 0 {
+			return fmt.Errorf("endpoint: field path: {%s} names no input", v)
+		}
+		if in := a.Inputs[k].In; in != "" && in != InPath {
+			return fmt.Errorf("inputs[%d] (%s): field in is %q, but the endpoint path has {%s}", k, v, in, v)
+		}
+	}
+	for k, p := range a.Inputs {
+		if p.In == InPath && !inPath[p.Name] {
+			return fmt.Errorf("inputs[%d] (%s): field in is path, but the endpoint path has no {%s}", k, p.Name, p.Name)
+		}
+	}
+	if r := a.Retry; r != nil {
+		switch {
+		case r.MaxAttempts < 0:
+			return fmt.Errorf("retry: field max_attempts is %d, want 0 or more", r.MaxAttempts)
+		case r.InitialInterval < 0:
+			return fmt.Errorf("retry: field initial_interval is %s, want 0 or more", r.InitialInterval)
+		case r.MaxInterval < 0:
+			return fmt.Errorf("retry: field max_interval is %s, want 0 or more", r.MaxInterval)
+		case r.MaxInterval > 0 && r.MaxInterval < r.InitialInterval:
+			return fmt.Errorf("retry: field max_interval is %s, below initial_interval %s", r.MaxInterval, r.InitialInterval)
+		}
+	}
+	if a.Timeout < 0 {
+		return fmt.Errorf("field timeout is %s, want 0 or more", a.Timeout)
+	}
+	for k, t := range a.Tags {
+		if strings.TrimSpace(t) == "" {
+			return fmt.Errorf("tags[%d]: tag is empty", k)
+		}
+	}
+	return nil
+}
+
+// PathVars returns the names of the {name} variables of a path template, in order. It
+// fails on an unbalanced or empty brace and on a name used twice.
+func PathVars(path string) ([]string, error) {
+	var vars []string
+	for rest := path; ; {
+		open := strings.IndexAny(rest, "{}")
+		if open < 0 {
+			return vars, nil
+		}
+		if rest[open] == '}' {
+			return nil, fmt.Errorf("unmatched } in %q", path)
+		}
+		end := strings.IndexAny(rest[open+1:], "{}")
+		if end < 0 || rest[open+1+end] == '{' {
+			return nil, fmt.Errorf("unmatched { in %q", path)
+		}
+		name := rest[open+1 : open+1+end]
+		if strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("empty {} in %q", path)
+		}
+		for _, v := range vars {
+			if v == name {
+				return nil, fmt.Errorf("{%s} appears twice in %q", name, path)
+			}
+		}
+		vars = append(vars, name)
+		rest = rest[open+end+2:]
+	}
+}
+
+func paramIndex(ps []Param, name string) int {
+	for k, p := range ps {
+		if p.Name == name {
+			return k
+		}
+	}
+	return -1
+}
+
+// isAbsURL reports whether s is an absolute http or https URL. Braces of a template are
+// replaced first, since url.Parse rejects them in a host.
+func isAbsURL(s string) bool {
+	u, err := url.Parse(strings.NewReplacer("{", "x", "}", "x").Replace(s))
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // DecodeCatalog reads a catalog in Navi's native JSON format and validates it. source names
@@ -72,21 +275,59 @@ func (c Catalog) Validate() error {
 // The format is the JSON form of Catalog:
 //
 //	{"name": "travel", "apis": [{"name": "Geocoding", "description": "...", "provider": "...",
-//	  "inputs": [{"name": "city", "type": "string", "description": "...", "required": true}],
-//	  "outputs": [{"name": "latitude", "type": "number"}]}]}
+//	  "category": "maps", "tags": ["geo"],
+//	  "endpoint": {"method": "GET", "path": "/geocode", "base_url": "https://maps.example.com/v1"},
+//	  "inputs": [{"name": "city", "type": "string", "description": "...", "required": true, "in": "query"}],
+//	  "outputs": [{"name": "latitude", "type": "number"}],
+//	  "retry": {"max_attempts": 3, "initial_interval": "1s", "max_interval": "30s"}, "timeout": "10s"}]}
 //
-// Unknown fields are errors, so a misspelt field is not silently dropped.
+// Unknown fields are errors, so a misspelt field is not silently dropped. An error inside
+// one API record names the record as apis[i] (name).
 func DecodeCatalog(r io.Reader, source string) (Catalog, error) {
-	dec := json.NewDecoder(r)
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return Catalog{}, fmt.Errorf("catalog %s: %w", source, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var c Catalog
 	if err := dec.Decode(&c); err != nil {
-		return Catalog{}, fmt.Errorf("catalog %s: %w", source, describeJSONError(err))
+		return Catalog{}, fmt.Errorf("catalog %s: %s%w", source, locateRecord(data), describeJSONError(err))
 	}
 	if err := c.Validate(); err != nil {
 		return Catalog{}, fmt.Errorf("catalog %s: %w", source, err)
 	}
 	return c, nil
+}
+
+// locateRecord finds the first API record of a catalog that fails to decode on its own and
+// returns "apis[i] (name): " for it, or "" when no single record is at fault (a syntax error,
+// a bad top-level field). The whole-document error says what is wrong; this says where.
+func locateRecord(data []byte) string {
+	var doc struct {
+		APIs []json.RawMessage `json:"apis"`
+	}
+	if json.Unmarshal(data, &doc) != nil {
+		return ""
+	}
+	for i, raw := range doc.APIs {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		var a API
+		if dec.Decode(&a) == nil {
+			continue
+		}
+		var named struct {
+			Name any `json:"name"`
+		}
+		if json.Unmarshal(raw, &named) == nil {
+			if s, ok := named.Name.(string); ok && s != "" {
+				return fmt.Sprintf("apis[%d] (%s): ", i, s)
+			}
+		}
+		return fmt.Sprintf("apis[%d]: ", i)
+	}
+	return ""
 }
 
 // describeJSONError adds the byte offset to the JSON errors that carry one.

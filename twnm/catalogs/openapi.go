@@ -1,0 +1,473 @@
+package catalogs
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// methodOrder is the order in which one path's operations become APIs.
+var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE", "CONNECT", "QUERY"}
+
+// OpenAPI imports an OpenAPI 3 document (JSON or YAML) with kin-openapi. Local $refs are
+// followed; references to other files or URLs are refused, so importing never reads beyond
+// path. The document is not validated against the OpenAPI schema beyond what the mapping needs.
+//
+// Mapping, per operation, in path order then method order (GET, PUT, POST, DELETE, ...):
+//   - Name is the operationId; without one, Identifier("METHOD /path"), e.g.
+//     "GET_person_person_id" (with _2, _3, ... if taken). Repeated operationIds are an error.
+//   - Description is the summary and the description, joined as "summary. description";
+//     Tags are the operation's tags; Provider is the document's info.title, which also names
+//     the catalog (the file name where there is no title).
+//   - Endpoint is the method, the path template and the first server URL of the operation,
+//     else of the path, else of the document, with server variables set to their defaults.
+//   - Inputs: path-level then operation parameters (an operation parameter replaces a path-level
+//     one of the same name and location), with In, Required (path parameters always), type and
+//     description from the parameter or its schema; the Accept, Content-Type and Authorization
+//     headers are skipped as OpenAPI says; a name used in two locations keeps its first
+//     parameter, since the graph knows a parameter by name. Then the properties of a JSON request body (In
+//     "body", Required when the body schema lists them); a body that is not an object becomes
+//     one input "body". A body property named like a parameter is dropped. A {name} of the path
+//     template with no parameter becomes a required path input of no type.
+//   - Outputs come from the first 2xx response (in code order) with JSON content: the
+//     top-level properties of its schema, sorted by name. $refs are followed; allOf, oneOf and
+//     anyOf members add their properties; a schema that is an array of objects stands for its
+//     item. Then, for each top-level property that is an array of objects ("results" of a
+//     search), the item's properties are added too, under their own names where not taken, so
+//     that the "id" of a search result can feed a later {person_id}. Nested objects are not
+//     expanded further.
+func OpenAPI(path string) (twnm.Catalog, error) {
+	c, err := openAPI(path)
+	if err != nil {
+		return twnm.Catalog{}, fmt.Errorf("openapi catalog %s: %w", path, err)
+	}
+	return c, nil
+}
+
+// openAPIOp is one operation with where it came from.
+type openAPIOp struct {
+	method, path string
+	item         *openapi3.PathItem
+	op           *openapi3.Operation
+}
+
+func (o openAPIOp) label() string {
+	if o.op.OperationID != "" {
+		return fmt.Sprintf("operation %s %s (%s)", o.method, o.path, o.op.OperationID)
+	}
+	return fmt.Sprintf("operation %s %s", o.method, o.path)
+}
+
+func openAPI(path string) (twnm.Catalog, error) {
+	loader := openapi3.NewLoader()
+	loader.IsExternalRefsAllowed = false
+	doc, err := loader.LoadFromFile(path)
+	if err != nil {
+		return twnm.Catalog{}, err
+	}
+	if !strings.HasPrefix(doc.OpenAPI, "3.") {
+		return twnm.Catalog{}, fieldError("openapi", fmt.Errorf("want a 3.x version, got %q", doc.OpenAPI))
+	}
+	c := twnm.Catalog{Name: filepath.Base(path)}
+	if doc.Info != nil && doc.Info.Title != "" {
+		c.Name = doc.Info.Title
+	}
+	var ops []openAPIOp
+	if doc.Paths != nil {
+		for _, p := range doc.Paths.Keys() {
+			item := doc.Paths.Value(p)
+			if item == nil {
+				continue
+			}
+			byMethod := item.Operations()
+			methods := make([]string, 0, len(byMethod))
+			for m := range byMethod {
+				methods = append(methods, strings.ToUpper(m))
+			}
+			sort.Slice(methods, func(i, j int) bool { return methodRank(methods[i]) < methodRank(methods[j]) })
+			for _, m := range methods {
+				if op := item.GetOperation(m); op != nil {
+					ops = append(ops, openAPIOp{method: m, path: p, item: item, op: op})
+				}
+			}
+		}
+	}
+	if len(ops) == 0 {
+		return twnm.Catalog{}, fieldError("paths", fmt.Errorf("no operations"))
+	}
+	// Claim operationIds first, so that a generated name never takes one.
+	taken := make(map[string]bool, len(ops))
+	byID := make(map[string]string, len(ops))
+	for _, o := range ops {
+		if id := o.op.OperationID; id != "" {
+			if prev, dup := byID[id]; dup {
+				return twnm.Catalog{}, fmt.Errorf("%s: field operationId: repeats that of %s", o.label(), prev)
+			}
+			byID[id] = o.method + " " + o.path
+			taken[id] = true
+		}
+	}
+	for _, o := range ops {
+		a, err := openAPIOperation(doc, o, taken)
+		if err != nil {
+			return twnm.Catalog{}, fmt.Errorf("%s: %w", o.label(), err)
+		}
+		a.Provider = c.Name
+		c.APIs = append(c.APIs, a)
+	}
+	if err := c.Validate(); err != nil {
+		return twnm.Catalog{}, err
+	}
+	return c, nil
+}
+
+func methodRank(m string) int {
+	for i, x := range methodOrder {
+		if x == m {
+			return i
+		}
+	}
+	return len(methodOrder)
+}
+
+func openAPIOperation(doc *openapi3.T, o openAPIOp, taken map[string]bool) (twnm.API, error) {
+	a := twnm.API{
+		Name:        o.op.OperationID,
+		Description: joinSummary(o.op.Summary, o.op.Description),
+		Tags:        nonEmpty(o.op.Tags),
+		Endpoint:    &twnm.Endpoint{Method: o.method, Path: o.path, BaseURL: serverURL(doc, o)},
+	}
+	if a.Name == "" {
+		a.Name = uniqueName(identifierOr(o.method+" "+o.path), taken)
+	}
+	var err error
+	if a.Inputs, err = openAPIInputs(o); err != nil {
+		return twnm.API{}, err
+	}
+	if a.Outputs, err = openAPIOutputs(o.op); err != nil {
+		return twnm.API{}, err
+	}
+	return a, nil
+}
+
+// joinSummary joins an operation's summary and description as one sentence-separated text.
+func joinSummary(summary, desc string) string {
+	summary, desc = strings.TrimSpace(summary), strings.TrimSpace(desc)
+	switch {
+	case summary == "" || summary == desc:
+		return desc
+	case desc == "":
+		return summary
+	}
+	if !strings.ContainsAny(summary[len(summary)-1:], ".!?:") {
+		summary += "."
+	}
+	return summary + " " + desc
+}
+
+func nonEmpty(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if strings.TrimSpace(s) != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// serverURL picks the first server of the operation, the path or the document.
+func serverURL(doc *openapi3.T, o openAPIOp) string {
+	var servers openapi3.Servers
+	switch {
+	case o.op.Servers != nil && len(*o.op.Servers) > 0:
+		servers = *o.op.Servers
+	case len(o.item.Servers) > 0:
+		servers = o.item.Servers
+	default:
+		servers = doc.Servers
+	}
+	if len(servers) == 0 || servers[0] == nil {
+		return ""
+	}
+	u := servers[0].URL
+	for name, v := range servers[0].Variables {
+		if v != nil {
+			u = strings.ReplaceAll(u, "{"+name+"}", v.Default)
+		}
+	}
+	return strings.TrimSuffix(u, "/")
+}
+
+// ignoredHeaders are header parameters OpenAPI says to ignore: they are set by other means.
+var ignoredHeaders = map[string]bool{"accept": true, "content-type": true, "authorization": true}
+
+func openAPIInputs(o openAPIOp) ([]twnm.Param, error) {
+	type key struct{ name, in string }
+	var params []*openapi3.Parameter
+	index := make(map[key]int)
+	for _, src := range []struct {
+		field string
+		list  openapi3.Parameters
+	}{{"path parameters", o.item.Parameters}, {"parameters", o.op.Parameters}} {
+		for k, ref := range src.list {
+			if ref == nil || ref.Value == nil {
+				return nil, fieldError(fmt.Sprintf("%s[%d]", src.field, k), fmt.Errorf("unresolved"))
+			}
+			p := ref.Value
+			switch {
+			case p.Name == "":
+				return nil, fieldError(fmt.Sprintf("%s[%d].name", src.field, k), fmt.Errorf("missing or empty"))
+			case p.In != twnm.InQuery && p.In != twnm.InPath && p.In != twnm.InHeader && p.In != twnm.InCookie:
+				return nil, fieldError(fmt.Sprintf("%s[%d] (%s).in", src.field, k, p.Name), fmt.Errorf("want query, path, header or cookie, got %q", p.In))
+			case p.In == twnm.InHeader && ignoredHeaders[strings.ToLower(p.Name)]:
+				continue
+			}
+			kk := key{p.Name, p.In}
+			if i, ok := index[kk]; ok {
+				params[i] = p // the operation's own declaration wins
+				continue
+			}
+			index[kk] = len(params)
+			params = append(params, p)
+		}
+	}
+	var out []twnm.Param
+	names := make(map[string]bool)
+	for _, p := range params {
+		if names[p.Name] {
+			// Same name in two locations: the graph knows a parameter by name only.
+			continue
+		}
+		names[p.Name] = true
+		schema := p.Schema
+		if schema == nil {
+			for _, mt := range p.Content {
+				if mt != nil && mt.Schema != nil {
+					schema = mt.Schema
+					break
+				}
+			}
+		}
+		desc := p.Description
+		if desc == "" && schema != nil && schema.Value != nil {
+			desc = schema.Value.Description
+		}
+		out = append(out, twnm.Param{
+			Name: p.Name, Type: schemaType(schema), Description: desc,
+			Required: p.Required || p.In == twnm.InPath, In: p.In,
+		})
+	}
+	vars, err := twnm.PathVars(o.path)
+	if err != nil {
+		return nil, fmt.Errorf("path: %w", err)
+	}
+	for _, v := range vars {
+		if !names[v] {
+			names[v] = true
+			out = append(out, twnm.Param{Name: v, Required: true, In: twnm.InPath})
+		}
+	}
+	if o.op.RequestBody == nil {
+		return out, nil
+	}
+	body := o.op.RequestBody.Value
+	if body == nil {
+		return nil, fieldError("requestBody", fmt.Errorf("unresolved"))
+	}
+	ref := jsonSchema(body.Content)
+	if ref == nil {
+		return out, nil
+	}
+	props := objectProps(ref)
+	if props == nil {
+		if !names["body"] {
+			out = append(out, twnm.Param{Name: "body", Type: schemaType(ref), Description: body.Description, Required: body.Required, In: twnm.InBody})
+		}
+		return out, nil
+	}
+	for _, p := range props {
+		if names[p.name] {
+			continue
+		}
+		names[p.name] = true
+		out = append(out, twnm.Param{Name: p.name, Type: schemaType(p.schema), Description: schemaDesc(p.schema), Required: p.required, In: twnm.InBody})
+	}
+	return out, nil
+}
+
+func openAPIOutputs(op *openapi3.Operation) ([]twnm.Param, error) {
+	if op.Responses == nil {
+		return nil, nil
+	}
+	var ref *openapi3.SchemaRef
+	for _, code := range op.Responses.Keys() { // sorted, so "200" before "201" before "2XX"
+		if !strings.HasPrefix(code, "2") {
+			continue
+		}
+		r := op.Responses.Value(code)
+		if r == nil || r.Value == nil {
+			return nil, fieldError("responses."+code, fmt.Errorf("unresolved"))
+		}
+		if ref = jsonSchema(r.Value.Content); ref != nil {
+			break
+		}
+	}
+	if ref == nil {
+		return nil, nil
+	}
+	props := objectProps(ref)
+	var out []twnm.Param
+	names := make(map[string]bool, len(props))
+	for _, p := range props {
+		names[p.name] = true
+		out = append(out, twnm.Param{Name: p.name, Type: schemaType(p.schema), Description: schemaDesc(p.schema)})
+	}
+	for _, p := range props {
+		if !isArrayOfObjects(p.schema) {
+			continue
+		}
+		for _, ip := range objectProps(p.schema) {
+			if names[ip.name] {
+				continue
+			}
+			names[ip.name] = true
+			out = append(out, twnm.Param{Name: ip.name, Type: schemaType(ip.schema), Description: schemaDesc(ip.schema)})
+		}
+	}
+	return out, nil
+}
+
+// jsonSchema returns the schema of the JSON media type of content: application/json, else
+// the first (by name) whose type ends in +json or /json.
+func jsonSchema(content openapi3.Content) *openapi3.SchemaRef {
+	if mt := content.Get("application/json"); mt != nil && mt.Schema != nil {
+		return mt.Schema
+	}
+	types := make([]string, 0, len(content))
+	for t := range content {
+		types = append(types, t)
+	}
+	sort.Strings(types)
+	for _, t := range types {
+		base, _, _ := strings.Cut(strings.ToLower(t), ";")
+		base = strings.TrimSpace(base)
+		if mt := content[t]; mt != nil && mt.Schema != nil && (strings.HasSuffix(base, "+json") || strings.HasSuffix(base, "/json")) {
+			return mt.Schema
+		}
+	}
+	return nil
+}
+
+// prop is one property of an object schema.
+type prop struct {
+	name     string
+	schema   *openapi3.SchemaRef
+	required bool
+}
+
+// objectProps returns the properties of an object schema, or nil when it has none: its own
+// sorted by name, then those of its allOf, oneOf and anyOf members, the first of a name
+// kept. An array stands for its item.
+func objectProps(ref *openapi3.SchemaRef) []prop {
+	if ref == nil || ref.Value == nil {
+		return nil
+	}
+	s := ref.Value
+	if s.Items != nil && len(s.Properties) == 0 && (s.Type == nil || s.Type.Is(openapi3.TypeArray)) {
+		s = s.Items.Value
+	}
+	var out []prop
+	seen := make(map[string]bool)
+	visited := make(map[*openapi3.Schema]bool)
+	var walk func(s *openapi3.Schema)
+	walk = func(s *openapi3.Schema) {
+		if s == nil || visited[s] {
+			return // recursive schemas end here
+		}
+		visited[s] = true
+		required := make(map[string]bool, len(s.Required))
+		for _, r := range s.Required {
+			required[r] = true
+		}
+		names := make([]string, 0, len(s.Properties))
+		for n := range s.Properties {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if n == "" || seen[n] || s.Properties[n] == nil {
+				continue
+			}
+			seen[n] = true
+			out = append(out, prop{name: n, schema: s.Properties[n], required: required[n]})
+		}
+		for _, group := range []openapi3.SchemaRefs{s.AllOf, s.OneOf, s.AnyOf} {
+			for _, m := range group {
+				if m != nil {
+					walk(m.Value)
+				}
+			}
+		}
+	}
+	walk(s)
+	return out
+}
+
+// isArrayOfObjects reports whether a schema is an array whose items have properties.
+func isArrayOfObjects(ref *openapi3.SchemaRef) bool {
+	if ref == nil || ref.Value == nil || ref.Value.Items == nil {
+		return false
+	}
+	return len(objectProps(ref.Value.Items)) > 0
+}
+
+// schemaType names a schema's type: its declared type(s), else "object" or "array" by shape,
+// else the type of its first typed allOf member, else the types of its oneOf/anyOf members
+// joined by "|".
+func schemaType(ref *openapi3.SchemaRef) string {
+	return schemaTypeDepth(ref, 0)
+}
+
+func schemaTypeDepth(ref *openapi3.SchemaRef, depth int) string {
+	if ref == nil || ref.Value == nil || depth > 8 { // the bound stops a cycle of allOf
+		return ""
+	}
+	s := ref.Value
+	if s.Type != nil && len(*s.Type) > 0 {
+		return strings.Join(s.Type.Slice(), "|")
+	}
+	switch {
+	case len(s.Properties) > 0:
+		return "object"
+	case s.Items != nil:
+		return "array"
+	}
+	for _, m := range s.AllOf {
+		if t := schemaTypeDepth(m, depth+1); t != "" {
+			return t
+		}
+	}
+	// oneOf/anyOf of plain types, as TMDB's vote_average {integer, number}: "integer|number".
+	var alts []string
+	for _, group := range []openapi3.SchemaRefs{s.OneOf, s.AnyOf} {
+		for _, m := range group {
+			if t := schemaTypeDepth(m, depth+1); t != "" && !slices.Contains(alts, t) {
+				alts = append(alts, t)
+			}
+		}
+	}
+	return strings.Join(alts, "|")
+}
+
+func schemaDesc(ref *openapi3.SchemaRef) string {
+	if ref == nil || ref.Value == nil {
+		return ""
+	}
+	return ref.Value.Description
+}

@@ -1,0 +1,188 @@
+package catalogs
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+const tmdbSpec = "testdata/restbench/tmdb_oas.json"
+
+func TestOpenAPITMDB(t *testing.T) {
+	c, err := OpenAPI(tmdbSpec)
+	require.NoError(t, err)
+	assert.Equal(t, "API", c.Name, "the spec's info.title")
+	require.Len(t, c.APIs, 54)
+	for _, a := range c.APIs {
+		require.NotNil(t, a.Endpoint, a.Name)
+		assert.Equal(t, "GET", a.Endpoint.Method, a.Name)
+		assert.Equal(t, "https://api.themoviedb.org/3", a.Endpoint.BaseURL, a.Name)
+	}
+
+	a := api(t, c, "GET_search-person")
+	assert.Equal(t, "GET /search/person", a.Endpoint.String())
+	assert.Equal(t, "Search People. Search for people.", a.Description)
+	assert.Equal(t, []twnm.Param{
+		{Name: "query", Type: "string", Description: "Pass a text query to search. This value should be URI encoded.", Required: true, In: "query"},
+		{Name: "page", Type: "integer", Description: "Specify which page to query.", In: "query"},
+		{Name: "include_adult", Type: "boolean", Description: "Choose whether to inlcude adult (pornography) content in the results.", In: "query"},
+		{Name: "region", Type: "string", Description: "Specify a ISO 3166-1 code to filter release dates. Must be uppercase.", In: "query"},
+	}, a.Inputs)
+	// Top-level properties, then the properties of the items of the "results" array.
+	assert.Equal(t, []string{"page", "results", "total_pages", "total_results",
+		"adult", "id", "known_for", "name", "popularity", "profile_path"}, paramNames(a.Outputs))
+	assert.Equal(t, twnm.Param{Name: "results", Type: "array"}, a.Outputs[1])
+	assert.Equal(t, twnm.Param{Name: "id", Type: "integer"}, a.Outputs[5])
+	assert.Equal(t, "string", a.Outputs[9].Type, "profile_path through $ref image-path")
+
+	// A path-level parameter, and a oneOf of plain types.
+	a = api(t, c, "GET_person-person_id-movie_credits")
+	assert.Equal(t, "GET /person/{person_id}/movie_credits", a.Endpoint.String())
+	assert.Equal(t, []twnm.Param{{Name: "person_id", Type: "integer", Required: true, In: "path"}}, a.Inputs)
+	assert.Equal(t, []string{"cast", "crew", "id"}, paramNames(a.Outputs[:3]))
+	for _, p := range a.Outputs {
+		if p.Name == "vote_average" {
+			assert.Equal(t, "integer|number", p.Type)
+		}
+	}
+}
+
+func TestOpenAPITMDBShared(t *testing.T) {
+	c, err := OpenAPI(shared(t, "restbench/specs/tmdb_oas.json"))
+	require.NoError(t, err)
+	local, err := OpenAPI(tmdbSpec)
+	require.NoError(t, err)
+	assert.Equal(t, local, c, "testdata holds a copy of the whole file")
+}
+
+const petSpec = `openapi: 3.0.3
+info: {title: pets, version: "1"}
+servers:
+  - url: https://{region}.pets.example/v1/
+    variables: {region: {default: eu}}
+paths:
+  /pets/{pet_id}/owner/{owner_id}:
+    parameters:
+      - {name: pet_id, in: path, required: true, schema: {type: string}}
+      - {name: verbose, in: query, schema: {type: boolean}}
+    put:
+      tags: [pets]
+      summary: Set the owner
+      parameters:
+        - {name: verbose, in: query, required: true, schema: {type: boolean}, description: own}
+        - {name: Authorization, in: header, schema: {type: string}}
+        - {name: X-Trace, in: header, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          application/json; charset=utf-8:
+            schema:
+              allOf:
+                - $ref: '#/components/schemas/Named'
+                - type: object
+                  required: [since]
+                  properties:
+                    since: {type: string, format: date, description: from when}
+                    verbose: {type: string}
+      responses:
+        "404": {description: none}
+        "204": {description: no content}
+        "201":
+          description: set
+          content:
+            application/problem+json:
+              schema:
+                type: array
+                items: {$ref: '#/components/schemas/Named'}
+  /pets:
+    post:
+      operationId: addPet
+      servers: [{url: /local}]
+      requestBody:
+        content:
+          application/json:
+            schema: {type: array, items: {type: string}}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Tree'}
+components:
+  schemas:
+    Named:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string, description: the name}
+    Tree:
+      type: object
+      properties:
+        children: {type: array, items: {$ref: '#/components/schemas/Tree'}}
+        label: {type: string}
+`
+
+func TestOpenAPIRules(t *testing.T) {
+	c, err := OpenAPI(writeFile(t, "pets.yaml", petSpec))
+	require.NoError(t, err)
+	assert.Equal(t, "pets", c.Name)
+	require.Len(t, c.APIs, 2)
+
+	// Paths in sorted order: /pets first.
+	add := c.APIs[0]
+	assert.Equal(t, "addPet", add.Name)
+	assert.Equal(t, &twnm.Endpoint{Method: "POST", Path: "/pets", BaseURL: "/local"}, add.Endpoint)
+	assert.Equal(t, []twnm.Param{{Name: "body", Type: "array", In: "body"}}, add.Inputs, "a body that is not an object is one input")
+	// A recursive schema: its array of objects adds the item's properties, already taken.
+	assert.Equal(t, []string{"children", "label"}, paramNames(add.Outputs))
+
+	put := c.APIs[1]
+	assert.Equal(t, "PUT_pets_pet_id_owner_owner_id", put.Name, "no operationId")
+	assert.Equal(t, "Set the owner", put.Description)
+	assert.Equal(t, []string{"pets"}, put.Tags)
+	assert.Equal(t, "pets", put.Provider)
+	assert.Equal(t, &twnm.Endpoint{Method: "PUT", Path: "/pets/{pet_id}/owner/{owner_id}", BaseURL: "https://eu.pets.example/v1"}, put.Endpoint)
+	assert.Equal(t, []twnm.Param{
+		{Name: "pet_id", Type: "string", Required: true, In: "path"},
+		{Name: "verbose", Type: "boolean", Description: "own", Required: true, In: "query"}, // the operation's declaration wins
+		{Name: "X-Trace", Type: "string", In: "header"},                                     // Authorization is skipped
+		{Name: "owner_id", Required: true, In: "path"},                                      // undeclared path variable
+		{Name: "name", Type: "string", Description: "the name", Required: true, In: "body"}, // from allOf $ref
+		{Name: "since", Type: "string", Description: "from when", Required: true, In: "body"},
+	}, put.Inputs, "the body's verbose is dropped: a parameter has that name")
+	// The first 2xx with JSON content (201, +json) is an array of objects: its item's properties.
+	assert.Equal(t, []twnm.Param{{Name: "name", Type: "string", Description: "the name"}}, put.Outputs)
+}
+
+func TestOpenAPIErrors(t *testing.T) {
+	head := "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n"
+	ok := "      responses: {'200': {description: ok}}\n"
+	tests := []struct {
+		name, in, want string
+	}{
+		{"not yaml", "openapi: [", "openapi catalog"},
+		{"swagger 2", "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\n", `field openapi: want a 3.x version, got ""`},
+		{"no operations", head + "  /a: {}\n", "field paths: no operations"},
+		{"repeated operationId", head + "  /a:\n    get:\n      operationId: x\n" + ok + "  /b:\n    get:\n      operationId: x\n" + ok,
+			"operation GET /b (x): field operationId: repeats that of GET /a"},
+		{"parameter without name", head + "  /a:\n    get:\n      operationId: x\n      parameters: [{in: query}]\n" + ok,
+			"operation GET /a (x): field parameters[0].name: missing or empty"},
+		{"bad location", head + "  /a:\n    get:\n      parameters: [{name: q, in: body}]\n" + ok,
+			`operation GET /a: field parameters[0] (q).in: want query, path, header or cookie, got "body"`},
+		{"bad path", head + "  /a/{b:\n    get:\n" + ok, "operation GET /a/{b: path: unmatched {"},
+		{"unresolved ref", head + "  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/nope'}]\n" + ok, `map key "components" not found`},
+		{"external ref refused", head + "  /a:\n    get:\n      parameters: [{$ref: 'other.yaml#/p'}]\n" + ok, "other.yaml"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeFile(t, "spec.yaml", tt.in)
+			_, err := OpenAPI(p)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), "openapi catalog "+p+": ")
+			assert.Contains(t, err.Error(), tt.want)
+		})
+	}
+}
