@@ -48,6 +48,12 @@ type AlphaBeta struct {
 	Gamma    float64 // γ, depth attenuation of w(v,u); default 0.8
 	MaxDepth int     // deepest producer, the target's producers being depth 1; default 4
 	MaxAPIs  int     // most APIs in a subgraph, the target included; default 8
+	// MaxExpansions bounds the parameter nodes one search expands; default 20,000. Where
+	// every producer is equally strong (a catalog with no history) nothing prunes, and the
+	// search tree grows with the branching factor to the power MaxDepth. Past the budget the
+	// search keeps what it found (producers are tried best first) and reports the inputs it
+	// did not reach as missing, with SearchStats.Exhausted set.
+	MaxExpansions int
 
 	// Weights of the three terms of Eq. 22; defaults 0.6, 0.3, 0.1.
 	EdgeWeight, TargetAPIWeight, TargetParamWeight float64
@@ -56,7 +62,7 @@ type AlphaBeta struct {
 // DefaultAlphaBeta returns AlphaBeta with its documented defaults.
 func DefaultAlphaBeta() AlphaBeta {
 	return AlphaBeta{
-		Alpha0: 0.1, Decay: 0.5, Beta: 0.5, Gamma: 0.8, MaxDepth: 4, MaxAPIs: 8,
+		Alpha0: 0.1, Decay: 0.5, Beta: 0.5, Gamma: 0.8, MaxDepth: 4, MaxAPIs: 8, MaxExpansions: 20000,
 		EdgeWeight: 0.6, TargetAPIWeight: 0.3, TargetParamWeight: 0.1,
 	}
 }
@@ -219,6 +225,10 @@ type abChoice struct {
 // resolveParam chooses the producer of parameter u, an input of consumer, at depth d, with
 // path score p so far. It returns nil when nothing binds u.
 func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice, float64) {
+	if s.o.MaxExpansions > 0 && s.stats.Expanded >= s.o.MaxExpansions {
+		s.stats.Exhausted = true
+		return nil, 0
+	}
 	s.stats.Expanded++
 	if s.err != nil {
 		return nil, 0
@@ -237,6 +247,9 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 	var best *abChoice
 	bestVal := 0.0
 	for i, c := range cands {
+		if s.stats.Exhausted {
+			break
+		}
 		if p*c.score < alpha {
 			s.stats.AlphaPruned += len(cands) - i
 			break

@@ -3,7 +3,6 @@ package twnm
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/naviagent/navi/twnm/embed"
 )
@@ -16,7 +15,7 @@ type Match struct {
 }
 
 // Retrieve returns the k active APIs whose embeddings are most similar to description's, best
-// first (ties by name): the target APIs that graph search starts from (NaviAgent recalls the
+// first (ties in insertion order): the target APIs that graph search starts from (NaviAgent recalls the
 // top 3). Pruned and probing APIs are skipped.
 func (g *Graph) Retrieve(ctx context.Context, emb embed.Embedder, description string, k int) ([]Match, error) {
 	if k <= 0 {
@@ -30,14 +29,8 @@ func (g *Graph) Retrieve(ctx context.Context, emb embed.Embedder, description st
 		return nil, fmt.Errorf("retrieve: embedder returned %d vectors for 1 text", len(vecs))
 	}
 	q := vecs[0]
-	// A bounded selection keeps retrieval O(n log k) over large catalogs.
-	var best []Match
-	worse := func(a, b Match) bool {
-		if a.Score != b.Score {
-			return a.Score < b.Score
-		}
-		return a.Name > b.Name
-	}
+	ids := make([]NodeID, 0, len(g.nodes))
+	vectors := make([][]float64, 0, len(g.nodes))
 	for _, n := range g.nodes {
 		if n.Kind != KindAPI || n.Status != Active || n.Embedding == nil {
 			continue
@@ -45,22 +38,14 @@ func (g *Graph) Retrieve(ctx context.Context, emb embed.Embedder, description st
 		if len(n.Embedding) != len(q) {
 			return nil, fmt.Errorf("retrieve: API %s has a %d-dimensional embedding, the embedder gives %d", n.Name, len(n.Embedding), len(q))
 		}
-		m := Match{API: n.ID, Name: n.Name, Score: embed.Cosine(q, n.Embedding)}
-		if len(best) < k {
-			best = append(best, m)
-			if len(best) == k {
-				sort.Slice(best, func(i, j int) bool { return worse(best[i], best[j]) })
-			}
-			continue
-		}
-		if worse(best[0], m) {
-			// Replace the worst and restore ascending order by one insertion pass.
-			best[0] = m
-			for i := 1; i < len(best) && worse(best[i], best[i-1]); i++ {
-				best[i], best[i-1] = best[i-1], best[i]
-			}
-		}
+		ids = append(ids, n.ID)
+		vectors = append(vectors, n.Embedding)
 	}
-	sort.Slice(best, func(i, j int) bool { return worse(best[j], best[i]) })
-	return best, nil
+	top := embed.TopK(q, vectors, k)
+	out := make([]Match, len(top))
+	for i, s := range top {
+		id := ids[s.Index]
+		out[i] = Match{API: id, Name: g.nodes[id].Name, Score: s.Score}
+	}
+	return out, nil
 }

@@ -72,10 +72,11 @@ type Supply struct {
 
 // SearchStats counts a search's work, for tests and tuning.
 type SearchStats struct {
-	Expanded    int // AlphaBeta: parameter nodes expanded; Heuristic: candidates evaluated
-	AlphaPruned int // producer branches cut by the alpha threshold
-	BetaPruned  int // producer branches cut because a sibling reached beta
-	Generations int // Heuristic: generations run
+	Expanded    int  // AlphaBeta: parameter nodes expanded; Heuristic: candidates evaluated
+	AlphaPruned int  // producer branches cut by the alpha threshold
+	BetaPruned  int  // producer branches cut because a sibling reached beta
+	Generations int  // Heuristic: generations run
+	Exhausted   bool // AlphaBeta: MaxExpansions was reached; the subgraph is the best found by then
 }
 
 // Subgraph is the dependency subgraph a search chose for one target.

@@ -2,6 +2,7 @@ package twnm
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -417,4 +418,35 @@ func TestSearchTargets(t *testing.T) {
 	_, err = SearchTargets(context.Background(), g, DefaultAlphaBeta(), reqs)
 	assert.ErrorIs(t, err, errBadTarget)
 	assert.ErrorContains(t, err, "search target 6 (city)")
+}
+
+// A layered graph where every layer has four equally strong producers and nothing is known:
+// nothing prunes, so the expansion budget must end the search.
+func TestAlphaBetaExpansionBudget(t *testing.T) {
+	g := New()
+	const layers, width = 5, 4
+	for l := 0; l < layers; l++ {
+		for w := 0; w < width; w++ {
+			a := API{Name: fmt.Sprintf("L%d_%d", l, w), Outputs: []Param{{Name: fmt.Sprintf("p%d", l)}}}
+			a.Inputs = []Param{{Name: fmt.Sprintf("p%d", l+1), Required: true}}
+			_, err := g.AddAPI(a)
+			require.NoError(t, err)
+		}
+	}
+	target, err := g.AddAPI(API{Name: "Target", Inputs: []Param{{Name: "p0", Required: true}}})
+	require.NoError(t, err)
+
+	o := DefaultAlphaBeta()
+	o.MaxDepth, o.MaxAPIs = 10, 20
+	full, err := o.Search(context.Background(), g, SearchRequest{Target: target})
+	require.NoError(t, err)
+	assert.False(t, full.Stats.Exhausted)
+
+	o.MaxExpansions = 10
+	cut, err := o.Search(context.Background(), g, SearchRequest{Target: target})
+	require.NoError(t, err)
+	assert.True(t, cut.Stats.Exhausted)
+	assert.Equal(t, 10, cut.Stats.Expanded, "expansions stop at the budget")
+	assert.Less(t, cut.Stats.Expanded, full.Stats.Expanded)
+	assert.NotEmpty(t, cut.Missing(), "what the budget left unexplored is reported missing")
 }
