@@ -84,10 +84,12 @@ func TestDownCleansStalePidFilesAndLeavesStrangersAlone(t *testing.T) {
 func TestDownStopsTheWholeProcessGroup(t *testing.T) {
 	state := t.TempDir()
 	root := t.TempDir()
-	// A stand-in worker: a shell whose command line carries the worker's marker, with a child.
+	// A stand-in worker: a shell whose command line carries the worker's marker, with children.
+	// It ends in the builtin wait: a shell may exec a last simple command in its own place,
+	// which would drop the marker from the command line.
 	script := filepath.Join(root, "bin", "navi-worker")
 	require.NoError(t, os.MkdirAll(filepath.Dir(script), 0o755))
-	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 300 &\nsleep 300\n"), 0o755))
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 300 &\nsleep 300 &\nwait\n"), 0o755))
 	o := Options{Root: root, StateDir: state}
 	require.NoError(t, o.defaults())
 	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
