@@ -106,3 +106,17 @@ func TestDownStopsTheWholeProcessGroup(t *testing.T) {
 	assert.False(t, groupAlive(pid), "no process of the group may remain")
 	assert.NoFileExists(t, w.pidFile(o))
 }
+
+func TestLauncherReady(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "neo4j.log")
+	assert.False(t, launcherReady(log), "no log yet")
+	require.NoError(t, os.WriteFile(log, []byte("---- neo4j started by navi dev up at 1\nnavi-neo4j: ready on bolt://x\nnavi-neo4j: stopping\n"+
+		"---- neo4j started by navi dev up at 2\n"), 0o644))
+	assert.False(t, launcherReady(log), "a ready line of an earlier start does not count")
+	f, err := os.OpenFile(log, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString("navi-neo4j: ready on bolt://y\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	assert.True(t, launcherReady(log))
+}

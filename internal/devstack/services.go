@@ -180,6 +180,11 @@ func (o Options) services(ep Endpoints) []*service {
 			return cmd, nil
 		},
 		healthy: func(ctx context.Context, _ int) error {
+			// Bolt answers before the launcher has set the password and checked the database;
+			// only its "ready" line says both are done.
+			if !launcherReady(filepath.Join(o.logDir(), "neo4j.log")) {
+				return errors.New("the Neo4j launcher has not reported ready yet")
+			}
 			s, err := neo4j.Open(ctx, neo4j.Options{URI: ep.Neo4jURI, User: o.Neo4jUser, Password: o.Neo4jPass, Timeout: 2 * time.Second})
 			if err != nil {
 				return err
@@ -211,6 +216,20 @@ func (o Options) services(ep Endpoints) []*service {
 		healthy: func(ctx context.Context, pid int) error { return workerPolling(ctx, ep, pid) },
 	}
 	return []*service{temporal, neo, worker}
+}
+
+// launcherReady reports whether the Neo4j log shows a "ready" line after the last start
+// marker that Up wrote.
+func launcherReady(logFile string) bool {
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		return false
+	}
+	log := string(b)
+	if i := strings.LastIndex(log, "---- neo4j started"); i >= 0 {
+		log = log[i:]
+	}
+	return strings.Contains(log, "navi-neo4j: ready")
 }
 
 func (o Options) binary(name, how string) (string, error) {

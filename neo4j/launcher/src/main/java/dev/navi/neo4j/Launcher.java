@@ -118,9 +118,16 @@ public final class Launcher {
             r -> ((Number) r.next().get("n")).longValue() > 0);
     String verb = exists ? "ALTER" : "CREATE";
     // The user name cannot be a parameter in administration commands; it is validated in Config.
-    system.executeTransactionally(
-        verb + " USER `" + user + "` SET PLAINTEXT PASSWORD $pw CHANGE NOT REQUIRED",
-        Map.of("pw", password));
+    try {
+      system.executeTransactionally(
+          verb + " USER `" + user + "` SET PLAINTEXT PASSWORD $pw CHANGE NOT REQUIRED",
+          Map.of("pw", password));
+    } catch (RuntimeException e) {
+      // Neo4j refuses to set the password a user already has: then there is nothing to do.
+      if (!exists || !String.valueOf(rootMessage(e)).contains("cannot be the same")) {
+        throw e;
+      }
+    }
   }
 
   private static boolean portFree(String host, int port) {
