@@ -10,3 +10,9 @@ func QueryCount(ctx context.Context, s *Store, cypher string, params map[string]
 	}
 	return single[int64](res, "n")
 }
+
+// SetAfterBatch installs a hook that runs after each import batch, and removes it at cleanup.
+func SetAfterBatch(t interface{ Cleanup(func()) }, f func(batch int) error) {
+	afterBatch = f
+	t.Cleanup(func() { afterBatch = nil })
+}

@@ -9,36 +9,21 @@ import (
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/embed"
 )
 
-// schema is applied idempotently by EnsureSchema. The uniqueness constraints also make MERGE
-// safe under concurrent writers.
-var schema = []string{
-	"CREATE CONSTRAINT api_name IF NOT EXISTS FOR (a:API) REQUIRE a.name IS UNIQUE",
-	"CREATE CONSTRAINT param_name IF NOT EXISTS FOR (p:Param) REQUIRE p.name IS UNIQUE",
-}
-
-// OpenWithSchema opens the store and applies the schema, as a worker does at start.
+// OpenWithSchema opens the store and applies the schema for the default embedder, as a worker
+// does at start.
 func OpenWithSchema(ctx context.Context, o Options) (*Store, error) {
 	s, err := Open(ctx, o)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.EnsureSchema(ctx); err != nil {
+	if err := s.EnsureSchema(ctx, SchemaOptions{}); err != nil {
 		_ = s.Close(ctx)
 		return nil, err
 	}
 	return s, nil
-}
-
-// EnsureSchema creates the graph's constraints and indexes where they are missing.
-func (s *Store) EnsureSchema(ctx context.Context) error {
-	for _, q := range schema {
-		if _, err := s.run(ctx, "apply schema", true, q, nil); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // LoadStats counts what a catalog load touched.
@@ -47,61 +32,18 @@ type LoadStats struct {
 	Params int `json:"params"`
 }
 
-// loadCatalog writes API nodes, parameter nodes and their structural edges in one transaction,
-// so a failed load leaves the previous graph as it was. MERGE makes it idempotent.
-const loadCatalog = `
-UNWIND $apis AS api
-MERGE (a:API {name: api.name})
-SET a.description = api.description, a.provider = api.provider, a.catalog = $catalog
-WITH a, api
-CALL (a, api) {
-  UNWIND api.inputs AS in
-  MERGE (p:Param {name: in.name})
-  ON CREATE SET p.type = in.type, p.description = in.description
-  MERGE (p)-[e:INPUT_OF]->(a)
-  SET e.required = in.required
-  RETURN count(*) AS inputs
-}
-CALL (a, api) {
-  UNWIND api.outputs AS out
-  MERGE (p:Param {name: out.name})
-  ON CREATE SET p.type = out.type, p.description = out.description
-  MERGE (a)-[:OUTPUTS]->(p)
-  RETURN count(*) AS outputs
-}
-RETURN count(a) AS apis`
-
-// LoadCatalog validates c and writes it to the graph as one unit.
+// LoadCatalog builds c's graph with the default offline embedder (parameters clustered, APIs
+// embedded) and imports it as one unit: see Import.
 func (s *Store) LoadCatalog(ctx context.Context, c twnm.Catalog) (LoadStats, error) {
-	if err := c.Validate(); err != nil {
+	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default()})
+	if err != nil {
 		return LoadStats{}, fmt.Errorf("load catalog %s: %w", c.Name, err)
 	}
-	apis := make([]map[string]any, len(c.APIs))
-	params := map[string]bool{}
-	for i, a := range c.APIs {
-		apis[i] = map[string]any{
-			"name": a.Name, "description": a.Description, "provider": a.Provider,
-			"inputs": paramMaps(a.Inputs, params), "outputs": paramMaps(a.Outputs, params),
-		}
-	}
-	res, err := s.run(ctx, "load catalog "+c.Name, true, loadCatalog, map[string]any{"apis": apis, "catalog": c.Name})
+	st, err := s.Import(ctx, g, c.Name)
 	if err != nil {
 		return LoadStats{}, err
 	}
-	n, err := single[int64](res, "apis")
-	if err != nil {
-		return LoadStats{}, fmt.Errorf("load catalog %s: %w", c.Name, err)
-	}
-	return LoadStats{APIs: int(n), Params: len(params)}, nil
-}
-
-func paramMaps(ps []twnm.Param, seen map[string]bool) []map[string]any {
-	out := make([]map[string]any, len(ps))
-	for i, p := range ps {
-		seen[p.Name] = true
-		out[i] = map[string]any{"name": p.Name, "type": p.Type, "description": p.Description, "required": p.Required}
-	}
-	return out
+	return LoadStats{APIs: st.APIs, Params: st.Params}, nil
 }
 
 // Counts is the size of the graph.

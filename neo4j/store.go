@@ -77,6 +77,8 @@ func Explain(uri, user string, err error) error {
 	case errors.As(err, &ne) && strings.HasPrefix(ne.Code, "Neo.ClientError.Security."):
 		return fmt.Errorf("neo4j %s: %w for user %q (%s): check NAVI_NEO4J_USER and NAVI_NEO4J_PASSWORD",
 			uri, ErrUnauthorized, user, ne.Code)
+	case errors.As(err, &ne) && ne.Code == "Neo.ClientError.Schema.ConstraintValidationFailed":
+		return fmt.Errorf("neo4j %s: a write broke a uniqueness constraint (%s): two APIs or parameters share a name; nothing was written", uri, ne.Msg)
 	case driver.IsConnectivityError(err) || errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("neo4j %s: %w: %v: is Neo4j running (`make up`) and NAVI_NEO4J_URI right?",
 			uri, ErrUnavailable, err)

@@ -54,6 +54,16 @@ var statusNames = [...]string{"active", "pruned", "probing"}
 
 func (s Status) String() string { return statusNames[s] }
 
+// ParseStatus is the inverse of Status.String.
+func ParseStatus(s string) (Status, error) {
+	for i, n := range statusNames {
+		if n == s {
+			return Status(i), nil
+		}
+	}
+	return 0, fmt.Errorf("status %q: want active, pruned or probing", s)
+}
+
 // NodeID indexes a node of one Graph.
 type NodeID int32
 
@@ -262,6 +272,13 @@ func (g *Graph) AddEdge(kind EdgeKind, from, to NodeID) *Edge {
 // node of the same name (no semantic clustering; Build clusters). It fails if the API exists.
 func (g *Graph) AddAPI(a API) (NodeID, error) {
 	return g.addAPI(a, func(p Param, _ bool) string { return p.Name })
+}
+
+// AddAPIWithParams adds an API whose parameters go to the parameter nodes that paramNode names
+// (creating them as needed): for a graph read back from a store, whose parameters were
+// clustered when it was built. It fails if the API exists.
+func (g *Graph) AddAPIWithParams(a API, paramNode func(p Param, input bool) string) (NodeID, error) {
+	return g.addAPI(a, paramNode)
 }
 
 // addAPI adds an API whose parameters go to the parameter nodes that cluster names.

@@ -70,6 +70,12 @@ type idfTable struct {
 
 var _ Embedder = (*Hashed)(nil)
 
+// Default returns the offline embedder Navi uses when no other is configured: Hashed with
+// the default options, unfitted, so that every process embeds alike without a shared corpus.
+func Default() *Hashed {
+	return &Hashed{dim: DefaultDim, minN: DefaultMinN, maxN: DefaultMaxN, features: AllFeatures}
+}
+
 // NewHashed returns an unfitted Hashed embedder (all IDF weights 1), or an error when the
 // options are out of range.
 func NewHashed(opts HashedOptions) (*Hashed, error) {

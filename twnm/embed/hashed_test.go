@@ -259,3 +259,11 @@ func randomUnitVectors(n, dim int, seed uint64) [][]float64 {
 	}
 	return vs
 }
+
+func TestDefaultIsNewHashedWithDefaults(t *testing.T) {
+	h, err := NewHashed(HashedOptions{})
+	require.NoError(t, err)
+	d := Default()
+	assert.Equal(t, h.Name(), d.Name())
+	assert.Equal(t, h.Vector("city name"), d.Vector("city name"))
+}

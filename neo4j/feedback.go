@@ -1,0 +1,200 @@
+package neo4j
+
+import (
+	"context"
+	"fmt"
+	"sort"
+
+	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// dayKeys are the properties of a day bucket of the sliding window: successes and calls.
+func dayKeys(day int64) (success, total string) {
+	return fmt.Sprintf("d%d_s", day), fmt.Sprintf("d%d_n", day)
+}
+
+func dayOf(ts int64) int64 { return ts / 86400 }
+
+type counts struct{ success, failure int64 }
+
+// RecordFeedback adds the outcomes of one run (or a batch of runs) to the graph as one
+// transaction: node counts s_v and f_v of the APIs and of the parameters given as inputs, edge
+// counts N and N_succ of THEN and FEEDS edges (created on first sight), per-day counts for the
+// sliding window, and the statistical weight of Eq. 4 of every behavioural edge into a node
+// whose counts changed. Counts are increments applied under Neo4j's write locks, so concurrent
+// writers from many workers lose none. An unknown API or parameter fails the whole batch and
+// writes nothing.
+func (s *Store) RecordFeedback(ctx context.Context, invs []twnm.Invocation, trs []twnm.Transition) error {
+	type dayKey struct {
+		name string
+		day  int64
+	}
+	apiRows := map[dayKey]*counts{}
+	paramRows := map[[2]string]map[int64]*counts{}
+	add := func(c *counts, ok bool) {
+		if ok {
+			c.success++
+		} else {
+			c.failure++
+		}
+	}
+	for _, inv := range invs {
+		k := dayKey{inv.API, dayOf(inv.Time.Unix())}
+		if apiRows[k] == nil {
+			apiRows[k] = &counts{}
+		}
+		add(apiRows[k], inv.Success)
+		for _, p := range inv.Inputs {
+			pk := [2]string{inv.API, p}
+			if paramRows[pk] == nil {
+				paramRows[pk] = map[int64]*counts{}
+			}
+			if paramRows[pk][k.day] == nil {
+				paramRows[pk][k.day] = &counts{}
+			}
+			add(paramRows[pk][k.day], inv.Success)
+		}
+	}
+	var apis, params, thens, feeds []map[string]any
+	for k, c := range apiRows {
+		ks, kn := dayKeys(k.day)
+		apis = append(apis, map[string]any{"name": k.name, "s": c.success, "f": c.failure, "ks": ks, "kn": kn})
+	}
+	for pk, days := range paramRows {
+		for day, c := range days {
+			ks, kn := dayKeys(day)
+			params = append(params, map[string]any{"api": pk[0], "param": pk[1], "s": c.success, "f": c.failure, "ks": ks, "kn": kn})
+		}
+	}
+	for _, tr := range trs {
+		ks, kn := dayKeys(dayOf(tr.Time.Unix()))
+		s := int64(0)
+		if tr.Success {
+			s = 1
+		}
+		row := map[string]any{"from": tr.From, "to": tr.To, "s": s, "ks": ks, "kn": kn}
+		switch tr.Kind {
+		case twnm.Then:
+			thens = append(thens, row)
+		case twnm.Feeds:
+			row["from_param"], row["to_param"] = tr.FromParam, tr.ToParam
+			feeds = append(feeds, row)
+		default:
+			return fmt.Errorf("record feedback: transition %s -> %s: kind %s is not THEN or FEEDS", tr.From, tr.To, tr.Kind)
+		}
+	}
+	// A stable order makes concurrent writers take locks in the same order: fewer deadlocks.
+	for _, rows := range [][]map[string]any{apis, params, thens, feeds} {
+		sort.Slice(rows, func(i, j int) bool { return fmt.Sprint(rows[i]) < fmt.Sprint(rows[j]) })
+	}
+
+	steps := []struct {
+		what, cypher string
+		rows         []map[string]any
+	}{
+		{"API counts", feedbackAPIs, apis},
+		{"parameter counts", feedbackParams, params},
+		{"THEN edges", feedbackThen, thens},
+		{"FEEDS edges", feedbackFeeds, feeds},
+	}
+	return s.writeTx(ctx, "record feedback", func(tx driver.ManagedTransaction) error {
+		for _, st := range steps {
+			if len(st.rows) == 0 {
+				continue
+			}
+			recs, err := runTx(ctx, tx, st.cypher, map[string]any{"rows": st.rows})
+			if err != nil {
+				return err
+			}
+			if n, _ := recs[0].AsMap()["n"].(int64); int(n) != len(st.rows) {
+				return fmt.Errorf("%s: %d of %d rows name an API or parameter the graph does not have; nothing was recorded",
+					st.what, len(st.rows)-int(n), len(st.rows))
+			}
+		}
+		_, err := runTx(ctx, tx, feedbackWeights, map[string]any{
+			"apis": touched(apis, thens, "name", "to"), "inputs": params, "feeds": feeds,
+		})
+		return err
+	})
+}
+
+// touched lists the API names whose counts changed: their incoming THEN edges need new weights.
+func touched(apis, thens []map[string]any, apiKey, toKey string) []string {
+	set := map[string]bool{}
+	for _, r := range apis {
+		set[r[apiKey].(string)] = true
+	}
+	for _, r := range thens {
+		set[r[toKey].(string)] = true
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+const feedbackAPIs = `
+UNWIND $rows AS r
+MATCH (a:API {name: r.name})
+SET a.success = coalesce(a.success, 0) + r.s, a.failure = coalesce(a.failure, 0) + r.f,
+    a[r.ks] = coalesce(a[r.ks], 0) + r.s, a[r.kn] = coalesce(a[r.kn], 0) + r.s + r.f
+RETURN count(a) AS n`
+
+const feedbackParams = `
+UNWIND $rows AS r
+MATCH (:API {name: r.api})<-[:INPUT_OF {param: r.param}]-(p:Param)
+SET p.success = coalesce(p.success, 0) + r.s, p.failure = coalesce(p.failure, 0) + r.f,
+    p[r.ks] = coalesce(p[r.ks], 0) + r.s, p[r.kn] = coalesce(p[r.kn], 0) + r.s + r.f
+RETURN count(p) AS n`
+
+// The SET on both end nodes takes their write locks before MERGE looks for the edge, so two
+// writers cannot both find it missing and create it twice.
+const feedbackThen = `
+UNWIND $rows AS r
+MATCH (a:API {name: r.from}), (b:API {name: r.to})
+SET a._lock = true, b._lock = true
+REMOVE a._lock, b._lock
+MERGE (a)-[e:THEN]->(b)
+SET e.count = coalesce(e.count, 0) + 1, e.success = coalesce(e.success, 0) + r.s,
+    e[r.ks] = coalesce(e[r.ks], 0) + r.s, e[r.kn] = coalesce(e[r.kn], 0) + 1
+RETURN count(e) AS n`
+
+const feedbackFeeds = `
+UNWIND $rows AS r
+MATCH (:API {name: r.from})-[:OUTPUTS {param: r.from_param}]->(p:Param)
+MATCH (:API {name: r.to})<-[:INPUT_OF {param: r.to_param}]-(q:Param)
+SET p._lock = true, q._lock = true
+REMOVE p._lock, q._lock
+WITH r, p, q, p = q AS same
+CALL (r, p, q, same) {
+  WITH r, p, q, same WHERE NOT same
+  MERGE (p)-[e:FEEDS]->(q)
+  SET e.count = coalesce(e.count, 0) + 1, e.success = coalesce(e.success, 0) + r.s,
+      e[r.ks] = coalesce(e[r.ks], 0) + r.s, e[r.kn] = coalesce(e[r.kn], 0) + 1
+}
+RETURN count(r) AS n`
+
+// feedbackWeights recomputes Eq. 4, w = N_succ(u→v) / N(v), on the edges into changed nodes.
+const feedbackWeights = `
+CALL () {
+  UNWIND $apis AS name
+  MATCH (b:API {name: name})<-[e:THEN]-(:API)
+  WITH b, e, b.success + b.failure AS total
+  SET e.weight = CASE WHEN total = 0 THEN 0.0 ELSE toFloat(e.success) / total END
+}
+CALL () {
+  UNWIND $inputs AS r
+  MATCH (:API {name: r.api})<-[:INPUT_OF {param: r.param}]-(q:Param)<-[e:FEEDS]-(:Param)
+  WITH q, e, q.success + q.failure AS total
+  SET e.weight = CASE WHEN total = 0 THEN 0.0 ELSE toFloat(e.success) / total END
+}
+CALL () {
+  UNWIND $feeds AS r
+  MATCH (:API {name: r.to})<-[:INPUT_OF {param: r.to_param}]-(q:Param)<-[e:FEEDS]-(:Param)
+  WITH q, e, q.success + q.failure AS total
+  SET e.weight = CASE WHEN total = 0 THEN 0.0 ELSE toFloat(e.success) / total END
+}`

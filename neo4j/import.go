@@ -1,0 +1,153 @@
+package neo4j
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// BatchSize is the number of rows one UNWIND writes.
+const BatchSize = 1000
+
+// ImportStats counts what an import wrote.
+type ImportStats struct {
+	APIs    int `json:"apis"`
+	Params  int `json:"params"`
+	Inputs  int `json:"inputs"`
+	Outputs int `json:"outputs"`
+}
+
+// afterBatch, when set (by tests), runs after each batch of an import; an error from it fails
+// the import there, as a crash or a lost connection would.
+var afterBatch func(batch int) error
+
+// Import writes the API and parameter nodes of a built graph and their structural edges, in
+// batches, as one transaction: a failure midway leaves the graph as it was before. Nodes are
+// merged by name, so importing the same catalog twice changes nothing; an API imported again
+// gets its new description, specification and parameters (stale structural edges are removed)
+// and keeps its statistics, status and behavioural edges. catalog names the source.
+func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (ImportStats, error) {
+	var params, apis, inputs, outputs []map[string]any
+	for _, n := range g.Nodes() {
+		switch n.Kind {
+		case twnm.KindParam:
+			members := append([]string(nil), n.Members...)
+			sort.Strings(members)
+			params = append(params, map[string]any{
+				"name": n.Name, "type": n.Type, "description": n.Description, "members": members, "embedding": n.Embedding,
+			})
+		case twnm.KindAPI:
+			spec, err := json.Marshal(n.API)
+			if err != nil {
+				return ImportStats{}, fmt.Errorf("import %s: encode API %s: %w", catalog, n.Name, err)
+			}
+			var inKeys, outKeys []string
+			for _, p := range n.API.Inputs {
+				id, _ := g.ParamOf(n.Name, p.Name, true)
+				inKeys = append(inKeys, edgeKey(g.Node(id).Name, p.Name))
+				inputs = append(inputs, map[string]any{"api": n.Name, "node": g.Node(id).Name, "param": p.Name, "required": p.Required})
+			}
+			for _, p := range n.API.Outputs {
+				id, _ := g.ParamOf(n.Name, p.Name, false)
+				outKeys = append(outKeys, edgeKey(g.Node(id).Name, p.Name))
+				outputs = append(outputs, map[string]any{"api": n.Name, "node": g.Node(id).Name, "param": p.Name})
+			}
+			api := map[string]any{
+				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec),
+				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys),
+			}
+			if n.Embedding != nil {
+				api["embedding"] = n.Embedding
+			}
+			apis = append(apis, api)
+		}
+	}
+	steps := []struct {
+		cypher string
+		rows   []map[string]any
+	}{
+		{importParams, params},
+		{importAPIs, apis},
+		{dropStaleEdges, apis},
+		{importInputs, inputs},
+		{importOutputs, outputs},
+	}
+	err := s.writeTx(ctx, "import "+catalog, func(tx driver.ManagedTransaction) error {
+		batch := 0
+		for _, st := range steps {
+			for i := 0; i < len(st.rows); i += BatchSize {
+				rows := st.rows[i:min(i+BatchSize, len(st.rows))]
+				if _, err := runTx(ctx, tx, st.cypher, map[string]any{"rows": rows, "catalog": catalog}); err != nil {
+					return err
+				}
+				batch++
+				if afterBatch != nil {
+					if err := afterBatch(batch); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return ImportStats{}, err
+	}
+	return ImportStats{APIs: len(apis), Params: len(params), Inputs: len(inputs), Outputs: len(outputs)}, nil
+}
+
+// edgeKey identifies a structural edge of one API: the parameter node and the API's own name
+// for the parameter.
+func edgeKey(node, param string) string { return node + "\x1f" + param }
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+const importParams = `
+UNWIND $rows AS p
+MERGE (n:Param {name: p.name})
+ON CREATE SET n.type = p.type, n.description = p.description, n.success = 0, n.failure = 0
+SET n.members = [m IN coalesce(n.members, []) WHERE NOT m IN p.members] + p.members,
+    n.embedding = p.embedding`
+
+const importAPIs = `
+UNWIND $rows AS a
+MERGE (n:API {name: a.name})
+ON CREATE SET n.success = 0, n.failure = 0, n.status = 'active'
+SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog,
+    n.embedding = a.embedding`
+
+// dropStaleEdges removes the structural edges an API no longer has.
+const dropStaleEdges = `
+UNWIND $rows AS a
+MATCH (n:API {name: a.name})
+CALL (n, a) {
+  MATCH (p:Param)-[e:INPUT_OF]->(n)
+  WHERE NOT p.name + '\u001f' + e.param IN a.in_keys
+  DELETE e
+}
+CALL (n, a) {
+  MATCH (n)-[e:OUTPUTS]->(p:Param)
+  WHERE NOT p.name + '\u001f' + e.param IN a.out_keys
+  DELETE e
+}`
+
+const importInputs = `
+UNWIND $rows AS i
+MATCH (p:Param {name: i.node}), (a:API {name: i.api})
+MERGE (p)-[e:INPUT_OF {param: i.param}]->(a)
+SET e.required = i.required`
+
+const importOutputs = `
+UNWIND $rows AS o
+MATCH (p:Param {name: o.node}), (a:API {name: o.api})
+MERGE (a)-[:OUTPUTS {param: o.param}]->(p)`

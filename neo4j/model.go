@@ -1,0 +1,121 @@
+package neo4j
+
+import (
+	"context"
+	"fmt"
+
+	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// Prediction is one predicted edge weight: between two APIs (THEN) or two parameter nodes
+// (FEEDS), by name. An edge that does not exist yet is created as a predicted missing edge,
+// with no observed counts.
+type Prediction struct {
+	Kind     twnm.EdgeKind
+	From, To string
+	Weight   float64
+}
+
+// WritePredictions stores a model version's predicted weights on the edges, in batches of
+// BatchSize, each batch its own transaction: a version is not read until ActivateModel
+// switches to it, so a half-written version is never used. It returns how many edges it
+// wrote; predictions naming unknown nodes are skipped and counted out.
+func (s *Store) WritePredictions(ctx context.Context, version string, preds []Prediction) (int, error) {
+	if !identifier.MatchString(version) {
+		return 0, fmt.Errorf("write predictions: model version %q: want 1 to 64 letters, digits, '_', '.' or '-'", version)
+	}
+	key := "p_" + version
+	var then, feeds []map[string]any
+	for _, p := range preds {
+		row := map[string]any{"from": p.From, "to": p.To, "w": p.Weight}
+		switch p.Kind {
+		case twnm.Then:
+			then = append(then, row)
+		case twnm.Feeds:
+			feeds = append(feeds, row)
+		default:
+			return 0, fmt.Errorf("write predictions: %s -> %s: kind %s is not THEN or FEEDS", p.From, p.To, p.Kind)
+		}
+	}
+	written := 0
+	for _, part := range []struct {
+		cypher string
+		rows   []map[string]any
+	}{{predictThen, then}, {predictFeeds, feeds}} {
+		for i := 0; i < len(part.rows); i += BatchSize {
+			rows := part.rows[i:min(i+BatchSize, len(part.rows))]
+			err := s.writeTx(ctx, "write predictions "+version, func(tx driver.ManagedTransaction) error {
+				recs, err := runTx(ctx, tx, part.cypher, map[string]any{"rows": rows, "key": key})
+				if err != nil {
+					return err
+				}
+				n, _ := recs[0].AsMap()["n"].(int64)
+				written += int(n)
+				return nil
+			})
+			if err != nil {
+				return written, err
+			}
+		}
+	}
+	return written, nil
+}
+
+const predictThen = `
+UNWIND $rows AS r
+MATCH (a:API {name: r.from}), (b:API {name: r.to})
+SET a._lock = true, b._lock = true
+REMOVE a._lock, b._lock
+MERGE (a)-[e:THEN]->(b)
+ON CREATE SET e.count = 0, e.success = 0, e.weight = 0.0, e.predicted_only = true
+SET e[$key] = r.w
+RETURN count(e) AS n`
+
+const predictFeeds = `
+UNWIND $rows AS r
+MATCH (a:Param {name: r.from}), (b:Param {name: r.to})
+SET a._lock = true, b._lock = true
+REMOVE a._lock, b._lock
+MERGE (a)-[e:FEEDS]->(b)
+ON CREATE SET e.count = 0, e.success = 0, e.weight = 0.0, e.predicted_only = true
+SET e[$key] = r.w
+RETURN count(e) AS n`
+
+// ActivateModel makes version the model whose predicted weights reads return, in one write:
+// readers see the old version or the new one, never a mix.
+func (s *Store) ActivateModel(ctx context.Context, version string) error {
+	if !identifier.MatchString(version) {
+		return fmt.Errorf("activate model: version %q: want 1 to 64 letters, digits, '_', '.' or '-'", version)
+	}
+	_, err := s.run(ctx, "activate model "+version, true, `
+MERGE (m:NaviMeta {id: 'model'})
+SET m.previous = m.version, m.version = $v, m.activated_at = datetime()`, map[string]any{"v": version})
+	return err
+}
+
+// ActiveModel returns the active model version, or "" when none was activated.
+func (s *Store) ActiveModel(ctx context.Context) (string, error) {
+	res, err := s.run(ctx, "read active model", false, "MATCH (m:NaviMeta {id: 'model'}) RETURN m.version AS v", nil)
+	if err != nil || len(res.Records) == 0 {
+		return "", err
+	}
+	v, _ := res.Records[0].AsMap()["v"].(string)
+	return v, nil
+}
+
+// SetStatus marks an API active, pruned or probing (targeted pruning and reactivation).
+// Retrieval and subgraph reads skip APIs that are not active.
+func (s *Store) SetStatus(ctx context.Context, api string, st twnm.Status) error {
+	res, err := s.run(ctx, "set status of "+api, true,
+		"MATCH (a:API {name: $name}) SET a.status = $status RETURN count(a) AS n",
+		map[string]any{"name": api, "status": st.String()})
+	if err != nil {
+		return err
+	}
+	if n, _ := single[int64](res, "n"); n == 0 {
+		return fmt.Errorf("set status of %q: no such API", api)
+	}
+	return nil
+}

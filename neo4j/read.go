@@ -1,0 +1,289 @@
+package neo4j
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// Match is an API found by vector retrieval.
+type Match struct {
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
+}
+
+// TopAPIs returns the k active APIs whose embeddings are most similar to vec, best first,
+// from the vector index. Pruned and probing APIs are skipped.
+func (s *Store) TopAPIs(ctx context.Context, vec []float64, k int) ([]Match, error) {
+	if k <= 0 {
+		return nil, nil
+	}
+	// The index ranks before the status filter; asking for more keeps k after filtering
+	// unless most near neighbours are pruned.
+	res, err := s.run(ctx, "vector retrieval", false, `
+CALL db.index.vector.queryNodes($index, $n, $vec) YIELD node, score
+WHERE coalesce(node.status, 'active') = 'active'
+RETURN node.name AS name, score
+ORDER BY score DESC, name
+LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(4 * k), "vec": vec, "k": int64(k)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Match, 0, len(res.Records))
+	for _, r := range res.Records {
+		m := r.AsMap()
+		out = append(out, Match{Name: m["name"].(string), Score: m["score"].(float64)})
+	}
+	return out, nil
+}
+
+// SubgraphOptions bounds a subgraph read.
+type SubgraphOptions struct {
+	Hops    int // producer levels read upstream of the targets; default 4 (AlphaBeta's MaxDepth)
+	MaxAPIs int // stop widening once this many APIs are read; default 500
+}
+
+// Subgraph reads the part of the graph that a search from the targets can use: the targets,
+// the active APIs producing their inputs (directly or through a FEEDS edge), those APIs'
+// producers, and so on for Hops levels, with their parameters, statistics and the behavioural
+// edges among them. The result is a twnm.Graph ready for search.
+func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOptions) (*twnm.Graph, error) {
+	if o.Hops == 0 {
+		o.Hops = 4
+	}
+	if o.MaxAPIs == 0 {
+		o.MaxAPIs = 500
+	}
+	seen := map[string]bool{}
+	var names []string
+	for _, t := range targets {
+		if !seen[t] {
+			seen[t] = true
+			names = append(names, t)
+		}
+	}
+	frontier := names
+	for hop := 0; hop < o.Hops && len(frontier) > 0 && len(names) < o.MaxAPIs; hop++ {
+		res, err := s.run(ctx, "read producers", false, producersQuery, map[string]any{"apis": frontier})
+		if err != nil {
+			return nil, err
+		}
+		frontier = nil
+		for _, r := range res.Records {
+			p := r.AsMap()["producer"].(string)
+			if !seen[p] && len(names) < o.MaxAPIs {
+				seen[p] = true
+				names = append(names, p)
+				frontier = append(frontier, p)
+			}
+		}
+	}
+	return s.load(ctx, names)
+}
+
+const producersQuery = `
+UNWIND $apis AS name
+MATCH (:API {name: name})<-[:INPUT_OF]-(p:Param)
+CALL (p) {
+  MATCH (p)<-[:OUTPUTS]-(b:API) RETURN b
+  UNION
+  MATCH (p)<-[:FEEDS]-(:Param)<-[:OUTPUTS]-(b:API) RETURN b
+}
+WITH DISTINCT b
+WHERE coalesce(b.status, 'active') = 'active'
+RETURN b.name AS producer
+ORDER BY producer`
+
+// Snapshot reads the whole graph, statistics and active predicted weights included, for
+// training and for inspection.
+func (s *Store) Snapshot(ctx context.Context) (*twnm.Graph, error) {
+	res, err := s.run(ctx, "list APIs", false, "MATCH (a:API) RETURN a.name AS name ORDER BY name", nil)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(res.Records))
+	for i, r := range res.Records {
+		names[i] = r.AsMap()["name"].(string)
+	}
+	return s.load(ctx, names)
+}
+
+const loadAPIs = `
+UNWIND $names AS name
+MATCH (a:API {name: name})
+CALL (a) {
+  OPTIONAL MATCH (a)<-[i:INPUT_OF]-(p:Param)
+  RETURN collect({node: p.name, param: i.param, required: i.required}) AS ins
+}
+CALL (a) {
+  OPTIONAL MATCH (a)-[o:OUTPUTS]->(q:Param)
+  RETURN collect({node: q.name, param: o.param}) AS outs
+}
+RETURN a.name AS name, a.spec AS spec, coalesce(a.description, '') AS description, coalesce(a.success, 0) AS success, coalesce(a.failure, 0) AS failure,
+       coalesce(a.status, 'active') AS status, a.embedding AS embedding, ins, outs`
+
+const loadParams = `
+UNWIND $names AS name
+MATCH (p:Param {name: name})
+RETURN p.name AS name, coalesce(p.type, '') AS type, coalesce(p.description, '') AS description,
+       coalesce(p.success, 0) AS success, coalesce(p.failure, 0) AS failure, coalesce(p.members, []) AS members`
+
+const loadEdges = `
+UNWIND $apis AS name
+MATCH (a:API {name: name})-[e:THEN]->(b:API)
+WHERE b.name IN $apis
+RETURN 'THEN' AS kind, a.name AS from, b.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
+       coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted
+UNION ALL
+UNWIND $params AS name
+MATCH (p:Param {name: name})-[e:FEEDS]->(q:Param)
+WHERE q.name IN $params
+RETURN 'FEEDS' AS kind, p.name AS from, q.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
+       coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted`
+
+// load rebuilds the named APIs, their parameters and the behavioural edges among them.
+func (s *Store) load(ctx context.Context, names []string) (*twnm.Graph, error) {
+	g := twnm.New()
+	if len(names) == 0 {
+		return g, nil
+	}
+	key, err := s.activePredictionKey(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res, err := s.run(ctx, "read APIs", false, loadAPIs, map[string]any{"names": names})
+	if err != nil {
+		return nil, err
+	}
+	paramSet := map[string]bool{}
+	var params []string
+	for _, r := range res.Records {
+		m := r.AsMap()
+		name := m["name"].(string)
+		api := twnm.API{Name: name, Description: m["description"].(string)}
+		if spec, _ := m["spec"].(string); spec != "" {
+			if err := json.Unmarshal([]byte(spec), &api); err != nil {
+				return nil, fmt.Errorf("read API %s: specification: %w", name, err)
+			}
+		} else {
+			// Written without a specification (by hand, or an older Navi): the structural
+			// edges still say what the API takes and gives.
+			api.Inputs, api.Outputs = edgeParams(m["ins"]), edgeParams(m["outs"])
+		}
+		nodes := map[string]string{} // "in\x1fparam" -> node name
+		for dir, key := range map[string]string{"in": "ins", "out": "outs"} {
+			for _, x := range m[key].([]any) {
+				e := x.(map[string]any)
+				node, _ := e["node"].(string)
+				param, _ := e["param"].(string)
+				if node == "" {
+					continue
+				}
+				nodes[dir+"\x1f"+param] = node
+				if !paramSet[node] {
+					paramSet[node] = true
+					params = append(params, node)
+				}
+			}
+		}
+		id, err := g.AddAPIWithParams(api, func(p twnm.Param, input bool) string {
+			dir := "out"
+			if input {
+				dir = "in"
+			}
+			if n, ok := nodes[dir+"\x1f"+p.Name]; ok {
+				return n
+			}
+			return p.Name // an edge the store lacks: fall back to the parameter's own name
+		})
+		if err != nil {
+			return nil, fmt.Errorf("read API %s: %w", name, err)
+		}
+		n := g.Node(id)
+		n.Success, n.Failure = m["success"].(int64), m["failure"].(int64)
+		if n.Status, err = twnm.ParseStatus(m["status"].(string)); err != nil {
+			return nil, fmt.Errorf("read API %s: %w", name, err)
+		}
+		n.Embedding = floats(m["embedding"])
+	}
+	res, err = s.run(ctx, "read parameters", false, loadParams, map[string]any{"names": params})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res.Records {
+		m := r.AsMap()
+		id, ok := g.ParamByName(m["name"].(string))
+		if !ok {
+			continue
+		}
+		n := g.Node(id)
+		n.Type, n.Description = m["type"].(string), m["description"].(string)
+		n.Success, n.Failure = m["success"].(int64), m["failure"].(int64)
+		n.Members = stringList(m["members"])
+	}
+	res, err = s.run(ctx, "read behavioural edges", false, loadEdges, map[string]any{"apis": names, "params": params, "key": key})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range res.Records {
+		m := r.AsMap()
+		from, to := m["from"].(string), m["to"].(string)
+		var a, b twnm.NodeID
+		var okA, okB bool
+		kind := twnm.Then
+		if m["kind"] == "FEEDS" {
+			kind = twnm.Feeds
+			a, okA = g.ParamByName(from)
+			b, okB = g.ParamByName(to)
+		} else {
+			a, okA = g.APIByName(from)
+			b, okB = g.APIByName(to)
+		}
+		if !okA || !okB {
+			continue
+		}
+		e := g.AddEdge(kind, a, b)
+		e.Count, e.Success, e.Weight = m["count"].(int64), m["success"].(int64), m["weight"].(float64)
+		if p, ok := m["predicted"].(float64); ok {
+			e.Predicted, e.HasPrediction = p, true
+		}
+	}
+	return g, nil
+}
+
+// activePredictionKey is the edge property holding the active model's predicted weights, or
+// "" when no model is active.
+func (s *Store) activePredictionKey(ctx context.Context) (string, error) {
+	v, err := s.ActiveModel(ctx)
+	if err != nil || v == "" {
+		return "", err
+	}
+	return "p_" + v, nil
+}
+
+// edgeParams turns collected {node, param, required} maps into parameters.
+func edgeParams(v any) []twnm.Param {
+	var ps []twnm.Param
+	for _, x := range v.([]any) {
+		e := x.(map[string]any)
+		if param, _ := e["param"].(string); param != "" {
+			req, _ := e["required"].(bool)
+			ps = append(ps, twnm.Param{Name: param, Required: req})
+		}
+	}
+	return ps
+}
+
+func floats(v any) []float64 {
+	list, ok := v.([]any)
+	if !ok {
+		return nil
+	}
+	out := make([]float64, len(list))
+	for i, x := range list {
+		out[i], _ = x.(float64)
+	}
+	return out
+}
