@@ -39,7 +39,7 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 			members := append([]string(nil), n.Members...)
 			sort.Strings(members)
 			params = append(params, map[string]any{
-				"name": n.Name, "type": n.Type, "description": n.Description, "members": members, "embedding": n.Embedding,
+				"name": n.Name, "type": n.Type, "description": n.Description, "members": members, "embedding": nilIfZero(n.Embedding),
 			})
 		case twnm.KindAPI:
 			spec, err := json.Marshal(n.API)
@@ -61,8 +61,9 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec),
 				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys),
 			}
-			if n.Embedding != nil {
-				api["embedding"] = n.Embedding
+			// The vector index refuses a zero vector (an API with no text at all).
+			if e := nilIfZero(n.Embedding); e != nil {
+				api["embedding"] = e
 			}
 			apis = append(apis, api)
 		}
@@ -104,6 +105,13 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 // edgeKey identifies a structural edge of one API: the parameter node and the API's own name
 // for the parameter.
 func edgeKey(node, param string) string { return node + "\x1f" + param }
+
+func nilIfZero(v []float64) []float64 {
+	if zero(v) {
+		return nil
+	}
+	return v
+}
 
 func nonNil(s []string) []string {
 	if s == nil {

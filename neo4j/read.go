@@ -17,8 +17,8 @@ type Match struct {
 // TopAPIs returns the k active APIs whose embeddings are most similar to vec, best first,
 // from the vector index. Pruned and probing APIs are skipped.
 func (s *Store) TopAPIs(ctx context.Context, vec []float64, k int) ([]Match, error) {
-	if k <= 0 {
-		return nil, nil
+	if k <= 0 || zero(vec) {
+		return nil, nil // a zero vector (an empty description) is similar to nothing
 	}
 	// The index ranks before the status filter; asking for more keeps k after filtering
 	// unless most near neighbours are pruned.
@@ -42,19 +42,20 @@ LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(4 * k), "vec": vec, "
 // SubgraphOptions bounds a subgraph read.
 type SubgraphOptions struct {
 	Hops    int // producer levels read upstream of the targets; default 4 (AlphaBeta's MaxDepth)
-	MaxAPIs int // stop widening once this many APIs are read; default 500
+	MaxAPIs int // stop widening once this many APIs are read; default 200
 }
 
 // Subgraph reads the part of the graph that a search from the targets can use: the targets,
 // the active APIs producing their inputs (directly or through a FEEDS edge), those APIs'
 // producers, and so on for Hops levels, with their parameters, statistics and the behavioural
-// edges among them. The result is a twnm.Graph ready for search.
+// edges among them, up to MaxAPIs APIs (nearer levels first, by name within a level). The
+// result is a twnm.Graph ready for search.
 func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOptions) (*twnm.Graph, error) {
 	if o.Hops == 0 {
 		o.Hops = 4
 	}
 	if o.MaxAPIs == 0 {
-		o.MaxAPIs = 500
+		o.MaxAPIs = 200
 	}
 	seen := map[string]bool{}
 	var names []string
@@ -66,7 +67,8 @@ func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOption
 	}
 	frontier := names
 	for hop := 0; hop < o.Hops && len(frontier) > 0 && len(names) < o.MaxAPIs; hop++ {
-		res, err := s.run(ctx, "read producers", false, producersQuery, map[string]any{"apis": frontier})
+		res, err := s.run(ctx, "read producers", false, producersQuery,
+			map[string]any{"apis": frontier, "seen": names, "limit": int64(o.MaxAPIs - len(names))})
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +82,7 @@ func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOption
 			}
 		}
 	}
-	return s.load(ctx, names)
+	return s.load(ctx, names, false)
 }
 
 const producersQuery = `
@@ -92,9 +94,10 @@ CALL (p) {
   MATCH (p)<-[:FEEDS]-(:Param)<-[:OUTPUTS]-(b:API) RETURN b
 }
 WITH DISTINCT b
-WHERE coalesce(b.status, 'active') = 'active'
+WHERE coalesce(b.status, 'active') = 'active' AND NOT b.name IN $seen
 RETURN b.name AS producer
-ORDER BY producer`
+ORDER BY producer
+LIMIT $limit`
 
 // Snapshot reads the whole graph, statistics and active predicted weights included, for
 // training and for inspection.
@@ -107,7 +110,7 @@ func (s *Store) Snapshot(ctx context.Context) (*twnm.Graph, error) {
 	for i, r := range res.Records {
 		names[i] = r.AsMap()["name"].(string)
 	}
-	return s.load(ctx, names)
+	return s.load(ctx, names, true)
 }
 
 const loadAPIs = `
@@ -122,7 +125,7 @@ CALL (a) {
   RETURN collect({node: q.name, param: o.param}) AS outs
 }
 RETURN a.name AS name, a.spec AS spec, coalesce(a.description, '') AS description, coalesce(a.success, 0) AS success, coalesce(a.failure, 0) AS failure,
-       coalesce(a.status, 'active') AS status, a.embedding AS embedding, ins, outs`
+       coalesce(a.status, 'active') AS status, CASE WHEN $embeddings THEN a.embedding END AS embedding, ins, outs`
 
 const loadParams = `
 UNWIND $names AS name
@@ -143,8 +146,9 @@ WHERE q.name IN $params
 RETURN 'FEEDS' AS kind, p.name AS from, q.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
        coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted`
 
-// load rebuilds the named APIs, their parameters and the behavioural edges among them.
-func (s *Store) load(ctx context.Context, names []string) (*twnm.Graph, error) {
+// load rebuilds the named APIs, their parameters and the behavioural edges among them, with
+// the APIs' embeddings if embeddings is set (search does not need them; training does).
+func (s *Store) load(ctx context.Context, names []string, embeddings bool) (*twnm.Graph, error) {
 	g := twnm.New()
 	if len(names) == 0 {
 		return g, nil
@@ -153,7 +157,7 @@ func (s *Store) load(ctx context.Context, names []string) (*twnm.Graph, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.run(ctx, "read APIs", false, loadAPIs, map[string]any{"names": names})
+	res, err := s.run(ctx, "read APIs", false, loadAPIs, map[string]any{"names": names, "embeddings": embeddings})
 	if err != nil {
 		return nil, err
 	}
@@ -274,6 +278,15 @@ func edgeParams(v any) []twnm.Param {
 		}
 	}
 	return ps
+}
+
+func zero(v []float64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func floats(v any) []float64 {

@@ -1,0 +1,172 @@
+package neo4j_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/catalogs"
+	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/synth"
+)
+
+// benchCatalogs are the StableToolBench catalog (all 2,479 APIs when the workspace's shared
+// data is there, else the 364-API slice in testdata) and a generated 16,000-API catalog.
+func benchCatalogs(b *testing.B) []twnm.Catalog {
+	dir := "../../shared/data/stabletoolbench/solvable_queries/test_instruction"
+	if _, err := os.Stat(dir); err != nil {
+		dir = "../twnm/catalogs/testdata/stabletoolbench"
+	}
+	stb, err := catalogs.StableToolBench(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return []twnm.Catalog{stb, synth.Catalog(16000, 1)}
+}
+
+func buildB(b *testing.B, c twnm.Catalog) *twnm.Graph {
+	g, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embed.Default()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g
+}
+
+// BenchmarkImport writes a whole catalog (one transaction, batches of 1,000 rows) and reports
+// APIs per second. The first iteration creates the nodes; later ones re-import (merge).
+func BenchmarkImport(b *testing.B) {
+	s := stacktest.Store(b)
+	for _, c := range benchCatalogs(b) {
+		g := buildB(b, c)
+		b.Run(label(c), func(b *testing.B) {
+			start := time.Now()
+			for b.Loop() {
+				if _, err := s.Import(context.Background(), g, c.Name); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N*len(c.APIs))/time.Since(start).Seconds(), "apis/s")
+		})
+	}
+}
+
+// BenchmarkRetrieval is vector top-3 plus the subgraph read around the three targets, as one
+// retrieval step of the planner does, with p50 and p99 latencies.
+func BenchmarkRetrieval(b *testing.B) {
+	s := stacktest.Store(b)
+	ctx := context.Background()
+	emb := embed.Default()
+	for _, c := range benchCatalogs(b) {
+		g := buildB(b, c)
+		if _, err := s.Import(ctx, g, c.Name); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(label(c), func(b *testing.B) {
+			var lat []time.Duration
+			i := 0
+			for b.Loop() {
+				start := time.Now()
+				vecs, err := emb.Embed(ctx, []string{c.APIs[(i*7919)%len(c.APIs)].Description})
+				if err != nil {
+					b.Fatal(err)
+				}
+				top, err := s.TopAPIs(ctx, vecs[0], 3)
+				if err != nil {
+					b.Fatal(err)
+				}
+				names := make([]string, len(top))
+				for k, m := range top {
+					names[k] = m.Name
+				}
+				if _, err := s.Subgraph(ctx, names, neo4j.SubgraphOptions{}); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				i++
+			}
+			reportLatency(b, lat)
+		})
+	}
+}
+
+// BenchmarkFeedback writes the feedback of two-call runs with one data flow: one run per
+// transaction, and 100 runs batched in one transaction.
+func BenchmarkFeedback(b *testing.B) {
+	s := stacktest.Store(b)
+	ctx := context.Background()
+	prefix := stacktest.UniqueName("b") + "_"
+	c := catalog(prefix)
+	g := buildB(b, c)
+	if _, err := s.Import(ctx, g, c.Name); err != nil {
+		b.Fatal(err)
+	}
+	for _, batch := range []int{1, 100} {
+		b.Run(fmt.Sprintf("runs-per-tx=%d", batch), func(b *testing.B) {
+			var lat []time.Duration
+			start := time.Now()
+			for b.Loop() {
+				var invs []twnm.Invocation
+				var trs []twnm.Transition
+				for r := 0; r < batch; r++ {
+					i, t := feedbackOf(prefix, r%5 != 0, time.Now())
+					invs, trs = append(invs, i...), append(trs, t...)
+				}
+				t0 := time.Now()
+				if err := s.RecordFeedback(ctx, invs, trs); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			b.ReportMetric(float64(b.N*batch)/time.Since(start).Seconds(), "runs/s")
+			reportLatency(b, lat)
+		})
+	}
+}
+
+// label names a catalog with its size: "stabletoolbench-2479", "synthetic-16000".
+func label(c twnm.Catalog) string {
+	if n := fmt.Sprint(len(c.APIs)); !strings.HasSuffix(c.Name, n) {
+		return c.Name + "-" + n
+	}
+	return c.Name
+}
+
+func reportLatency(b *testing.B, lat []time.Duration) {
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(ms(lat[min(len(lat)-1, len(lat)*99/100)]), "p99-ms")
+}
+
+// BenchmarkTopAPIs is the vector top-3 alone, the first half of BenchmarkRetrieval.
+func BenchmarkTopAPIs(b *testing.B) {
+	s := stacktest.Store(b)
+	ctx := context.Background()
+	emb := embed.Default()
+	for _, c := range benchCatalogs(b) {
+		b.Run(label(c), func(b *testing.B) {
+			var lat []time.Duration
+			i := 0
+			for b.Loop() {
+				vecs, err := emb.Embed(ctx, []string{c.APIs[(i*7919)%len(c.APIs)].Description})
+				if err != nil {
+					b.Fatal(err)
+				}
+				start := time.Now()
+				if _, err := s.TopAPIs(ctx, vecs[0], 3); err != nil {
+					b.Fatal(err)
+				}
+				lat = append(lat, time.Since(start))
+				i++
+			}
+			reportLatency(b, lat)
+		})
+	}
+}
