@@ -3,6 +3,7 @@ package twnm
 import (
 	"context"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/naviagent/navi/twnm/embed"
@@ -13,7 +14,7 @@ type BuildOptions struct {
 	// Embedder embeds API descriptions (for retrieval) and parameters (for clustering). Required.
 	Embedder embed.Embedder
 	// ClusterThreshold is the cosine similarity from which a parameter joins an existing
-	// parameter node of a compatible type (NaviAgent Appendix A: `city` and `city_name` become
+	// parameter node of a compatible type (a node of the same name, in words, always qualifies) (NaviAgent Appendix A: `city` and `city_name` become
 	// one node). Default 0.7: with the offline embedder, city/city_name score 0.86, a hotel's
 	// name against city_name 0.58, latitude against longitude 0.37.
 	ClusterThreshold float64
@@ -129,10 +130,11 @@ type clusterer struct {
 	sum       map[NodeID][]float64
 	size      map[NodeID]int
 	byWord    map[string][]NodeID
+	key       map[NodeID]string // the words of the node's name, joined: same key, same name
 }
 
 func newClusterer(emb embed.Embedder, threshold float64) *clusterer {
-	return &clusterer{emb: emb, threshold: threshold, sum: map[NodeID][]float64{}, size: map[NodeID]int{}, byWord: map[string][]NodeID{}}
+	return &clusterer{emb: emb, threshold: threshold, sum: map[NodeID][]float64{}, size: map[NodeID]int{}, byWord: map[string][]NodeID{}, key: map[NodeID]string{}}
 }
 
 // assign returns the name of the parameter node p belongs to: the most similar existing node
@@ -141,7 +143,9 @@ func newClusterer(emb embed.Embedder, threshold float64) *clusterer {
 func (c *clusterer) assign(g *Graph, p Param, v []float64, used map[string]bool) string {
 	best, bestSim := NodeID(-1), c.threshold
 	seen := map[NodeID]bool{}
-	for _, w := range embed.Tokenize(p.Name) {
+	words := embed.Tokenize(p.Name)
+	key := strings.Join(words, " ")
+	for _, w := range words {
 		for _, id := range c.byWord[w] {
 			if seen[id] {
 				continue
@@ -151,7 +155,14 @@ func (c *clusterer) assign(g *Graph, p Param, v []float64, used map[string]bool)
 			if used[n.Name] || !typesCompatible(n.Type, p.Type) {
 				continue
 			}
-			if sim := embed.Cosine(v, c.sum[id]); sim >= bestSim {
+			sim := embed.Cosine(v, c.sum[id])
+			if c.key[id] == key {
+				// The same name is the strongest evidence catalogs give: `humidity` described
+				// as "Relative humidity in percentage" and as "Current humidity level" is one
+				// parameter, whatever the descriptions' words.
+				sim = math.Max(sim, 1)
+			}
+			if sim >= bestSim {
 				if sim > bestSim || best < 0 || n.Name < g.nodes[best].Name {
 					best, bestSim = id, sim
 				}
@@ -177,7 +188,9 @@ func (c *clusterer) join(g *Graph, id NodeID, p Param, v []float64) {
 		s = make([]float64, len(v))
 		c.sum[id] = s
 		// Index the node under the words of its canonical name and of each member's name.
-		for _, w := range embed.Tokenize(g.nodes[id].Name) {
+		words := embed.Tokenize(g.nodes[id].Name)
+		c.key[id] = strings.Join(words, " ")
+		for _, w := range words {
 			c.byWord[w] = append(c.byWord[w], id)
 		}
 	}

@@ -28,6 +28,10 @@ var travel = Catalog{Name: "travel", APIs: []API{
 	{Name: "GetWeatherForCoordinates", Description: "Current weather at coordinates.",
 		Inputs:  []Param{{Name: "latitude", Type: "number", Required: true}, {Name: "longitude", Type: "number", Required: true}, {Name: "units", Type: "string"}},
 		Outputs: []Param{{Name: "temperature", Type: "number"}}},
+	{Name: "Clothing", Description: "What to wear.",
+		Inputs: []Param{{Name: "humidity", Type: "float", Description: "Relative humidity in percentage.", Required: true}}},
+	{Name: "Humidity", Description: "Humidity now.",
+		Outputs: []Param{{Name: "humidity", Type: "float", Description: "Current humidity level."}}},
 	{Name: "HotelDetails", Description: "Details of a hotel.",
 		Inputs:  []Param{{Name: "hotel_id", Type: "int", Required: true}},
 		Outputs: []Param{{Name: "name", Type: "string", Description: "Hotel name"}}},
@@ -63,6 +67,11 @@ func TestBuildUnifiesParametersByMeaning(t *testing.T) {
 	assert.True(t, in[0].Required && in[1].Required && !in[2].Required, "required inputs first")
 	assert.Equal(t, "units", g.Node(in[2].From).Name)
 	assert.Len(t, g.Node(mustAPI(t, g, "Geocode")).Embedding, embed.DefaultDim)
+
+	// The same name joins whatever the descriptions say.
+	in1, _ := g.ParamOf("Clothing", "humidity", true)
+	out1, _ := g.ParamOf("Humidity", "humidity", false)
+	assert.Equal(t, in1, out1)
 }
 
 func TestIntegrateNewTool(t *testing.T) {
@@ -104,7 +113,7 @@ func TestRetrieve(t *testing.T) {
 	require.NoError(t, g.SetStatus("GetWeatherForCoordinates", Pruned))
 	got, err = g.Retrieve(ctx, emb, "weather temperature at coordinates", 10)
 	require.NoError(t, err)
-	assert.Len(t, got, 3, "the pruned API is skipped")
+	assert.Len(t, got, 5, "the pruned API is skipped")
 	for _, m := range got {
 		assert.NotEqual(t, "GetWeatherForCoordinates", m.Name)
 	}
