@@ -24,10 +24,9 @@ func build(t *testing.T, c twnm.Catalog) *twnm.Graph {
 	return g
 }
 
+// apiProps counts the statistics and edges of the APIs whose names start with prefix.
 func apiProps(t *testing.T, s *neo4j.Store, prefix string) map[string]int64 {
-	t.Helper()
-	got := map[string]int64{}
-	for key, q := range map[string]string{
+	return countAll(t, s, prefix, map[string]string{
 		"apis":    "MATCH (a:API) WHERE a.name STARTS WITH $p RETURN count(a) AS n",
 		"success": "MATCH (a:API) WHERE a.name STARTS WITH $p RETURN coalesce(sum(a.success), 0) AS n",
 		"then":    "MATCH (a:API)-[e:THEN]->(b:API) WHERE a.name STARTS WITH $p RETURN count(e) AS n",
@@ -35,12 +34,19 @@ func apiProps(t *testing.T, s *neo4j.Store, prefix string) map[string]int64 {
 		"feeds_n": "MATCH (:API)-[:OUTPUTS]->(p:Param)-[e:FEEDS]->(q:Param) WHERE p.name STARTS WITH $p RETURN coalesce(sum(e.count), 0) AS n",
 		"inputs":  "MATCH (:Param)-[e:INPUT_OF]->(a:API) WHERE a.name STARTS WITH $p RETURN count(e) AS n",
 		"renamed": "MATCH (a:API) WHERE a.name STARTS WITH $p AND a.description STARTS WITH 'v2' RETURN count(a) AS n",
-	} {
-		n, err := neo4j.QueryCount(context.Background(), s, q, map[string]any{"p": prefix})
-		require.NoError(t, err, key)
-		got[key] = n
-	}
-	return got
+	})
+}
+
+// imported opens the test store and imports catalog(prefix) under a fresh prefix.
+func imported(t *testing.T) (*neo4j.Store, context.Context, string, twnm.Catalog) {
+	t.Helper()
+	s := stacktest.Store(t)
+	ctx := context.Background()
+	prefix := stacktest.UniqueName("t") + "_"
+	c := catalog(prefix)
+	_, err := s.Import(ctx, build(t, c), c.Name)
+	require.NoError(t, err)
+	return s, ctx, prefix, c
 }
 
 func feedbackOf(prefix string, ok bool, at time.Time) ([]twnm.Invocation, []twnm.Transition) {
@@ -57,12 +63,7 @@ func feedbackOf(prefix string, ok bool, at time.Time) ([]twnm.Invocation, []twnm
 }
 
 func TestImportFailingMidwayLeavesTheGraphUntouched(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	v1 := catalog(prefix)
-	_, err := s.Import(ctx, build(t, v1), v1.Name)
-	require.NoError(t, err)
+	s, ctx, prefix, _ := imported(t)
 	invs, trs := feedbackOf(prefix, true, time.Now())
 	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
 	before := apiProps(t, s, prefix)
@@ -81,7 +82,7 @@ func TestImportFailingMidwayLeavesTheGraphUntouched(t *testing.T) {
 		}
 		return nil
 	})
-	_, err = s.Import(ctx, build(t, v2), v2.Name)
+	_, err := s.Import(ctx, build(t, v2), v2.Name)
 	require.ErrorIs(t, err, crash)
 	assert.Equal(t, before, apiProps(t, s, prefix), "nothing of the failed import is visible")
 
@@ -96,27 +97,17 @@ func TestImportFailingMidwayLeavesTheGraphUntouched(t *testing.T) {
 }
 
 func TestImportRemovesStaleStructuralEdges(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	c := catalog(prefix)
-	_, err := s.Import(ctx, build(t, c), c.Name)
-	require.NoError(t, err)
+	s, ctx, prefix, c := imported(t)
 	require.Equal(t, int64(6), apiProps(t, s, prefix)["inputs"])
 
 	c.APIs[1].Inputs = c.APIs[1].Inputs[:2] // Weather loses its optional units
-	_, err = s.Import(ctx, build(t, c), c.Name)
+	_, err := s.Import(ctx, build(t, c), c.Name)
 	require.NoError(t, err)
 	assert.Equal(t, int64(5), apiProps(t, s, prefix)["inputs"])
 }
 
 func TestConcurrentFeedbackLosesNoIncrement(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	c := catalog(prefix)
-	_, err := s.Import(ctx, build(t, c), c.Name)
-	require.NoError(t, err)
+	s, ctx, prefix, _ := imported(t)
 
 	const writers, runs = 8, 20
 	var wg sync.WaitGroup
@@ -155,26 +146,16 @@ func TestConcurrentFeedbackLosesNoIncrement(t *testing.T) {
 }
 
 func TestFeedbackNamingAnUnknownAPIWritesNothing(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	c := catalog(prefix)
-	_, err := s.Import(ctx, build(t, c), c.Name)
-	require.NoError(t, err)
+	s, ctx, prefix, _ := imported(t)
 	invs, trs := feedbackOf(prefix, true, time.Now())
 	invs = append(invs, twnm.Invocation{API: prefix + "Ghost", Success: true, Time: time.Now()})
-	err = s.RecordFeedback(ctx, invs, trs)
+	err := s.RecordFeedback(ctx, invs, trs)
 	require.ErrorContains(t, err, "1 of 3 rows name an API or parameter the graph does not have")
 	assert.Equal(t, int64(0), apiProps(t, s, prefix)["success"])
 }
 
 func TestVectorRetrievalAndSubgraph(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	c := catalog(prefix)
-	_, err := s.Import(ctx, build(t, c), c.Name)
-	require.NoError(t, err)
+	s, ctx, prefix, c := imported(t)
 
 	desc := c.APIs[1].Description // Weather's
 	vecs, err := embed.Default().Embed(ctx, []string{prefix + "Weather. " + desc})
@@ -207,12 +188,7 @@ func TestVectorRetrievalAndSubgraph(t *testing.T) {
 }
 
 func TestPredictionsAndModelSwitch(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	c := catalog(prefix)
-	_, err := s.Import(ctx, build(t, c), c.Name)
-	require.NoError(t, err)
+	s, ctx, prefix, _ := imported(t)
 	version := stacktest.UniqueName("v")
 
 	n, err := s.WritePredictions(ctx, version, []neo4j.Prediction{
@@ -261,12 +237,7 @@ func TestSchemaMismatch(t *testing.T) {
 }
 
 func TestSnapshot(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	c := catalog(prefix)
-	_, err := s.Import(ctx, build(t, c), c.Name)
-	require.NoError(t, err)
+	s, ctx, prefix, c := imported(t)
 	invs, trs := feedbackOf(prefix, true, time.Now())
 	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
 

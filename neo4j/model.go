@@ -63,25 +63,25 @@ func (s *Store) WritePredictions(ctx context.Context, version string, preds []Pr
 	return written, nil
 }
 
-const predictThen = `
+// predictEdge writes a predicted weight on the edge between two nodes of one label, creating
+// it as a predicted missing edge (no observed counts) if needed. The end nodes' write locks are
+// taken first, so concurrent writers cannot create the edge twice.
+func predictEdge(label, rel string) string {
+	return fmt.Sprintf(`
 UNWIND $rows AS r
-MATCH (a:API {name: r.from}), (b:API {name: r.to})
+MATCH (a:%[1]s {name: r.from}), (b:%[1]s {name: r.to})
 SET a._lock = true, b._lock = true
 REMOVE a._lock, b._lock
-MERGE (a)-[e:THEN]->(b)
+MERGE (a)-[e:%[2]s]->(b)
 ON CREATE SET e.count = 0, e.success = 0, e.weight = 0.0, e.predicted_only = true
 SET e[$key] = r.w
-RETURN count(e) AS n`
+RETURN count(e) AS n`, label, rel)
+}
 
-const predictFeeds = `
-UNWIND $rows AS r
-MATCH (a:Param {name: r.from}), (b:Param {name: r.to})
-SET a._lock = true, b._lock = true
-REMOVE a._lock, b._lock
-MERGE (a)-[e:FEEDS]->(b)
-ON CREATE SET e.count = 0, e.success = 0, e.weight = 0.0, e.predicted_only = true
-SET e[$key] = r.w
-RETURN count(e) AS n`
+var (
+	predictThen  = predictEdge("API", "THEN")
+	predictFeeds = predictEdge("Param", "FEEDS")
+)
 
 // ActivateModel makes version the model whose predicted weights reads return, in one write:
 // readers see the old version or the new one, never a mix.

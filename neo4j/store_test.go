@@ -61,22 +61,27 @@ func catalog(prefix string) twnm.Catalog {
 // word is a search term unique to one test: prefix without its separator, then n.
 func word(prefix, n string) string { return strings.TrimSuffix(prefix, "_") + n }
 
-// ownGraph counts the nodes and edges whose names start with prefix.
-func ownGraph(t *testing.T, s *neo4j.Store, prefix string) map[string]int64 {
+// countAll runs each query of queries, with $p bound to prefix, and returns its count n by key.
+func countAll(t *testing.T, s *neo4j.Store, prefix string, queries map[string]string) map[string]int64 {
 	t.Helper()
 	got := map[string]int64{}
-	for key, q := range map[string]string{
-		"apis":     "MATCH (a:API) WHERE a.name STARTS WITH $p RETURN count(a) AS n",
-		"params":   "MATCH (x:Param) WHERE x.name STARTS WITH $p RETURN count(x) AS n",
-		"input_of": "MATCH (:Param)-[e:INPUT_OF]->(a:API) WHERE a.name STARTS WITH $p RETURN count(e) AS n",
-		"required": "MATCH (:Param)-[e:INPUT_OF {required: true}]->(a:API) WHERE a.name STARTS WITH $p RETURN count(e) AS n",
-		"outputs":  "MATCH (a:API)-[e:OUTPUTS]->(:Param) WHERE a.name STARTS WITH $p RETURN count(e) AS n",
-	} {
+	for key, q := range queries {
 		n, err := neo4j.QueryCount(context.Background(), s, q, map[string]any{"p": prefix})
 		require.NoError(t, err, key)
 		got[key] = n
 	}
 	return got
+}
+
+// ownGraph counts the nodes and structural edges whose names start with prefix.
+func ownGraph(t *testing.T, s *neo4j.Store, prefix string) map[string]int64 {
+	return countAll(t, s, prefix, map[string]string{
+		"apis":     "MATCH (a:API) WHERE a.name STARTS WITH $p RETURN count(a) AS n",
+		"params":   "MATCH (x:Param) WHERE x.name STARTS WITH $p RETURN count(x) AS n",
+		"input_of": "MATCH (:Param)-[e:INPUT_OF]->(a:API) WHERE a.name STARTS WITH $p RETURN count(e) AS n",
+		"required": "MATCH (:Param)-[e:INPUT_OF {required: true}]->(a:API) WHERE a.name STARTS WITH $p RETURN count(e) AS n",
+		"outputs":  "MATCH (a:API)-[e:OUTPUTS]->(:Param) WHERE a.name STARTS WITH $p RETURN count(e) AS n",
+	})
 }
 
 func TestLoadCatalogIsIdempotent(t *testing.T) {
