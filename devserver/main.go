@@ -223,14 +223,14 @@ func serverConfig(o options) (*config.Config, error) {
 	}
 	conf.DCRedirectionPolicy.Policy = "noop"
 	conf.Services = map[string]config.Service{}
-	for _, name := range []string{"frontend", "history", "matching", "worker"} {
+	for i, name := range []string{"frontend", "history", "matching", "worker"} {
 		var svc config.Service
 		svc.RPC.BindOnIP = o.IP
 		if name == "frontend" {
 			svc.RPC.GRPCPort = o.Port
 			svc.RPC.HTTPPort = o.HTTPPort
 		} else {
-			p, err := freePort(o.IP)
+			p, err := internalPort(o.IP, o.Port, i)
 			if err != nil {
 				return nil, err
 			}
@@ -253,6 +253,16 @@ func checkPortFree(ip string, port int) error {
 		return fmt.Errorf("port %d on %s is already in use: stop what holds it (`make down`, or `ss -ltnp 'sport = :%d'` to find it) or choose another port", port, ip, port)
 	}
 	return l.Close()
+}
+
+// internalPort picks the port of an internal service: the frontend port plus i when that is
+// below the kernel's ephemeral range (7234, 7235, 7236 for the default 7233, as Temporal's own
+// defaults), so no outgoing connection can take it meanwhile; otherwise any free port.
+func internalPort(ip string, frontend, i int) (int, error) {
+	if p := frontend + i; p < 32768 && checkPortFree(ip, p) == nil {
+		return p, nil
+	}
+	return freePort(ip)
 }
 
 // freePort asks the kernel for a free TCP port on ip.

@@ -173,7 +173,7 @@ func startAll(ctx context.Context, o Options, svcs []*service) error {
 	}
 	errs := make(chan error, len(ws))
 	for _, w := range ws {
-		go func() { errs <- waitHealthy(ctx, o, w.svc, w.pid, w.exited) }()
+		go func() { errs <- waitRetrying(ctx, o, w.svc, w.pid, w.exited) }()
 	}
 	var first error
 	for range ws {
@@ -182,6 +182,25 @@ func startAll(ctx context.Context, o Options, svcs []*service) error {
 		}
 	}
 	return first
+}
+
+// maxStarts bounds how often a service that lost a port race is started.
+const maxStarts = 3
+
+// waitRetrying waits for the service to become healthy, starting it again when it exited
+// because a port it chose was taken meanwhile (free ports are found by binding and releasing
+// them, so another process's outgoing connection can take one before the service binds it).
+func waitRetrying(ctx context.Context, o Options, s *service, pid int, exited <-chan error) error {
+	for attempt := 1; ; attempt++ {
+		err := waitHealthy(ctx, o, s, pid, exited)
+		if err == nil || exited == nil || attempt >= maxStarts || s.lostPortRace == nil || !s.lostPortRace(o) {
+			return err
+		}
+		fmt.Fprintf(o.Out, "%-8s lost a race for a port, starting it again\n", s.name)
+		if pid, exited, err = start(o, s); err != nil {
+			return err
+		}
+	}
 }
 
 // waitHealthy polls the service's health check until it passes, the process exits, or the

@@ -3,10 +3,14 @@ package devstack
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -97,7 +101,7 @@ func TestDownStopsTheWholeProcessGroup(t *testing.T) {
 	w := o.services(o.endpoints())[2]
 	pid, exited, err := start(o, w)
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { _, ok := running(o, w); return ok }, 5*time.Second, 50*time.Millisecond)
+	require.Eventually(t, func() bool { _, ok := running(o, w); return ok }, 20*time.Second, 50*time.Millisecond, "the stand-in worker is running")
 
 	var out bytes.Buffer
 	require.NoError(t, Down(state, &out))
@@ -119,4 +123,45 @@ func TestLauncherReady(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, f.Close())
 	assert.True(t, launcherReady(log))
+}
+
+// A service that loses a port race on its first start is started again, and becomes healthy.
+func TestWaitRetryingRestartsAfterAPortRace(t *testing.T) {
+	root, state := t.TempDir(), t.TempDir()
+	o := Options{Root: root, StateDir: state, Out: &bytes.Buffer{}}
+	require.NoError(t, o.defaults())
+	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
+	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
+	tries := filepath.Join(root, "tries")
+	ready := filepath.Join(root, "ready")
+	// First start: report a taken port and exit; later starts: become ready and stay up.
+	script := filepath.Join(root, "navi-devserver")
+	require.NoError(t, os.WriteFile(script, []byte(`#!/bin/sh
+echo x >> `+tries+`
+if [ "$(wc -l < `+tries+`)" -eq 1 ]; then echo "bind: address already in use"; exit 1; fi
+touch `+ready+`
+sleep 300 &
+wait
+`), 0o755))
+	svc := &service{
+		name: "temporal", marker: "navi-devserver", timeout: 20 * time.Second,
+		command: func() (*exec.Cmd, error) { return exec.Command(script), nil },
+		healthy: func(context.Context, int) error {
+			if _, err := os.Stat(ready); err != nil {
+				return errors.New("not ready")
+			}
+			return nil
+		},
+		lostPortRace: func(o Options) bool {
+			return strings.Contains(sinceLast(filepath.Join(o.logDir(), "temporal.log"), "---- temporal started"), "address already in use")
+		},
+	}
+	pid, exited, err := start(o, svc)
+	require.NoError(t, err)
+	require.NoError(t, waitRetrying(context.Background(), o, svc, pid, exited))
+	b, err := os.ReadFile(tries)
+	require.NoError(t, err)
+	assert.Equal(t, 2, strings.Count(string(b), "x"), "started twice")
+	assert.Contains(t, o.Out.(*bytes.Buffer).String(), "lost a race for a port")
+	require.NoError(t, Down(state, io.Discard))
 }

@@ -46,6 +46,9 @@ type service struct {
 	timeout time.Duration
 	command func() (*exec.Cmd, error)
 	healthy func(ctx context.Context, pid int) error
+	// lostPortRace, if set, reports whether the service's last start failed because a port
+	// was taken: then starting again may succeed.
+	lostPortRace func(o Options) bool
 }
 
 func (s *service) logFile(o Options) string { return filepath.Join(o.logDir(), s.name+".log") }
@@ -134,6 +137,10 @@ func (o Options) services(ep Endpoints) []*service {
 			if err != nil {
 				return nil, err
 			}
+			// A marker in the server's own log separates this start's lines from earlier ones.
+			if err := appendLine(filepath.Join(o.logDir(), "temporal-server.log"), startMarker); err != nil {
+				return nil, err
+			}
 			return exec.Command(bin,
 				"-ip", o.IP,
 				"-port", strconv.Itoa(o.TemporalPort),
@@ -148,6 +155,9 @@ func (o Options) services(ep Endpoints) []*service {
 				return err
 			}
 			return httpOK(ctx, ep.UIURL)
+		},
+		lostPortRace: func(o Options) bool {
+			return strings.Contains(sinceLast(filepath.Join(o.logDir(), "temporal-server.log"), startMarker), "address already in use")
 		},
 	}
 	neo := &service{
@@ -221,15 +231,36 @@ func (o Options) services(ep Endpoints) []*service {
 // launcherReady reports whether the Neo4j log shows a "ready" line after the last start
 // marker that Up wrote.
 func launcherReady(logFile string) bool {
+	return strings.Contains(sinceLast(logFile, "---- neo4j started"), "navi-neo4j: ready")
+}
+
+// startMarker is the line written to the Temporal server's log before each start.
+const startMarker = `{"msg":"---- started by navi dev up"}`
+
+// sinceLast returns the part of a log file from the last occurrence of marker on (all of it
+// when the marker is absent, "" when the file is).
+func sinceLast(logFile, marker string) string {
 	b, err := os.ReadFile(logFile)
 	if err != nil {
-		return false
+		return ""
 	}
 	log := string(b)
-	if i := strings.LastIndex(log, "---- neo4j started"); i >= 0 {
+	if i := strings.LastIndex(log, marker); i >= 0 {
 		log = log[i:]
 	}
-	return strings.Contains(log, "navi-neo4j: ready")
+	return log
+}
+
+func appendLine(path, line string) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(f, line)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func (o Options) binary(name, how string) (string, error) {
