@@ -3,7 +3,7 @@
 //
 //	navi ask "<query>"          start a query workflow, print its ID and UI link, wait for the result
 //	navi show <workflow-id>     status, search attributes, live state or result of a run
-//	navi tools load <file>      load a native JSON tool catalog into the graph
+//	navi tools load <file>      load a native JSON or YAML tool catalog into the graph
 //	navi dev up|down|status     the local stack: Temporal (with UI), Neo4j, the worker
 //
 // Connection settings come from NAVI_* environment variables or flags; see `navi <command> -h`.
@@ -21,7 +21,7 @@ const usage = `navi: durable tool orchestration on Temporal
 usage:
   navi ask [flags] "<query>"      start a query workflow and wait for its result
   navi show [flags] <workflow-id> show a run: status, search attributes, state or result
-  navi tools load [flags] <file>  load a native JSON tool catalog into the Neo4j graph
+  navi tools load [flags] <file>  load a native JSON or YAML tool catalog into the Neo4j graph
   navi dev up [flags]             start the local stack (Temporal + UI, Neo4j, worker)
   navi dev down [flags]           stop it
   navi dev status [flags]         say what runs

@@ -4,16 +4,15 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/naviagent/navi/internal/config"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/catalogs"
 )
 
 func tools(args []string) error {
 	if len(args) == 0 || args[0] != "load" {
-		return fmt.Errorf("%w: navi tools load <catalog.json>", errUsage)
+		return fmt.Errorf("%w: navi tools load <catalog.json|yaml>", errUsage)
 	}
 	cfg := config.FromEnv()
 	fs := flag.NewFlagSet("navi tools load", flag.ContinueOnError)
@@ -25,12 +24,7 @@ func tools(args []string) error {
 		return fmt.Errorf("%w: navi tools load needs one catalog file", errUsage)
 	}
 	path := fs.Arg(0)
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
-	}
-	defer f.Close()
-	cat, err := twnm.DecodeCatalog(f, path)
+	cat, err := catalogs.Native(path) // JSON or YAML, by extension
 	if err != nil {
 		return err
 	}
