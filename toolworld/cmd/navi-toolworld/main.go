@@ -1,0 +1,76 @@
+// Command navi-toolworld serves Navi's local tool world: deterministic HTTP tools in seven
+// domains, with fault injection, for demos and tests.
+//
+//	navi-toolworld -addr 127.0.0.1:8300 [-debug]
+//
+// The address comes from -addr, else NAVI_TOOLWORLD_ADDR, else 127.0.0.1:8300. With -debug,
+// every request is logged. SIGINT or SIGTERM shuts the server down gracefully.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/naviagent/navi/toolworld"
+)
+
+const defaultAddr = "127.0.0.1:8300"
+
+func main() {
+	def := defaultAddr
+	if v := os.Getenv("NAVI_TOOLWORLD_ADDR"); v != "" {
+		def = v
+	}
+	addr := flag.String("addr", def, "listen address (env NAVI_TOOLWORLD_ADDR)")
+	debug := flag.Bool("debug", false, "log every request")
+	flag.Parse()
+
+	level := slog.LevelInfo
+	if *debug {
+		level = slog.LevelDebug
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	if err := run(*addr, logger); err != nil {
+		logger.Error("navi-toolworld", "err", err)
+		os.Exit(1)
+	}
+}
+
+func run(addr string, logger *slog.Logger) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	srv := &http.Server{
+		Addr:              addr,
+		Handler:           toolworld.New(toolworld.Options{Logger: logger}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	logger.Info("navi-toolworld listening", "addr", addr, "apis", len(toolworld.Registry()),
+		"catalog", "http://"+addr+"/catalog.json")
+
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve %s: %w", addr, err)
+	case <-ctx.Done():
+	}
+	logger.Info("navi-toolworld shutting down")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("serve %s: %w", addr, err)
+	}
+	return nil
+}

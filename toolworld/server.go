@@ -1,0 +1,391 @@
+package toolworld
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// Fault modes, the values of Fault.Mode.
+const (
+	ModeNone        = "none"         // no fault; setting it clears the API's fault
+	ModeDown        = "down"         // 503 Service Unavailable
+	ModeSlow        = "slow"         // answers after LatencyMS more milliseconds
+	ModeFlaky       = "flaky"        // a fraction ErrorRate of calls answer 500
+	ModeRateLimited = "rate_limited" // 429 Too Many Requests with Retry-After
+	ModeDrift       = "drift"        // one output field is renamed with the suffix "_v2"
+	ModeDeprecated  = "deprecated"   // 410 Gone
+)
+
+// Defaults of the fault parameters left at zero.
+const (
+	defaultLatencyMS   = 500
+	defaultErrorRate   = 0.5
+	defaultRetryAfterS = 1
+)
+
+// Fault is a fault injected into one API.
+type Fault struct {
+	API  string `json:"api"`
+	Mode string `json:"mode"`
+	// LatencyMS is the delay a slow API adds (500 when zero).
+	LatencyMS int `json:"latency_ms,omitempty"`
+	// ErrorRate is the fraction of calls a flaky API fails, in [0, 1] (0.5 when zero).
+	ErrorRate float64 `json:"error_rate,omitempty"`
+	// RetryAfterS is the Retry-After a rate-limited API answers, in seconds (1 when zero).
+	RetryAfterS int `json:"retry_after_s,omitempty"`
+	// Seed seeds the sequence that decides which calls of a flaky API fail: the same seed
+	// gives the same sequence of failures from the time the fault is set.
+	Seed uint64 `json:"seed,omitempty"`
+	// Field is the output a drifting API renames (its first output when empty).
+	Field string `json:"field,omitempty"`
+}
+
+// Options configure a Server.
+type Options struct {
+	// Faults are injected at start; each must name a known API and mode.
+	Faults []Fault
+	// BaseURL is the base_url of the endpoints in /catalog.json and the server of
+	// /openapi.json; when empty, it is http:// and the Host of the request.
+	BaseURL string
+	// Logger receives one debug line per request; nil discards them.
+	Logger *slog.Logger
+}
+
+// Server is the tool world over HTTP. It is safe for concurrent use.
+type Server struct {
+	tools   []Tool
+	byName  map[string]Tool
+	mux     *http.ServeMux
+	log     *slog.Logger
+	baseURL string
+
+	mu     sync.Mutex
+	faults map[string]*faultState
+	calls  map[string]int
+}
+
+// faultState is a fault with the random sequence of a flaky one.
+type faultState struct {
+	Fault
+	rng *rand.Rand
+}
+
+// New builds a Server of the whole registry. A fault of opts.Faults that names an unknown API
+// or mode is logged at error level and skipped; use SetFault to get the error instead.
+func New(opts Options) *Server {
+	s := &Server{
+		tools:   Registry(),
+		mux:     http.NewServeMux(),
+		log:     opts.Logger,
+		baseURL: strings.TrimSuffix(opts.BaseURL, "/"),
+		faults:  make(map[string]*faultState),
+		calls:   make(map[string]int),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	s.byName = make(map[string]Tool, len(s.tools))
+	for _, t := range s.tools {
+		s.byName[t.API.Name] = t
+		s.mux.Handle(t.API.Endpoint.Method+" "+t.API.Endpoint.Path, s.apiHandler(t))
+	}
+	s.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "apis": len(s.tools)})
+	})
+	s.mux.HandleFunc("GET /catalog.json", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, Catalog(s.base(r)))
+	})
+	s.mux.HandleFunc("GET /openapi.json", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, OpenAPI(s.base(r)))
+	})
+	s.mux.HandleFunc("GET /admin/faults", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"faults": s.Faults()})
+	})
+	s.mux.HandleFunc("POST /admin/faults", s.postFault)
+	s.mux.HandleFunc("GET /admin/stats", func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"calls": s.Stats()})
+	})
+	for _, f := range opts.Faults {
+		if err := s.SetFault(f); err != nil {
+			s.log.Error("toolworld: fault skipped", "err", err)
+		}
+	}
+	return s
+}
+
+// ServeHTTP routes a request and logs it at debug level.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+	s.mux.ServeHTTP(rec, r)
+	s.log.Debug("toolworld request", "method", r.Method, "path", r.URL.Path, "status", rec.status, "duration", time.Since(start))
+}
+
+// Tools returns the APIs the server answers.
+func (s *Server) Tools() []Tool { return append([]Tool(nil), s.tools...) }
+
+// SetFault injects a fault into an API, replacing its fault; mode "none" clears it.
+func (s *Server) SetFault(f Fault) error {
+	t, ok := s.byName[f.API]
+	if !ok {
+		return fmt.Errorf("set fault: unknown api %q", f.API)
+	}
+	switch f.Mode {
+	case ModeNone, ModeDown, ModeSlow, ModeFlaky, ModeRateLimited, ModeDrift, ModeDeprecated:
+	default:
+		return fmt.Errorf("set fault on %s: unknown mode %q, want none, down, slow, flaky, rate_limited, drift or deprecated", f.API, f.Mode)
+	}
+	switch {
+	case f.LatencyMS < 0:
+		return fmt.Errorf("set fault on %s: latency_ms is %d, want 0 or more", f.API, f.LatencyMS)
+	case f.ErrorRate < 0 || f.ErrorRate > 1:
+		return fmt.Errorf("set fault on %s: error_rate is %g, want a fraction in [0, 1]", f.API, f.ErrorRate)
+	case f.RetryAfterS < 0:
+		return fmt.Errorf("set fault on %s: retry_after_s is %d, want 0 or more", f.API, f.RetryAfterS)
+	}
+	if f.Mode == ModeDrift {
+		if f.Field == "" && len(t.API.Outputs) > 0 {
+			f.Field = t.API.Outputs[0].Name
+		}
+		if !hasParam(t.API.Outputs, f.Field) {
+			return fmt.Errorf("set fault on %s: drift field %q is not an output", f.API, f.Field)
+		}
+	}
+	if f.Mode == ModeSlow && f.LatencyMS == 0 {
+		f.LatencyMS = defaultLatencyMS
+	}
+	if f.Mode == ModeFlaky && f.ErrorRate == 0 {
+		f.ErrorRate = defaultErrorRate
+	}
+	if f.Mode == ModeRateLimited && f.RetryAfterS == 0 {
+		f.RetryAfterS = defaultRetryAfterS
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if f.Mode == ModeNone {
+		delete(s.faults, f.API)
+		return nil
+	}
+	s.faults[f.API] = &faultState{Fault: f, rng: rand.New(rand.NewPCG(seedBytes(f.Seed)))}
+	return nil
+}
+
+// Faults returns the faults in force, sorted by API name.
+func (s *Server) Faults() []Fault {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Fault, 0, len(s.faults))
+	for _, f := range s.faults {
+		out = append(out, f.Fault)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].API < out[j].API })
+	return out
+}
+
+// Calls returns how many requests reached an API's endpoint, faulted and invalid ones included.
+func (s *Server) Calls(api string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.calls[api]
+}
+
+// Stats returns the call count of every API called at least once.
+func (s *Server) Stats() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.calls))
+	for k, v := range s.calls {
+		out[k] = v
+	}
+	return out
+}
+
+func (s *Server) base(r *http.Request) string {
+	if s.baseURL != "" {
+		return s.baseURL
+	}
+	return "http://" + r.Host
+}
+
+func (s *Server) postFault(w http.ResponseWriter, r *http.Request) {
+	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<16))
+	dec.DisallowUnknownFields()
+	var f Fault
+	if err := dec.Decode(&f); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": fmt.Sprintf("fault: invalid JSON: %v", err)})
+		return
+	}
+	if err := s.SetFault(f); err != nil {
+		status := http.StatusBadRequest
+		if _, ok := s.byName[f.API]; !ok {
+			status = http.StatusNotFound
+		}
+		writeJSON(w, status, map[string]any{"error": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"faults": s.Faults()})
+}
+
+// verdict is what the fault of an API decides for one call.
+type verdict struct {
+	status     int
+	retryAfter int
+	delay      time.Duration
+	drift      string
+	reason     string
+}
+
+// decide counts the call and applies the API's fault, under the lock.
+func (s *Server) decide(api string) verdict {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls[api]++
+	f, ok := s.faults[api]
+	if !ok {
+		return verdict{}
+	}
+	switch f.Mode {
+	case ModeDown:
+		return verdict{status: http.StatusServiceUnavailable, reason: "service unavailable"}
+	case ModeDeprecated:
+		return verdict{status: http.StatusGone, reason: "api deprecated and removed"}
+	case ModeRateLimited:
+		return verdict{status: http.StatusTooManyRequests, retryAfter: f.RetryAfterS, reason: "rate limit exceeded"}
+	case ModeFlaky:
+		if f.rng.Float64() < f.ErrorRate {
+			return verdict{status: http.StatusInternalServerError, reason: "internal error (flaky)"}
+		}
+	case ModeSlow:
+		return verdict{delay: time.Duration(f.LatencyMS) * time.Millisecond}
+	case ModeDrift:
+		return verdict{drift: f.Field}
+	}
+	return verdict{}
+}
+
+func (s *Server) apiHandler(t Tool) http.Handler {
+	name := t.API.Name
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		v := s.decide(name)
+		if v.status != 0 {
+			if v.retryAfter > 0 {
+				w.Header().Set("Retry-After", strconv.Itoa(v.retryAfter))
+			}
+			writeJSON(w, v.status, map[string]any{"error": v.reason, "api": name})
+			return
+		}
+		if v.delay > 0 {
+			timer := time.NewTimer(v.delay)
+			select {
+			case <-timer.C:
+			case <-r.Context().Done():
+				timer.Stop()
+				return // the client is gone
+			}
+		}
+		inputs, err := readInputs(t.API, r)
+		if err != nil {
+			writeError(w, name, err)
+			return
+		}
+		out, err := t.Handle(inputs)
+		if err != nil {
+			writeError(w, name, err)
+			return
+		}
+		if v.drift != "" {
+			if val, ok := out[v.drift]; ok {
+				delete(out, v.drift)
+				out[v.drift+"_v2"] = val
+			}
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
+}
+
+// readInputs gathers an API's inputs from the path, the query and the JSON body.
+func readInputs(a twnm.API, r *http.Request) (map[string]string, error) {
+	in := make(map[string]string, len(a.Inputs))
+	var bodyVals map[string]json.RawMessage
+	for _, p := range a.Inputs {
+		switch p.In {
+		case twnm.InPath:
+			in[p.Name] = r.PathValue(p.Name)
+		case twnm.InQuery:
+			if q := r.URL.Query(); q.Has(p.Name) {
+				in[p.Name] = q.Get(p.Name)
+			}
+		case twnm.InBody:
+			if bodyVals == nil {
+				bodyVals = map[string]json.RawMessage{}
+				data, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+				if err != nil {
+					return nil, fmt.Errorf("read body: %w", err)
+				}
+				if len(strings.TrimSpace(string(data))) > 0 {
+					if err := json.Unmarshal(data, &bodyVals); err != nil {
+						return nil, &InputError{Param: "body", Reason: fmt.Sprintf("want a JSON object: %v", err)}
+					}
+				}
+			}
+			if raw, ok := bodyVals[p.Name]; ok {
+				var str string
+				if json.Unmarshal(raw, &str) == nil {
+					in[p.Name] = str
+				} else if string(raw) != "null" {
+					in[p.Name] = string(raw) // a number or boolean, in its JSON form
+				}
+			}
+		}
+	}
+	return in, nil
+}
+
+func writeError(w http.ResponseWriter, api string, err error) {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": ie.Error(), "parameter": ie.Param, "api": api})
+		return
+	}
+	writeJSON(w, http.StatusInternalServerError, map[string]any{"error": err.Error(), "api": api})
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v) // the client may be gone; nothing else to do
+}
+
+func hasParam(ps []twnm.Param, name string) bool {
+	for _, p := range ps {
+		if p.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// statusRecorder remembers the status a handler wrote, for the request log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}
