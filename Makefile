@@ -8,8 +8,9 @@ SHELL := /bin/bash
 
 STATE       ?= .state
 TEST_STATE  ?= .state/test
-CATALOG     ?= catalogs/api-bank-demo.json
-QUERY       ?= What's the weather at the coordinates of Paris, and which restaurants are nearby?
+# The demo's tools: the tool world's own catalog, served by the running tool world.
+CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json
+QUERY       ?= What's the weather and the air quality in Lyon?
 GO          ?= go
 
 # Local-stack credentials. The password reaches Neo4j and the worker through the environment only.
@@ -22,8 +23,8 @@ GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -pat
 
 .PHONY: run up down logs status build test test-stack clean reset
 
-## build: the navi CLI, the worker, the embedded Temporal dev server and the Neo4j launcher
-build: bin/navi bin/navi-worker bin/navi-devserver $(LAUNCHER_JAR)
+## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
+build: bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
 
 # Checks with one clear line each, run by the recipes that need the tool.
 need_go    = command -v $(GO) >/dev/null || { echo "go not found: install Go 1.26+ (https://go.dev/dl/)" >&2; exit 1; }
@@ -40,6 +41,10 @@ bin/navi-worker: $(GO_SOURCES)
 	@$(need_go)
 	$(GO) build -o $@ ./worker
 
+bin/navi-toolworld: $(GO_SOURCES)
+	@$(need_go)
+	$(GO) build -o $@ ./toolworld/cmd/navi-toolworld
+
 # The dev server is its own Go module; a cold build takes minutes, so it is rebuilt only when
 # its sources change.
 bin/navi-devserver: devserver/main.go devserver/go.mod devserver/go.sum
@@ -54,7 +59,7 @@ $(LAUNCHER_JAR): $(LAUNCHER)/pom.xml $(shell find $(LAUNCHER)/src -name '*.java'
 	mvn -B -q -f $(LAUNCHER)/pom.xml clean package
 	@touch $@
 
-## up: start Temporal (with UI), Neo4j and the worker unless they already run
+## up: start Temporal (with UI), Neo4j, the tool world and the worker unless they already run
 up: build
 	@bin/navi dev up -state $(STATE)
 

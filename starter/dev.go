@@ -70,6 +70,9 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 		if o.BoltPort, err = portEnv("NAVI_NEO4J_BOLT_PORT", 7687); err != nil {
 			return err
 		}
+		if o.ToolPort, err = portEnv("NAVI_TOOLWORLD_PORT", 8300); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -77,8 +80,8 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 	if err != nil {
 		return fmt.Errorf("%w\n(see `navi dev logs -state %s`; `make down` stops what started)", err, *state)
 	}
-	fmt.Printf("\nstack up: Temporal %s, Temporal UI %s, Neo4j %s\nendpoints in %s\n",
-		ep.TemporalAddress, ep.UIURL, ep.Neo4jURI, devstack.EnvFile(*state))
+	fmt.Printf("\nstack up: Temporal %s, Temporal UI %s, Neo4j %s, tool world %s\nendpoints in %s\n",
+		ep.TemporalAddress, ep.UIURL, ep.Neo4jURI, ep.ToolWorldURL, devstack.EnvFile(*state))
 	return nil
 }
 

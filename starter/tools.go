@@ -4,6 +4,11 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/naviagent/navi/internal/config"
@@ -12,7 +17,7 @@ import (
 
 func tools(args []string) error {
 	if len(args) == 0 || args[0] != "load" {
-		return fmt.Errorf("%w: navi tools load <catalog.json|yaml>", errUsage)
+		return fmt.Errorf("%w: navi tools load <catalog.json|yaml|URL>", errUsage)
 	}
 	cfg := config.FromEnv()
 	fs := flag.NewFlagSet("navi tools load", flag.ContinueOnError)
@@ -23,7 +28,16 @@ func tools(args []string) error {
 	if fs.NArg() != 1 {
 		return fmt.Errorf("%w: navi tools load needs one catalog file", errUsage)
 	}
-	path := fs.Arg(0)
+	source := fs.Arg(0)
+	path := source
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		local, err := download(path)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(local)
+		path = local
+	}
 	cat, err := catalogs.Native(path) // JSON or YAML, by extension
 	if err != nil {
 		return err
@@ -45,6 +59,34 @@ func tools(args []string) error {
 		return err
 	}
 	fmt.Printf("loaded %s: %d APIs, %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
-		path, stats.APIs, stats.Params, counts.APIs, counts.Params, counts.Edges)
+		source, stats.APIs, stats.Params, counts.APIs, counts.Params, counts.Edges)
 	return nil
+}
+
+// download fetches a catalog served over HTTP (the tool world's /catalog.json) into a
+// temporary file, named with the URL's extension so that Native reads it as JSON or YAML.
+func download(url string) (string, error) {
+	client := &http.Client{Timeout: 30 * time.Second}
+	resp, err := client.Get(url)
+	if err != nil {
+		return "", fmt.Errorf("catalog %s: %w", url, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("catalog %s: HTTP %d", url, resp.StatusCode)
+	}
+	ext := path.Ext(strings.SplitN(url, "?", 2)[0])
+	if ext != ".yaml" && ext != ".yml" {
+		ext = ".json"
+	}
+	f, err := os.CreateTemp("", "navi-catalog-*"+ext)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(f, io.LimitReader(resp.Body, 64<<20)); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return "", fmt.Errorf("catalog %s: %w", url, err)
+	}
+	return f.Name(), f.Close()
 }

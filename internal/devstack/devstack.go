@@ -1,5 +1,5 @@
 // Package devstack starts, checks and stops Navi's local stack as plain processes: the embedded
-// Temporal dev server with its UI, a local Neo4j, and the Navi worker. It waits on real health
+// Temporal dev server with its UI, a local Neo4j, the tool world, and the Navi worker. It waits on real health
 // checks (a Temporal namespace that answers, a Bolt login that succeeds, a worker polling its
 // task queue), reuses what already runs, and keeps pid files, logs and chosen ports under one
 // state folder so that Down always stops what Up started.
@@ -28,6 +28,7 @@ type Options struct {
 	TemporalPort int
 	UIPort       int
 	BoltPort     int
+	ToolPort     int // the tool world
 	Namespace    string
 	TaskQueue    string
 	Neo4jUser    string
@@ -46,6 +47,7 @@ type Endpoints struct {
 	Neo4jURI        string
 	Neo4jUser       string
 	TaskQueue       string
+	ToolWorldURL    string
 }
 
 // Env renders the endpoints as shell variable assignments, one per line.
@@ -58,6 +60,7 @@ func (e Endpoints) Env(prefix string) string {
 		{"TASK_QUEUE", e.TaskQueue},
 		{"NEO4J_URI", e.Neo4jURI},
 		{"NEO4J_USER", e.Neo4jUser},
+		{"TOOLWORLD_URL", e.ToolWorldURL},
 	} {
 		fmt.Fprintf(&b, "%s%s=%s\n", prefix, kv[0], kv[1])
 	}
@@ -121,8 +124,8 @@ func Up(ctx context.Context, o Options) (Endpoints, error) {
 	ep := o.endpoints()
 
 	services := o.services(ep)
-	// Temporal and Neo4j start side by side; the worker needs both.
-	base, worker := services[:2], services[2:]
+	// Temporal, Neo4j and the tool world start side by side; the worker needs the first two.
+	base, worker := services[:3], services[3:]
 	if err := startAll(ctx, o, base); err != nil {
 		return ep, err
 	}
@@ -148,7 +151,7 @@ func startAll(ctx context.Context, o Options, svcs []*service) error {
 	var toStart []*service
 	for _, s := range svcs {
 		if pid, ok := running(o, s); ok {
-			fmt.Fprintf(o.Out, "%-8s already running (pid %d), reusing it\n", s.name, pid)
+			fmt.Fprintf(o.Out, "%-9s already running (pid %d), reusing it\n", s.name, pid)
 			ws = append(ws, waiting{svc: s, pid: pid})
 			continue
 		}
@@ -168,7 +171,7 @@ func startAll(ctx context.Context, o Options, svcs []*service) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(o.Out, "%-8s starting (pid %d), log %s\n", s.name, pid, s.logFile(o))
+		fmt.Fprintf(o.Out, "%-9s starting (pid %d), log %s\n", s.name, pid, s.logFile(o))
 		ws = append(ws, waiting{svc: s, pid: pid, exited: exited})
 	}
 	errs := make(chan error, len(ws))
@@ -196,7 +199,7 @@ func waitRetrying(ctx context.Context, o Options, s *service, pid int, exited <-
 		if err == nil || exited == nil || attempt >= maxStarts || s.lostPortRace == nil || !s.lostPortRace(o) {
 			return err
 		}
-		fmt.Fprintf(o.Out, "%-8s lost a race for a port, starting it again\n", s.name)
+		fmt.Fprintf(o.Out, "%-9s lost a race for a port, starting it again\n", s.name)
 		if pid, exited, err = start(o, s); err != nil {
 			return err
 		}
@@ -213,7 +216,7 @@ func waitHealthy(ctx context.Context, o Options, s *service, pid int, exited <-c
 		last = s.healthy(cctx, pid)
 		cancel()
 		if last == nil {
-			fmt.Fprintf(o.Out, "%-8s healthy: %s\n", s.name, s.address)
+			fmt.Fprintf(o.Out, "%-9s healthy: %s\n", s.name, s.address)
 			return nil
 		}
 		select {
@@ -279,7 +282,7 @@ func running(o Options, s *service) (int, bool) {
 // It succeeds when nothing runs.
 func Down(stateDir string, out io.Writer) error {
 	var errs []error
-	for _, name := range []string{"worker", "temporal", "neo4j"} {
+	for _, name := range []string{"worker", "toolworld", "temporal", "neo4j"} {
 		pidFile := filepath.Join(stateDir, "run", name+".pid")
 		pid, err := readPid(pidFile)
 		if errors.Is(err, os.ErrNotExist) {
@@ -298,7 +301,7 @@ func Down(stateDir string, out io.Writer) error {
 			continue
 		}
 		_ = os.Remove(pidFile)
-		fmt.Fprintf(out, "%-8s stopped (pid %d)\n", name, pid)
+		fmt.Fprintf(out, "%-9s stopped (pid %d)\n", name, pid)
 	}
 	return errors.Join(errs...)
 }
@@ -330,15 +333,15 @@ func stop(pid int, grace time.Duration) error {
 // Status is one line per service: running or not, with its pid.
 func Status(stateDir string) []string {
 	var lines []string
-	for _, name := range []string{"temporal", "neo4j", "worker"} {
+	for _, name := range []string{"temporal", "neo4j", "toolworld", "worker"} {
 		pid, err := readPid(filepath.Join(stateDir, "run", name+".pid"))
 		switch {
 		case err != nil:
-			lines = append(lines, fmt.Sprintf("%-8s stopped", name))
+			lines = append(lines, fmt.Sprintf("%-9s stopped", name))
 		case alive(pid, markers[name]):
-			lines = append(lines, fmt.Sprintf("%-8s running (pid %d)", name, pid))
+			lines = append(lines, fmt.Sprintf("%-9s running (pid %d)", name, pid))
 		default:
-			lines = append(lines, fmt.Sprintf("%-8s stopped (stale pid file, pid %d)", name, pid))
+			lines = append(lines, fmt.Sprintf("%-9s stopped (stale pid file, pid %d)", name, pid))
 		}
 	}
 	return lines

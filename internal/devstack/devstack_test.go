@@ -20,13 +20,14 @@ import (
 
 func TestEndpointsEnv(t *testing.T) {
 	ep := Endpoints{TemporalAddress: "127.0.0.1:7233", Namespace: "default", UIURL: "http://localhost:8233",
-		Neo4jURI: "bolt://127.0.0.1:7687", Neo4jUser: "neo4j", TaskQueue: "navi"}
+		Neo4jURI: "bolt://127.0.0.1:7687", Neo4jUser: "neo4j", TaskQueue: "navi", ToolWorldURL: "http://127.0.0.1:8300"}
 	assert.Equal(t, `NAVI_TEST_TEMPORAL_ADDRESS=127.0.0.1:7233
 NAVI_TEST_TEMPORAL_NAMESPACE=default
 NAVI_TEST_TEMPORAL_UI=http://localhost:8233
 NAVI_TEST_TASK_QUEUE=navi
 NAVI_TEST_NEO4J_URI=bolt://127.0.0.1:7687
 NAVI_TEST_NEO4J_USER=neo4j
+NAVI_TEST_TOOLWORLD_URL=http://127.0.0.1:8300
 `, ep.Env("NAVI_TEST_"))
 }
 
@@ -82,7 +83,7 @@ func TestDownCleansStalePidFilesAndLeavesStrangersAlone(t *testing.T) {
 	assert.Empty(t, out.String(), "nothing was running")
 	pids, _ := filepath.Glob(filepath.Join(run, "*.pid"))
 	assert.Empty(t, pids)
-	assert.Equal(t, []string{"temporal stopped", "neo4j    stopped", "worker   stopped"}, Status(state))
+	assert.Equal(t, []string{"temporal  stopped", "neo4j     stopped", "toolworld stopped", "worker    stopped"}, Status(state))
 }
 
 func TestDownStopsTheWholeProcessGroup(t *testing.T) {
@@ -98,14 +99,19 @@ func TestDownStopsTheWholeProcessGroup(t *testing.T) {
 	require.NoError(t, o.defaults())
 	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
 	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
-	w := o.services(o.endpoints())[2]
+	var w *service
+	for _, s := range o.services(o.endpoints()) {
+		if s.name == "worker" {
+			w = s
+		}
+	}
 	pid, exited, err := start(o, w)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { _, ok := running(o, w); return ok }, 20*time.Second, 50*time.Millisecond, "the stand-in worker is running")
 
 	var out bytes.Buffer
 	require.NoError(t, Down(state, &out))
-	assert.Equal(t, "worker   stopped (pid "+strconv.Itoa(pid)+")\n", out.String())
+	assert.Equal(t, "worker    stopped (pid "+strconv.Itoa(pid)+")\n", out.String())
 	<-exited
 	assert.False(t, groupAlive(pid), "no process of the group may remain")
 	assert.NoFileExists(t, w.pidFile(o))

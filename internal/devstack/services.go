@@ -26,9 +26,10 @@ import (
 
 // markers identify each service's process in /proc/<pid>/cmdline.
 var markers = map[string]string{
-	"temporal": "navi-devserver",
-	"neo4j":    "dev.navi.neo4j.Launcher",
-	"worker":   "navi-worker",
+	"temporal":  "navi-devserver",
+	"neo4j":     "dev.navi.neo4j.Launcher",
+	"worker":    "navi-worker",
+	"toolworld": "navi-toolworld",
 }
 
 type portUse struct {
@@ -59,12 +60,13 @@ type ports struct {
 	Temporal int `json:"temporal"`
 	UI       int `json:"ui"`
 	Bolt     int `json:"bolt"`
+	Tool     int `json:"toolworld"`
 }
 
 // resolvePorts fills zero ports: with the ports of this state folder's running stack if there
 // is one, otherwise with free ports.
 func (o *Options) resolvePorts() error {
-	if o.TemporalPort != 0 && o.UIPort != 0 && o.BoltPort != 0 {
+	if o.TemporalPort != 0 && o.UIPort != 0 && o.BoltPort != 0 && o.ToolPort != 0 {
 		return nil
 	}
 	path := filepath.Join(o.StateDir, "ports.json")
@@ -73,8 +75,9 @@ func (o *Options) resolvePorts() error {
 		o.TemporalPort = firstNonZero(o.TemporalPort, prev.Temporal)
 		o.UIPort = firstNonZero(o.UIPort, prev.UI)
 		o.BoltPort = firstNonZero(o.BoltPort, prev.Bolt)
+		o.ToolPort = firstNonZero(o.ToolPort, prev.Tool)
 	}
-	for _, p := range []*int{&o.TemporalPort, &o.UIPort, &o.BoltPort} {
+	for _, p := range []*int{&o.TemporalPort, &o.UIPort, &o.BoltPort, &o.ToolPort} {
 		if *p == 0 {
 			free, err := freePort(o.IP)
 			if err != nil {
@@ -83,7 +86,7 @@ func (o *Options) resolvePorts() error {
 			*p = free
 		}
 	}
-	b, _ := json.Marshal(ports{Temporal: o.TemporalPort, UI: o.UIPort, Bolt: o.BoltPort})
+	b, _ := json.Marshal(ports{Temporal: o.TemporalPort, UI: o.UIPort, Bolt: o.BoltPort, Tool: o.ToolPort})
 	return os.WriteFile(path, b, 0o644)
 }
 
@@ -111,6 +114,7 @@ func (o Options) endpoints() Endpoints {
 		Neo4jURI:        "bolt://" + net.JoinHostPort(o.IP, strconv.Itoa(o.BoltPort)),
 		Neo4jUser:       o.Neo4jUser,
 		TaskQueue:       o.TaskQueue,
+		ToolWorldURL:    "http://" + net.JoinHostPort(o.IP, strconv.Itoa(o.ToolPort)),
 	}
 }
 
@@ -121,7 +125,7 @@ func displayHost(ip string) string {
 	return ip
 }
 
-// services returns Temporal, Neo4j and the worker, in that order.
+// services returns Temporal, Neo4j, the tool world and the worker, in that order.
 func (o Options) services(ep Endpoints) []*service {
 	temporal := &service{
 		name:    "temporal",
@@ -225,7 +229,22 @@ func (o Options) services(ep Endpoints) []*service {
 		},
 		healthy: func(ctx context.Context, pid int) error { return workerPolling(ctx, ep, pid) },
 	}
-	return []*service{temporal, neo, worker}
+	tools := &service{
+		name:    "toolworld",
+		address: ep.ToolWorldURL,
+		marker:  markers["toolworld"],
+		ports:   []portUse{{o.ToolPort, "tool world", "NAVI_TOOLWORLD_PORT"}},
+		timeout: 30 * time.Second,
+		command: func() (*exec.Cmd, error) {
+			bin, err := o.binary("navi-toolworld", "make build")
+			if err != nil {
+				return nil, err
+			}
+			return exec.Command(bin, "-addr", net.JoinHostPort(o.IP, strconv.Itoa(o.ToolPort))), nil
+		},
+		healthy: func(ctx context.Context, _ int) error { return httpOK(ctx, ep.ToolWorldURL+"/healthz") },
+	}
+	return []*service{temporal, neo, tools, worker}
 }
 
 // launcherReady reports whether the Neo4j log shows a "ready" line after the last start
@@ -327,11 +346,11 @@ func httpOK(ctx context.Context, url string) error {
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("temporal UI %s: %w", url, err)
+		return fmt.Errorf("%s: %w", url, err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("temporal UI %s: HTTP %d", url, resp.StatusCode)
+		return fmt.Errorf("%s: HTTP %d", url, resp.StatusCode)
 	}
 	return nil
 }

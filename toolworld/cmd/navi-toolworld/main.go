@@ -2,16 +2,23 @@
 // domains, with fault injection, for demos and tests.
 //
 //	navi-toolworld -addr 127.0.0.1:8300 [-debug]
+//	navi-toolworld tasks [-n 300] [-seed 1] [-difficulty all|easy|medium|hard]
+//
+// The tasks subcommand writes generated tasks (toolworld.GenerateTasks) as JSON lines to
+// stdout instead of serving.
 //
 // The address comes from -addr, else NAVI_TOOLWORLD_ADDR, else 127.0.0.1:8300. With -debug,
 // every request is logged. SIGINT or SIGTERM shuts the server down gracefully.
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"os"
@@ -25,6 +32,13 @@ import (
 const defaultAddr = "127.0.0.1:8300"
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "tasks" {
+		if err := runTasks(os.Args[2:], os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, "navi-toolworld tasks:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	def := defaultAddr
 	if v := os.Getenv("NAVI_TOOLWORLD_ADDR"); v != "" {
 		def = v
@@ -73,4 +87,31 @@ func run(addr string, logger *slog.Logger) error {
 		return fmt.Errorf("serve %s: %w", addr, err)
 	}
 	return nil
+}
+
+// runTasks parses the tasks subcommand's flags and writes the tasks as JSON lines to w.
+func runTasks(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("tasks", flag.ContinueOnError)
+	n := fs.Int("n", 300, "number of tasks")
+	seed := fs.Uint64("seed", 1, "generator seed")
+	difficulty := fs.String("difficulty", "all", "easy, medium, hard or all")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	tasks, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: *seed, N: *n, Difficulty: *difficulty})
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for _, t := range tasks {
+		if err := enc.Encode(t); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }
