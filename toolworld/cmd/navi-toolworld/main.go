@@ -3,9 +3,11 @@
 //
 //	navi-toolworld -addr 127.0.0.1:8300 [-debug]
 //	navi-toolworld tasks [-n 300] [-seed 1] [-difficulty all|easy|medium|hard]
+//	navi-toolworld synthetic [-n 16000] [-seed 1]
 //
 // The tasks subcommand writes generated tasks (toolworld.GenerateTasks) as JSON lines to
-// stdout instead of serving.
+// stdout instead of serving; synthetic writes a generated catalog of n APIs for scale
+// benchmarks (twnm/synth), in Navi's native JSON format.
 //
 // The address comes from -addr, else NAVI_TOOLWORLD_ADDR, else 127.0.0.1:8300. With -debug,
 // every request is logged. SIGINT or SIGTERM shuts the server down gracefully.
@@ -27,17 +29,21 @@ import (
 	"time"
 
 	"github.com/naviagent/navi/toolworld"
+	"github.com/naviagent/navi/twnm/synth"
 )
 
 const defaultAddr = "127.0.0.1:8300"
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "tasks" {
-		if err := runTasks(os.Args[2:], os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, "navi-toolworld tasks:", err)
-			os.Exit(1)
+	if len(os.Args) > 1 {
+		sub := map[string]func([]string, io.Writer) error{"tasks": runTasks, "synthetic": runSynthetic}[os.Args[1]]
+		if sub != nil {
+			if err := sub(os.Args[2:], os.Stdout); err != nil {
+				fmt.Fprintf(os.Stderr, "navi-toolworld %s: %v\n", os.Args[1], err)
+				os.Exit(1)
+			}
+			return
 		}
-		return
 	}
 	def := defaultAddr
 	if v := os.Getenv("NAVI_TOOLWORLD_ADDR"); v != "" {
@@ -114,4 +120,20 @@ func runTasks(args []string, w io.Writer) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// runSynthetic writes a generated catalog of -n APIs (1 to 100,000) in the native JSON format.
+func runSynthetic(args []string, w io.Writer) error {
+	fs := flag.NewFlagSet("synthetic", flag.ContinueOnError)
+	n := fs.Int("n", 16000, "number of APIs")
+	seed := fs.Uint64("seed", 1, "generator seed")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *n < 1 || *n > 100000 {
+		return fmt.Errorf("-n %d: want 1 to 100000", *n)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(synth.Catalog(*n, *seed))
 }
