@@ -272,7 +272,11 @@ func running(o Options, s *service) (int, bool) {
 		return 0, false
 	}
 	if !alive(pid, s.marker) {
-		_ = os.Remove(s.pidFile(o))
+		// Only a pid file whose process is gone is stale. A process caught in the middle of
+		// exec can show an empty command line for an instant: keep its pid file.
+		if syscall.Kill(pid, 0) != nil {
+			_ = os.Remove(s.pidFile(o))
+		}
 		return 0, false
 	}
 	return pid, true

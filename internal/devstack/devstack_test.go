@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -107,7 +108,13 @@ func TestDownStopsTheWholeProcessGroup(t *testing.T) {
 	}
 	pid, exited, err := start(o, w)
 	require.NoError(t, err)
-	require.Eventually(t, func() bool { _, ok := running(o, w); return ok }, 20*time.Second, 50*time.Millisecond, "the stand-in worker is running")
+	if !assert.Eventually(t, func() bool { _, ok := running(o, w); return ok }, 20*time.Second, 50*time.Millisecond, "the stand-in worker is running") {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		pidFile, _ := os.ReadFile(w.pidFile(o))
+		logText, _ := os.ReadFile(w.logFile(o))
+		t.Fatalf("pid %d, pid file %q, cmdline %q, stat %q, log %q", pid, pidFile, cmdline, stat, logText)
+	}
 
 	var out bytes.Buffer
 	require.NoError(t, Down(state, &out))
