@@ -545,16 +545,7 @@ func TestConcurrentCalls(t *testing.T) {
 
 func TestCatalogServedRoundTrips(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
-	resp, err := http.Get(ts.URL + "/catalog.json")
-	require.NoError(t, err)
-	data, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-
-	file := filepath.Join(t.TempDir(), "toolworld.json")
-	require.NoError(t, os.WriteFile(file, data, 0o600))
-	c, err := catalogs.Native(file)
+	c, err := catalogs.Native(download(t, ts.URL+"/catalog.json", "toolworld.json"))
 	require.NoError(t, err)
 	require.NoError(t, c.Validate())
 	assert.Equal(t, Catalog(ts.URL), c)
@@ -562,27 +553,14 @@ func TestCatalogServedRoundTrips(t *testing.T) {
 
 	// A fixed base URL wins over the request's host.
 	_, ts2 := newTestServer(t, Options{BaseURL: "http://tools.example:8300/"})
-	resp, err = http.Get(ts2.URL + "/catalog.json")
-	require.NoError(t, err)
-	data, _ = io.ReadAll(resp.Body)
-	resp.Body.Close()
-	c2, err := twnm.DecodeCatalog(bytes.NewReader(data), "served")
+	c2, err := catalogs.Native(download(t, ts2.URL+"/catalog.json", "fixed.json"))
 	require.NoError(t, err)
 	assert.Equal(t, "http://tools.example:8300", c2.APIs[0].Endpoint.BaseURL)
 }
 
 func TestOpenAPIImports(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
-	resp, err := http.Get(ts.URL + "/openapi.json")
-	require.NoError(t, err)
-	data, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-
-	file := filepath.Join(t.TempDir(), "openapi.json")
-	require.NoError(t, os.WriteFile(file, data, 0o600))
-	c, err := catalogs.OpenAPI(file)
+	c, err := catalogs.OpenAPI(download(t, ts.URL+"/openapi.json", "openapi.json"))
 	require.NoError(t, err)
 
 	want := Catalog(ts.URL)
@@ -636,4 +614,19 @@ func TestSetFaultErrors(t *testing.T) {
 	assert.ErrorContains(t, s.SetFault(Fault{API: "geo.Geocode", Mode: ModeRateLimited, RetryAfterS: -1}), "retry_after_s")
 	require.NoError(t, s.SetFault(Fault{API: "geo.Geocode", Mode: ModeSlow}))
 	assert.Equal(t, []Fault{{API: "geo.Geocode", Mode: ModeSlow, LatencyMS: defaultLatencyMS}}, s.Faults())
+}
+
+// download GETs url, requires a 200, and writes the body to a file named name in a temporary
+// folder, whose path it returns.
+func download(t *testing.T, url, name string) string {
+	t.Helper()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	data, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), name)
+	require.NoError(t, os.WriteFile(file, data, 0o600))
+	return file
 }
