@@ -75,19 +75,21 @@ func (g *Graph) Integrate(ctx context.Context, a API) error {
 		return fmt.Errorf("integrate %s: embedder returned %d vectors for %d texts", a.Name, len(vecs), len(texts))
 	}
 
+	// The vectors of the inputs, then of the outputs, follow the API's own.
+	dirs := []struct {
+		params []Param
+		vecs   [][]float64
+		input  bool
+	}{{a.Inputs, vecs[1 : 1+len(a.Inputs)], true}, {a.Outputs, vecs[1+len(a.Inputs):], false}}
+
 	// Decide every parameter's cluster before touching the graph.
 	names := map[string]string{} // paramKey -> cluster name
-	for dir, ps := range [][]Param{a.Inputs, a.Outputs} {
-		input := dir == 0
+	for _, d := range dirs {
 		used := map[string]bool{} // an API's parameters of one direction never share a node
-		for i, p := range ps {
-			v := vecs[1+i]
-			if !input {
-				v = vecs[1+len(a.Inputs)+i]
-			}
-			name := g.clusters.assign(g, p, v, used)
+		for i, p := range d.params {
+			name := g.clusters.assign(g, p, d.vecs[i], used)
 			used[name] = true
-			names[paramKey(a.Name, p.Name, input)] = name
+			names[paramKey(a.Name, p.Name, d.input)] = name
 		}
 	}
 	id, err := g.addAPI(a, func(p Param, input bool) string { return names[paramKey(a.Name, p.Name, input)] })
@@ -95,14 +97,9 @@ func (g *Graph) Integrate(ctx context.Context, a API) error {
 		return fmt.Errorf("integrate %s: %w", a.Name, err)
 	}
 	g.nodes[id].Embedding = vecs[0]
-	for dir, ps := range [][]Param{a.Inputs, a.Outputs} {
-		for i, p := range ps {
-			v := vecs[1+i]
-			if dir == 1 {
-				v = vecs[1+len(a.Inputs)+i]
-			}
-			pid := g.params[paramKey(a.Name, p.Name, dir == 0)]
-			g.clusters.join(g, pid, p, v)
+	for _, d := range dirs {
+		for i, p := range d.params {
+			g.clusters.join(g, g.params[paramKey(a.Name, p.Name, d.input)], p, d.vecs[i])
 		}
 	}
 	return nil
