@@ -87,7 +87,7 @@ func (s *Store) RecordFeedback(ctx context.Context, invs []twnm.Invocation, trs 
 	}
 	// A stable order makes concurrent writers take locks in the same order: fewer deadlocks.
 	for _, rows := range [][]map[string]any{apis, params, thens, feeds} {
-		sort.Slice(rows, func(i, j int) bool { return fmt.Sprint(rows[i]) < fmt.Sprint(rows[j]) })
+		sortRows(rows)
 	}
 
 	steps := []struct {
@@ -114,20 +114,37 @@ func (s *Store) RecordFeedback(ctx context.Context, invs []twnm.Invocation, trs 
 			}
 		}
 		_, err := runTx(ctx, tx, feedbackWeights, map[string]any{
-			"apis": touched(apis, thens, "name", "to"), "inputs": params, "feeds": feeds,
+			"apis": touched(apis, thens), "inputs": params, "feeds": feeds,
 		})
 		return err
 	})
 }
 
-// touched lists the API names whose counts changed: their incoming THEN edges need new weights.
-func touched(apis, thens []map[string]any, apiKey, toKey string) []string {
+// sortRows orders rows by their printed form, computed once per row.
+func sortRows(rows []map[string]any) {
+	type keyed struct {
+		key string
+		row map[string]any
+	}
+	ks := make([]keyed, len(rows))
+	for i, r := range rows {
+		ks[i] = keyed{fmt.Sprint(r), r}
+	}
+	sort.Slice(ks, func(i, j int) bool { return ks[i].key < ks[j].key })
+	for i, k := range ks {
+		rows[i] = k.row
+	}
+}
+
+// touched lists the API names whose counts changed: those invoked and the targets of new
+// THEN transitions. Their incoming THEN edges need new weights.
+func touched(apis, thens []map[string]any) []string {
 	set := map[string]bool{}
 	for _, r := range apis {
-		set[r[apiKey].(string)] = true
+		set[r["name"].(string)] = true
 	}
 	for _, r := range thens {
-		set[r[toKey].(string)] = true
+		set[r["to"].(string)] = true
 	}
 	out := make([]string, 0, len(set))
 	for k := range set {
