@@ -19,14 +19,7 @@ import (
 // whose worker is the real navi-worker process: the whole wiring from the command line through
 // Temporal to the worker and Neo4j.
 func TestAskAndShowThroughStackWorker(t *testing.T) {
-	for env, test := range map[string]string{
-		"NAVI_TEMPORAL_ADDRESS":   stacktest.EnvTemporalAddress,
-		"NAVI_TEMPORAL_NAMESPACE": stacktest.EnvNamespace,
-		"NAVI_TASK_QUEUE":         stacktest.EnvTaskQueue,
-		"NAVI_TEMPORAL_UI":        stacktest.EnvUI,
-	} {
-		t.Setenv(env, stacktest.Env(t, test))
-	}
+	stacktest.Export(t, stacktest.EnvTemporalAddress, stacktest.EnvNamespace, stacktest.EnvTaskQueue, stacktest.EnvUI)
 	id := stacktest.UniqueName("navi-cli-")
 
 	var out bytes.Buffer

@@ -16,13 +16,7 @@ import (
 // TestToolsLoadFromURL loads the tool world's catalog, served over HTTP, into the test Neo4j,
 // as `make run` does.
 func TestToolsLoadFromURL(t *testing.T) {
-	for env, test := range map[string]string{
-		"NAVI_NEO4J_URI":      stacktest.EnvNeo4jURI,
-		"NAVI_NEO4J_USER":     stacktest.EnvNeo4jUser,
-		"NAVI_NEO4J_PASSWORD": stacktest.EnvNeo4jPassword,
-	} {
-		t.Setenv(env, stacktest.Env(t, test))
-	}
+	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
 	srv := httptest.NewServer(toolworld.New(toolworld.Options{}))
 	defer srv.Close()
 
@@ -42,7 +36,7 @@ func TestToolsLoadFromURL(t *testing.T) {
 
 // The test stack runs the tool world as one of its processes.
 func TestStackRunsTheToolWorld(t *testing.T) {
-	resp, err := http.Get(stacktest.Env(t, "NAVI_TEST_TOOLWORLD_URL") + "/healthz")
+	resp, err := http.Get(stacktest.Env(t, stacktest.EnvToolWorld) + "/healthz")
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)

@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -27,6 +28,7 @@ const (
 	EnvNeo4jURI        = "NAVI_TEST_NEO4J_URI"
 	EnvNeo4jUser       = "NAVI_TEST_NEO4J_USER"
 	EnvNeo4jPassword   = "NAVI_TEST_NEO4J_PASSWORD"
+	EnvToolWorld       = "NAVI_TEST_TOOLWORLD_URL"
 )
 
 // Env returns the value of a stack variable, failing the test when it is missing.
@@ -38,6 +40,16 @@ func Env(t testing.TB, name string) string {
 			"(or `make test-stack`, then `set -a; . .state/test/stack.env; set +a` and NAVI_TEST_NEO4J_PASSWORD)", name)
 	}
 	return v
+}
+
+// Export sets, for the test's duration, the NAVI_* variable of each given NAVI_TEST_* stack
+// variable (EnvNeo4jURI sets NAVI_NEO4J_URI), so that code reading its configuration from the
+// environment, like the navi command line, talks to the test stack.
+func Export(t testing.TB, vars ...string) {
+	t.Helper()
+	for _, v := range vars {
+		t.Setenv("NAVI_"+strings.TrimPrefix(v, "NAVI_TEST_"), Env(t, v))
+	}
 }
 
 // Neo4jOptions are the connection settings of the test Neo4j.
