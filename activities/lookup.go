@@ -1,5 +1,3 @@
-// Package activities holds Navi's Temporal activities: everything that does I/O on behalf of a
-// workflow (reading the tool graph, and later planning, retrieval, tool calls and feedback).
 package activities
 
 import (
@@ -18,12 +16,6 @@ import (
 type GraphReader interface {
 	FindAPIs(ctx context.Context, query string, limit int) ([]neo4j.APIMatch, error)
 	Counts(ctx context.Context) (neo4j.Counts, error)
-}
-
-// Activities carries the dependencies of Navi's activities. Register a pointer to it with a
-// worker; its exported methods are the activities.
-type Activities struct {
-	Graph GraphReader
 }
 
 // Error types of non-retryable activity failures, as seen in the workflow history.

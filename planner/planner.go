@@ -1,0 +1,220 @@
+// Package planner holds Navi's step planner (NaviAgent Section 3.1, Appendix E.3.1): the four
+// actions, the JSON decision protocol, the context a planner sees, the feasibility projection
+// of Theorem 3.1 and the deterministic graph-first planner used when no LLM is configured.
+// Everything here is pure: workflows call Project and Bind directly, and planners run inside
+// an activity.
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Action is one of the four planner actions.
+type Action string
+
+// The four actions of the NaviAgent decision protocol.
+const (
+	DirectAnswer  Action = "direct_answer"
+	ClarifyIntent Action = "clarify_intent"
+	RetrieveAPI   Action = "retrieve_api"
+	CallAPI       Action = "call_api"
+)
+
+// Actions lists the actions in the order the protocol names them.
+var Actions = []Action{CallAPI, DirectAnswer, RetrieveAPI, ClarifyIntent}
+
+// Valid reports whether a is one of the four actions.
+func (a Action) Valid() bool {
+	for _, b := range Actions {
+		if a == b {
+			return true
+		}
+	}
+	return false
+}
+
+// Decision is one sub-intent decision of the protocol, as the LLM writes it (Appendix E.3.1):
+// a planner answers with a JSON array of these sorted by DependencyRank.
+type Decision struct {
+	DependencyRank    int               `json:"dependency_rank"`
+	Intent            string            `json:"intent,omitempty"`
+	Analysis          string            `json:"analysis,omitempty"`
+	Action            Action            `json:"action"`
+	TargetAPI         string            `json:"target_api,omitempty"`
+	Params            map[string]string `json:"params,omitempty"`
+	RecallDescription string            `json:"recall_description,omitempty"`
+	Answer            string            `json:"answer,omitempty"`
+}
+
+// String gives the decision in one line, for traces and activity summaries.
+func (d Decision) String() string {
+	switch d.Action {
+	case CallAPI:
+		return fmt.Sprintf("call_api %s", d.TargetAPI)
+	case RetrieveAPI:
+		return fmt.Sprintf("retrieve_api %q", short(d.RecallDescription, 60))
+	case ClarifyIntent:
+		return fmt.Sprintf("clarify_intent %q", short(d.Answer, 60))
+	case DirectAnswer:
+		return fmt.Sprintf("direct_answer %q", short(d.Answer, 60))
+	}
+	return string(d.Action)
+}
+
+// ParamInfo describes one input or output of a candidate API.
+type ParamInfo struct {
+	Name        string `json:"name"`
+	Type        string `json:"type,omitempty"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// Candidate is an API the last retrieval recalled, with the executable plan graph search
+// found for it.
+type Candidate struct {
+	API         string      `json:"api"`
+	Description string      `json:"description"`
+	Score       float64     `json:"score"`  // cosine similarity of the recall description
+	Status      string      `json:"status"` // active, probing or pruned (twnm.Status)
+	Inputs      []ParamInfo `json:"inputs,omitempty"`
+	Outputs     []ParamInfo `json:"outputs,omitempty"`
+	Plan        Plan        `json:"plan"`
+}
+
+// Plan is an executable toolchain for one target, in dependency order. It is the JSON-friendly
+// form of twnm.Plan that workflows keep in their state.
+type Plan struct {
+	Target string     `json:"target"`
+	Score  float64    `json:"score"`
+	Steps  []PlanStep `json:"steps"`
+}
+
+// PlanStep is one API call of a plan.
+type PlanStep struct {
+	API      string    `json:"api"`
+	Bindings []Binding `json:"bindings,omitempty"`
+}
+
+// Binding says where one input of a step comes from: a value (Source "given"), an earlier
+// step's output (Source "upstream", FromAPI.FromOutput), nothing although it is required
+// ("missing"), or nothing and it is optional ("unbound").
+type Binding struct {
+	Param      string `json:"param"`
+	Required   bool   `json:"required,omitempty"`
+	Source     string `json:"source"`
+	Value      string `json:"value,omitempty"`
+	FromAPI    string `json:"from_api,omitempty"`
+	FromOutput string `json:"from_output,omitempty"`
+}
+
+// Binding sources, the strings of twnm.SupplySource.
+const (
+	SourceGiven    = "given"
+	SourceUpstream = "upstream"
+	SourceMissing  = "missing"
+	SourceUnbound  = "unbound"
+)
+
+// Missing lists the required inputs nothing binds, as "API.param", in step order.
+func (p Plan) Missing() []string {
+	var out []string
+	for _, s := range p.Steps {
+		for _, b := range s.Bindings {
+			if b.Source == SourceMissing {
+				out = append(out, s.API+"."+b.Param)
+			}
+		}
+	}
+	return out
+}
+
+// APIs lists the plan's APIs in step order.
+func (p Plan) APIs() []string {
+	out := make([]string, len(p.Steps))
+	for i, s := range p.Steps {
+		out[i] = s.API
+	}
+	return out
+}
+
+// Turn is one (observation, action) pair of the planner's history.
+type Turn struct {
+	Observation string   `json:"observation"`
+	Decision    Decision `json:"decision"`
+}
+
+// HistoryTurns is how many past turns a planner sees (NaviAgent: the last 3).
+const HistoryTurns = 3
+
+// Context is everything a planner sees at one step.
+type Context struct {
+	Query string `json:"query"`
+	// Clarifications are the user's answers to earlier clarify_intent questions, in order.
+	Clarifications []QA `json:"clarifications,omitempty"`
+	// History holds the last HistoryTurns (observation, action) pairs, oldest first.
+	History []Turn `json:"history,omitempty"`
+	// Observation is what the last action produced, in words.
+	Observation string `json:"observation"`
+	// Tree is the pruned subgraph of the last retrieval, serialized as an indented tree.
+	Tree       string      `json:"tree,omitempty"`
+	Candidates []Candidate `json:"candidates,omitempty"`
+	// Known holds the values bound so far, keyed "API.param" or by parameter name.
+	Known map[string]string `json:"known,omitempty"`
+	// Results holds the outputs of the APIs that succeeded, by API name.
+	Results map[string]map[string]any `json:"results,omitempty"`
+	// Called lists the APIs that succeeded; Failed those that failed for good.
+	Called []string `json:"called,omitempty"`
+	Failed []string `json:"failed,omitempty"`
+	// Retrievals counts retrieve_api actions so far; Recalled holds their descriptions.
+	Recalled []string `json:"recalled,omitempty"`
+	// Step is the planner decision being made, from 1; MaxSteps the budget.
+	Step     int `json:"step"`
+	MaxSteps int `json:"max_steps"`
+}
+
+// QA is one clarification: the question asked, what it asked for and the user's answer.
+type QA struct {
+	Question string   `json:"question"`
+	Params   []string `json:"params,omitempty"` // "API.param" the question asked for
+	Answer   string   `json:"answer"`
+}
+
+// Usage counts what a decision cost.
+type Usage struct {
+	LLMCalls         int `json:"llm_calls"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// Add returns u plus v.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{u.LLMCalls + v.LLMCalls, u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens}
+}
+
+// Result is a planner's answer for one step.
+type Result struct {
+	Planner   string     `json:"planner"` // the planner's name, e.g. "graph-first" or "llm:gpt-4o-mini"
+	Decisions []Decision `json:"decisions"`
+	Usage     Usage      `json:"usage"`
+	// Repaired is set when the first LLM answer was invalid and the repair attempt succeeded;
+	// RepairReason says what was wrong with the first answer.
+	Repaired     bool   `json:"repaired,omitempty"`
+	RepairReason string `json:"repair_reason,omitempty"`
+}
+
+// Planner decides the next action from a context.
+type Planner interface {
+	Decide(ctx context.Context, c Context) (Result, error)
+}
+
+// short shortens s to at most n runes on one line.
+func short(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}

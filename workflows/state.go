@@ -1,0 +1,136 @@
+package workflows
+
+import (
+	"time"
+
+	"github.com/naviagent/navi/planner"
+)
+
+// Run statuses, as reported in results, the state query and the NaviStatus search attribute.
+const (
+	StatusRunning          = "running"
+	StatusWaiting          = "waiting_for_user" // a clarify_intent question is pending
+	StatusAnswered         = "answered"
+	StatusNoTools          = "no_tools"              // the graph holds nothing that matches the query
+	StatusFailed           = "failed"                // the tools needed stayed broken and no recombination helped
+	StatusClarifyTimeout   = "clarification_timeout" // the user did not answer before the deadline
+	StatusBudgetExhausted  = "budget_exhausted"      // the step budget ran out before an answer
+	StatusContinuedAsNew   = "continued"             // the run went on in a new run of the same workflow
+	StatusPlannerFailed    = "planner_failed"        // the planner's output stayed invalid after the repair attempt
+	PlannerGraphFirst      = "graph-first"
+	DefaultMaxSteps        = 12
+	DefaultClarifyDeadline = 24 * time.Hour
+)
+
+// Names of the handlers a query workflow registers.
+const (
+	// StateQuery returns the run's live QueryState.
+	StateQuery = "state"
+	// AnswerUpdate carries the user's answer (ClarifyAnswer) to a pending clarify_intent
+	// question and returns the question it answered.
+	AnswerUpdate = "answer"
+)
+
+// QueryRequest starts one query workflow. Zero fields take the worker's defaults.
+type QueryRequest struct {
+	Query string `json:"query"`
+	// Planner forces a planner: "graph-first" or "llm"; empty uses the worker's (the LLM when
+	// one is configured, else graph-first).
+	Planner string `json:"planner,omitempty"`
+	// Search picks the graph search: "alphabeta" (default) or "heuristic".
+	Search string `json:"search,omitempty"`
+	// MaxSteps bounds planner decisions; 0 means DefaultMaxSteps.
+	MaxSteps int `json:"max_steps,omitempty"`
+	// ClarifyDeadline bounds how long the run waits for an answer; 0 means DefaultClarifyDeadline.
+	ClarifyDeadline time.Duration `json:"clarify_deadline,omitempty"`
+	// RerunOf is the workflow ID of the run this one repeats (navi rerun).
+	RerunOf string `json:"rerun_of,omitempty"`
+	// Carry is the state a run hands to its continuation (continue-as-new); nil for a new query.
+	Carry *Carry `json:"carry,omitempty"`
+}
+
+// QueryResult is what a query workflow returns.
+type QueryResult struct {
+	Status  string `json:"status"`
+	Planner string `json:"planner"`
+	Answer  string `json:"answer"`
+	// Results holds the outputs of the tools that succeeded, by API.
+	Results map[string]map[string]any `json:"results,omitempty"`
+	// Chain lists the APIs called successfully, in order.
+	Chain          []string      `json:"chain,omitempty"`
+	Steps          int           `json:"steps"`
+	ToolCalls      int           `json:"tool_calls"`
+	Recombinations int           `json:"recombinations"`
+	Usage          planner.Usage `json:"usage"`
+}
+
+// QueryState is the live state of a run, served by the StateQuery handler.
+type QueryState struct {
+	Query    string `json:"query"`
+	Status   string `json:"status"`
+	Planner  string `json:"planner"`
+	Step     int    `json:"step"`
+	MaxSteps int    `json:"max_steps"`
+	// Question is the pending clarify_intent question, Deadline when the run stops waiting.
+	Question string    `json:"question,omitempty"`
+	Deadline time.Time `json:"deadline,omitempty"`
+	// Plan is the plan being executed or last executed.
+	Plan *planner.Plan `json:"plan,omitempty"`
+	// Bindings are the values bound so far, "API.param" or parameter name → value.
+	Bindings   map[string]string `json:"bindings,omitempty"`
+	Candidates []string          `json:"candidates,omitempty"`
+	ToolsUsed  []string          `json:"tools_used,omitempty"`
+	ToolCalls  int               `json:"tool_calls"`
+	Usage      planner.Usage     `json:"usage"`
+	Answer     string            `json:"answer,omitempty"`
+	RerunOf    string            `json:"rerun_of,omitempty"`
+	// Trace lists what the run did, one entry per decision, projection, retrieval, call,
+	// recombination, clarification and answer (the last MaxTrace entries).
+	Trace []TraceEntry `json:"trace"`
+}
+
+// Trace entry kinds.
+const (
+	TraceDecide    = "decide"
+	TraceProject   = "project" // an inadmissible decision replaced by an admissible one
+	TraceRetrieve  = "retrieve"
+	TraceCall      = "call"
+	TraceRecombine = "recombine"
+	TraceClarify   = "clarify"
+	TraceAnswer    = "answer"
+	TraceFeedback  = "feedback"
+	TraceContinue  = "continue"
+)
+
+// MaxTrace bounds the trace kept in the state and carried across continue-as-new.
+const MaxTrace = 200
+
+// TraceEntry is one readable step of a run.
+type TraceEntry struct {
+	Step    int       `json:"step"` // the planner decision it belongs to
+	Kind    string    `json:"kind"`
+	Summary string    `json:"summary"`
+	OK      bool      `json:"ok"`
+	At      time.Time `json:"at"`
+}
+
+// ClarifyAnswer is the argument of the AnswerUpdate.
+type ClarifyAnswer struct {
+	Text string `json:"text"`
+}
+
+// Carry is the state a run hands to its continuation.
+type Carry struct {
+	State          QueryState                `json:"state"`
+	Known          map[string]string         `json:"known,omitempty"`
+	Results        map[string]map[string]any `json:"results,omitempty"`
+	Called         []string                  `json:"called,omitempty"`
+	Failed         []string                  `json:"failed,omitempty"`
+	Recalled       []string                  `json:"recalled,omitempty"`
+	Clarifications []planner.QA              `json:"clarifications,omitempty"`
+	History        []planner.Turn            `json:"history,omitempty"`
+	Observation    string                    `json:"observation,omitempty"`
+	Candidates     []planner.Candidate       `json:"candidate_plans,omitempty"`
+	Tree           string                    `json:"tree,omitempty"`
+	Recombinations int                       `json:"recombinations"`
+}
