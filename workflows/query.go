@@ -14,26 +14,11 @@ import (
 	"github.com/naviagent/navi/neo4j"
 )
 
-// Run statuses, as reported in results, the state query and the NaviStatus search attribute.
-const (
-	StatusRunning  = "running"
-	StatusAnswered = "answered"
-	StatusNoTools  = "no_tools" // the graph holds nothing that matches the query
-)
-
 // PlannerGraphLookup labels runs answered by the graph lookup alone, with no LLM.
 const PlannerGraphLookup = "graph-lookup"
 
-// StateQuery is the name of the query handler that returns a run's live QueryState.
-const StateQuery = "state"
-
-// QueryRequest starts one query workflow.
-type QueryRequest struct {
-	Query string `json:"query"`
-}
-
-// QueryResult is what a query workflow returns.
-type QueryResult struct {
+// LookupResult is what the lookup slice returns.
+type LookupResult struct {
 	Status  string           `json:"status"`
 	Planner string           `json:"planner"`
 	Answer  string           `json:"answer"`
@@ -42,29 +27,21 @@ type QueryResult struct {
 	Steps   int              `json:"steps"`
 }
 
-// QueryState is the live state of a run, served by the StateQuery handler.
-type QueryState struct {
-	Query   string `json:"query"`
-	Status  string `json:"status"`
-	Step    int    `json:"step"`
-	Planner string `json:"planner"`
-}
-
 // QueryWorkflow answers one user query. For now it is the vertical slice of the stack: one
 // activity reads the tool graph from Neo4j and the workflow reports the tools that fit.
-func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) {
+func QueryWorkflow(ctx workflow.Context, req QueryRequest) (LookupResult, error) {
 	query := strings.TrimSpace(req.Query)
 	if query == "" {
-		return QueryResult{}, temporal.NewNonRetryableApplicationError("query is empty", activities.ErrTypeInvalidInput, nil)
+		return LookupResult{}, temporal.NewNonRetryableApplicationError("query is empty", activities.ErrTypeInvalidInput, nil)
 	}
 	state := QueryState{Query: query, Status: StatusRunning, Planner: PlannerGraphLookup}
 	if err := workflow.SetQueryHandler(ctx, StateQuery, func() (QueryState, error) { return state, nil }); err != nil {
-		return QueryResult{}, fmt.Errorf("register state query: %w", err)
+		return LookupResult{}, fmt.Errorf("register state query: %w", err)
 	}
 	if err := workflow.UpsertTypedSearchAttributes(ctx,
 		StatusAttr.ValueSet(StatusRunning), PlannerAttr.ValueSet(PlannerGraphLookup),
 		StepsAttr.ValueSet(0), LLMCallsAttr.ValueSet(0)); err != nil {
-		return QueryResult{}, fmt.Errorf("upsert search attributes: %w", err)
+		return LookupResult{}, fmt.Errorf("upsert search attributes: %w", err)
 	}
 
 	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
@@ -82,10 +59,10 @@ func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) 
 	err := workflow.ExecuteActivity(actx, (*activities.Activities).LookupTools,
 		activities.LookupToolsInput{Query: query}).Get(ctx, &found)
 	if err != nil {
-		return QueryResult{}, fmt.Errorf("look up tools: %w", err)
+		return LookupResult{}, fmt.Errorf("look up tools: %w", err)
 	}
 
-	res := QueryResult{
+	res := LookupResult{
 		Status:  StatusAnswered,
 		Planner: PlannerGraphLookup,
 		Tools:   found.Tools,
@@ -100,7 +77,7 @@ func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) 
 	// NaviToolsUsed stays unset: the slice finds tools but calls none.
 	if err := workflow.UpsertTypedSearchAttributes(ctx,
 		StatusAttr.ValueSet(res.Status), StepsAttr.ValueSet(int64(res.Steps))); err != nil {
-		return QueryResult{}, fmt.Errorf("upsert search attributes: %w", err)
+		return LookupResult{}, fmt.Errorf("upsert search attributes: %w", err)
 	}
 	return res, nil
 }
