@@ -27,6 +27,22 @@ type counts struct{ success, failure int64 }
 // writers from many workers lose none. An unknown API or parameter fails the whole batch and
 // writes nothing.
 func (s *Store) RecordFeedback(ctx context.Context, invs []twnm.Invocation, trs []twnm.Transition) error {
+	_, err := s.recordFeedback(ctx, "", invs, trs)
+	return err
+}
+
+// RecordFeedbackOnce is RecordFeedback for a batch named by key: a batch whose key was
+// recorded before changes nothing and reports false. The key is written in the same
+// transaction as the counts, so a caller that retries after losing the reply (a Temporal
+// activity whose worker died) never counts a chain twice.
+func (s *Store) RecordFeedbackOnce(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error) {
+	if key == "" {
+		return false, fmt.Errorf("record feedback: the batch key is empty")
+	}
+	return s.recordFeedback(ctx, key, invs, trs)
+}
+
+func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error) {
 	type dayKey struct {
 		name string
 		day  int64
@@ -82,7 +98,7 @@ func (s *Store) RecordFeedback(ctx context.Context, invs []twnm.Invocation, trs 
 			row["from_param"], row["to_param"] = tr.FromParam, tr.ToParam
 			feeds = append(feeds, row)
 		default:
-			return fmt.Errorf("record feedback: transition %s -> %s: kind %s is not THEN or FEEDS", tr.From, tr.To, tr.Kind)
+			return false, fmt.Errorf("record feedback: transition %s -> %s: kind %s is not THEN or FEEDS", tr.From, tr.To, tr.Kind)
 		}
 	}
 	// A stable order makes concurrent writers take locks in the same order: fewer deadlocks.
@@ -99,7 +115,17 @@ func (s *Store) RecordFeedback(ctx context.Context, invs []twnm.Invocation, trs 
 		{"THEN edges", feedbackThen, thens},
 		{"FEEDS edges", feedbackFeeds, feeds},
 	}
-	return s.writeTx(ctx, "record feedback", func(tx driver.ManagedTransaction) error {
+	fresh := true
+	err := s.writeTx(ctx, "record feedback", func(tx driver.ManagedTransaction) error {
+		if key != "" {
+			recs, err := runTx(ctx, tx, feedbackBatch, map[string]any{"key": key})
+			if err != nil {
+				return err
+			}
+			if fresh, _ = recs[0].AsMap()["fresh"].(bool); !fresh {
+				return nil
+			}
+		}
 		for _, st := range steps {
 			if len(st.rows) == 0 {
 				continue
@@ -118,7 +144,18 @@ func (s *Store) RecordFeedback(ctx context.Context, invs []twnm.Invocation, trs 
 		})
 		return err
 	})
+	if err != nil {
+		return false, err
+	}
+	return fresh, nil
 }
+
+// feedbackBatch marks a keyed batch as recorded; fresh is false when it was already.
+const feedbackBatch = `
+MERGE (f:FeedbackBatch {key: $key})
+ON CREATE SET f.recorded = datetime(), f.fresh = true
+ON MATCH SET f.fresh = false
+RETURN f.fresh AS fresh`
 
 // sortRows orders rows by their printed form, computed once per row.
 func sortRows(rows []map[string]any) {

@@ -130,6 +130,16 @@ func (p Plan) Missing() []string {
 	return out
 }
 
+// StepOf returns the index of the step calling api, or −1.
+func (p Plan) StepOf(api string) int {
+	for i, s := range p.Steps {
+		if s.API == api {
+			return i
+		}
+	}
+	return -1
+}
+
 // APIs lists the plan's APIs in step order.
 func (p Plan) APIs() []string {
 	out := make([]string, len(p.Steps))
@@ -167,6 +177,9 @@ type Context struct {
 	// Called lists the APIs that succeeded; Failed those that failed for good.
 	Called []string `json:"called,omitempty"`
 	Failed []string `json:"failed,omitempty"`
+	// Completed lists the targets whose chains ran to the end, in order: the API the
+	// planner chose, or the substitute recombination put in its place.
+	Completed []string `json:"completed,omitempty"`
 	// Retrievals counts retrieve_api actions so far; Recalled holds their descriptions.
 	Recalled []string `json:"recalled,omitempty"`
 	// Step is the planner decision being made, from 1; MaxSteps the budget.

@@ -2,11 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -15,37 +20,197 @@ import (
 	"github.com/naviagent/navi/workflows"
 )
 
-// TestAskAndShowThroughStackWorker drives `navi ask` and `navi show` against the test stack,
-// whose worker is the real navi-worker process: the whole wiring from the command line through
-// Temporal to the worker and Neo4j.
-func TestAskAndShowThroughStackWorker(t *testing.T) {
-	stacktest.Export(t, stacktest.EnvTemporalAddress, stacktest.EnvNamespace, stacktest.EnvTaskQueue, stacktest.EnvUI)
+// The integration tests below drive the navi commands against the test stack, whose worker is
+// the real navi-worker process: the whole wiring from the command line through Temporal to the
+// worker, Neo4j and the tool world. They force the graph-first planner so that they do not
+// depend on an LLM.
+
+// demoQuery is answered by the tool world's tools without a question.
+const demoQuery = "What's the weather and the air quality in Lyon?"
+
+var (
+	loadToolWorld    sync.Once
+	loadToolWorldErr error
+)
+
+// useStack points the commands at the test stack and loads the tool world's catalog.
+func useStack(t *testing.T) {
+	t.Helper()
+	stacktest.Export(t, stacktest.EnvTemporalAddress, stacktest.EnvNamespace, stacktest.EnvTaskQueue, stacktest.EnvUI,
+		stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	url := stacktest.Env(t, stacktest.EnvToolWorld) + "/catalog.json"
+	loadToolWorld.Do(func() { loadToolWorldErr = tools([]string{"import", url}, streams{io.Discard, io.Discard}) })
+	require.NoError(t, loadToolWorldErr)
+}
+
+// syncBuffer is a buffer that a command running in another goroutine writes to.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// askJSON runs `navi ask -json` on the demo query and returns the run's ID and result.
+func askJSON(t *testing.T, extra ...string) (string, workflows.QueryResult) {
+	t.Helper()
 	id := stacktest.UniqueName("navi-cli-")
+	var out, errOut bytes.Buffer
+	args := append([]string{"-id", id, "-json", "-planner", "graph-first", "-clarify-deadline", "1m", "-timeout", "3m"}, extra...)
+	require.NoError(t, ask(append(args, demoQuery), streams{&out, &errOut}), errOut.String())
+	assert.Equal(t, fmt.Sprintf("workflow  %s\nui        %s/namespaces/%s/workflows/%s\n",
+		id, os.Getenv("NAVI_TEMPORAL_UI"), os.Getenv("NAVI_TEMPORAL_NAMESPACE"), id), errOut.String())
+	var res workflows.QueryResult
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), "stdout is one JSON result: %s", out.String())
+	return id, res
+}
+
+func TestAskJSONAndShowThroughStackWorker(t *testing.T) {
+	useStack(t)
+	id, res := askJSON(t)
+	assert.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, workflows.PlannerGraphFirst, res.Planner)
+	assert.GreaterOrEqual(t, res.Steps, 1)
+	assert.GreaterOrEqual(t, res.ToolCalls, 1)
+	assert.NotEmpty(t, res.Chain)
+	assert.NotEmpty(t, res.Answer)
 
 	var out bytes.Buffer
-	require.NoError(t, ask([]string{"-id", id, "-json", "which restaurants are nearby?"}, &out))
-	lines := strings.SplitN(out.String(), "\n", 3)
-	require.Len(t, lines, 3, out.String())
-	assert.Equal(t, "workflow  "+id, lines[0])
-	assert.Equal(t, "ui        "+os.Getenv("NAVI_TEMPORAL_UI")+"/namespaces/default/workflows/"+id, lines[1])
-	var res workflows.QueryResult
-	require.NoError(t, json.Unmarshal([]byte(lines[2]), &res), lines[2])
-	assert.Contains(t, []string{workflows.StatusAnswered, workflows.StatusNoTools}, res.Status)
-	assert.Equal(t, workflows.PlannerGraphLookup, res.Planner)
-	assert.Equal(t, 1, res.Steps)
+	require.NoError(t, show([]string{id}, streams{&out, io.Discard}))
+	text := out.String()
+	assert.Regexp(t, regexp.MustCompile(`(?m)^status\s+Completed$`), text)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^\s+NaviStatus\s+`+res.Status+`$`), text)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^\s+NaviToolsUsed\s+\S`), text)
+	assert.Regexp(t, regexp.MustCompile(`(?m)^  step \d+\s+\w+\s+[✓✗]  \S`), text, "the state's trace")
+	assert.Regexp(t, regexp.MustCompile(`(?m)^planner\s+graph-first \(requested\)$`), text)
+	assert.Contains(t, text, res.Answer)
 
 	out.Reset()
-	require.NoError(t, show([]string{id}, &out))
-	assert.Regexp(t, regexp.MustCompile(`(?m)^status\s+Completed$`), out.String())
-	assert.Regexp(t, regexp.MustCompile(`(?m)^\s+NaviStatus\s+`+res.Status+`$`), out.String())
-	assert.Contains(t, out.String(), res.Answer)
+	require.NoError(t, show([]string{id, "-json"}, streams{&out, io.Discard}))
+	var v shown
+	require.NoError(t, json.Unmarshal(out.Bytes(), &v), out.String())
+	assert.Equal(t, id, v.WorkflowID)
+	assert.Equal(t, "Completed", v.Status)
+	require.NotNil(t, v.Result)
+	assert.Equal(t, res, *v.Result)
+	require.NotNil(t, v.State, "the state query answers for a closed run while the worker is up")
+	assert.NotEmpty(t, v.State.Trace)
+	require.NotNil(t, v.Request)
+	assert.Equal(t, demoQuery, v.Request.Query)
 
-	err := show([]string{stacktest.UniqueName("missing-")}, &out)
+	err := show([]string{stacktest.UniqueName("missing-")}, streams{&out, io.Discard})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "no workflow missing-")
 }
 
-func TestAskNeedsAQuery(t *testing.T) {
-	err := ask(nil, &bytes.Buffer{})
-	require.ErrorIs(t, err, errUsage)
+func TestListThroughStackWorker(t *testing.T) {
+	useStack(t)
+	id, res := askJSON(t)
+	require.NotEmpty(t, res.Chain)
+	args := []string{"-status", res.Status, "-planner", res.Planner, "-tool", res.Chain[0],
+		"-query", "WorkflowId = '" + id + "'", "-limit", "5"}
+	var out bytes.Buffer
+	// Visibility is eventually consistent: the run's final search attributes show up shortly.
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		out.Reset()
+		require.NoError(c, list(args, streams{&out, io.Discard}))
+		assert.Contains(c, out.String(), id)
+	}, 20*time.Second, 500*time.Millisecond)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	require.Len(t, lines, 2, out.String())
+	assert.Regexp(t, `^WORKFLOW ID\s+STATUS\s+STEPS\s+LLM CALLS\s+TOOLS USED\s+STARTED$`, lines[0])
+	assert.Regexp(t, fmt.Sprintf(`^%s\s+%s\s+%d\s+0\s+.*%s`, id, res.Status, res.Steps, regexp.QuoteMeta(res.Chain[0])), lines[1])
+
+	out.Reset()
+	require.NoError(t, list([]string{"-status", "no-such-status"}, streams{&out, io.Discard}))
+	assert.Equal(t, 1, strings.Count(out.String(), "\n"), "only the header: %s", out.String())
+}
+
+// A query with no location makes the graph-first planner ask; `navi ask` prints the question,
+// `navi answer` answers it, and the run completes.
+func TestAnswerThroughStackWorker(t *testing.T) {
+	useStack(t)
+	id := stacktest.UniqueName("navi-cli-")
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- ask([]string{"-id", id, "-planner", "graph-first", "-clarify-deadline", "2m", "-timeout", "3m",
+			"What is the weather right now?"}, streams{&out, &out})
+	}()
+
+	hint := fmt.Sprintf(`answer with: navi answer %s "<text>"`, id)
+	require.Eventually(t, func() bool { return strings.Contains(out.String(), hint) }, time.Minute, 200*time.Millisecond,
+		"ask prints the question: %s", out.String())
+	m := regexp.MustCompile(`(?m)^question  (.+)$`).FindStringSubmatch(out.String())
+	require.NotNil(t, m, out.String())
+	question := m[1]
+
+	var ans bytes.Buffer
+	require.NoError(t, answer([]string{id, "Rome"}, streams{&ans, io.Discard}))
+	assert.Contains(t, ans.String(), "answered  "+question+"\n")
+	assert.Contains(t, ans.String(), "with      Rome\n")
+
+	select {
+	case err := <-done:
+		require.NoError(t, err, out.String())
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("the run did not complete after the answer: %s", out.String())
+	}
+	assert.Equal(t, 1, strings.Count(out.String(), hint), "the question is printed once: %s", out.String())
+	assert.Regexp(t, regexp.MustCompile(`(?m)^status\s+answered$`), out.String())
+	assert.Regexp(t, regexp.MustCompile(`(?m)^planner\s+graph-first \(requested\)$`), out.String())
+
+	// No question is pending any more.
+	err := answer([]string{id, "Paris"}, streams{io.Discard, io.Discard})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), id)
+}
+
+func TestRerunThroughStackWorker(t *testing.T) {
+	useStack(t)
+	old, first := askJSON(t, "-max-steps", "8")
+
+	var out, errOut bytes.Buffer
+	require.NoError(t, rerun([]string{old, "-json", "-timeout", "3m"}, streams{&out, &errOut}), errOut.String())
+	m := regexp.MustCompile(`^rerun of  (\S+)\nworkflow  (navi-rerun-\S+)\nui        (\S+)\n$`).FindStringSubmatch(errOut.String())
+	require.NotNil(t, m, errOut.String())
+	assert.Equal(t, old, m[1])
+	id := m[2]
+	assert.NotEqual(t, old, id)
+	assert.True(t, strings.HasSuffix(m[3], "/workflows/"+id), m[3])
+	var res workflows.QueryResult
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
+	assert.Equal(t, first.Status, res.Status)
+
+	c := stacktest.TemporalClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := startedRequest(ctx, c, id, "")
+	require.NoError(t, err)
+	assert.Equal(t, workflows.QueryRequest{Query: demoQuery, Planner: "graph-first", MaxSteps: 8,
+		ClarifyDeadline: time.Minute, RerunOf: old}, req)
+	st, err := queryState(ctx, c, id, 10*time.Second)
+	require.NoError(t, err)
+	assert.Equal(t, old, st.RerunOf)
+}
+
+func TestReplayThroughStackWorker(t *testing.T) {
+	useStack(t)
+	id, _ := askJSON(t)
+	var out bytes.Buffer
+	require.NoError(t, replay([]string{id}, streams{&out, io.Discard}))
+	assert.Regexp(t, `^replay ok: \d+ events, deterministic\n$`, out.String())
+
+	err := replay([]string{stacktest.UniqueName("missing-")}, streams{&out, io.Discard})
+	require.ErrorContains(t, err, "no workflow missing-")
 }

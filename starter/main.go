@@ -1,30 +1,50 @@
-// Command navi is Navi's command line: ask the agent, inspect runs, load tool catalogs, and run
-// the local development stack.
+// Command navi is Navi's command line: ask the agent, answer its questions, inspect, list,
+// replay and rerun runs, import tool catalogs, and run the local development stack.
 //
-//	navi ask "<query>"          start a query workflow, print its ID and UI link, wait for the result
-//	navi show <workflow-id>     status, search attributes, live state or result of a run
-//	navi tools load <file>      load a native JSON or YAML tool catalog into the graph
-//	navi dev up|down|status     the local stack: Temporal (with UI), Neo4j, the worker
+//	navi ask [flags] "<query>"       start a query workflow, print its ID and UI link, wait for the
+//	                                 result, printing any question the agent asks on the way
+//	navi answer <workflow-id> "<text>"  answer the question a run waits on
+//	navi show <workflow-id>          status, search attributes, live state as a trace, result
+//	navi list [flags]                recent runs, filtered by status, planner, tool or a raw query
+//	navi replay <workflow-id>        replay a run's history on this code: the determinism check
+//	navi rerun <workflow-id>         start a new run with the input of an old one
+//	navi tools import <file|URL>     import a native JSON or YAML tool catalog into the graph
+//	navi dev up|down|status|logs     the local stack: Temporal (with UI), Neo4j, the worker
 //
 // Connection settings come from NAVI_* environment variables or flags; see `navi <command> -h`.
+// Flags may come before or after the arguments; "--" ends them.
 package main
 
 import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 )
 
 const usage = `navi: durable tool orchestration on Temporal
 
 usage:
-  navi ask [flags] "<query>"      start a query workflow and wait for its result
-  navi show [flags] <workflow-id> show a run: status, search attributes, state or result
-  navi tools load [flags] <file>  load a native JSON or YAML tool catalog into the Neo4j graph
-  navi dev up [flags]             start the local stack (Temporal + UI, Neo4j, worker)
-  navi dev down [flags]           stop it
-  navi dev status [flags]         say what runs
+  navi ask [flags] "<query>"            start a query workflow and wait for its result; prints the
+                                        agent's questions as they come (answer with navi answer)
+      -planner graph-first|llm  -search alphabeta|heuristic  -max-steps N
+      -clarify-deadline 1h  -id ID  -wait=false  -json  -timeout 10m
+  navi answer [flags] <workflow-id> "<text>"
+                                        answer the question a run waits on
+  navi show [flags] <workflow-id>       a run: status, search attributes, trace, plan, result (-json)
+  navi list [flags]                     recent runs: -status S -planner P -tool API -query '<visibility query>'
+                                        -limit N
+  navi replay [flags] <workflow-id>     replay a run's history on the current code (-run RUN-ID, -v;
+                                        -file history.json for an exported history instead); exit
+                                        status 1 when the code is not deterministic for it
+  navi rerun [flags] <workflow-id>      start a new run with the same input (-wait, -json, -timeout)
+  navi tools import [flags] <file|URL>  import a native JSON or YAML tool catalog into the Neo4j graph
+                                        (navi tools load is the same)
+  navi dev up [flags]                   start the local stack (Temporal + UI, Neo4j, tool world, worker)
+  navi dev down [flags]                 stop it
+  navi dev status [flags]               say what runs
+  navi dev logs [flags]                 the tail of each log
 
 Run "navi <command> -h" for the flags of a command.
 `
@@ -32,26 +52,35 @@ Run "navi <command> -h" for the flags of a command.
 // errUsage marks errors caused by how the command was called; they exit with status 2.
 var errUsage = errors.New("usage")
 
+// streams are where a command writes: results on out, progress and notices on err (so that
+// -json output on out stays one JSON document).
+type streams struct {
+	out, err io.Writer
+}
+
 func main() {
 	if len(os.Args) < 2 {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
-	var err error
-	switch cmd, args := os.Args[1], os.Args[2:]; cmd {
-	case "ask":
-		err = ask(args, os.Stdout)
-	case "show":
-		err = show(args, os.Stdout)
-	case "tools":
-		err = tools(args)
-	case "dev":
-		err = dev(args)
-	case "help", "-h", "--help":
+	commands := map[string]func([]string, streams) error{
+		"ask":    ask,
+		"answer": answer,
+		"show":   show,
+		"list":   list,
+		"replay": replay,
+		"rerun":  rerun,
+		"tools":  tools,
+		"dev":    func(args []string, _ streams) error { return dev(args) },
+	}
+	cmd := os.Args[1]
+	if cmd == "help" || cmd == "-h" || cmd == "--help" {
 		fmt.Print(usage)
 		return
-	default:
-		err = fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+	}
+	err := fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+	if run, ok := commands[cmd]; ok {
+		err = run(os.Args[2:], streams{out: os.Stdout, err: os.Stderr})
 	}
 	switch {
 	case err == nil:

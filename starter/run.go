@@ -4,184 +4,269 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"log/slog"
-	"os"
-	"sort"
 	"strings"
 	"time"
 
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/converter"
-	sdklog "go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
 
-	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/workflows"
 )
 
-// connect dials Temporal, logging only the SDK's errors.
-func connect(ctx context.Context, cfg config.Config) (client.Client, error) {
-	return cfg.DialTemporal(ctx, sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelError}))))
+// pollInterval is how often a waiting command asks a run for its state, to print its questions.
+const pollInterval = 500 * time.Millisecond
+
+// waitFlags are the flags of the commands that start a run: ask and rerun.
+type waitFlags struct {
+	wait    bool
+	json    bool
+	timeout time.Duration
 }
 
-func ask(args []string, out io.Writer) error {
-	cfg := config.FromEnv()
-	fs := flag.NewFlagSet("navi ask", flag.ContinueOnError)
-	cfg.RegisterFlags(fs)
-	id := fs.String("id", "", "workflow ID (default: generated)")
-	wait := fs.Bool("wait", true, "wait for the result")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	timeout := fs.Duration("timeout", 10*time.Minute, "how long to wait for the result")
-	if err := fs.Parse(args); err != nil {
+func (c *command) waitFlags() *waitFlags {
+	w := &waitFlags{}
+	c.fs.BoolVar(&w.wait, "wait", true, "wait for the result, printing the questions the run asks")
+	c.fs.BoolVar(&w.json, "json", false, "print the result as JSON (the workflow ID and notices go to stderr)")
+	c.fs.DurationVar(&w.timeout, "timeout", 10*time.Minute, "how long to wait for the result")
+	return w
+}
+
+func ask(args []string, s streams) error {
+	c := newCommand("ask")
+	wf := c.waitFlags()
+	id := c.fs.String("id", "", "workflow ID (default: generated)")
+	var req workflows.QueryRequest
+	c.fs.StringVar(&req.Planner, "planner", "", "force a planner: graph-first or llm (default: the worker's)")
+	c.fs.StringVar(&req.Search, "search", "", "graph search: alphabeta or heuristic (default: alphabeta)")
+	c.fs.IntVar(&req.MaxSteps, "max-steps", 0, fmt.Sprintf("bound on planner decisions (default %d)", workflows.DefaultMaxSteps))
+	c.fs.DurationVar(&req.ClarifyDeadline, "clarify-deadline", 0, fmt.Sprintf("how long the run waits for an answer to its question (default %s)", workflows.DefaultClarifyDeadline))
+	pos, err := c.parse(args, 1, -1, `a query: navi ask [flags] "<query>"`)
+	if err != nil {
 		return err
 	}
-	query := strings.TrimSpace(strings.Join(fs.Args(), " "))
-	if query == "" {
-		return fmt.Errorf("%w: navi ask needs a query", errUsage)
+	req.Query = strings.TrimSpace(strings.Join(pos, " "))
+	if err := checkRequest(req); err != nil {
+		return err
 	}
 	if *id == "" {
-		*id = newRunID()
+		*id = newRunID("navi")
 	}
+	return c.withTemporal(wf.timeout, func(ctx context.Context, tc client.Client) error {
+		return c.start(ctx, tc, s, wf, *id, req, "navi ask: "+oneLine(req.Query, 100))
+	})
+}
 
-	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
-	defer cancel()
-	c, err := connect(ctx, cfg)
+// checkRequest rejects, as usage errors, requests that the workflow would reject.
+func checkRequest(req workflows.QueryRequest) error {
+	switch {
+	case req.Query == "":
+		return fmt.Errorf("%w: navi ask needs a query", errUsage)
+	case req.Planner != "" && req.Planner != workflows.PlannerGraphFirst && req.Planner != "llm":
+		return fmt.Errorf("%w: -planner %q: want graph-first or llm", errUsage, req.Planner)
+	case req.Search != "" && req.Search != "alphabeta" && req.Search != "heuristic":
+		return fmt.Errorf("%w: -search %q: want alphabeta or heuristic", errUsage, req.Search)
+	case req.MaxSteps < 0:
+		return fmt.Errorf("%w: -max-steps %d: want a positive number", errUsage, req.MaxSteps)
+	case req.ClarifyDeadline < 0:
+		return fmt.Errorf("%w: -clarify-deadline %s: want a positive duration", errUsage, req.ClarifyDeadline)
+	}
+	return nil
+}
+
+// rerun starts a new run with the input of an old one.
+func rerun(args []string, s streams) error {
+	c := newCommand("rerun")
+	wf := c.waitFlags()
+	pos, err := c.parse(args, 1, 1, "one workflow ID: navi rerun [flags] <workflow-id>")
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	old := pos[0]
+	return c.withTemporal(wf.timeout, func(ctx context.Context, tc client.Client) error {
+		req, err := startedRequest(ctx, tc, old, "")
+		if err != nil {
+			return c.notFound(err, old, "read the input of")
+		}
+		req = rerunRequest(req, old)
+		field(wf.notices(s), "rerun of", "%s", old)
+		return c.start(ctx, tc, s, wf, newRunID("navi-rerun"), req, "navi rerun of "+old+": "+oneLine(req.Query, 80))
+	})
+}
 
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID:                       *id,
-		TaskQueue:                cfg.TaskQueue,
-		WorkflowExecutionTimeout: 24 * time.Hour,
-		StaticSummary:            "navi ask: " + oneLine(query, 100),
-	}, workflows.QueryWorkflow, workflows.QueryRequest{Query: query})
-	if err != nil {
-		return fmt.Errorf("start workflow %s: %w", *id, err)
+// rerunRequest is the request of a new run that repeats the run old: its input without the
+// state a continued run carries.
+func rerunRequest(req workflows.QueryRequest, old string) workflows.QueryRequest {
+	if req.Carry != nil && strings.TrimSpace(req.Query) == "" {
+		req.Query = req.Carry.State.Query
 	}
-	fmt.Fprintf(out, "workflow  %s\n", run.GetID())
-	fmt.Fprintf(out, "ui        %s\n", cfg.RunURL(run.GetID()))
-	if !*wait {
+	req.Carry = nil
+	req.RerunOf = old
+	return req
+}
+
+// notices is where a starting command writes the workflow ID, the UI link and the questions:
+// stderr when stdout carries JSON.
+func (w *waitFlags) notices(s streams) io.Writer {
+	if w.json {
+		return s.err
+	}
+	return s.out
+}
+
+// start starts a query workflow, says where to see it, and unless told not to, waits for its
+// result and prints it.
+func (c *command) start(ctx context.Context, tc client.Client, s streams, wf *waitFlags, id string, req workflows.QueryRequest, summary string) error {
+	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID:                       id,
+		TaskQueue:                c.cfg.TaskQueue,
+		WorkflowExecutionTimeout: 24*time.Hour + max(req.ClarifyDeadline, workflows.DefaultClarifyDeadline),
+		StaticSummary:            summary,
+	}, workflows.QueryWorkflow, req)
+	if err != nil {
+		return fmt.Errorf("start workflow %s: %w", id, err)
+	}
+	notices := wf.notices(s)
+	field(notices, "workflow", "%s", run.GetID())
+	field(notices, "ui", "%s", c.cfg.RunURL(run.GetID()))
+	if !wf.wait {
 		return nil
 	}
-	var res workflows.QueryResult
-	if err := run.Get(ctx, &res); err != nil {
-		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("no result after %s: the run goes on; see `navi show %s`", *timeout, run.GetID())
-		}
+	res, err := waitResult(ctx, tc, run, func(st workflows.QueryState) { printQuestion(notices, run.GetID(), st) })
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+		return fmt.Errorf("no result after %s: the run goes on; see `navi show %s`", wf.timeout, run.GetID())
+	case err != nil:
 		return fmt.Errorf("workflow %s failed: %w", run.GetID(), err)
 	}
-	return printResult(out, res, *asJSON)
-}
-
-func printResult(out io.Writer, res workflows.QueryResult, asJSON bool) error {
-	if asJSON {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+	if wf.json {
+		return printJSON(s.out, res)
 	}
-	fmt.Fprintf(out, "status    %s (planner: %s, %d step(s))\n\n%s\n", res.Status, res.Planner, res.Steps, res.Answer)
+	fmt.Fprintln(s.out)
+	printResult(s.out, res, req.Planner)
 	return nil
 }
 
-func show(args []string, out io.Writer) error {
-	cfg := config.FromEnv()
-	fs := flag.NewFlagSet("navi show", flag.ContinueOnError)
-	cfg.RegisterFlags(fs)
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: navi show needs one workflow ID", errUsage)
-	}
-	id := fs.Arg(0)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, err := connect(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-
-	desc, err := c.DescribeWorkflowExecution(ctx, id, "")
-	var notFound *serviceerror.NotFound
-	if errors.As(err, &notFound) {
-		return fmt.Errorf("no workflow %s in namespace %s", id, cfg.Namespace)
-	}
-	if err != nil {
-		return fmt.Errorf("describe %s: %w", id, err)
-	}
-	info := desc.GetWorkflowExecutionInfo()
-	fmt.Fprintf(out, "workflow  %s (run %s)\n", id, info.GetExecution().GetRunId())
-	fmt.Fprintf(out, "type      %s\n", info.GetType().GetName())
-	fmt.Fprintf(out, "status    %s\n", info.GetStatus())
-	fmt.Fprintf(out, "started   %s\n", info.GetStartTime().AsTime().Local().Format(time.RFC3339))
-	if ct := info.GetCloseTime(); ct != nil {
-		fmt.Fprintf(out, "closed    %s\n", ct.AsTime().Local().Format(time.RFC3339))
-	}
-	fmt.Fprintf(out, "ui        %s\n", cfg.RunURL(id))
-	if sa := info.GetSearchAttributes().GetIndexedFields(); len(sa) > 0 {
-		keys := make([]string, 0, len(sa))
-		for k := range sa {
-			if strings.HasPrefix(k, "Navi") {
-				keys = append(keys, k)
+// waitResult waits for a run's result, meanwhile polling its state and calling asked once for
+// each question the run waits on.
+func waitResult(ctx context.Context, tc client.Client, run client.WorkflowRun, asked func(workflows.QueryState)) (workflows.QueryResult, error) {
+	var res workflows.QueryResult
+	done := make(chan error, 1)
+	go func() { done <- run.Get(ctx, &res) }()
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	var last string
+	for {
+		select {
+		case err := <-done:
+			return res, err
+		case <-tick.C:
+			st, err := queryState(ctx, tc, run.GetID(), 5*time.Second)
+			if err != nil || st.Status != workflows.StatusWaiting || st.Question == "" {
+				continue // a query can fail while the run starts or a worker restarts
 			}
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			var v any
-			if err := converter.GetDefaultDataConverter().FromPayload(sa[k], &v); err == nil {
-				fmt.Fprintf(out, "  %-14s %v\n", k, v)
+			if key := st.Question + "\x00" + st.Deadline.String(); key != last {
+				last = key
+				asked(st)
 			}
 		}
 	}
+}
 
-	switch info.GetStatus() {
-	case enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING:
-		v, err := c.QueryWorkflow(ctx, id, "", workflows.StateQuery)
-		if err != nil {
-			return fmt.Errorf("query state of %s: %w", id, err)
-		}
-		var st workflows.QueryState
-		if err := v.Get(&st); err != nil {
-			return fmt.Errorf("decode state of %s: %w", id, err)
-		}
-		fmt.Fprintf(out, "\nstep %d, %s\n", st.Step, st.Status)
-	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
-		var res workflows.QueryResult
-		if err := c.GetWorkflow(ctx, id, "").Get(ctx, &res); err != nil {
-			return fmt.Errorf("result of %s: %w", id, err)
-		}
-		fmt.Fprintln(out)
-		return printResult(out, res, *asJSON)
+// printQuestion tells the user what the run asks and how to answer.
+func printQuestion(w io.Writer, id string, st workflows.QueryState) {
+	fmt.Fprintln(w)
+	field(w, "question", "%s", st.Question)
+	if !st.Deadline.IsZero() {
+		field(w, "", "(the run waits until %s)", localTime(st.Deadline))
+	}
+	field(w, "", "answer with: navi answer %s %q", id, "<text>")
+}
+
+// printResult prints a run's result for people. requested is the planner the request forced,
+// if any.
+func printResult(w io.Writer, res workflows.QueryResult, requested string) {
+	field(w, "status", "%s", res.Status)
+	field(w, "planner", "%s", plannerLabel(res.Planner, requested))
+	if len(res.Chain) > 0 {
+		field(w, "chain", "%s", strings.Join(res.Chain, " → "))
+	}
+	field(w, "steps", "%d", res.Steps)
+	field(w, "tools", "%d call(s), %d recombination(s)", res.ToolCalls, res.Recombinations)
+	field(w, "llm", "%s", usageLine(res.Usage.LLMCalls, res.Usage.PromptTokens, res.Usage.CompletionTokens))
+	fmt.Fprintf(w, "\n%s\n", res.Answer)
+}
+
+// plannerLabel says which planner ran, and why graph-first did when it was not asked for.
+func plannerLabel(planner, requested string) string {
+	switch {
+	case planner != workflows.PlannerGraphFirst:
+		return planner
+	case requested == workflows.PlannerGraphFirst:
+		return planner + " (requested)"
 	default:
-		err := c.GetWorkflow(ctx, id, "").Get(ctx, nil)
-		if err != nil {
-			fmt.Fprintf(out, "\n%v\n", err)
-		}
+		return planner + " (no LLM configured)"
 	}
-	return nil
 }
 
-// newRunID returns a readable, unique workflow ID: navi-<UTC time>-<random>.
-func newRunID() string {
+func usageLine(calls, prompt, completion int) string {
+	return fmt.Sprintf("%d call(s), %d tokens (%d prompt, %d completion)", calls, prompt+completion, prompt, completion)
+}
+
+// answer answers the question a run waits on, through the run's answer update.
+func answer(args []string, s streams) error {
+	c := newCommand("answer")
+	timeout := c.fs.Duration("timeout", 30*time.Second, "how long to wait for the run to take the answer")
+	pos, err := c.parse(args, 2, -1, `a workflow ID and an answer: navi answer <workflow-id> "<text>"`)
+	if err != nil {
+		return err
+	}
+	id, text := pos[0], strings.TrimSpace(strings.Join(pos[1:], " "))
+	if text == "" {
+		return fmt.Errorf("%w: navi answer needs a non-empty answer", errUsage)
+	}
+	return c.withTemporal(*timeout, func(ctx context.Context, tc client.Client) error {
+		h, err := tc.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+			WorkflowID:   id,
+			UpdateName:   workflows.AnswerUpdate,
+			Args:         []any{workflows.ClarifyAnswer{Text: text}},
+			WaitForStage: client.WorkflowUpdateStageCompleted,
+		})
+		var question string
+		if err == nil {
+			err = h.Get(ctx, &question)
+		}
+		if err != nil {
+			return answerError(err, id)
+		}
+		field(s.out, "answered", "%s", question)
+		field(s.out, "with", "%s", text)
+		field(s.out, "ui", "%s", c.cfg.RunURL(id))
+		return nil
+	})
+}
+
+// answerError says why a run did not take an answer.
+func answerError(err error, id string) error {
+	var app *temporal.ApplicationError
+	var nf *serviceerror.NotFound
+	switch {
+	case errors.As(err, &app):
+		return fmt.Errorf("workflow %s rejected the answer: %s", id, app.Message())
+	case errors.As(err, &nf):
+		return fmt.Errorf("workflow %s takes no answer: %s (see `navi show %s`)", id, nf.Message, id)
+	case errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("workflow %s did not take the answer in time (is a worker running?): %w", id, err)
+	}
+	return fmt.Errorf("answer %s: %w", id, err)
+}
+
+// newRunID returns a readable, unique workflow ID: <prefix>-<UTC time>-<random>.
+func newRunID(prefix string) string {
 	b := make([]byte, 3)
 	_, _ = rand.Read(b)
-	return fmt.Sprintf("navi-%s-%s", time.Now().UTC().Format("20060102-150405"), hex.EncodeToString(b))
-}
-
-func oneLine(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > n {
-		s = string(r[:n-1]) + "…"
-	}
-	return s
+	return fmt.Sprintf("%s-%s-%s", prefix, time.Now().UTC().Format("20060102-150405"), hex.EncodeToString(b))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,24 +10,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/twnm/catalogs"
 )
 
-func tools(args []string) error {
-	if len(args) == 0 || args[0] != "load" {
-		return fmt.Errorf("%w: navi tools load <catalog.json|yaml|URL>", errUsage)
+// tools runs `navi tools import` (or its older name, load).
+func tools(args []string, s streams) error {
+	if len(args) == 0 || (args[0] != "import" && args[0] != "load") {
+		return fmt.Errorf("%w: navi tools import <catalog.json|yaml|URL>", errUsage)
 	}
-	cfg := config.FromEnv()
-	fs := flag.NewFlagSet("navi tools load", flag.ContinueOnError)
-	cfg.RegisterFlags(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	c := newCommand("tools " + args[0])
+	pos, err := c.parse(args[1:], 1, 1, "one catalog file or URL")
+	if err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
-		return fmt.Errorf("%w: navi tools load needs one catalog file", errUsage)
-	}
-	source := fs.Arg(0)
+	source := pos[0]
 	path := source
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		local, err := download(path)
@@ -45,7 +40,7 @@ func tools(args []string) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	store, err := cfg.OpenGraph(ctx)
+	store, err := c.cfg.OpenGraph(ctx)
 	if err != nil {
 		return err
 	}
@@ -58,7 +53,7 @@ func tools(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("loaded %s: %d APIs, %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
+	fmt.Fprintf(s.out, "loaded %s: %d APIs, %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
 		source, stats.APIs, stats.Params, counts.APIs, counts.Params, counts.Edges)
 	return nil
 }

@@ -1,26 +1,28 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/internal/stacktest"
-	"github.com/naviagent/navi/toolworld"
 )
 
 // TestToolsLoadFromURL loads the tool world's catalog, served over HTTP, into the test Neo4j,
-// as `make run` does.
+// as `make run` does. It loads from the stack's tool world, as every test does: the endpoints
+// in the shared graph must stay callable for the agent tests running beside it.
 func TestToolsLoadFromURL(t *testing.T) {
 	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
-	srv := httptest.NewServer(toolworld.New(toolworld.Options{}))
-	defer srv.Close()
+	world := stacktest.Env(t, stacktest.EnvToolWorld)
 
-	require.NoError(t, tools([]string{"load", srv.URL + "/catalog.json"}))
+	var out bytes.Buffer
+	require.NoError(t, tools([]string{"load", world + "/catalog.json"}, streams{&out, io.Discard}))
+	assert.Regexp(t, `^loaded http://\S+/catalog.json: \d+ APIs, \d+ parameters \(graph now`, out.String())
 	store := stacktest.Store(t)
 	found, err := store.FindAPIs(context.Background(), "geocode", 50)
 	require.NoError(t, err)
@@ -30,7 +32,7 @@ func TestToolsLoadFromURL(t *testing.T) {
 	}
 	assert.Contains(t, names, "geo.Geocode")
 
-	err = tools([]string{"load", srv.URL + "/no-such-catalog.json"})
+	err = tools([]string{"import", world + "/no-such-catalog.json"}, streams{io.Discard, io.Discard})
 	require.ErrorContains(t, err, "HTTP 404")
 }
 

@@ -34,9 +34,25 @@
 //	GET  /openapi.json   the same as an OpenAPI 3.0 document
 //	GET  /admin/faults   the faults in force
 //	POST /admin/faults   inject or clear a fault
-//	GET  /admin/stats    calls per API
+//	GET  /admin/stats    calls and deduplicated requests per API:
+//	                     {"calls": {"geo.Geocode": 3}, "deduplicated": {"stay.Book": 1}}
 //
 // A missing or invalid input answers 400 with {"error": ..., "parameter": name, "api": name}.
+//
+// # Idempotency
+//
+// A request to an API that carries an Idempotency-Key header runs the API at most once per
+// key and API: a later request with the same key gets the stored answer, byte for byte, with
+// the header Idempotent-Replayed: true, whatever its inputs. It is not counted as a call
+// (Server.Calls, "calls") but as deduplicated (Server.Deduplicated, "deduplicated"), so a
+// test can check that a retried booking booked once. A request that comes while the first
+// with its key is still running waits for it and gets its answer.
+//
+// Only a 2xx answer is stored. A fault (503, 500, 429, 410) or an invalid input (400) is
+// not, nor a request its client abandoned before the API ran: the API did not run, and a
+// client retrying with the same key must reach it again. The same key at another API is another key. The
+// server remembers the last Options.IdempotencyKeys keys (10,000 by default) and forgets the
+// oldest first.
 //
 // # Faults
 //
@@ -45,7 +61,8 @@
 // error_rate of calls, 0.5 by default, answer 500, decided by a sequence seeded by seed),
 // rate_limited (429 with Retry-After: retry_after_s, 1 by default), drift (the output field,
 // the first by default, is renamed with the suffix "_v2"), deprecated (410) and none (clear).
-// Every request to an API is counted, faulted and invalid ones included.
+// Every request to an API is counted, faulted and invalid ones included; a replayed
+// idempotent answer is not (see Idempotency).
 //
 // # Running it
 //
@@ -55,6 +72,8 @@
 //	curl -X POST http://127.0.0.1:8300/admin/faults \
 //	     -d '{"api": "weather.Current", "mode": "flaky", "error_rate": 0.3, "seed": 7}'
 //	curl -X POST http://127.0.0.1:8300/admin/faults -d '{"api": "weather.Current", "mode": "none"}'
+//	curl -X POST -H 'Idempotency-Key: demo-1' http://127.0.0.1:8300/stay/bookings \
+//	     -d '{"hotel_id": "htl-1", "check_in": "2025-07-01", "nights": 2, "guest_name": "Ada"}'
 //	curl http://127.0.0.1:8300/admin/stats
 //
 // The address can also be set with NAVI_TOOLWORLD_ADDR.

@@ -1,6 +1,7 @@
 package toolworld
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,6 +36,16 @@ const (
 	defaultRetryAfterS = 1
 )
 
+// DefaultIdempotencyKeys is how many idempotency keys a Server remembers when
+// Options.IdempotencyKeys is zero.
+const DefaultIdempotencyKeys = 10_000
+
+// Headers of idempotent requests: the key a client sends, and the mark of a replayed answer.
+const (
+	HeaderIdempotencyKey     = "Idempotency-Key"
+	HeaderIdempotentReplayed = "Idempotent-Replayed"
+)
+
 // Fault is a fault injected into one API.
 type Fault struct {
 	API  string `json:"api"`
@@ -61,6 +72,9 @@ type Options struct {
 	BaseURL string
 	// Logger receives one debug line per request; nil discards them.
 	Logger *slog.Logger
+	// IdempotencyKeys is how many idempotency keys with a stored answer the server
+	// remembers (DefaultIdempotencyKeys when zero or less); beyond it the oldest is forgotten.
+	IdempotencyKeys int
 }
 
 // Server is the tool world over HTTP. It is safe for concurrent use.
@@ -74,6 +88,24 @@ type Server struct {
 	mu     sync.Mutex
 	faults map[string]*faultState
 	calls  map[string]int
+	// dedup counts, per API, the requests answered from a stored idempotent answer.
+	dedup map[string]int
+	// idem holds the idempotency keys in flight and those with a stored answer; idemOrder
+	// is a ring of the latter, oldest at idemNext once full, which bounds the map.
+	idem      map[idemKey]*idemEntry
+	idemOrder []idemKey
+	idemNext  int
+	idemCap   int
+}
+
+// idemKey scopes an idempotency key to one API: the same key sent to two APIs is two keys.
+type idemKey struct{ api, key string }
+
+// idemEntry is an idempotency key in flight until done is closed, then, when resp is set,
+// the stored answer of its one execution.
+type idemEntry struct {
+	done chan struct{}
+	resp *response
 }
 
 // faultState is a fault with the random sequence of a flaky one.
@@ -92,6 +124,12 @@ func New(opts Options) *Server {
 		baseURL: strings.TrimSuffix(opts.BaseURL, "/"),
 		faults:  make(map[string]*faultState),
 		calls:   make(map[string]int),
+		dedup:   make(map[string]int),
+		idem:    make(map[idemKey]*idemEntry),
+		idemCap: opts.IdempotencyKeys,
+	}
+	if s.idemCap <= 0 {
+		s.idemCap = DefaultIdempotencyKeys
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -115,7 +153,7 @@ func New(opts Options) *Server {
 	})
 	s.mux.HandleFunc("POST /admin/faults", s.postFault)
 	s.mux.HandleFunc("GET /admin/stats", func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]any{"calls": s.Stats()})
+		writeJSON(w, http.StatusOK, map[string]any{"calls": s.Stats(), "deduplicated": s.Deduplicated()})
 	})
 	for _, f := range opts.Faults {
 		if err := s.SetFault(f); err != nil {
@@ -194,7 +232,8 @@ func (s *Server) Faults() []Fault {
 	return out
 }
 
-// Calls returns how many requests reached an API's endpoint, faulted and invalid ones included.
+// Calls returns how many requests reached an API's endpoint, faulted and invalid ones
+// included; requests answered from a stored idempotent answer are not calls (see Deduplicated).
 func (s *Server) Calls(api string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -207,6 +246,18 @@ func (s *Server) Stats() map[string]int {
 	defer s.mu.Unlock()
 	out := make(map[string]int, len(s.calls))
 	for k, v := range s.calls {
+		out[k] = v
+	}
+	return out
+}
+
+// Deduplicated returns, for every API that had any, how many requests carried an
+// Idempotency-Key already answered and got the stored answer instead of a call.
+func (s *Server) Deduplicated() map[string]int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]int, len(s.dedup))
+	for k, v := range s.dedup {
 		out[k] = v
 	}
 	return out
@@ -276,43 +327,158 @@ func (s *Server) decide(api string) verdict {
 }
 
 func (s *Server) apiHandler(t Tool) http.Handler {
-	name := t.API.Name
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		v := s.decide(name)
-		if v.status != 0 {
-			if v.retryAfter > 0 {
-				w.Header().Set("Retry-After", strconv.Itoa(v.retryAfter))
-			}
-			writeJSON(w, v.status, map[string]any{"error": v.reason, "api": name})
+		if key := r.Header.Get(HeaderIdempotencyKey); key != "" {
+			s.serveIdempotent(w, r, t, key)
 			return
 		}
-		if v.delay > 0 {
-			timer := time.NewTimer(v.delay)
-			select {
-			case <-timer.C:
-			case <-r.Context().Done():
-				timer.Stop()
-				return // the client is gone
-			}
+		if resp, ok := s.execute(t, r); ok {
+			resp.write(w)
 		}
-		inputs, err := readInputs(t.API, r)
-		if err != nil {
-			writeError(w, name, err)
-			return
-		}
-		out, err := t.Handle(inputs)
-		if err != nil {
-			writeError(w, name, err)
-			return
-		}
-		if v.drift != "" {
-			if val, ok := out[v.drift]; ok {
-				delete(out, v.drift)
-				out[v.drift+"_v2"] = val
-			}
-		}
-		writeJSON(w, http.StatusOK, out)
 	})
+}
+
+// serveIdempotent answers a request that carries an idempotency key. The first request with
+// the key executes the API; one that comes while it runs waits for it; one that comes after
+// gets its stored answer, marked with Idempotent-Replayed, and is counted as deduplicated,
+// not as a call, so that the API runs once per key however often a client retries.
+//
+// Only an answer of the API itself (2xx) is stored. A fault (503, 500, 429, 410) or an
+// invalid input is not: the API did not run, and a client retrying with the same key after
+// such an answer must reach it again. The same holds when the first request's client goes
+// away: a waiting request then executes in its place.
+func (s *Server) serveIdempotent(w http.ResponseWriter, r *http.Request, t Tool, key string) {
+	k := idemKey{api: t.API.Name, key: key}
+	for {
+		s.mu.Lock()
+		e, seen := s.idem[k]
+		if !seen {
+			e = &idemEntry{done: make(chan struct{})}
+			s.idem[k] = e
+			s.mu.Unlock()
+			s.executeOnce(w, r, t, k, e)
+			return
+		}
+		if e.resp != nil {
+			s.dedup[k.api]++
+			resp := e.resp
+			s.mu.Unlock()
+			w.Header().Set(HeaderIdempotentReplayed, "true")
+			resp.write(w)
+			return
+		}
+		s.mu.Unlock()
+		select {
+		case <-e.done: // look again: stored, or forgotten and free to execute
+		case <-r.Context().Done():
+			return // the client is gone
+		}
+	}
+}
+
+// executeOnce executes the API for the entry k, which this request put in flight, then stores
+// or forgets the answer and releases the requests waiting on it.
+func (s *Server) executeOnce(w http.ResponseWriter, r *http.Request, t Tool, k idemKey, e *idemEntry) {
+	finished := false
+	defer func() {
+		if !finished {
+			s.finish(k, e, nil) // a panicking handler must not leave waiters blocked
+		}
+	}()
+	resp, ok := s.execute(t, r)
+	var stored *response
+	if ok && resp.status >= 200 && resp.status < 300 {
+		stored = &resp
+	}
+	s.finish(k, e, stored)
+	finished = true
+	if ok {
+		resp.write(w)
+	}
+}
+
+// finish stores resp under k, evicting the oldest stored key when the ring is full, or
+// forgets k when resp is nil; then it wakes the requests waiting on e.
+func (s *Server) finish(k idemKey, e *idemEntry, resp *response) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	defer close(e.done)
+	if resp == nil {
+		delete(s.idem, k)
+		return
+	}
+	e.resp = resp
+	// Each stored key is in the ring once and stays in the map until evicted from it, so the
+	// slot being overwritten names a stored entry, never one in flight.
+	if len(s.idemOrder) < s.idemCap {
+		s.idemOrder = append(s.idemOrder, k)
+		return
+	}
+	delete(s.idem, s.idemOrder[s.idemNext])
+	s.idemOrder[s.idemNext] = k
+	s.idemNext = (s.idemNext + 1) % s.idemCap
+}
+
+// response is an answer of an API, kept whole so that it can be replayed.
+type response struct {
+	status     int
+	retryAfter int
+	body       []byte
+}
+
+func jsonResponse(status int, v any) response {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return response{status: http.StatusInternalServerError, body: []byte(`{"error": "encode response"}` + "\n")}
+	}
+	return response{status: status, body: buf.Bytes()}
+}
+
+func (resp response) write(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/json")
+	if resp.retryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(resp.retryAfter))
+	}
+	w.WriteHeader(resp.status)
+	_, _ = w.Write(resp.body) // the client may be gone; nothing else to do
+}
+
+// execute counts the call, applies the API's fault and runs the handler. ok is false when the
+// client went away while a slow fault held the answer: there is nothing to write.
+func (s *Server) execute(t Tool, r *http.Request) (resp response, ok bool) {
+	name := t.API.Name
+	v := s.decide(name)
+	if v.status != 0 {
+		resp := jsonResponse(v.status, map[string]any{"error": v.reason, "api": name})
+		resp.retryAfter = v.retryAfter
+		return resp, true
+	}
+	if v.delay > 0 {
+		timer := time.NewTimer(v.delay)
+		select {
+		case <-timer.C:
+		case <-r.Context().Done():
+			timer.Stop()
+			return response{}, false
+		}
+	}
+	inputs, err := readInputs(t.API, r)
+	if err != nil {
+		return errorResponse(name, err), true
+	}
+	out, err := t.Handle(inputs)
+	if err != nil {
+		return errorResponse(name, err), true
+	}
+	if v.drift != "" {
+		if val, ok := out[v.drift]; ok {
+			delete(out, v.drift)
+			out[v.drift+"_v2"] = val
+		}
+	}
+	return jsonResponse(http.StatusOK, out), true
 }
 
 // readInputs gathers an API's inputs from the path, the query and the JSON body.
@@ -353,21 +519,16 @@ func readInputs(a twnm.API, r *http.Request) (map[string]string, error) {
 	return in, nil
 }
 
-func writeError(w http.ResponseWriter, api string, err error) {
+func errorResponse(api string, err error) response {
 	var ie *InputError
 	if errors.As(err, &ie) {
-		writeJSON(w, http.StatusBadRequest, map[string]any{"error": ie.Error(), "parameter": ie.Param, "api": api})
-		return
+		return jsonResponse(http.StatusBadRequest, map[string]any{"error": ie.Error(), "parameter": ie.Param, "api": api})
 	}
-	writeJSON(w, http.StatusInternalServerError, map[string]any{"error": err.Error(), "api": api})
+	return jsonResponse(http.StatusInternalServerError, map[string]any{"error": err.Error(), "api": api})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(v) // the client may be gone; nothing else to do
+	jsonResponse(status, v).write(w)
 }
 
 func hasParam(ps []twnm.Param, name string) bool {

@@ -43,6 +43,12 @@ type Recombination struct {
 // be reused by name. When nothing works the error wraps ErrNoAlternative and says which
 // outputs no other API provides.
 func Recombine(ctx context.Context, g *Graph, plan Plan, failedStep int, known map[string]string, s Searcher) (Recombination, error) {
+	return RecombineUsing(ctx, g, plan, failedStep, known, s, StrategySubstitution, StrategyUpstreamReroute, StrategySubgraphSwitch)
+}
+
+// RecombineUsing is Recombine restricted to the given strategies, tried in the order given, so
+// that a workflow can run each strategy as a step of its own. An unknown strategy is an error.
+func RecombineUsing(ctx context.Context, g *Graph, plan Plan, failedStep int, known map[string]string, s Searcher, strategies ...string) (Recombination, error) {
 	if failedStep < 0 || failedStep >= len(plan.Steps) {
 		return Recombination{}, fmt.Errorf("recombine: failed step %d is not in the %d-step plan", failedStep, len(plan.Steps))
 	}
@@ -66,28 +72,37 @@ func Recombine(ctx context.Context, g *Graph, plan Plan, failedStep int, known m
 	r.knownIDs = resolveParams(g, r.known)
 	r.needs()
 
-	if rec, ok := r.substitute(); ok {
-		return rec, nil
-	}
 	var whys []string
-	if len(r.consumers) > 0 {
-		rec, ok, why, err := r.reroute(ctx)
+	for _, strategy := range strategies {
+		var (
+			rec Recombination
+			ok  bool
+			why string
+			err error
+		)
+		switch strategy {
+		case StrategySubstitution:
+			rec, ok = r.substitute()
+			why = "no I/O-equivalent API"
+		case StrategyUpstreamReroute:
+			if len(r.consumers) == 0 {
+				why = "no later step consumes its outputs"
+				break
+			}
+			rec, ok, why, err = r.reroute(ctx)
+		case StrategySubgraphSwitch:
+			rec, ok, why, err = r.switchSubgraph(ctx)
+		default:
+			return Recombination{}, fmt.Errorf("recombine: unknown strategy %q", strategy)
+		}
 		if err != nil {
 			return Recombination{}, err
 		}
 		if ok {
 			return rec, nil
 		}
-		whys = append(whys, why)
+		whys = append(whys, strategy+": "+why)
 	}
-	rec, ok, why, err := r.switchSubgraph(ctx)
-	if err != nil {
-		return Recombination{}, err
-	}
-	if ok {
-		return rec, nil
-	}
-	whys = append(whys, why)
 	return Recombination{}, fmt.Errorf("recombine after %s failed: %w: no usable API other than %s provides %s (%s)",
 		g.Node(r.failed).Name, ErrNoAlternative, g.Node(r.failed).Name, r.neededNames(), strings.Join(whys, "; "))
 }

@@ -55,6 +55,16 @@ func (s SupplySource) String() string {
 	return fmt.Sprintf("SupplySource(%d)", s)
 }
 
+// ParseSupplySource is the inverse of SupplySource.String.
+func ParseSupplySource(name string) (SupplySource, error) {
+	for i, n := range supplySourceNames {
+		if n == name {
+			return SupplySource(i), nil
+		}
+	}
+	return 0, fmt.Errorf("supply source %q is not one of %s", name, strings.Join(supplySourceNames[:], ", "))
+}
+
 // Supply is how one input of one API of a subgraph is bound.
 type Supply struct {
 	API      NodeID // the consuming API

@@ -11,6 +11,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -24,6 +25,10 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/planner/llm"
+	"github.com/naviagent/navi/toolcall"
+	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/workflows"
 )
@@ -33,6 +38,7 @@ func main() {
 	fs := flag.NewFlagSet("navi-worker", flag.ExitOnError)
 	cfg.RegisterFlags(fs)
 	logLevel := fs.String("log-level", config.Getenv("NAVI_LOG_LEVEL", "info"), "log level: debug, info, warn, error (NAVI_LOG_LEVEL)")
+	outputDir := fs.String("output-dir", config.Getenv("NAVI_OUTPUT_DIR", ".state/outputs"), "where tool outputs too large for the workflow history are kept (NAVI_OUTPUT_DIR)")
 	_ = fs.Parse(os.Args[1:])
 
 	var level slog.Level
@@ -41,15 +47,19 @@ func main() {
 		os.Exit(2)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: level}))
-	if err := run(cfg, logger); err != nil {
+	if err := run(cfg, *outputDir, logger); err != nil {
 		fmt.Fprintf(os.Stderr, "navi-worker: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(cfg config.Config, logger *slog.Logger) error {
+func run(cfg config.Config, outputDir string, logger *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	acts, plannerName, err := newActivities(outputDir)
+	if err != nil {
+		return err
+	}
 	store, err := cfg.OpenGraph(ctx)
 	if err != nil {
 		return err
@@ -65,10 +75,34 @@ func run(cfg config.Config, logger *slog.Logger) error {
 	}
 
 	w := worker.New(c, cfg.TaskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Graph: store})
+	acts.Graph, acts.Store = store, store
+	workflows.Register(w, acts)
 	logger.Info("navi worker starting", "temporal", cfg.TemporalAddress, "namespace", cfg.Namespace,
-		"taskQueue", cfg.TaskQueue, "neo4j", cfg.Neo4jURI)
+		"taskQueue", cfg.TaskQueue, "neo4j", cfg.Neo4jURI, "planner", plannerName, "outputs", outputDir)
 	return w.Run(worker.InterruptCh())
+}
+
+// newActivities builds the activities' dependencies other than the graph store: the
+// embedder the graph was built with, the LLM planner when NAVI_LLM_* configure one, and the
+// HTTP tool client. It names the planner runs will use by default.
+func newActivities(outputDir string) (*activities.Activities, string, error) {
+	acts := &activities.Activities{
+		Embedder: embed.Default(),
+		Tools:    &toolcall.Client{HTTP: &http.Client{}, UserAgent: "navi-worker", Outputs: toolcall.DirStore{Dir: outputDir}},
+	}
+	lc, err := llm.ConfigFromEnv()
+	if err != nil {
+		return nil, "", err
+	}
+	if !lc.Enabled() {
+		return acts, planner.GraphFirstName + " (no LLM configured: set NAVI_LLM_BASE_URL and NAVI_LLM_MODEL)", nil
+	}
+	p, err := llm.New(lc)
+	if err != nil {
+		return nil, "", err
+	}
+	acts.LLM = p
+	return acts, p.Name(), nil
 }
 
 // ensureSearchAttributes registers the custom search attributes the workflows upsert, where the

@@ -3,6 +3,7 @@
 package workflows
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,93 +12,361 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/activities"
-	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/twnm"
 )
 
-// PlannerGraphLookup labels runs answered by the graph lookup alone, with no LLM.
-const PlannerGraphLookup = "graph-lookup"
+// agentLoopVersion marks runs that execute the planner loop; histories recorded before it
+// (the graph-lookup slice) replay through lookupSlice.
+const (
+	agentLoopChange  = "agent-loop"
+	agentLoopVersion = 1
+	// maxHistoryEvents continues a run as new before its history grows past this many events,
+	// well under Temporal's limits.
+	maxHistoryEvents = 10000
+)
 
-// LookupResult is what the lookup slice returns.
-type LookupResult struct {
-	Status  string           `json:"status"`
-	Planner string           `json:"planner"`
-	Answer  string           `json:"answer"`
-	Tools   []neo4j.APIMatch `json:"tools"`
-	Graph   neo4j.Counts     `json:"graph"`
-	Steps   int              `json:"steps"`
-}
-
-// QueryWorkflow answers one user query. For now it is the vertical slice of the stack: one
-// activity reads the tool graph from Neo4j and the workflow reports the tools that fit.
-func QueryWorkflow(ctx workflow.Context, req QueryRequest) (LookupResult, error) {
+// QueryWorkflow answers one user query with the NaviAgent loop: decide (planner activity) →
+// project onto the admissible actions → answer, ask the user (waiting durably for the answer
+// Update), retrieve candidates from the tool graph, or execute a plan (one activity per tool
+// call, recombining the chain when a tool stays broken) → record feedback, until answered or
+// the step budget is spent.
+func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) {
 	query := strings.TrimSpace(req.Query)
 	if query == "" {
-		return LookupResult{}, temporal.NewNonRetryableApplicationError("query is empty", activities.ErrTypeInvalidInput, nil)
+		return QueryResult{}, temporal.NewNonRetryableApplicationError("query is empty", activities.ErrTypeInvalidInput, nil)
 	}
-	state := QueryState{Query: query, Status: StatusRunning, Planner: PlannerGraphLookup}
-	if err := workflow.SetQueryHandler(ctx, StateQuery, func() (QueryState, error) { return state, nil }); err != nil {
-		return LookupResult{}, fmt.Errorf("register state query: %w", err)
+	if workflow.GetVersion(ctx, agentLoopChange, workflow.DefaultVersion, agentLoopVersion) == workflow.DefaultVersion {
+		return lookupSlice(ctx, query)
 	}
-	if err := workflow.UpsertTypedSearchAttributes(ctx,
-		StatusAttr.ValueSet(StatusRunning), PlannerAttr.ValueSet(PlannerGraphLookup),
-		StepsAttr.ValueSet(0), LLMCallsAttr.ValueSet(0)); err != nil {
-		return LookupResult{}, fmt.Errorf("upsert search attributes: %w", err)
+	r := newRun(ctx, req, query)
+	if err := r.register(); err != nil {
+		return QueryResult{}, err
 	}
+	return r.loop()
+}
 
-	actx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 30 * time.Second,
-		RetryPolicy: &temporal.RetryPolicy{
-			InitialInterval:    time.Second,
-			BackoffCoefficient: 2,
-			MaximumInterval:    30 * time.Second,
-			MaximumAttempts:    10,
+// run is the state of one query workflow execution.
+type run struct {
+	ctx   workflow.Context
+	req   QueryRequest
+	state QueryState
+	pc    planner.Context
+	apis  map[string]twnm.API
+
+	recombinations int
+	chains         int
+	stepsThisRun   int
+	answer         *string // the pending clarification's answer, set by the Update
+	feedback       []workflow.Future
+}
+
+func newRun(ctx workflow.Context, req QueryRequest, query string) *run {
+	if req.MaxSteps <= 0 {
+		req.MaxSteps = DefaultMaxSteps
+	}
+	if req.ClarifyDeadline <= 0 {
+		req.ClarifyDeadline = DefaultClarifyDeadline
+	}
+	if req.ContinueAfter <= 0 {
+		req.ContinueAfter = DefaultContinueAfter
+	}
+	r := &run{ctx: ctx, req: req, apis: map[string]twnm.API{}}
+	if c := req.Carry; c != nil {
+		r.state, r.pc, r.recombinations, r.chains = c.State, c.Context, c.Recombinations, c.Chains
+		for k, v := range c.APIs {
+			r.apis[k] = v
+		}
+		r.req.Carry = nil
+		return r
+	}
+	r.state = QueryState{Query: query, Status: StatusRunning, Planner: req.Planner, MaxSteps: req.MaxSteps, RerunOf: req.RerunOf}
+	r.pc = planner.Context{Query: query, Known: map[string]string{}, Results: map[string]map[string]any{}, MaxSteps: req.MaxSteps}
+	return r
+}
+
+// register installs the state query and the answer Update.
+func (r *run) register() error {
+	if err := workflow.SetQueryHandler(r.ctx, StateQuery, func() (QueryState, error) {
+		s := r.state
+		s.Bindings = r.pc.Known
+		return s, nil
+	}); err != nil {
+		return fmt.Errorf("register state query: %w", err)
+	}
+	err := workflow.SetUpdateHandlerWithOptions(r.ctx, AnswerUpdate,
+		func(_ workflow.Context, a ClarifyAnswer) (string, error) {
+			text := strings.TrimSpace(a.Text)
+			r.answer = &text
+			return r.state.Question, nil
 		},
-		Summary: "look up tools for " + quote(query, 60),
-	})
-	state.Step = 1
-	var found activities.LookupToolsResult
-	err := workflow.ExecuteActivity(actx, (*activities.Activities).LookupTools,
-		activities.LookupToolsInput{Query: query}).Get(ctx, &found)
+		workflow.UpdateHandlerOptions{Validator: func(_ workflow.Context, a ClarifyAnswer) error {
+			switch {
+			case r.state.Question == "" || r.answer != nil:
+				return errors.New("no question is pending in this run")
+			case strings.TrimSpace(a.Text) == "":
+				return errors.New("the answer is empty")
+			}
+			return nil
+		}})
 	if err != nil {
-		return LookupResult{}, fmt.Errorf("look up tools: %w", err)
+		return fmt.Errorf("register answer update: %w", err)
 	}
+	return r.upsert()
+}
 
-	res := LookupResult{
-		Status:  StatusAnswered,
-		Planner: PlannerGraphLookup,
-		Tools:   found.Tools,
-		Graph:   found.Graph,
-		Steps:   state.Step,
+// loop runs planner steps until the run ends.
+func (r *run) loop() (QueryResult, error) {
+	for {
+		if r.state.Step >= r.req.MaxSteps {
+			return r.finish(StatusBudgetExhausted, fmt.Sprintf("I could not answer within the budget of %d planner steps.", r.req.MaxSteps))
+		}
+		if r.shouldContinueAsNew() {
+			return r.continueAsNew()
+		}
+		r.state.Step++
+		r.stepsThisRun++
+		r.pc.Step = r.state.Step
+
+		res, err := r.decide()
+		if err != nil {
+			var appErr *temporal.ApplicationError
+			if errors.As(err, &appErr) || temporal.IsTimeoutError(err) {
+				return r.finish(StatusPlannerFailed, "The planner failed: "+rootMessage(err))
+			}
+			return QueryResult{}, err
+		}
+		proj := planner.Project(r.pc, res.Decisions[0])
+		if proj.Replaced {
+			r.trace(TraceProject, false, fmt.Sprintf("%s is not admissible (%s); doing %s instead", proj.Proposed, proj.Reason, proj.Decision))
+		}
+		d := proj.Decision
+		before := r.pc.Observation
+		var done bool
+		var result QueryResult
+		switch d.Action {
+		case planner.DirectAnswer:
+			result, err = r.finish(r.answerStatus(), d.Answer)
+			done = true
+		case planner.ClarifyIntent:
+			done, result, err = r.clarify(d)
+		case planner.RetrieveAPI:
+			err = r.retrieve(d)
+		case planner.CallAPI:
+			err = r.execute(d, proj.Plan)
+		}
+		if err != nil || done {
+			return result, err
+		}
+		r.pc.History = append(r.pc.History, planner.Turn{Observation: before, Decision: d})
+		if n := len(r.pc.History); n > planner.HistoryTurns {
+			r.pc.History = r.pc.History[n-planner.HistoryTurns:]
+		}
+		if err := r.upsert(); err != nil {
+			return QueryResult{}, err
+		}
 	}
-	if len(found.Tools) == 0 {
-		res.Status = StatusNoTools
+}
+
+// decide runs the planner activity for the current step.
+func (r *run) decide() (planner.Result, error) {
+	name := r.req.Planner
+	if name == "" {
+		name = "worker default"
 	}
-	res.Answer = Answer(query, found)
-	state.Status = res.Status
-	// NaviToolsUsed stays unset: the slice finds tools but calls none.
-	if err := workflow.UpsertTypedSearchAttributes(ctx,
-		StatusAttr.ValueSet(res.Status), StepsAttr.ValueSet(int64(res.Steps))); err != nil {
-		return LookupResult{}, fmt.Errorf("upsert search attributes: %w", err)
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: 2 * time.Minute,
+		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
+			NonRetryableErrorTypes: []string{activities.ErrTypePlannerInvalidOutput, activities.ErrTypeLLMUnauthorized, activities.ErrTypeLLMRejected, activities.ErrTypeNoLLM, activities.ErrTypeInvalidInput}},
+		Summary: fmt.Sprintf("decide: step %d (%s)", r.state.Step, name),
+	})
+	var res planner.Result
+	err := workflow.ExecuteActivity(ctx, (*activities.Activities).Decide, activities.DecideInput{Planner: r.req.Planner, Context: r.pc}).Get(r.ctx, &res)
+	if err != nil {
+		r.trace(TraceDecide, false, "planner failed: "+rootMessage(err))
+		return res, err
 	}
+	r.state.Usage = r.state.Usage.Add(res.Usage)
+	if r.state.Planner == "" || r.state.Planner != res.Planner {
+		r.state.Planner = res.Planner
+	}
+	summary := fmt.Sprintf("%s decided %s", res.Planner, res.Decisions[0])
+	if res.Repaired {
+		summary += " (after a repair: " + res.RepairReason + ")"
+	}
+	if len(res.Decisions) > 1 {
+		summary += fmt.Sprintf(" (+%d later sub-intents)", len(res.Decisions)-1)
+	}
+	r.trace(TraceDecide, true, summary)
 	return res, nil
 }
 
-// Answer phrases a lookup result for the user.
-func Answer(query string, r activities.LookupToolsResult) string {
-	var b strings.Builder
-	if len(r.Tools) == 0 {
-		fmt.Fprintf(&b, "No tool in the graph (%d APIs, %d parameters) matches %s", r.Graph.APIs, r.Graph.Params, quote(query, 80))
-		if len(r.Terms) > 0 {
-			fmt.Fprintf(&b, " (looked for: %s)", strings.Join(r.Terms, ", "))
+// answerStatus is the status of a run the planner answers now.
+func (r *run) answerStatus() string {
+	switch {
+	case len(r.pc.Completed) > 0:
+		return StatusAnswered
+	case len(r.pc.Failed) > 0:
+		return StatusFailed
+	case len(r.pc.Recalled) > 0 && len(r.pc.Candidates) == 0:
+		return StatusNoTools
+	}
+	return StatusAnswered
+}
+
+// clarify asks the user and waits, durably, for the answer Update or the deadline.
+func (r *run) clarify(d planner.Decision) (bool, QueryResult, error) {
+	var params []string
+	for _, c := range r.pc.Candidates {
+		if c.API == d.TargetAPI {
+			params = planner.Bind(c.Plan, r.pc.Known, nil).Missing()
 		}
-		b.WriteString(".")
-		return b.String()
 	}
-	fmt.Fprintf(&b, "%d of %d APIs in the tool graph fit %s:", len(r.Tools), r.Graph.APIs, quote(query, 80))
-	for _, t := range r.Tools {
-		fmt.Fprintf(&b, "\n- %s(%s) -> %s: %s", t.Name, strings.Join(t.Inputs, ", "), strings.Join(t.Outputs, ", "), t.Description)
+	deadline := workflow.Now(r.ctx).Add(r.req.ClarifyDeadline)
+	r.state.Status, r.state.Question, r.state.Deadline = StatusWaiting, d.Answer, deadline
+	r.answer = nil
+	r.trace(TraceClarify, true, "asked: "+d.Answer)
+	if err := r.upsert(); err != nil {
+		return true, QueryResult{}, err
 	}
-	return b.String()
+	answered, err := workflow.AwaitWithTimeout(r.ctx, r.req.ClarifyDeadline, func() bool { return r.answer != nil })
+	if err != nil {
+		return true, QueryResult{}, fmt.Errorf("wait for the answer: %w", err)
+	}
+	question := r.state.Question
+	r.state.Status, r.state.Question, r.state.Deadline = StatusRunning, "", time.Time{}
+	if !answered {
+		res, err := r.finish(StatusClarifyTimeout, fmt.Sprintf("No answer to %q arrived within %s.", question, r.req.ClarifyDeadline))
+		return true, res, err
+	}
+	r.pc.Clarifications = append(r.pc.Clarifications, planner.QA{Question: question, Params: params, Answer: *r.answer})
+	r.pc.Observation = fmt.Sprintf("The user answered %q to %q.", *r.answer, question)
+	r.trace(TraceClarify, true, "answered: "+*r.answer)
+	r.answer = nil
+	return false, QueryResult{}, nil
+}
+
+// retrieve recalls candidates and their plans from the tool graph.
+func (r *run) retrieve(d planner.Decision) error {
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         graphRetry(),
+		Summary:             "retrieve: " + quote(d.RecallDescription, 60),
+	})
+	texts := []string{r.pc.Query}
+	for _, qa := range r.pc.Clarifications {
+		texts = append(texts, qa.Answer)
+	}
+	in := activities.RetrieveInput{Description: d.RecallDescription, Text: strings.Join(texts, "\n"),
+		Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search}
+	var res activities.RetrieveResult
+	if err := workflow.ExecuteActivity(ctx, (*activities.Activities).Retrieve, in).Get(r.ctx, &res); err != nil {
+		r.trace(TraceRetrieve, false, "retrieval failed: "+rootMessage(err))
+		return fmt.Errorf("retrieve: %w", err)
+	}
+	r.pc.Recalled = append(r.pc.Recalled, d.RecallDescription)
+	r.pc.Candidates, r.pc.Tree = res.Candidates, res.Tree
+	for k, v := range res.Extracted {
+		if _, ok := r.pc.Known[k]; !ok {
+			r.pc.Known[k] = v
+		}
+	}
+	for k, v := range res.APIs {
+		r.apis[k] = v
+	}
+	r.state.Candidates = nil
+	var parts []string
+	for _, c := range res.Candidates {
+		r.state.Candidates = append(r.state.Candidates, c.API)
+		status := "ready"
+		if m := planner.Bind(c.Plan, r.pc.Known, nil).Missing(); len(m) > 0 {
+			status = "missing " + strings.Join(m, ", ")
+		}
+		parts = append(parts, fmt.Sprintf("%s (%.2f; plan %s; %s)", c.API, c.Score, strings.Join(c.Plan.APIs(), " → "), status))
+	}
+	if len(parts) == 0 {
+		r.pc.Observation = "Retrieval found no candidate API."
+	} else {
+		r.pc.Observation = "Retrieved candidates: " + strings.Join(parts, "; ") + "."
+	}
+	r.trace(TraceRetrieve, len(parts) > 0, r.pc.Observation)
+	return nil
+}
+
+// finish ends the run with status and answer, after the pending feedback is recorded.
+func (r *run) finish(status, answer string) (QueryResult, error) {
+	r.awaitFeedback()
+	r.state.Status, r.state.Answer = status, answer
+	r.trace(TraceAnswer, status == StatusAnswered, answer)
+	if err := r.upsert(); err != nil {
+		return QueryResult{}, err
+	}
+	return QueryResult{
+		Status: status, Planner: r.state.Planner, Answer: answer, Results: r.pc.Results, Chain: r.pc.Called,
+		Steps: r.state.Step, ToolCalls: r.state.ToolCalls, Recombinations: r.recombinations, Usage: r.state.Usage,
+	}, nil
+}
+
+// shouldContinueAsNew reports whether the history has grown enough to start a fresh run.
+func (r *run) shouldContinueAsNew() bool {
+	info := workflow.GetInfo(r.ctx)
+	return r.stepsThisRun >= r.req.ContinueAfter || info.GetContinueAsNewSuggested() || info.GetCurrentHistoryLength() > maxHistoryEvents
+}
+
+// continueAsNew hands the run's state to a new run of the same workflow.
+func (r *run) continueAsNew() (QueryResult, error) {
+	r.awaitFeedback()
+	r.trace(TraceContinue, true, fmt.Sprintf("continuing as new after %d steps of this run", r.stepsThisRun))
+	req := r.req
+	req.Carry = &Carry{State: r.state, Context: r.pc, APIs: r.apis, Recombinations: r.recombinations, Chains: r.chains}
+	return QueryResult{}, workflow.NewContinueAsNewError(r.ctx, QueryWorkflow, req)
+}
+
+// trace appends an entry to the run's trace, keeping the last MaxTrace.
+func (r *run) trace(kind string, ok bool, summary string) {
+	r.state.Trace = append(r.state.Trace, TraceEntry{Step: r.state.Step, Kind: kind, Summary: summary, OK: ok, At: workflow.Now(r.ctx)})
+	if n := len(r.state.Trace); n > MaxTrace {
+		r.state.Trace = r.state.Trace[n-MaxTrace:]
+	}
+}
+
+// upsert publishes the run's status, steps, LLM calls and tools as search attributes.
+func (r *run) upsert() error {
+	updates := []temporal.SearchAttributeUpdate{
+		StatusAttr.ValueSet(r.state.Status), StepsAttr.ValueSet(int64(r.state.Step)),
+		LLMCallsAttr.ValueSet(int64(r.state.Usage.LLMCalls)),
+	}
+	if r.state.Planner != "" {
+		updates = append(updates, PlannerAttr.ValueSet(r.state.Planner))
+	}
+	if len(r.state.ToolsUsed) > 0 {
+		updates = append(updates, ToolsUsedAttr.ValueSet(r.state.ToolsUsed))
+	}
+	if err := workflow.UpsertTypedSearchAttributes(r.ctx, updates...); err != nil {
+		return fmt.Errorf("upsert search attributes: %w", err)
+	}
+	return nil
+}
+
+// graphRetry is the retry policy of activities that read or write Neo4j: an outage is
+// retried for minutes, bad input or credentials are not.
+func graphRetry() *temporal.RetryPolicy {
+	return &temporal.RetryPolicy{
+		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 20,
+		NonRetryableErrorTypes: []string{activities.ErrTypeInvalidInput, activities.ErrTypeGraphAuth, activities.ErrTypeBadPlan, activities.ErrTypeNoGraphStore},
+	}
+}
+
+// rootMessage is the innermost message of an activity error, which says what went wrong.
+func rootMessage(err error) string {
+	var appErr *temporal.ApplicationError
+	if errors.As(err, &appErr) {
+		return appErr.Error()
+	}
+	for u := errors.Unwrap(err); u != nil; u = errors.Unwrap(err) {
+		err = u
+	}
+	return err.Error()
 }
 
 // quote shortens s to at most n runes and quotes it, for one-line summaries.

@@ -1,105 +1,502 @@
 package workflows
 
 import (
-	"errors"
+	"context"
+	"fmt"
 	"log/slog"
 	"os"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/activities"
-	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/planner/llm"
+	"github.com/naviagent/navi/toolcall"
+	"github.com/naviagent/navi/twnm"
 )
 
-func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+// These tests run QueryWorkflow in Temporal's test suite with the real Decide activity (the
+// graph-first planner, or a scripted planner standing in for the LLM) and the activities that
+// reach Neo4j and the tools replaced by canned results. The integration tests in e2e_test.go
+// run the same workflow against the real services.
+
+func newEnv(t *testing.T, llmPlanner planner.Planner) *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	env := s.NewTestWorkflowEnvironment()
 	env.RegisterWorkflow(QueryWorkflow)
-	env.RegisterActivity(&activities.Activities{})
+	env.RegisterActivity(&activities.Activities{LLM: llmPlanner})
 	return env
 }
 
-var weatherTools = activities.LookupToolsResult{
-	Terms: []string{"weather", "paris"},
-	Tools: []neo4j.APIMatch{
-		{Name: "GetWeatherForCoordinates", Description: "Current weather.", Inputs: []string{"latitude", "longitude"}, Outputs: []string{"temperature"}, Score: 1},
-	},
-	Graph: neo4j.Counts{APIs: 14, Params: 43, Edges: 55},
+func api(name string, inputs, outputs []string) twnm.API {
+	a := twnm.API{Name: name, Description: name + " does its job.", Endpoint: &twnm.Endpoint{Method: "GET", Path: "/x", BaseURL: "http://tools"}}
+	for _, in := range inputs {
+		a.Inputs = append(a.Inputs, twnm.Param{Name: in, Type: "string", Required: true})
+	}
+	for _, out := range outputs {
+		a.Outputs = append(a.Outputs, twnm.Param{Name: out, Type: "string"})
+	}
+	return a
 }
 
-func TestQueryWorkflowAnswers(t *testing.T) {
-	env := newEnv(t)
-	env.OnActivity("LookupTools", mock.Anything, activities.LookupToolsInput{Query: "weather in Paris"}).
-		Return(weatherTools, nil).Once()
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "  weather in Paris "})
+var testAPIs = map[string]twnm.API{
+	"geo.Geocode":     api("geo.Geocode", []string{"city"}, []string{"latitude", "longitude"}),
+	"weather.Current": api("weather.Current", []string{"latitude", "longitude"}, []string{"temp_c"}),
+	"skycast.Now":     api("skycast.Now", []string{"latitude", "longitude"}, []string{"temp_c"}),
+	"opengeo.Locate":  api("opengeo.Locate", []string{"city_name"}, []string{"lat", "lon"}),
+}
+
+// geoPlan is geo.Geocode(city) → target(latitude, longitude).
+func geoPlan(target, city string) planner.Plan {
+	b := planner.Binding{Param: "city", Required: true, Source: planner.SourceMissing}
+	if city != "" {
+		b.Source, b.Value = planner.SourceGiven, city
+	}
+	return planner.Plan{Target: target, Score: 0.7, Steps: []planner.PlanStep{
+		{API: "geo.Geocode", Bindings: []planner.Binding{b}},
+		{API: target, Bindings: []planner.Binding{
+			{Param: "latitude", Required: true, Source: planner.SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "latitude"},
+			{Param: "longitude", Required: true, Source: planner.SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "longitude"},
+		}},
+	}}
+}
+
+func retrieved(city string) activities.RetrieveResult {
+	return activities.RetrieveResult{
+		Candidates: []planner.Candidate{{API: "weather.Current", Description: "Current weather at a point.", Score: 0.8, Status: "active",
+			Plan: geoPlan("weather.Current", city)}},
+		Tree: "weather.Current (score 0.70)\n", APIs: testAPIs,
+	}
+}
+
+func toolOK(out map[string]any) activities.CallToolResult {
+	return activities.CallToolResult{Result: toolcall.Result{Status: 200, Output: out}}
+}
+
+var (
+	rome    = map[string]any{"latitude": 41.9028, "longitude": 12.4964}
+	weather = map[string]any{"temp_c": 21.5}
+)
+
+func onCall(env *testsuite.TestWorkflowEnvironment, apiName string) *testsuite.MockCallWrapper {
+	return env.OnActivity("CallTool", mock.Anything, mock.MatchedBy(func(in activities.CallToolInput) bool { return in.API.Name == apiName }))
+}
+
+func onRecombine(env *testsuite.TestWorkflowEnvironment, strategy string) *testsuite.MockCallWrapper {
+	return env.OnActivity("Recombine", mock.Anything, mock.MatchedBy(func(in activities.RecombineInput) bool { return in.Strategy == strategy }))
+}
+
+// feedbackSink records what the feedback activity was given.
+type feedbackSink struct {
+	mu   sync.Mutex
+	runs []activities.FeedbackInput
+}
+
+func (f *feedbackSink) on(env *testsuite.TestWorkflowEnvironment) {
+	env.OnActivity("RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) error {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.runs = append(f.runs, in)
+		return nil
+	})
+}
+
+func result(t *testing.T, env *testsuite.TestWorkflowEnvironment) QueryResult {
+	t.Helper()
 	require.True(t, env.IsWorkflowCompleted())
 	require.NoError(t, env.GetWorkflowError())
 	var res QueryResult
 	require.NoError(t, env.GetWorkflowResult(&res))
+	return res
+}
 
-	assert.Equal(t, StatusAnswered, res.Status)
-	assert.Equal(t, PlannerGraphLookup, res.Planner)
-	assert.Equal(t, 1, res.Steps)
-	assert.Equal(t, weatherTools.Tools, res.Tools)
-	assert.Equal(t, "1 of 14 APIs in the tool graph fit \"weather in Paris\":\n"+
-		"- GetWeatherForCoordinates(latitude, longitude) -> temperature: Current weather.", res.Answer)
-
+func state(t *testing.T, env *testsuite.TestWorkflowEnvironment) QueryState {
+	t.Helper()
 	v, err := env.QueryWorkflow(StateQuery)
 	require.NoError(t, err)
-	var final QueryState
-	require.NoError(t, v.Get(&final))
-	assert.Equal(t, QueryState{Query: "weather in Paris", Status: StatusAnswered, Step: 1, Planner: PlannerGraphLookup}, final)
+	var s QueryState
+	require.NoError(t, v.Get(&s))
+	return s
+}
+
+func traceKinds(s QueryState) []string {
+	out := make([]string, len(s.Trace))
+	for i, e := range s.Trace {
+		mark := "+"
+		if !e.OK {
+			mark = "-"
+		}
+		out[i] = e.Kind + mark
+	}
+	return out
+}
+
+func TestQueryWorkflowRunsAChainAndAnswers(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
+		return in.Description == "weather in Rome" && in.Text == "weather in Rome"
+	})).Return(retrieved("Rome"), nil).Once()
+	onCall(env, "geo.Geocode").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
+		assert.Equal(t, map[string]string{"city": "Rome"}, in.Args)
+		return toolOK(rome), nil
+	}).Once()
+	onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
+		// Outputs of the first step are bound into the second, numbers written plainly.
+		assert.Equal(t, map[string]string{"latitude": "41.9028", "longitude": "12.4964"}, in.Args)
+		return toolOK(weather), nil
+	}).Once()
+	var fb feedbackSink
+	fb.on(env)
+
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: " weather in Rome "})
+	res := result(t, env)
+	assert.Equal(t, StatusAnswered, res.Status)
+	assert.Equal(t, PlannerGraphFirst, res.Planner)
+	assert.Equal(t, "weather.Current answered: temp_c: 21.5.", res.Answer)
+	assert.Equal(t, []string{"geo.Geocode", "weather.Current"}, res.Chain)
+	assert.Equal(t, 3, res.Steps, "retrieve, call, answer")
+	assert.Equal(t, 2, res.ToolCalls)
+	assert.Zero(t, res.Usage.LLMCalls)
+	assert.Equal(t, 21.5, res.Results["weather.Current"]["temp_c"])
+
+	require.Len(t, fb.runs, 1)
+	in := fb.runs[0]
+	assert.Contains(t, in.Key, "/chain-1")
+	require.Len(t, in.Invocations, 2)
+	assert.Equal(t, twnm.Invocation{API: "weather.Current", Inputs: []string{"latitude", "longitude"}, Success: true, Time: in.Invocations[1].Time}, in.Invocations[1])
+	assert.Equal(t, []twnm.Transition{
+		{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", FromParam: "latitude", ToParam: "latitude", Success: true, Time: in.Transitions[0].Time},
+		{Kind: twnm.Then, From: "geo.Geocode", To: "weather.Current", Success: true, Time: in.Transitions[0].Time},
+		{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", FromParam: "longitude", ToParam: "longitude", Success: true, Time: in.Transitions[0].Time},
+	}, in.Transitions)
+
+	s := state(t, env)
+	assert.Equal(t, []string{"decide+", "retrieve+", "decide+", "call+", "call+", "decide+", "feedback+", "answer+"}, traceKinds(s))
+	assert.Equal(t, []string{"geo.Geocode", "weather.Current"}, s.ToolsUsed)
+	assert.Equal(t, "Rome", s.Plan.Steps[0].Bindings[0].Value)
 	env.AssertExpectations(t)
 }
 
+func TestQueryWorkflowClarifies(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now" })).
+		Return(retrieved(""), nil).Once()
+	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now\nRome" })).
+		Return(retrieved("Rome"), nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+	(&feedbackSink{}).on(env)
+
+	var rejected, accepted error
+	var answered string
+	env.RegisterDelayedCallback(func() {
+		s := state(t, env)
+		assert.Equal(t, StatusWaiting, s.Status)
+		assert.Contains(t, s.Question, "geo.Geocode.city")
+		assert.False(t, s.Deadline.IsZero())
+		env.UpdateWorkflow(AnswerUpdate, "empty", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { rejected = err }, OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, ClarifyAnswer{Text: "  "})
+		env.UpdateWorkflow(AnswerUpdate, "rome", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { accepted = err }, OnAccept: func() {},
+			OnComplete: func(v any, err error) {
+				require.NoError(t, err)
+				answered, _ = v.(string)
+			},
+		}, ClarifyAnswer{Text: "Rome"})
+	}, 3*time.Hour)
+
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now"})
+	res := result(t, env)
+	assert.Equal(t, StatusAnswered, res.Status)
+	require.Error(t, rejected)
+	assert.Contains(t, rejected.Error(), "the answer is empty")
+	assert.NoError(t, accepted)
+	assert.Contains(t, answered, "geo.Geocode.city")
+	s := state(t, env)
+	assert.Empty(t, s.Question)
+	assert.Contains(t, traceKinds(s), "clarify+")
+	env.AssertExpectations(t)
+}
+
+func TestQueryWorkflowClarificationTimesOut(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved(""), nil).Once()
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now", ClarifyDeadline: 2 * time.Hour})
+	res := result(t, env)
+	assert.Equal(t, StatusClarifyTimeout, res.Status)
+	assert.Contains(t, res.Answer, "within 2h0m0s")
+	assert.Zero(t, res.ToolCalls)
+}
+
+func TestQueryWorkflowAnswerWithoutQuestionIsRejected(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil)
+	onCall(env, "weather.Current").Return(toolOK(weather), nil)
+	(&feedbackSink{}).on(env)
+	var rejected error
+	env.RegisterDelayedCallback(func() {
+		env.UpdateWorkflow(AnswerUpdate, "x", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { rejected = err }, OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, ClarifyAnswer{Text: "Rome"})
+	}, 0)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	result(t, env)
+	require.Error(t, rejected)
+	assert.Contains(t, rejected.Error(), "no question is pending")
+}
+
+func TestQueryWorkflowRecombines(t *testing.T) {
+	skycast := geoPlan("skycast.Now", "Rome")
+	tests := []struct {
+		name     string
+		found    string // the strategy that finds a plan; "" for none
+		status   string
+		chain    []string
+		recombos int
+	}{
+		{"substitution", twnm.StrategySubstitution, StatusAnswered, []string{"geo.Geocode", "skycast.Now"}, 1},
+		{"upstream reroute", twnm.StrategyUpstreamReroute, StatusAnswered, []string{"geo.Geocode", "skycast.Now"}, 1},
+		{"subgraph switch", twnm.StrategySubgraphSwitch, StatusAnswered, []string{"geo.Geocode", "skycast.Now"}, 1},
+		{"no alternative", "", StatusFailed, []string{"geo.Geocode"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t, nil)
+			env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return len(in.Exclude) == 0 })).
+				Return(retrieved("Rome"), nil).Once()
+			onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+			onCall(env, "weather.Current").Return(activities.CallToolResult{},
+				temporal.NewNonRetryableApplicationError("weather.Current: HTTP 410: deprecated", activities.ErrTypeToolRejected, nil)).Once()
+			for _, s := range []string{twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch} {
+				res := activities.RecombineResult{Strategy: s, Reason: "no usable API other than weather.Current provides temp_c"}
+				if s == tt.found {
+					res = activities.RecombineResult{Found: true, Strategy: s, Reason: "skycast.Now replaces weather.Current", Plan: skycast, APIs: testAPIs}
+				}
+				onRecombine(env, s).Return(func(_ context.Context, in activities.RecombineInput) (activities.RecombineResult, error) {
+					assert.Equal(t, 1, in.FailedStep)
+					assert.Equal(t, []string{"weather.Current"}, in.Exclude)
+					return res, nil
+				}).Maybe()
+			}
+			onCall(env, "skycast.Now").Return(toolOK(weather), nil).Maybe()
+			// After a failure with no alternative, graph-first recalls again without the failed API.
+			env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return len(in.Exclude) == 1 })).
+				Return(activities.RetrieveResult{}, nil).Maybe()
+			var fb feedbackSink
+			fb.on(env)
+
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+			res := result(t, env)
+			assert.Equal(t, tt.status, res.Status, res.Answer)
+			assert.Equal(t, tt.chain, res.Chain)
+			assert.Equal(t, tt.recombos, res.Recombinations)
+			s := state(t, env)
+			var recombs []string
+			for _, e := range s.Trace {
+				if e.Kind == TraceRecombine {
+					recombs = append(recombs, fmt.Sprintf("%v %s", e.OK, strings.SplitN(e.Summary, ":", 2)[0]))
+				}
+			}
+			var want []string
+			for _, st := range recombinationStrategies {
+				if st == tt.found {
+					want = append(want, "true "+st)
+					break
+				}
+				want = append(want, "false "+st+" for weather.Current")
+			}
+			assert.Equal(t, want, recombs, "each strategy is a step of its own")
+			if tt.found == "" {
+				assert.Contains(t, res.Answer, "weather.Current failed")
+			} else {
+				assert.Equal(t, "skycast.Now answered: temp_c: 21.5.", res.Answer)
+				assert.Equal(t, 1, fb.countFailures("weather.Current"))
+			}
+		})
+	}
+}
+
+func (f *feedbackSink) countFailures(api string) int {
+	n := 0
+	for _, r := range f.runs {
+		for _, inv := range r.Invocations {
+			if inv.API == api && !inv.Success {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestQueryWorkflowRecombinesAfterDrift(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+	// geo.Geocode answers, but with its outputs renamed: weather.Current cannot be bound.
+	onCall(env, "geo.Geocode").Return(toolOK(map[string]any{"latitude_v2": 41.9, "longitude": 12.5}), nil).Once()
+	locate := planner.Plan{Target: "weather.Current", Steps: []planner.PlanStep{
+		{API: "opengeo.Locate", Bindings: []planner.Binding{{Param: "city_name", Required: true, Source: planner.SourceGiven, Value: "Rome"}}},
+		{API: "weather.Current", Bindings: []planner.Binding{
+			{Param: "latitude", Required: true, Source: planner.SourceUpstream, FromAPI: "opengeo.Locate", FromOutput: "lat"},
+			{Param: "longitude", Required: true, Source: planner.SourceUpstream, FromAPI: "opengeo.Locate", FromOutput: "lon"},
+		}},
+	}}
+	onRecombine(env, twnm.StrategySubstitution).Return(func(_ context.Context, in activities.RecombineInput) (activities.RecombineResult, error) {
+		assert.Equal(t, 0, in.FailedStep, "the producer that drifted is the failed step")
+		return activities.RecombineResult{Found: true, Strategy: twnm.StrategySubstitution, Plan: locate, APIs: testAPIs}, nil
+	}).Once()
+	onCall(env, "opengeo.Locate").Return(toolOK(map[string]any{"lat": 41.9, "lon": 12.5}), nil).Once()
+	onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
+		assert.Equal(t, map[string]string{"latitude": "41.9", "longitude": "12.5"}, in.Args)
+		return toolOK(weather), nil
+	}).Once()
+	(&feedbackSink{}).on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	res := result(t, env)
+	assert.Equal(t, StatusAnswered, res.Status)
+	assert.Equal(t, []string{"geo.Geocode", "opengeo.Locate", "weather.Current"}, res.Chain)
+	env.AssertExpectations(t)
+}
+
+func TestQueryWorkflowBudgetExhausted(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved(""), nil).Once()
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now", MaxSteps: 1})
+	res := result(t, env)
+	assert.Equal(t, StatusBudgetExhausted, res.Status)
+	assert.Equal(t, 1, res.Steps)
+	assert.Contains(t, res.Answer, "budget of 1 planner steps")
+}
+
 func TestQueryWorkflowNoTools(t *testing.T) {
-	env := newEnv(t)
-	env.OnActivity("LookupTools", mock.Anything, mock.Anything).
-		Return(activities.LookupToolsResult{Terms: []string{"zebra"}, Graph: neo4j.Counts{APIs: 3, Params: 5}}, nil)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "zebra"})
-	require.NoError(t, env.GetWorkflowError())
-	var res QueryResult
-	require.NoError(t, env.GetWorkflowResult(&res))
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(activities.RetrieveResult{}, nil).Once()
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "translate this poem"})
+	res := result(t, env)
 	assert.Equal(t, StatusNoTools, res.Status)
-	assert.Equal(t, `No tool in the graph (3 APIs, 5 parameters) matches "zebra" (looked for: zebra).`, res.Answer)
+	assert.Equal(t, 2, res.Steps)
 }
 
 func TestQueryWorkflowRejectsEmptyQuery(t *testing.T) {
-	env := newEnv(t)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: " \n "})
-	err := env.GetWorkflowError()
-	require.Error(t, err)
+	env := newEnv(t, nil)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "  "})
+	require.True(t, env.IsWorkflowCompleted())
 	var appErr *temporal.ApplicationError
-	require.True(t, errors.As(err, &appErr), "want an application error, got %v", err)
+	require.ErrorAs(t, env.GetWorkflowError(), &appErr)
 	assert.Equal(t, activities.ErrTypeInvalidInput, appErr.Type())
-	assert.True(t, appErr.NonRetryable())
 }
 
-func TestQueryWorkflowFailsOnNonRetryableGraphError(t *testing.T) {
-	env := newEnv(t)
-	env.OnActivity("LookupTools", mock.Anything, mock.Anything).
-		Return(activities.LookupToolsResult{}, temporal.NewNonRetryableApplicationError("bad credentials", activities.ErrTypeGraphAuth, nil)).Once()
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather"})
-	err := env.GetWorkflowError()
-	require.Error(t, err)
-	var actErr *temporal.ActivityError
-	require.True(t, errors.As(err, &actErr), "want an activity error, got %v", err)
-	var appErr *temporal.ApplicationError
-	require.True(t, errors.As(actErr.Unwrap(), &appErr))
-	assert.Equal(t, activities.ErrTypeGraphAuth, appErr.Type())
-	assert.Contains(t, err.Error(), "look up tools")
-	env.AssertExpectations(t) // called once: no retries of a non-retryable failure
+func TestQueryWorkflowContinuesAsNew(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", ContinueAfter: 1})
+	require.True(t, env.IsWorkflowCompleted())
+	var can *workflow.ContinueAsNewError
+	require.ErrorAs(t, env.GetWorkflowError(), &can)
+	var next QueryRequest
+	require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(can.Input, &next))
+	require.NotNil(t, next.Carry)
+	assert.Equal(t, 1, next.Carry.State.Step)
+	assert.Equal(t, []string{"weather in Rome"}, next.Carry.Context.Recalled)
+	assert.Len(t, next.Carry.Context.Candidates, 1)
+
+	// The continuation picks up where the first run stopped: no second retrieval.
+	env2 := newEnv(t, nil)
+	onCall(env2, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env2, "weather.Current").Return(toolOK(weather), nil).Once()
+	(&feedbackSink{}).on(env2)
+	env2.ExecuteWorkflow(QueryWorkflow, next)
+	res := result(t, env2)
+	assert.Equal(t, StatusAnswered, res.Status)
+	assert.Equal(t, 3, res.Steps, "steps count across runs")
+	env2.AssertExpectations(t)
 }
 
-func TestQuote(t *testing.T) {
-	assert.Equal(t, `"short"`, quote("short", 10))
-	assert.Equal(t, `"abcdefghi…"`, quote("abcdefghijklmnop", 10))
-	assert.Equal(t, `"日本語…"`, quote("日本語テキスト", 4))
+// scriptedPlanner stands in for the LLM planner: it returns its decisions in order, each
+// costing one call.
+type scriptedPlanner struct {
+	mu        sync.Mutex
+	decisions []planner.Decision
+	err       error
+	seen      []planner.Context
 }
+
+func (p *scriptedPlanner) Decide(_ context.Context, c planner.Context) (planner.Result, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.seen = append(p.seen, c)
+	usage := planner.Usage{LLMCalls: 1, PromptTokens: 100, CompletionTokens: 20}
+	if p.err != nil {
+		return planner.Result{Planner: "llm:test", Usage: usage}, p.err
+	}
+	d := p.decisions[0]
+	p.decisions = p.decisions[1:]
+	return planner.Result{Planner: "llm:test", Decisions: []planner.Decision{d}, Usage: usage}, nil
+}
+
+func TestQueryWorkflowProjectsLLMDecisions(t *testing.T) {
+	p := &scriptedPlanner{decisions: []planner.Decision{
+		{Action: planner.RetrieveAPI, RecallDescription: "WeatherAPI(description: current weather)"},
+		{Action: planner.CallAPI, TargetAPI: "made.Up"}, // not a candidate: projected
+		{Action: planner.DirectAnswer, Answer: "It is 21.5 °C in Rome."},
+	}}
+	env := newEnv(t, p)
+	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
+		return in.Description == "WeatherAPI(description: current weather)" && in.Text == "weather in Rome"
+	})).Return(retrieved("Rome"), nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+	(&feedbackSink{}).on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	res := result(t, env)
+	assert.Equal(t, StatusAnswered, res.Status)
+	assert.Equal(t, "It is 21.5 °C in Rome.", res.Answer)
+	assert.Equal(t, "llm:test", res.Planner)
+	assert.Equal(t, planner.Usage{LLMCalls: 3, PromptTokens: 300, CompletionTokens: 60}, res.Usage)
+	s := state(t, env)
+	var projected string
+	for _, e := range s.Trace {
+		if e.Kind == TraceProject {
+			projected = e.Summary
+		}
+	}
+	assert.Equal(t, "call_api made.Up is not admissible (made.Up is not among the candidate APIs (weather.Current)); doing call_api weather.Current instead", projected)
+	// The planner saw the last turns and the retrieval's observation.
+	require.Len(t, p.seen, 3)
+	assert.Contains(t, p.seen[1].Observation, "Retrieved candidates: weather.Current")
+	assert.Len(t, p.seen[2].History, 2)
+	assert.Equal(t, []string{"weather.Current"}, p.seen[2].Completed)
+}
+
+func TestQueryWorkflowPlannerInvalidOutput(t *testing.T) {
+	p := &scriptedPlanner{err: fmt.Errorf("%w: decision 1: action \"call\" is not one of call_api, direct_answer, retrieve_api, clarify_intent", llm.ErrInvalidOutput)}
+	env := newEnv(t, p)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	res := result(t, env)
+	assert.Equal(t, StatusPlannerFailed, res.Status)
+	assert.Contains(t, res.Answer, `action "call" is not one of`)
+	s := state(t, env)
+	assert.Equal(t, []string{"decide-", "answer-"}, traceKinds(s))
+}
+
+func TestQueryWorkflowLLMPlannerMissing(t *testing.T) {
+	env := newEnv(t, nil)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", Planner: "llm"})
+	res := result(t, env)
+	assert.Equal(t, StatusPlannerFailed, res.Status)
+	assert.Contains(t, res.Answer, "NAVI_LLM_BASE_URL")
+}
+

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/twnm"
 )
 
 // Run statuses, as reported in results, the state query and the NaviStatus search attribute.
@@ -20,6 +21,7 @@ const (
 	PlannerGraphFirst      = "graph-first"
 	DefaultMaxSteps        = 12
 	DefaultClarifyDeadline = 24 * time.Hour
+	DefaultContinueAfter   = 40
 )
 
 // Names of the handlers a query workflow registers.
@@ -45,6 +47,9 @@ type QueryRequest struct {
 	ClarifyDeadline time.Duration `json:"clarify_deadline,omitempty"`
 	// RerunOf is the workflow ID of the run this one repeats (navi rerun).
 	RerunOf string `json:"rerun_of,omitempty"`
+	// ContinueAfter is how many planner steps a run takes before it continues as new with
+	// its state carried over; 0 means DefaultContinueAfter.
+	ContinueAfter int `json:"continue_after,omitempty"`
 	// Carry is the state a run hands to its continuation (continue-as-new); nil for a new query.
 	Carry *Carry `json:"carry,omitempty"`
 }
@@ -121,16 +126,10 @@ type ClarifyAnswer struct {
 
 // Carry is the state a run hands to its continuation.
 type Carry struct {
-	State          QueryState                `json:"state"`
-	Known          map[string]string         `json:"known,omitempty"`
-	Results        map[string]map[string]any `json:"results,omitempty"`
-	Called         []string                  `json:"called,omitempty"`
-	Failed         []string                  `json:"failed,omitempty"`
-	Recalled       []string                  `json:"recalled,omitempty"`
-	Clarifications []planner.QA              `json:"clarifications,omitempty"`
-	History        []planner.Turn            `json:"history,omitempty"`
-	Observation    string                    `json:"observation,omitempty"`
-	Candidates     []planner.Candidate       `json:"candidate_plans,omitempty"`
-	Tree           string                    `json:"tree,omitempty"`
-	Recombinations int                       `json:"recombinations"`
+	State QueryState `json:"state"`
+	// Context is the planner's context: known values, results, candidates, history.
+	Context        planner.Context     `json:"context"`
+	APIs           map[string]twnm.API `json:"apis,omitempty"`
+	Recombinations int                 `json:"recombinations"`
+	Chains         int                 `json:"chains"`
 }

@@ -1,0 +1,191 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/naviagent/navi/toolcall"
+	"github.com/naviagent/navi/twnm"
+)
+
+// Error types of CallTool failures, as seen in the workflow history. The first five are
+// non-retryable: the same call cannot succeed later. The others are retried by the policy.
+const (
+	ErrTypeToolInvalidInput = "ToolInvalidInput" // the args do not fit the API's inputs
+	ErrTypeToolNotCallable  = "ToolNotCallable"  // the catalog gives no usable HTTP endpoint
+	ErrTypeToolRejected     = "ToolRejected"     // the tool answered a 4xx such as 400, 404, 410, 422
+	ErrTypeToolUnauthorized = "ToolUnauthorized" // the tool answered 401 or 403
+	ErrTypeToolBadResponse  = "ToolBadResponse"  // a 2xx answer that is not JSON
+	ErrTypeNoToolClient     = "NoToolClient"     // the worker has no toolcall.Client
+
+	ErrTypeToolRateLimited = "ToolRateLimited" // 429: retried after the tool's Retry-After
+	ErrTypeToolUnavailable = "ToolUnavailable" // 408, 5xx, timeout, unreachable
+	ErrTypeToolOutputStore = "ToolOutputStore" // a large output could not be stored
+)
+
+// NonRetryableToolErrorTypes are the CallTool error types no retry can fix, for a retry
+// policy's NonRetryableErrorTypes. The activity marks them non-retryable itself; listing them
+// in the policy too keeps a workflow's retries right should it wrap the errors.
+func NonRetryableToolErrorTypes() []string {
+	return []string{ErrTypeToolInvalidInput, ErrTypeToolNotCallable, ErrTypeToolRejected,
+		ErrTypeToolUnauthorized, ErrTypeToolBadResponse, ErrTypeNoToolClient}
+}
+
+// Defaults of ToolRetryPolicy, for the hints a catalog API leaves out.
+const (
+	DefaultToolAttempts         = 3
+	DefaultToolInitialInterval  = time.Second
+	DefaultToolBackoff          = 2.0
+	DefaultToolMaxInterval      = 10 * time.Second
+	DefaultToolStartToClose     = 30 * time.Second
+	DefaultToolHeartbeatTimeout = 15 * time.Second
+	// toolTimeoutGrace is added to an API's own timeout for the start-to-close timeout, so
+	// that the call times out first and the failure says so (ToolUnavailable, with the API's
+	// timeout) instead of being a bare activity timeout.
+	toolTimeoutGrace = 5 * time.Second
+)
+
+// CallToolInput is one call of a catalog API: its record, as the catalog gives it (with
+// endpoint and inputs), the arguments by input name, and the plan step it performs.
+type CallToolInput struct {
+	API  twnm.API          `json:"api"`
+	Args map[string]string `json:"args,omitempty"`
+	// Step is the index of the plan step, for logs and the caller's bookkeeping.
+	Step int `json:"step"`
+}
+
+// CallToolResult is a successful call: the toolcall.Result (api, status, output, bytes, ref,
+// truncated, duration) with the step and the idempotency key the request carried.
+type CallToolResult struct {
+	toolcall.Result
+	Step           int    `json:"step"`
+	IdempotencyKey string `json:"idempotency_key"`
+}
+
+// ToolFailure is the detail of a CallTool application error: what the tool answered, for a
+// workflow that chooses a substitute or reports the failure. Read it with
+// ApplicationError.Details(&failure).
+type ToolFailure struct {
+	API        string        `json:"api"`
+	Step       int           `json:"step"`
+	Param      string        `json:"param,omitempty"`
+	Status     int           `json:"status,omitempty"`
+	Body       string        `json:"body,omitempty"`
+	RetryAfter time.Duration `json:"retry_after,omitempty"`
+}
+
+// CallTool calls one catalog API over HTTP with a.Tools and returns its output; an output
+// too large for the history comes back as a summary and a reference to the stored body.
+//
+// Every attempt sends the same Idempotency-Key (ToolIdempotencyKey): an attempt that timed
+// out may have reached the tool, and a tool that honours the key then answers the retry
+// without booking the hotel twice. While the request is in flight the activity heartbeats,
+// so a heartbeat timeout finds a dead worker long before the start-to-close timeout would.
+//
+// Failures are application errors of the ErrTypeTool* types with a ToolFailure detail: bad
+// arguments, a rejected request, refused credentials or a broken answer fail for good; a 429
+// is retried after the tool's Retry-After (NextRetryDelay; a Retry-After of 0 leaves the
+// delay to the retry policy), and 408, 5xx, timeouts and unreachable tools are retried by
+// the policy (see ToolRetryPolicy), a 503 with a Retry-After after that delay.
+func (a *Activities) CallTool(ctx context.Context, in CallToolInput) (CallToolResult, error) {
+	if a.Tools == nil {
+		return CallToolResult{}, temporal.NewNonRetryableApplicationError(
+			"call tool: the worker has no tool client (Activities.Tools)", ErrTypeNoToolClient, nil)
+	}
+	info := activity.GetInfo(ctx)
+	key := ToolIdempotencyKey(info)
+	res, err := a.Tools.Call(ctx, in.API, in.Args, toolcall.CallOptions{
+		IdempotencyKey: key,
+		Heartbeat:      func(details any) { activity.RecordHeartbeat(ctx, details) },
+	})
+	if err != nil {
+		return CallToolResult{}, toolError(in.Step, err) // the SDK logs the failure
+	}
+	activity.GetLogger(ctx).Info("called tool", "api", res.API, "step", in.Step, "status", res.Status, "bytes", res.Bytes,
+		"truncated", res.Truncated, "duration", res.Duration)
+	return CallToolResult{Result: res, Step: in.Step, IdempotencyKey: key}, nil
+}
+
+// ToolIdempotencyKey is the Idempotency-Key of a CallTool activity: workflow ID, run ID and
+// activity ID. It leaves out the attempt on purpose: every retry of the activity is the same
+// logical call and must carry the same key, or the tool cannot tell a retry from a new
+// request. The run ID is in it because a workflow ID outlives its runs (continue-as-new, a
+// later run under the same ID) and activity IDs restart in each run, so without it a new
+// run's first call would get an old run's stored answer. An activity started outside a
+// workflow uses its activity run ID in place of the workflow's.
+func ToolIdempotencyKey(info activity.Info) string {
+	if info.WorkflowExecution.ID == "" {
+		return "navi/activity/" + info.ActivityID + "/" + info.ActivityRunID
+	}
+	return "navi/" + info.WorkflowExecution.ID + "/" + info.WorkflowExecution.RunID + "/" + info.ActivityID
+}
+
+// toolError maps a toolcall error to a Temporal application error of an ErrTypeTool* type.
+// An error that is not a *toolcall.Error is the activity's own context ending (cancellation,
+// or its timeout); it is returned as it is, so the SDK reports a cancellation as one.
+func toolError(step int, err error) error {
+	var e *toolcall.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	detail := ToolFailure{API: e.API, Step: step, Param: e.Param, Status: e.Status, Body: e.Body, RetryAfter: e.RetryAfter}
+	msg := e.Error()
+	switch {
+	case errors.Is(e, toolcall.ErrInvalidInput):
+		return temporal.NewNonRetryableApplicationError(msg, ErrTypeToolInvalidInput, nil, detail)
+	case errors.Is(e, toolcall.ErrNotCallable):
+		return temporal.NewNonRetryableApplicationError(msg, ErrTypeToolNotCallable, nil, detail)
+	case errors.Is(e, toolcall.ErrRejected):
+		return temporal.NewNonRetryableApplicationError(msg, ErrTypeToolRejected, nil, detail)
+	case errors.Is(e, toolcall.ErrUnauthorized):
+		return temporal.NewNonRetryableApplicationError(msg, ErrTypeToolUnauthorized, nil, detail)
+	case errors.Is(e, toolcall.ErrBadResponse):
+		return temporal.NewNonRetryableApplicationError(msg, ErrTypeToolBadResponse, nil, detail)
+	case errors.Is(e, toolcall.ErrRateLimited):
+		return temporal.NewApplicationErrorWithOptions(msg, ErrTypeToolRateLimited, temporal.ApplicationErrorOptions{
+			NextRetryDelay: e.RetryAfter, Details: []any{detail}})
+	case errors.Is(e, toolcall.ErrOutputStore):
+		return temporal.NewApplicationError(msg, ErrTypeToolOutputStore, detail)
+	default: // toolcall.ErrUnavailable, and any kind added later
+		// A 503 with Retry-After says when to come back; otherwise the policy decides (0).
+		return temporal.NewApplicationErrorWithOptions(msg, ErrTypeToolUnavailable, temporal.ApplicationErrorOptions{
+			NextRetryDelay: e.RetryAfter, Details: []any{detail}})
+	}
+}
+
+// ToolRetryPolicy gives the activity options of a CallTool of api from its catalog hints:
+// the start-to-close timeout (the API's timeout plus a grace of 5s, else 30s), the heartbeat
+// timeout (15s, three default heartbeat intervals of toolcall.Client) and the retry policy
+// (the hint's attempts, else 3; its initial interval, else 1s; backoff 2; its maximum
+// interval, else 10s or the initial interval if larger; the non-retryable error types).
+func ToolRetryPolicy(api twnm.API) (startToClose time.Duration, heartbeat time.Duration, policy *temporal.RetryPolicy) {
+	startToClose = DefaultToolStartToClose
+	if api.Timeout > 0 {
+		startToClose = time.Duration(api.Timeout) + toolTimeoutGrace
+	}
+	policy = &temporal.RetryPolicy{
+		InitialInterval:        DefaultToolInitialInterval,
+		BackoffCoefficient:     DefaultToolBackoff,
+		MaximumInterval:        DefaultToolMaxInterval,
+		MaximumAttempts:        DefaultToolAttempts,
+		NonRetryableErrorTypes: NonRetryableToolErrorTypes(),
+	}
+	if r := api.Retry; r != nil {
+		if r.MaxAttempts > 0 {
+			policy.MaximumAttempts = int32(min(r.MaxAttempts, 1<<31-1))
+		}
+		if r.InitialInterval > 0 {
+			policy.InitialInterval = time.Duration(r.InitialInterval)
+		}
+		if r.MaxInterval > 0 {
+			policy.MaximumInterval = time.Duration(r.MaxInterval)
+		}
+	}
+	// Temporal rejects a maximum interval below the initial one.
+	policy.MaximumInterval = max(policy.MaximumInterval, policy.InitialInterval)
+	return startToClose, DefaultToolHeartbeatTimeout, policy
+}

@@ -1,0 +1,75 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/planner/llm"
+)
+
+// Planner names, the values of DecideInput.Planner.
+const (
+	PlannerLLM        = "llm"
+	PlannerGraphFirst = planner.GraphFirstName
+)
+
+// Error types of planner failures no retry can fix.
+const (
+	ErrTypePlannerInvalidOutput = "PlannerInvalidOutput"
+	ErrTypeLLMUnauthorized      = "LLMUnauthorized"
+	ErrTypeLLMRejected          = "LLMRequestRejected" // e.g. an unknown model
+	ErrTypeNoLLM                = "NoLLMConfigured"
+)
+
+// DecideInput asks a planner for the next action.
+type DecideInput struct {
+	// Planner is PlannerGraphFirst, PlannerLLM, or empty for the worker's default (the LLM
+	// when one is configured).
+	Planner string          `json:"planner,omitempty"`
+	Context planner.Context `json:"context"`
+}
+
+// Decide runs one planner step. LLM output that stays invalid after the planner's repair
+// attempt, and credentials the endpoint refuses, fail the step for good with a message that
+// says what was wrong; an endpoint that is down or rate limited is retried by Temporal.
+func (a *Activities) Decide(ctx context.Context, in DecideInput) (planner.Result, error) {
+	var p planner.Planner = planner.GraphFirst{}
+	switch in.Planner {
+	case PlannerGraphFirst:
+	case PlannerLLM:
+		if a.LLM == nil {
+			return planner.Result{}, temporal.NewNonRetryableApplicationError(
+				"the run asks for the LLM planner but the worker has none: set NAVI_LLM_BASE_URL and NAVI_LLM_MODEL", ErrTypeNoLLM, nil)
+		}
+		p = a.LLM
+	case "":
+		if a.LLM != nil {
+			p = a.LLM
+		}
+	default:
+		return planner.Result{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("planner %q is not one of %s, %s", in.Planner, PlannerGraphFirst, PlannerLLM), ErrTypeInvalidInput, nil)
+	}
+	res, err := p.Decide(ctx, in.Context)
+	switch {
+	case errors.Is(err, llm.ErrInvalidOutput):
+		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePlannerInvalidOutput, err, res.Usage)
+	case errors.Is(err, llm.ErrUnauthorized):
+		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeLLMUnauthorized, err)
+	case errors.Is(err, llm.ErrRequestRejected):
+		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeLLMRejected, err)
+	case err != nil:
+		return res, fmt.Errorf("decide step %d: %w", in.Context.Step, err)
+	}
+	if len(res.Decisions) == 0 {
+		return res, temporal.NewNonRetryableApplicationError("the planner returned no decision", ErrTypePlannerInvalidOutput, nil, res.Usage)
+	}
+	activity.GetLogger(ctx).Info("decided", "step", in.Context.Step, "planner", res.Planner,
+		"decision", res.Decisions[0].String(), "llmCalls", res.Usage.LLMCalls)
+	return res, nil
+}

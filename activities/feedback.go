@@ -1,0 +1,36 @@
+package activities
+
+import (
+	"context"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// FeedbackInput is what one executed chain teaches the graph.
+type FeedbackInput struct {
+	// Key names the chain (workflow, run and chain number): a chain is counted once however
+	// often the activity is retried.
+	Key         string            `json:"key"`
+	Invocations []twnm.Invocation `json:"invocations"`
+	Transitions []twnm.Transition `json:"transitions,omitempty"`
+}
+
+// RecordFeedback adds a chain's invocation outcomes and data flows to the graph's statistics
+// in Neo4j (counts, THEN and FEEDS edges, Eq. 4 weights) in one transaction that also marks
+// the chain's key, so a retried attempt never counts a chain twice. A Neo4j that is down is
+// retried.
+func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) error {
+	if a.Store == nil {
+		return temporal.NewNonRetryableApplicationError("feedback: the worker has no graph store", ErrTypeNoGraphStore, nil)
+	}
+	fresh, err := a.Store.RecordFeedbackOnce(ctx, in.Key, in.Invocations, in.Transitions)
+	if err != nil {
+		return graphError(err)
+	}
+	activity.GetLogger(ctx).Info("recorded feedback", "key", in.Key, "invocations", len(in.Invocations),
+		"transitions", len(in.Transitions), "alreadyRecorded", !fresh)
+	return nil
+}

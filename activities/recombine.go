@@ -1,0 +1,81 @@
+package activities
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/twnm"
+)
+
+// RecombineInput asks for a repair of a plan whose step FailedStep failed for good.
+type RecombineInput struct {
+	Plan       planner.Plan      `json:"plan"`
+	FailedStep int               `json:"failed_step"`
+	Strategy   string            `json:"strategy"` // twnm.StrategySubstitution, ...UpstreamReroute or ...SubgraphSwitch
+	Known      map[string]string `json:"known,omitempty"`
+	// Exclude names every API that failed in this run; none of them may come back.
+	Exclude []string `json:"exclude,omitempty"`
+	Search  string   `json:"search,omitempty"`
+}
+
+// RecombineResult is the repaired plan, or Found false with the reason none was found.
+type RecombineResult struct {
+	Found    bool                `json:"found"`
+	Strategy string              `json:"strategy"`
+	Reason   string              `json:"reason"`
+	Plan     planner.Plan        `json:"plan"`
+	APIs     map[string]twnm.API `json:"apis,omitempty"`
+}
+
+// Recombine tries one recombination strategy (NaviAgent Section 3.3) on a plan whose step
+// failed after its retries. It reads the neighbourhood of the plan's APIs from Neo4j, so
+// substitutes and reroutes may use APIs the plan never touched. Finding no alternative is a
+// result, not an error: the workflow then tries the next strategy.
+func (a *Activities) Recombine(ctx context.Context, in RecombineInput) (RecombineResult, error) {
+	if a.Store == nil {
+		return RecombineResult{}, temporal.NewNonRetryableApplicationError("recombine: the worker has no graph store", ErrTypeNoGraphStore, nil)
+	}
+	if in.FailedStep < 0 || in.FailedStep >= len(in.Plan.Steps) {
+		return RecombineResult{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("recombine: failed step %d is not in the %d-step plan", in.FailedStep, len(in.Plan.Steps)), ErrTypeBadPlan, nil)
+	}
+	searcher, err := Searcher(in.Search)
+	if err != nil {
+		return RecombineResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidInput, nil)
+	}
+	g, err := a.Store.Subgraph(ctx, in.Plan.APIs(), neo4j.SubgraphOptions{})
+	if err != nil {
+		return RecombineResult{}, graphError(err)
+	}
+	// Other APIs that failed in this run are marked failed in this copy of the graph only,
+	// so that no strategy brings them back.
+	failed := in.Plan.Steps[in.FailedStep].API
+	for _, api := range in.Exclude {
+		if id, ok := g.APIByName(api); ok && api != failed {
+			g.Node(id).Status = twnm.Pruned
+		}
+	}
+	plan, err := in.Plan.ToTwnm(g)
+	if err != nil {
+		return RecombineResult{}, temporal.NewNonRetryableApplicationError("recombine: "+err.Error(), ErrTypeBadPlan, err)
+	}
+	rec, err := twnm.RecombineUsing(ctx, g, plan, in.FailedStep, in.Known, searcher, in.Strategy)
+	if errors.Is(err, twnm.ErrNoAlternative) {
+		return RecombineResult{Strategy: in.Strategy, Reason: err.Error()}, nil
+	}
+	if err != nil {
+		return RecombineResult{}, fmt.Errorf("recombine %s: %w", in.Strategy, err)
+	}
+	out := RecombineResult{Found: true, Strategy: rec.Strategy, Reason: rec.Reason, Plan: planner.FromTwnm(rec.Plan), APIs: map[string]twnm.API{}}
+	for _, s := range rec.Plan.Steps {
+		if n := g.Node(s.Node); n.API != nil {
+			out.APIs[n.Name] = *n.API
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,221 @@
+package activities
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/twnm"
+)
+
+// GraphStore is the part of the Neo4j store the agent's activities use.
+type GraphStore interface {
+	GraphReader
+	TopAPIs(ctx context.Context, vec []float64, k int) ([]neo4j.Match, error)
+	Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error)
+	RecordFeedbackOnce(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error)
+}
+
+// Graph searches by name, the values of RetrieveInput.Search.
+const (
+	SearchAlphaBeta = "alphabeta"
+	SearchHeuristic = "heuristic"
+	// DefaultTargets is how many target APIs retrieval recalls (NaviAgent: the top 3).
+	DefaultTargets = 3
+)
+
+// Error types of the agent's non-retryable activity failures.
+const (
+	ErrTypeNoGraphStore = "NoGraphStore"
+	ErrTypeBadPlan      = "BadPlan"
+)
+
+// RetrieveInput asks for candidate APIs and their plans.
+type RetrieveInput struct {
+	// Description is what to recall: the planner's recall_description, or the query.
+	Description string `json:"description"`
+	// Text is the user's own words (the query and any clarification answers); values stated
+	// in it are bound to the inputs of the recalled subgraph.
+	Text string `json:"text"`
+	// Known holds values bound already, keyed "API.param" or by parameter name; they win over
+	// values found in Text.
+	Known map[string]string `json:"known,omitempty"`
+	// Exclude names APIs that must not be used (they failed for good in this run).
+	Exclude []string `json:"exclude,omitempty"`
+	Search  string   `json:"search,omitempty"` // SearchAlphaBeta (default) or SearchHeuristic
+	K       int      `json:"k,omitempty"`      // targets to recall; 0 means DefaultTargets
+}
+
+// RetrieveResult holds the recalled candidates, each with the plan graph search found for it.
+type RetrieveResult struct {
+	Candidates []planner.Candidate `json:"candidates"`
+	// Tree is the candidates' subgraphs serialized as trees, for the planner's prompt.
+	Tree string `json:"tree"`
+	// APIs holds the catalog entry of every API of the candidates' plans, for the tool calls.
+	APIs map[string]twnm.API `json:"apis"`
+	// Extracted holds the values found in Text, keyed "API.param".
+	Extracted map[string]string `json:"extracted,omitempty"`
+	// SubgraphAPIs is how many APIs the subgraph read from Neo4j held.
+	SubgraphAPIs int `json:"subgraph_apis"`
+}
+
+// Retrieve recalls the DefaultTargets APIs most similar to the description by vector search in
+// Neo4j, reads their neighbourhood, binds the values the user stated, and runs graph search
+// from each target (NaviAgent Section 3.2): the result is the candidates with their
+// executable plans and the serialized subgraph. Neo4j being down fails the attempt so that
+// Temporal retries it.
+func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveResult, error) {
+	if a.Store == nil || a.Embedder == nil {
+		return RetrieveResult{}, temporal.NewNonRetryableApplicationError("retrieve: the worker has no graph store or embedder", ErrTypeNoGraphStore, nil)
+	}
+	desc := strings.TrimSpace(in.Description)
+	if desc == "" {
+		return RetrieveResult{}, temporal.NewNonRetryableApplicationError("retrieve: the recall description is empty", ErrTypeInvalidInput, nil)
+	}
+	searcher, err := Searcher(in.Search)
+	if err != nil {
+		return RetrieveResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidInput, nil)
+	}
+	k := in.K
+	if k <= 0 {
+		k = DefaultTargets
+	}
+	vecs, err := a.Embedder.Embed(ctx, []string{desc})
+	if err != nil {
+		return RetrieveResult{}, fmt.Errorf("retrieve: embed description: %w", err)
+	}
+	exclude := map[string]bool{}
+	for _, api := range in.Exclude {
+		exclude[api] = true
+	}
+	matches, err := a.Store.TopAPIs(ctx, vecs[0], k+len(exclude))
+	if err != nil {
+		return RetrieveResult{}, graphError(err)
+	}
+	var targets []neo4j.Match
+	for _, m := range matches {
+		if !exclude[m.Name] && len(targets) < k {
+			targets = append(targets, m)
+		}
+	}
+	res := RetrieveResult{APIs: map[string]twnm.API{}}
+	if len(targets) == 0 {
+		return res, nil
+	}
+	names := make([]string, len(targets))
+	for i, t := range targets {
+		names[i] = t.Name
+	}
+	g, err := a.Store.Subgraph(ctx, names, neo4j.SubgraphOptions{})
+	if err != nil {
+		return RetrieveResult{}, graphError(err)
+	}
+	res.SubgraphAPIs = countAPIs(g)
+
+	res.Extracted = planner.Extract(in.Text, slots(g))
+	known := map[string]string{}
+	for k, v := range res.Extracted {
+		known[k] = v
+	}
+	for k, v := range in.Known {
+		known[k] = v
+	}
+	excludeIDs := map[twnm.NodeID]bool{}
+	for api := range exclude {
+		if id, ok := g.APIByName(api); ok {
+			excludeIDs[id] = true
+		}
+	}
+	reqs := make([]twnm.SearchRequest, 0, len(targets))
+	var found []neo4j.Match
+	for _, t := range targets {
+		id, ok := g.APIByName(t.Name)
+		if !ok {
+			continue // deleted between the two reads
+		}
+		reqs = append(reqs, twnm.SearchRequest{Target: id, Known: known, Exclude: excludeIDs})
+		found = append(found, t)
+	}
+	subs, err := twnm.SearchTargets(ctx, g, searcher, reqs)
+	if err != nil {
+		return RetrieveResult{}, fmt.Errorf("retrieve: graph search: %w", err)
+	}
+	var trees []string
+	for i, sg := range subs {
+		node := g.Node(reqs[i].Target)
+		cand := candidateOf(node, found[i].Score)
+		if sg != nil {
+			p, err := sg.Plan(g, known)
+			if err != nil {
+				return RetrieveResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("retrieve: plan for %s: %v", node.Name, err), ErrTypeBadPlan, err)
+			}
+			cand.Plan = planner.FromTwnm(p)
+			trees = append(trees, sg.Tree(g))
+			for _, api := range sg.APIs {
+				if n := g.Node(api); n.API != nil {
+					res.APIs[n.Name] = *n.API
+				}
+			}
+		}
+		res.Candidates = append(res.Candidates, cand)
+	}
+	res.Tree = strings.Join(trees, "\n")
+	activity.GetLogger(ctx).Info("retrieved candidates", "targets", names, "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
+	return res, nil
+}
+
+// Searcher returns the graph search named by name ("" is Alpha-Beta).
+func Searcher(name string) (twnm.Searcher, error) {
+	switch name {
+	case "", SearchAlphaBeta:
+		return twnm.DefaultAlphaBeta(), nil
+	case SearchHeuristic:
+		return twnm.DefaultHeuristic(), nil
+	}
+	return nil, fmt.Errorf("search %q is not one of %s, %s", name, SearchAlphaBeta, SearchHeuristic)
+}
+
+// candidateOf describes an API node for the planner.
+func candidateOf(n *twnm.Node, score float64) planner.Candidate {
+	c := planner.Candidate{API: n.Name, Description: n.Description, Score: score, Status: n.Status.String()}
+	if n.API != nil {
+		for _, p := range n.API.Inputs {
+			c.Inputs = append(c.Inputs, planner.ParamInfo{Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required})
+		}
+		for _, p := range n.API.Outputs {
+			c.Outputs = append(c.Outputs, planner.ParamInfo{Name: p.Name, Type: p.Type, Description: p.Description})
+		}
+	}
+	return c
+}
+
+// slots lists every input of every API of g, by API name, as values may be stated for.
+func slots(g *twnm.Graph) []planner.Slot {
+	var out []planner.Slot
+	for _, n := range g.Nodes() {
+		if n.Kind != twnm.KindAPI || n.API == nil {
+			continue
+		}
+		for _, p := range n.API.Inputs {
+			out = append(out, planner.Slot{Key: n.Name + "." + p.Name, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
+	return out
+}
+
+func countAPIs(g *twnm.Graph) int {
+	n := 0
+	for _, node := range g.Nodes() {
+		if node.Kind == twnm.KindAPI {
+			n++
+		}
+	}
+	return n
+}

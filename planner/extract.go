@@ -1,0 +1,1149 @@
+package planner
+
+// Deterministic parameter binding for the graph-first planner: Extract reads the values a
+// user's words state (the query plus clarification answers) and binds them to input slots,
+// with no LLM. It is deliberately conservative: a value is bound only when the text states
+// it in a recognisable way, and a slot the text says nothing about stays absent, so the
+// planner asks for it (clarify_intent) or lets an upstream API supply it.
+//
+// The rules run in a fixed order, and every rule only sees the tokens the earlier rules left
+// unused, so that one stated value is not read twice for different things:
+//
+//  1. Named values after a cue: a slot's name words, a synonym or a word of its description,
+//     followed by a value of the slot's kind ("latitude 25.2048", "lat 25.2", "party size of
+//     4", "checking in on 2026-12-01", "the club Arsenal").
+//  2. Numbers right before a cue ("for 3 nights", "4 guests").
+//  3. Typed values: ISO dates to date slots, times to time slots.
+//  4. Identifiers ("team-liverpool-a20b", "rst-0042") to id slots, by the identifier's prefix.
+//  5. Free text: capitalised phrases ("Rome", "New York", "Serie A", "Ana Silva") and quoted
+//     text to the string slots still unbound.
+//  6. Numbers left over, to the one required numeric slot still unbound.
+//
+// A value binds every slot its rule names, not just one: "latitude 25.2" binds each
+// latitude (and lat) slot of each API, and a single phrase binds each free-text slot, since
+// which API ends up using it is the graph search's decision, not the text's.
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Slot is an input parameter the text may state a value for.
+type Slot struct {
+	Key         string // what the value is bound under, usually "API.param"
+	Name        string // the API's own name for the input, e.g. "latitude", "city_name", "check_in"
+	Type        string // catalog type: string, integer, number, boolean, date, ... (may be empty)
+	Description string
+	Required    bool
+}
+
+// Extract returns values for the slots that text states, keyed by Slot.Key (by Slot.Name
+// when Key is empty). A slot the text states no value for is absent from the map. Values are
+// returned verbatim as the text writes them, trimmed of surrounding punctuation (and of a
+// possessive "'s": "Rome's weather" states "Rome"). The result depends only on text and on
+// slots in their given order. See the comment at the top of extract.go for the rules.
+func Extract(text string, slots []Slot) map[string]string {
+	x := newExtraction(text, slots)
+	x.named()
+	x.numbersBefore()
+	x.typed(exTokDate, exDate)
+	x.typed(exTokTime, exTime)
+	x.identifiers()
+	x.freeText()
+	x.leftoverNumbers()
+	return x.out
+}
+
+// exKind is the kind of value a slot takes.
+type exKind int
+
+const (
+	exString exKind = iota // free text: names of cities, teams, people, ...
+	exNumber
+	exDate
+	exTime
+	exID
+	exBool
+	exNone // arrays and objects: never bound from text
+)
+
+// exTokKind is the kind of a token of the text.
+type exTokKind int
+
+const (
+	exTokWord   exTokKind = iota // letters and digits, possibly joined by - _ or ' ("Saint-Germain", "rst-0042")
+	exTokNumber                  // a decimal number with an optional sign ("-74.006")
+	exTokDate                    // an ISO date ("2026-12-01")
+	exTokTime                    // a clock time ("19:30")
+	exTokPunct                   // any other single character
+)
+
+// exTok is one token of the text.
+type exTok struct {
+	text       string
+	start, end int // byte offsets in the text
+	kind       exTokKind
+	lower      string
+	// letter, digit and sep say whether a word token has letters, digits and - or _ joins.
+	letter, digit, sep bool
+	// sentStart marks the first word of a sentence (of the text, after . ! ? ; : or a line
+	// break), whose capital letter says nothing about it being a name.
+	sentStart bool
+}
+
+// exEnt is one normalised word of the cue-matching stream. A word token joined by hyphens
+// gives one entry per part ("check-in" gives check, in); other tokens give a barrier entry
+// with an empty word, so that a cue never matches across a number or punctuation.
+type exEnt struct {
+	word        string
+	tok         int
+	first, last bool // the entry is the first (last) part of its token
+}
+
+// exSlot is a slot with what the rules need to know about it.
+type exSlot struct {
+	Slot
+	key   string
+	kind  exKind
+	words []string   // normalised name words: check_in gives check, in
+	cues  [][]string // cue word sequences, longest first
+	desc  []string   // normalised description words, examples left out
+	// codeLike marks a free-text slot whose description asks for a code ("ISO country
+	// code"): only a short all-capitals token fits it, never "Rome".
+	codeLike bool
+}
+
+type extraction struct {
+	text  string
+	toks  []exTok
+	ents  []exEnt
+	slots []exSlot
+	used  []bool // per token: an earlier rule consumed it
+	bound []bool // per slot
+	out   map[string]string
+}
+
+func newExtraction(text string, slots []Slot) *extraction {
+	x := &extraction{text: text, out: map[string]string{}}
+	x.toks = exTokenize(text)
+	x.used = make([]bool, len(x.toks))
+	for i, t := range x.toks {
+		if t.kind == exTokWord && !t.digit {
+			parts := strings.FieldsFunc(t.lower, func(r rune) bool { return r == '-' || r == '_' })
+			for k, p := range parts {
+				x.ents = append(x.ents, exEnt{word: exStem(p), tok: i, first: k == 0, last: k == len(parts)-1})
+			}
+			continue
+		}
+		x.ents = append(x.ents, exEnt{tok: i, first: true, last: true})
+	}
+	x.slots = make([]exSlot, len(slots))
+	for i, s := range slots {
+		x.slots[i] = exPrepare(s)
+	}
+	exCues(x.slots)
+	x.bound = make([]bool, len(x.slots))
+	return x
+}
+
+// bind binds slot i to v unless it is bound already: the first rule to bind a slot wins.
+func (x *extraction) bind(i int, v string) {
+	if x.bound[i] || v == "" {
+		return
+	}
+	x.bound[i] = true
+	x.out[x.slots[i].key] = v
+}
+
+// span is the verbatim text of tokens a..b, trimmed of surrounding punctuation.
+func (x *extraction) span(a, b int) string {
+	return exTrim(x.text[x.toks[a].start:x.toks[b].end])
+}
+
+// phraseSpan is span for a capitalised phrase, which also loses a possessive: "Rome's
+// weather" names Rome.
+func (x *extraction) phraseSpan(a, b int) string {
+	v := x.span(a, b)
+	for _, p := range []string{"'s", "’s"} {
+		if len(v) > len(p) && strings.HasSuffix(v, p) {
+			return v[:len(v)-len(p)]
+		}
+	}
+	return v
+}
+
+func (x *extraction) mark(a, b int) {
+	for i := a; i <= b; i++ {
+		x.used[i] = true
+	}
+}
+
+// Tokenizing.
+
+var (
+	exDateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
+	exTimeRe = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?(?:\s?[aApP][mM]\b)?`)
+	exNumRe  = regexp.MustCompile(`^[-+]?\d+(?:\.\d+)?`)
+	exWordRe = regexp.MustCompile(`^[\p{L}\p{M}\p{N}]+(?:[-_'’][\p{L}\p{M}\p{N}]+)*`)
+)
+
+// exTokenize splits text into tokens. Dates and times come before numbers, and numbers
+// before words, so that 2026-12-01 is one date rather than 2026 and two negative numbers;
+// a digit run glued to letters ("rst-0042", "2nd") is a word, not a number.
+func exTokenize(text string) []exTok {
+	var toks []exTok
+	boundary := true
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsSpace(r) {
+			if r == '\n' {
+				boundary = true
+			}
+			i += size
+			continue
+		}
+		rest := text[i:]
+		kind, n := exTokPunct, size
+		switch {
+		case exWordEnd(rest, exDateRe):
+			kind, n = exTokDate, len(exDateRe.FindString(rest))
+		case exWordEnd(rest, exTimeRe):
+			kind, n = exTokTime, len(exTimeRe.FindString(rest))
+		case exSignOK(text, i) && exWordEnd(rest, exNumRe):
+			kind, n = exTokNumber, len(exNumRe.FindString(rest))
+		case exWordRe.MatchString(rest):
+			kind, n = exTokWord, len(exWordRe.FindString(rest))
+		}
+		t := exTok{text: text[i : i+n], start: i, end: i + n, kind: kind, sentStart: boundary}
+		t.lower = strings.ToLower(t.text)
+		for _, c := range t.text {
+			switch {
+			case unicode.IsLetter(c):
+				t.letter = true
+			case unicode.IsDigit(c):
+				t.digit = true
+			case c == '-' || c == '_':
+				t.sep = true
+			}
+		}
+		toks = append(toks, t)
+		switch {
+		case kind == exTokPunct && strings.ContainsRune(".!?;:", r):
+			boundary = true
+		case kind != exTokPunct:
+			boundary = false // quotes and brackets keep a sentence start pending
+		}
+		i += n
+	}
+	return toks
+}
+
+// exWordEnd reports whether re matches at the start of s and the match is not glued to
+// more letters, digits or joiners ("2026-12-01x", "19:305" and "12ab" are no dates,
+// times or numbers).
+func exWordEnd(s string, re *regexp.Regexp) bool {
+	m := re.FindString(s)
+	if m == "" {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[len(m):])
+	if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' {
+		return false
+	}
+	if r == '-' || r == ':' {
+		next, _ := utf8.DecodeRuneInString(s[len(m)+1:])
+		return !unicode.IsLetter(next) && !unicode.IsDigit(next)
+	}
+	return true
+}
+
+// exSignOK reports whether a number may start at i: at a digit, or at a sign that starts a
+// word of its own ("longitude -74.006", not "rst-0042").
+func exSignOK(text string, i int) bool {
+	if text[i] >= '0' && text[i] <= '9' {
+		prev, _ := utf8.DecodeLastRuneInString(text[:i])
+		return i == 0 || !unicode.IsLetter(prev) && prev != '-' && prev != '_'
+	}
+	if text[i] != '-' && text[i] != '+' {
+		return false
+	}
+	if i+1 >= len(text) || text[i+1] < '0' || text[i+1] > '9' {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(text[:i])
+	return i == 0 || unicode.IsSpace(prev) || strings.ContainsRune("([{,:=", prev)
+}
+
+// exStem normalises a word for matching: lower case, no possessive, no plural s
+// ("nights" → "night", "cities" → "city", but "address" and "paris" stay).
+func exStem(w string) string {
+	w = strings.ToLower(w)
+	w = strings.TrimSuffix(strings.TrimSuffix(w, "'s"), "’s")
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") &&
+		!strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// exTrim trims surrounding spaces and punctuation, but not a number's sign.
+func exTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune(`.,;:!?"'“”‘’()[]{}<>`, r)
+	})
+}
+
+// exWords splits a name or a description into normalised words: camelCase, snake_case,
+// kebab-case and spaces all separate words.
+func exWords(s string) []string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, exStem(string(cur)))
+			cur = cur[:0]
+		}
+	}
+	rs := []rune(s)
+	for i, r := range rs {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			// A lower-to-upper step starts a word: teamId gives team, id.
+			if unicode.IsUpper(r) && i > 0 && unicode.IsLower(rs[i-1]) {
+				flush()
+			}
+			cur = append(cur, r)
+		case r == '\'' || r == '’':
+			cur = append(cur, r)
+		default:
+			flush()
+		}
+	}
+	flush()
+	return words
+}
+
+// Slots.
+
+// Word lists. They are small on purpose: the rules should read plain requests, not parse
+// English.
+var (
+	exNumberTypes = exSet("integer", "int", "int32", "int64", "number", "float", "double", "decimal", "long")
+	exBoolTypes   = exSet("boolean", "bool")
+	exNoneTypes   = exSet("array", "object")
+	exIDWords     = exSet("id", "uuid", "guid", "code", "key", "ref", "slug")
+	// exDateWords make a string slot a date slot, in its name or its description.
+	exDateWords = exSet("date", "day", "checkin", "checkout", "arrival", "departure", "dob", "birthday", "birthdate")
+	// exNumberWords make an untyped slot numeric.
+	exNumberWords = exSet("latitude", "lat", "longitude", "lon", "lng", "count", "size", "number", "num",
+		"quantity", "night", "amount", "price", "limit", "radius", "age")
+	// exPlaceWords and exPersonWords tell a place-like from a person-like free-text slot, so
+	// that two phrases go to different slots ("the best hotel in Paris for Ana Silva").
+	exPlaceWords = exSet("city", "town", "village", "country", "place", "location", "address", "region",
+		"state", "province", "county", "destination", "origin", "area", "street", "locality", "district",
+		"neighbourhood", "neighborhood", "suburb", "municipality", "venue", "airport", "station")
+	exPersonWords = exSet("guest", "person", "passenger", "traveller", "traveler", "customer", "client",
+		"user", "author", "owner", "contact", "attendee", "patient", "recipient", "sender", "employee",
+		"member", "player", "artist", "actor", "driver", "manager", "coach", "holder", "buyer", "seller",
+		"tenant", "visitor", "surname", "firstname", "lastname", "fullname", "first", "last", "full")
+	// exGenericWords are name or description words too vague to name a value on their own.
+	exGenericWords = exSet("name", "id", "uuid", "guid", "ids", "type", "code", "key", "ref", "min", "max",
+		"num", "number", "count", "value", "total", "level", "in", "out", "on", "at", "of", "to", "by",
+		"for", "from", "the", "and", "or", "is", "a", "an", "with", "this", "that", "its", "it", "be",
+		"as", "e", "g", "eg", "ie", "not", "no", "optional", "default", "given", "used", "use", "which",
+		"when", "where", "what", "who", "how", "one", "each", "any", "all", "only", "also", "yyyy", "mm",
+		"dd", "hh", "ss", "api", "per", "m", "km", "s")
+	// exSkipWords may stand between a cue and its value ("party size of 4", "checking in on
+	// 2026-12-01", "a guest named Ana Silva").
+	exSkipWords = exSet("of", "is", "are", "was", "on", "at", "as", "equals", "about", "called", "named", "=", ":")
+)
+
+// exSynonyms are other words for common input names, keyed by the name's normalised words
+// joined by spaces. Each value is a cue word sequence.
+var exSynonyms = map[string][]string{
+	"latitude":   {"lat"},
+	"lat":        {"latitude"},
+	"longitude":  {"lon", "lng"},
+	"lon":        {"longitude", "lng"},
+	"lng":        {"longitude", "lon"},
+	"party size": {"guest", "people", "person", "diner", "pax", "party"},
+	"check in":   {"checking in", "checkin", "arrival", "arriving"},
+	"checkin":    {"check in", "checking in", "arrival", "arriving"},
+	"check out":  {"checking out", "checkout", "departure", "departing"},
+	"checkout":   {"check out", "checking out", "departure", "departing"},
+	"city":       {"town"},
+	"city name":  {"city", "town"},
+	"postcode":   {"postal code", "zip code", "zip"},
+	"zip":        {"postal code", "zip code", "postcode"},
+}
+
+func exSet(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+func exAny(ws []string, set map[string]bool) bool {
+	for _, w := range ws {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// exExamples matches the examples of a description ("City name, e.g. Paris."), which name
+// a value, not the slot, and parenthesised remarks.
+var exExamples = regexp.MustCompile(`(?i)(\(.*?\)|\b(e\.g\.|eg\.|for example|such as)[^.;]*)`)
+
+// exPrepare classifies one slot.
+func exPrepare(s Slot) exSlot {
+	x := exSlot{Slot: s, key: s.Key, words: exWords(s.Name)}
+	if x.key == "" {
+		x.key = s.Name
+	}
+	x.desc = exWords(exExamples.ReplaceAllString(s.Description, " "))
+	typ := strings.ToLower(strings.TrimSpace(s.Type))
+	last := ""
+	if len(x.words) > 0 {
+		last = x.words[len(x.words)-1]
+	}
+	joined := strings.Join(x.words, "")
+	descLower := strings.ToLower(s.Description)
+	switch {
+	case exNumberTypes[typ]:
+		x.kind = exNumber
+	case exBoolTypes[typ]:
+		x.kind = exBool
+	case exNoneTypes[typ]:
+		x.kind = exNone
+	case exIDWords[last]:
+		x.kind = exID
+	case typ == "date" || typ == "date-time" || typ == "datetime" || exAny(x.words, exDateWords) ||
+		strings.Contains(joined, "checkin") || strings.Contains(joined, "checkout") ||
+		strings.Contains(descLower, "yyyy-mm-dd") || exAny(x.desc, exDateWords):
+		x.kind = exDate
+	case typ == "time" || exAny(x.words, exSet("time", "hour")) || strings.Contains(descLower, "hh:mm"):
+		x.kind = exTime
+	case typ == "" && exAny(x.words, exNumberWords):
+		x.kind = exNumber
+	default:
+		x.kind = exString
+		x.codeLike = exAny(x.desc, exSet("code"))
+	}
+	return x
+}
+
+// exCues gives each slot its cues: its whole name, the synonyms of its name, and, where no
+// other slot of the same kind under another name shares them, its single name words and
+// description words. Sharing would make a word like "bedrooms" (min_bedrooms and beds) or
+// "degrees" (latitude and longitude) name two different inputs.
+func exCues(slots []exSlot) {
+	single := make([][]string, len(slots))
+	for i := range slots {
+		s := &slots[i]
+		for _, w := range s.words {
+			if len(w) >= 3 && !exGenericWords[w] {
+				single[i] = append(single[i], w)
+			}
+		}
+		for _, w := range s.desc {
+			if len(w) >= 3 && !exGenericWords[w] && exLetters(w) {
+				single[i] = append(single[i], w)
+			}
+		}
+	}
+	shared := func(i int, w string) bool {
+		for j := range slots {
+			if j != i && slots[j].Name != slots[i].Name && slots[j].kind == slots[i].kind {
+				for _, v := range single[j] {
+					if v == w {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	for i := range slots {
+		s := &slots[i]
+		var cues [][]string
+		seen := map[string]bool{}
+		add := func(c []string) {
+			k := strings.Join(c, " ")
+			if len(c) == 0 || seen[k] {
+				return
+			}
+			seen[k] = true
+			cues = append(cues, c)
+		}
+		add(s.words)
+		for _, syn := range exSynonyms[strings.Join(s.words, " ")] {
+			add(exWords(syn))
+		}
+		for _, w := range single[i] {
+			if !shared(i, w) {
+				add([]string{w})
+			}
+		}
+		// Longest first, so that "check in" is tried before "check" at the same position;
+		// a stable insertion sort keeps the order above among equals.
+		for a := 1; a < len(cues); a++ {
+			for b := a; b > 0 && len(cues[b]) > len(cues[b-1]); b-- {
+				cues[b], cues[b-1] = cues[b-1], cues[b]
+			}
+		}
+		s.cues = cues
+	}
+}
+
+func exLetters(w string) bool {
+	for _, r := range w {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// Rule 1 and 2: named values.
+
+// matchCue reports whether cue matches the stream at entry p, on whole tokens, and returns
+// the first and last token it covers.
+func (x *extraction) matchCue(p int, cue []string) (int, int, bool) {
+	if p+len(cue) > len(x.ents) || !x.ents[p].first || !x.ents[p+len(cue)-1].last {
+		return 0, 0, false
+	}
+	for k, w := range cue {
+		e := x.ents[p+k]
+		if e.word == "" || e.word != w || x.used[e.tok] {
+			return 0, 0, false
+		}
+	}
+	return x.ents[p].tok, x.ents[p+len(cue)-1].tok, true
+}
+
+// named binds each slot to the first value that follows one of its cues. Values this rule
+// reads may serve several slots ("latitude 25.2" for both latitude and lat); they are
+// marked used only after every slot has had its turn.
+func (x *extraction) named() {
+	var spans [][2]int
+	for si := range x.slots {
+		s := &x.slots[si]
+		if s.kind == exNone || x.bound[si] {
+			continue
+		}
+	search:
+		for p := range x.ents {
+			for _, cue := range s.cues {
+				a, b, ok := x.matchCue(p, cue)
+				if !ok {
+					continue
+				}
+				v, last, ok := x.valueAfter(b+1, s)
+				if !ok {
+					continue
+				}
+				x.bind(si, v)
+				spans = append(spans, [2]int{a, last})
+				break search
+			}
+		}
+	}
+	for _, sp := range spans {
+		x.mark(sp[0], sp[1])
+	}
+}
+
+// valueAfter finds a value of the slot's kind at token j, past at most two skip words, and
+// returns it with its last token.
+func (x *extraction) valueAfter(j int, s *exSlot) (string, int, bool) {
+	for skips := 0; j < len(x.toks) && skips < 2 && exSkipWords[x.toks[j].lower]; skips++ {
+		j++
+	}
+	if j >= len(x.toks) || x.used[j] {
+		return "", 0, false
+	}
+	t := x.toks[j]
+	ok := false
+	switch s.kind {
+	case exNumber:
+		ok = t.kind == exTokNumber
+	case exDate:
+		ok = t.kind == exTokDate
+	case exTime:
+		ok = t.kind == exTokTime
+	case exBool:
+		ok = t.kind == exTokWord && exSet("true", "false", "yes", "no")[t.lower]
+	case exID:
+		// After a cue, any token shaped like a code is taken: "hotel htl-paris-1a2b",
+		// "restaurant 42", "country code FR".
+		ok = t.kind == exTokWord && (t.sep || t.digit && t.letter || exAllCaps(t.text) && len(t.text) >= 2) ||
+			exInteger(t)
+	case exString:
+		if v, last, found := x.freeValueAt(j); found {
+			return v, last, s.accepts(v)
+		}
+		// A code after its cue may hold digits, which no phrase does: "postal code SW1A".
+		ok = s.codeLike && (t.kind == exTokWord || exInteger(t)) && s.accepts(t.text)
+	}
+	return t.text, j, ok
+}
+
+// exInteger reports whether t is an unsigned whole number.
+func exInteger(t exTok) bool {
+	return t.kind == exTokNumber && !strings.ContainsAny(t.text, ".-+")
+}
+
+// freeValueAt returns the free-text value starting at token j, quoted or a capitalised
+// phrase, with its last token.
+func (x *extraction) freeValueAt(j int) (string, int, bool) {
+	if a, b, ok := x.quotedAt(j); ok {
+		return x.span(a, b), b, true
+	}
+	if b, ok := x.phraseAt(j); ok {
+		return x.phraseSpan(j, b), b, true
+	}
+	return "", 0, false
+}
+
+// numbersBefore binds numeric slots to a number written right before one of their cues:
+// "for 3 nights", "4 guests".
+func (x *extraction) numbersBefore() {
+	var spans [][2]int
+	for si := range x.slots {
+		s := &x.slots[si]
+		if s.kind != exNumber || x.bound[si] {
+			continue
+		}
+	search:
+		for p := range x.ents {
+			for _, cue := range s.cues {
+				a, b, ok := x.matchCue(p, cue)
+				if !ok || a == 0 {
+					continue
+				}
+				if n := x.toks[a-1]; n.kind == exTokNumber && !x.used[a-1] {
+					x.bind(si, n.text)
+					spans = append(spans, [2]int{a - 1, b})
+					break search
+				}
+			}
+		}
+	}
+	for _, sp := range spans {
+		x.mark(sp[0], sp[1])
+	}
+}
+
+// Rule 3: typed values.
+
+// typed binds the dates (or times) no cue claimed. One value binds every unbound slot of
+// the kind; several values bind the slots in order when there are exactly as many distinct
+// slot names (the first date to the first date input named); otherwise the text is
+// ambiguous and nothing binds.
+func (x *extraction) typed(tk exTokKind, sk exKind) {
+	var vals []string
+	var at []int
+	for i, t := range x.toks {
+		if t.kind == tk && !x.used[i] {
+			if !exHas(vals, t.text) {
+				vals = append(vals, t.text)
+			}
+			at = append(at, i)
+		}
+	}
+	names := x.unboundNames(func(s *exSlot) bool { return s.kind == sk })
+	if len(vals) == 0 || len(names) == 0 {
+		return
+	}
+	switch {
+	case len(vals) == 1:
+		for _, n := range names {
+			x.bindName(n, vals[0], func(s *exSlot) bool { return s.kind == sk })
+		}
+	case len(vals) == len(names):
+		for k, n := range names {
+			x.bindName(n, vals[k], func(s *exSlot) bool { return s.kind == sk })
+		}
+	default:
+		return
+	}
+	for _, i := range at {
+		x.used[i] = true
+	}
+}
+
+// unboundNames lists the distinct names of the unbound slots ok accepts, in slot order.
+func (x *extraction) unboundNames(ok func(*exSlot) bool) []string {
+	var names []string
+	for si := range x.slots {
+		if s := &x.slots[si]; !x.bound[si] && ok(s) && !exHas(names, s.Name) {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// bindName binds every unbound slot called name that ok accepts.
+func (x *extraction) bindName(name, v string, ok func(*exSlot) bool) {
+	for si := range x.slots {
+		if s := &x.slots[si]; s.Name == name && ok(s) {
+			x.bind(si, v)
+		}
+	}
+}
+
+func exHas(ss []string, s string) bool {
+	for _, v := range ss {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Rule 4: identifiers.
+
+// identifiers binds identifier tokens to id slots. An identifier is a token of letters and
+// digits joined by hyphens or underscores ("team-liverpool-a20b", "rst-0042"), or one of
+// lower-case letters only whose prefix names an id slot ("rest-xyz" for restaurant_id; a
+// letters-only "best-rated" names none and stays a word). It binds to the id slots whose
+// name words its prefix names (team-… → team_id, rst-… → restaurant_id, as prefix or
+// abbreviation), else to those whose description words it names, else to the only id slot
+// name there is.
+func (x *extraction) identifiers() {
+	isID := func(s *exSlot) bool { return s.kind == exID }
+	for i, t := range x.toks {
+		if x.used[i] || t.kind != exTokWord || !t.sep || !t.letter {
+			continue
+		}
+		mixed := t.digit // letters and digits: an identifier whatever it names
+		if !mixed && t.text != t.lower {
+			continue // "Saint-Germain" is a name, not an identifier
+		}
+		prefix := strings.FieldsFunc(t.lower, func(r rune) bool { return r == '-' || r == '_' })[0]
+		names := x.unboundNames(func(s *exSlot) bool { return isID(s) && exNames(prefix, s.words) })
+		if len(names) == 0 && mixed {
+			names = x.unboundNames(func(s *exSlot) bool { return isID(s) && exNames(prefix, s.desc) })
+			if all := x.unboundNames(isID); len(names) == 0 && len(all) == 1 {
+				names = all
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		for _, n := range names {
+			x.bindName(n, t.text, isID)
+		}
+		x.used[i] = true
+	}
+}
+
+// exNames reports whether an identifier prefix names one of words: it equals a word, one
+// starts the other (rest, restaurant), or it abbreviates the word (rst, htl, agt: same first
+// letter, letters in order).
+func exNames(prefix string, words []string) bool {
+	if prefix == "" || !exLetters(prefix) {
+		return false
+	}
+	for _, w := range words {
+		if exGenericWords[w] || len(w) < 2 {
+			continue
+		}
+		switch {
+		case w == prefix,
+			len(prefix) >= 3 && strings.HasPrefix(w, prefix),
+			len(w) >= 3 && strings.HasPrefix(prefix, w),
+			len(prefix) >= 2 && prefix[0] == w[0] && exSubsequence(prefix, w):
+			return true
+		}
+	}
+	return false
+}
+
+func exSubsequence(short, long string) bool {
+	k := 0
+	for i := 0; i < len(long) && k < len(short); i++ {
+		if long[i] == short[k] {
+			k++
+		}
+	}
+	return k == len(short)
+}
+
+// Rule 5: free text.
+
+// exStartWords are words that start a question or a request; capitalised at the start of a
+// sentence, they are no names.
+var exStartWords = exSet("what", "what's", "whats", "which", "who", "who's", "whom", "whose", "when",
+	"where", "where's", "why", "how", "how's", "is", "are", "am", "was", "were", "do", "does", "did",
+	"can", "could", "would", "will", "should", "shall", "may", "might", "must", "please", "find", "book",
+	"give", "search", "show", "tell", "get", "list", "look", "check", "reserve", "fetch", "compute",
+	"estimate", "plan", "help", "need", "want", "i", "we", "you", "they", "he", "she", "it", "my", "our",
+	"your", "the", "a", "an", "and", "but", "or", "so", "then", "also", "now", "hi", "hello", "hey",
+	"yes", "no", "ok", "okay", "thanks", "thank", "this", "that", "these", "those", "there", "here",
+	"let", "let's", "in", "on", "at", "for", "from", "to", "of", "with", "near", "by", "if", "any",
+	"some", "all", "send", "make", "call", "use", "try", "compare", "recommend", "suggest", "locate")
+
+// exStopNames are capitalised tokens that are no names of the kind a free-text slot takes,
+// wherever they stand: the pronoun I, the abbreviations questions use as plain words ("UTC
+// offset", "UV index"), and days and months ("on Monday", "in May"), which a date slot, not
+// a city or a team, would take.
+var exStopNames = exSet("i", "i'm", "i'd", "i'll", "i've", "utc", "gmt", "uv", "aqi", "am", "pm", "ok",
+	"id", "ids", "api", "url", "today", "tonight", "tomorrow", "yesterday",
+	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+	"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+	"november", "december")
+
+// exConnectors may join the capitalised words of one name ("Rio de Janeiro", "Isle of Man").
+var exConnectors = exSet("de", "da", "dos", "das", "del", "della", "di", "du", "la", "le",
+	"van", "von", "der", "den", "al", "el", "of")
+
+// exPlacePreps before a phrase say it names a place ("in Paris", "near Rome"), as do
+// exPlaceHeads followed by "of" ("the centre of Madrid"); exPersonPreps before it say it
+// names a person ("a guest named Ana Silva"), and exMaybePerson that it may ("for Ana
+// Silva", but also "statistics for Paris").
+var (
+	exPlacePreps = exSet("in", "near", "at", "around", "from", "to", "into", "inside", "within",
+		"outside", "across", "toward", "towards", "via")
+	exPlaceHeads  = exSet("centre", "center", "heart", "middle", "city", "town", "outskirts", "suburbs", "downtown")
+	exPersonPreps = exSet("named", "called", "guest", "guests", "mr", "mrs", "ms", "dr", "mister", "miss")
+	exMaybePerson = exSet("for", "by")
+)
+
+// Phrase cues: what the words before a phrase say it names.
+const (
+	exCuePlace       = "place"
+	exCuePerson      = "person"
+	exCueMaybePerson = "person?"
+)
+
+// nameWord reports whether token i can be part of a name: an unused capitalised word of
+// letters, not a stop name, and not a question word (or a slot's own cue word, "Latitude
+// 48.8") at the start of a sentence.
+func (x *extraction) nameWord(i int) bool {
+	if i >= len(x.toks) || x.used[i] {
+		return false
+	}
+	t := x.toks[i]
+	if t.kind != exTokWord || t.digit || !t.letter || exStopNames[t.lower] {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(t.text)
+	if !unicode.IsUpper(r) {
+		return false
+	}
+	if t.sentStart && (exStartWords[t.lower] || x.cueWord(exStem(t.lower))) {
+		return false
+	}
+	return true
+}
+
+func (x *extraction) cueWord(w string) bool {
+	for _, s := range x.slots {
+		for _, c := range s.cues {
+			if len(c) == 1 && c[0] == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// phraseAt returns the last token of the capitalised phrase starting at token j: a run of
+// name words, possibly joined by a connector, and a trailing integer ("Ligue 1").
+func (x *extraction) phraseAt(j int) (int, bool) {
+	if !x.nameWord(j) {
+		return 0, false
+	}
+	b := j
+	for {
+		switch {
+		case x.nameWord(b + 1):
+			b++
+			continue
+		case b+2 < len(x.toks) && !x.used[b+1] && exConnectors[x.toks[b+1].text] && x.nameWord(b+2):
+			b += 2
+			continue
+		}
+		break
+	}
+	if n := b + 1; n < len(x.toks) && !x.used[n] && exInteger(x.toks[n]) && !exEndsPossessive(x.toks[b].text) {
+		b = n
+	}
+	return b, true
+}
+
+func exEndsPossessive(s string) bool {
+	return strings.HasSuffix(s, "'s") || strings.HasSuffix(s, "’s")
+}
+
+// quotedAt returns the tokens inside the quotation that opens at token j ("…" or “…”).
+func (x *extraction) quotedAt(j int) (int, int, bool) {
+	if j >= len(x.toks) || x.used[j] || x.toks[j].kind != exTokPunct {
+		return 0, 0, false
+	}
+	var closer string
+	switch x.toks[j].text {
+	case `"`:
+		closer = `"`
+	case "“":
+		closer = "”"
+	default:
+		return 0, 0, false
+	}
+	for k := j + 1; k < len(x.toks); k++ {
+		if x.used[k] {
+			return 0, 0, false
+		}
+		if x.toks[k].text == closer {
+			if k == j+1 {
+				return 0, 0, false
+			}
+			return j, k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// accepts reports whether a phrase fits a free-text slot: a code slot takes only a short
+// token of capitals and digits ("FR", "SW1A", "10001").
+func (s *exSlot) accepts(v string) bool {
+	if v == "" {
+		return false
+	}
+	if s.codeLike {
+		return len(v) >= 2 && len(v) <= 10 && exAllCaps(v)
+	}
+	return true
+}
+
+// exAllCaps reports whether s is all capitals and digits, with at least one of either.
+func exAllCaps(s string) bool {
+	for _, r := range s {
+		if unicode.IsLower(r) || !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// exPhrase is a free-text value of the text and what the words before it say it names.
+type exPhrase struct {
+	value string
+	cue   string // exCuePlace, exCuePerson, exCueMaybePerson or ""
+}
+
+// fits reports whether the phrase's cue suits a slot group of the given kind ("place",
+// "person" or "" for neither): a place phrase is no person and a person phrase no place;
+// anything else may be anything.
+func (p exPhrase) fits(kind string) bool {
+	switch p.cue {
+	case exCuePlace:
+		return kind != exCuePerson
+	case exCuePerson:
+		return kind != exCuePlace
+	}
+	return true
+}
+
+// freeText binds the phrases of the text to the string slots still unbound (the required
+// ones when there are any, else the optional ones: a stray name should not fill an optional
+// filter like cuisine when a required input is waiting for it).
+//
+// Slots are grouped: all place-like slots form one group, all person-like slots another,
+// and every other slot name its own group. One phrase binds every group, except that a
+// phrase the words before it call a place ("in Paris", "the centre of Rome") skips the
+// person group and one they call a person ("a guest named Ana Silva") the place group,
+// when another group is there to take it. Several phrases are told apart: in the order the
+// groups first appear among the slots, each takes a phrase: the first free one whose
+// preceding words name its kind ("in Paris" for places, "for Ana Silva" for people), else
+// the first free one without such words, else, for groups that are neither places nor
+// people, the first free one at all. A group left without a phrase stays unbound.
+func (x *extraction) freeText() {
+	var phrases []exPhrase
+	for i := 0; i < len(x.toks); i++ {
+		v, last, ok := x.freeValueAt(i)
+		if !ok {
+			continue
+		}
+		x.mark(i, last)
+		cue := x.phraseCue(i)
+		i = last
+		dup := v == ""
+		for _, p := range phrases {
+			dup = dup || p.value == v
+		}
+		if !dup {
+			phrases = append(phrases, exPhrase{value: v, cue: cue})
+		}
+	}
+	if len(phrases) == 0 {
+		return
+	}
+	var free []int
+	required := false
+	for si := range x.slots {
+		if s := &x.slots[si]; !x.bound[si] && s.kind == exString {
+			free = append(free, si)
+			required = required || s.Required
+		}
+	}
+	type group struct {
+		kind  string
+		slots []int
+	}
+	var groups []*group
+	byKey := map[string]*group{}
+	for _, si := range free {
+		s := &x.slots[si]
+		if required && !s.Required {
+			continue
+		}
+		kind := s.group()
+		key := kind
+		if kind == "" {
+			key = "name:" + s.Name
+		}
+		g := byKey[key]
+		if g == nil {
+			g = &group{kind: kind}
+			byKey[key] = g
+			groups = append(groups, g)
+		}
+		g.slots = append(g.slots, si)
+	}
+	bindGroup := func(g *group, v string) {
+		for _, si := range g.slots {
+			if x.slots[si].accepts(v) {
+				x.bind(si, v)
+			}
+		}
+	}
+	if len(phrases) == 1 {
+		p, fitting := phrases[0], 0
+		for _, g := range groups {
+			if p.fits(g.kind) {
+				fitting++
+			}
+		}
+		for _, g := range groups {
+			if p.fits(g.kind) || fitting == 0 {
+				bindGroup(g, p.value)
+			}
+		}
+		return
+	}
+	taken := make([]bool, len(phrases))
+	pick := func(ok func(exPhrase) bool) int {
+		for i, p := range phrases {
+			if !taken[i] && ok(p) {
+				return i
+			}
+		}
+		return -1
+	}
+	for _, g := range groups {
+		k := -1
+		if g.kind != "" {
+			k = pick(func(p exPhrase) bool {
+				return p.cue == g.kind || g.kind == exCuePerson && p.cue == exCueMaybePerson
+			})
+		}
+		if k < 0 {
+			k = pick(func(p exPhrase) bool { return p.cue == "" || p.cue == exCueMaybePerson })
+		}
+		if k < 0 && g.kind == "" {
+			k = pick(func(exPhrase) bool { return true })
+		}
+		if k >= 0 {
+			taken[k] = true
+			bindGroup(g, phrases[k].value)
+		}
+	}
+}
+
+// phraseCue reads the words before the phrase at token a.
+func (x *extraction) phraseCue(a int) string {
+	prev := func(k int) string {
+		if a-k < 0 || x.toks[a-k].kind != exTokWord {
+			return ""
+		}
+		return x.toks[a-k].lower
+	}
+	switch p := prev(1); {
+	case exPlacePreps[p], p == "of" && exPlaceHeads[prev(2)]:
+		return exCuePlace
+	case exPersonPreps[p]:
+		return exCuePerson
+	case exMaybePerson[p]:
+		return exCueMaybePerson
+	}
+	return ""
+}
+
+// group says whether a free-text slot is place-like, person-like or neither (""), from the
+// last of its name words that tells (guest_name is a person, contact_address a place), else
+// from its description.
+func (s *exSlot) group() string {
+	for _, ws := range [][]string{s.words, s.desc} {
+		for i := len(ws) - 1; i >= 0; i-- {
+			switch {
+			case exPlaceWords[ws[i]]:
+				return exCuePlace
+			case exPersonWords[ws[i]]:
+				return exCuePerson
+			}
+		}
+	}
+	return ""
+}
+
+// Rule 6: numbers left over.
+
+// leftoverNumbers binds the one number no rule claimed to the one required numeric input
+// (by name) still unbound. Coordinates come in pairs, so a lone number never counts as a
+// latitude or a longitude: "a table for 4" binds party_size even while the latitude and
+// longitude of the restaurant search wait for an upstream API. Two numbers left over bind
+// to a latitude and a longitude, in that order, when those are all the required numeric
+// inputs left ("48.85, 2.35"). Any other case is ambiguous and binds nothing.
+func (x *extraction) leftoverNumbers() {
+	var nums []string
+	for i, t := range x.toks {
+		if t.kind == exTokNumber && !x.used[i] && !exHas(nums, t.text) {
+			nums = append(nums, t.text)
+		}
+	}
+	isNum := func(s *exSlot) bool { return s.kind == exNumber && s.Required }
+	names := x.unboundNames(isNum)
+	var lats, lons, others []string
+	for _, n := range names {
+		switch w := exWords(n); {
+		case len(w) == 1 && (w[0] == "latitude" || w[0] == "lat"):
+			lats = append(lats, n)
+		case len(w) == 1 && (w[0] == "longitude" || w[0] == "lon" || w[0] == "lng"):
+			lons = append(lons, n)
+		default:
+			others = append(others, n)
+		}
+	}
+	switch {
+	case len(nums) == 1 && len(others) == 1:
+		x.bindName(others[0], nums[0], isNum)
+	case len(nums) == 2 && len(others) == 0 && len(lats) > 0 && len(lons) > 0:
+		for _, n := range lats {
+			x.bindName(n, nums[0], isNum)
+		}
+		for _, n := range lons {
+			x.bindName(n, nums[1], isNum)
+		}
+	}
+}

@@ -1,0 +1,224 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Budgets of the actions that could otherwise loop; Project enforces them.
+const (
+	MaxRetrievals     = 4
+	MaxClarifications = 3
+	// nearScore is how much less similar than the best candidate a fully bound candidate may
+	// be and still be called instead of asking the user about the best one.
+	nearScore = 0.1
+)
+
+// GraphFirstName is the label of the graph-first planner in results and search attributes.
+const GraphFirstName = "graph-first"
+
+// GraphFirst is the deterministic planner used when no LLM is configured: it recalls
+// candidates with the query itself, calls the best candidate whose plan is fully bound (the
+// retrieval bound the values the user stated), asks for the inputs that are missing, and
+// answers from the target's outputs once its chain has run. It never calls a model, so
+// Usage stays zero.
+type GraphFirst struct{}
+
+// Decide implements Planner.
+func (GraphFirst) Decide(_ context.Context, c Context) (Result, error) {
+	return Result{Planner: GraphFirstName, Decisions: []Decision{graphFirst(c)}}, nil
+}
+
+// graphFirst is the policy; Project also uses it to pick the best admissible action.
+func graphFirst(c Context) Decision {
+	d := Decision{DependencyRank: 1, Intent: c.Query}
+	// A new answer from the user changes what retrieval can bind: recall again with it.
+	lastClarified := len(c.History) > 0 && c.History[len(c.History)-1].Decision.Action == ClarifyIntent &&
+		len(c.Clarifications) > 0
+	if (len(c.Recalled) == 0 || lastClarified) && len(c.Recalled) < MaxRetrievals {
+		d.Action, d.RecallDescription = RetrieveAPI, recallText(c)
+		d.Analysis = "no candidate APIs yet for this request"
+		if lastClarified {
+			d.Analysis = "the user answered a question; recall again with the answer"
+		}
+		return d
+	}
+	if n := len(c.Completed); n > 0 {
+		target := c.Completed[n-1]
+		d.Action, d.Answer = DirectAnswer, Summarize(c, target)
+		d.Analysis = fmt.Sprintf("the chain of %s ran to the end", target)
+		return d
+	}
+	best, ok := bestCandidate(c)
+	if !ok {
+		if len(c.Recalled) < MaxRetrievals && len(c.Failed) > 0 {
+			d.Action, d.RecallDescription = RetrieveAPI, recallText(c)
+			d.Analysis = "every candidate failed or is pruned: " + strings.Join(c.Failed, ", ")
+			return d
+		}
+		d.Action, d.Answer = DirectAnswer, noToolAnswer(c)
+		d.Analysis = "no usable candidate API"
+		return d
+	}
+	plan := Bind(best.Plan, c.Known, nil)
+	missing := plan.Missing()
+	if len(missing) == 0 {
+		d.Action, d.TargetAPI = CallAPI, best.API
+		d.Params = givenParams(plan, best.API)
+		d.Analysis = fmt.Sprintf("%s's plan (%s) is fully bound", best.API, strings.Join(plan.APIs(), " → "))
+		return d
+	}
+	if askedFor(c, missing) >= 2 || len(c.Clarifications) >= MaxClarifications {
+		d.Action = DirectAnswer
+		d.Answer = fmt.Sprintf("I could not complete the request: %s still needs %s.", best.API, strings.Join(missing, ", "))
+		d.Analysis = "the user's answers did not supply the missing inputs"
+		return d
+	}
+	d.Action, d.TargetAPI = ClarifyIntent, best.API
+	d.Answer = Question(best, missing)
+	d.Analysis = "required inputs missing: " + strings.Join(missing, ", ")
+	return d
+}
+
+// bestCandidate picks the most similar usable candidate, or a fully bound one nearly as similar.
+func bestCandidate(c Context) (Candidate, bool) {
+	var usable []Candidate
+	for _, cand := range c.Candidates {
+		if usableCandidate(c, cand) {
+			usable = append(usable, cand)
+		}
+	}
+	if len(usable) == 0 {
+		return Candidate{}, false
+	}
+	sort.SliceStable(usable, func(i, j int) bool { return usable[i].Score > usable[j].Score })
+	for _, cand := range usable {
+		if usable[0].Score-cand.Score > nearScore {
+			break
+		}
+		if len(Bind(cand.Plan, c.Known, nil).Missing()) == 0 {
+			return cand, true
+		}
+	}
+	return usable[0], true
+}
+
+// usableCandidate reports whether cand may be called: not pruned, and no API of its plan failed.
+func usableCandidate(c Context, cand Candidate) bool {
+	if cand.Status == "pruned" || len(cand.Plan.Steps) == 0 {
+		return false
+	}
+	for _, api := range cand.Plan.APIs() {
+		if contains(c.Failed, api) {
+			return false
+		}
+	}
+	return true
+}
+
+// recallText is the retrieval description: the query and every answer the user gave.
+func recallText(c Context) string {
+	parts := []string{c.Query}
+	for _, qa := range c.Clarifications {
+		parts = append(parts, qa.Answer)
+	}
+	return strings.Join(parts, " ")
+}
+
+// givenParams lists the given values of the target's own inputs, as a call_api decision states them.
+func givenParams(p Plan, target string) map[string]string {
+	out := map[string]string{}
+	for _, s := range p.Steps {
+		if s.API != target {
+			continue
+		}
+		for _, b := range s.Bindings {
+			if b.Source == SourceGiven {
+				out[b.Param] = b.Value
+			}
+		}
+	}
+	return out
+}
+
+// askedFor counts earlier questions that asked for any of the inputs in missing.
+func askedFor(c Context, missing []string) int {
+	n := 0
+	for _, qa := range c.Clarifications {
+		for _, p := range qa.Params {
+			if contains(missing, p) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// Question phrases a clarify_intent question for the missing inputs of cand's plan.
+func Question(cand Candidate, missing []string) string {
+	descs := make([]string, len(missing))
+	for i, m := range missing {
+		descs[i] = m
+		if d := inputDescription(cand, m); d != "" {
+			descs[i] = fmt.Sprintf("%s (%s)", m, d)
+		}
+	}
+	return fmt.Sprintf("To %s I need %s. What should I use?", lowerFirst(strings.TrimSuffix(cand.Description, ".")), strings.Join(descs, " and "))
+}
+
+// inputDescription finds the description of "API.param" among the candidate's target inputs.
+func inputDescription(cand Candidate, key string) string {
+	i := strings.LastIndex(key, ".")
+	if i < 0 || key[:i] != cand.API {
+		return ""
+	}
+	param := key[i+1:]
+	for _, in := range cand.Inputs {
+		if in.Name == param {
+			return in.Description
+		}
+	}
+	return ""
+}
+
+// Summarize phrases the outputs of api, the answer once its chain has run.
+func Summarize(c Context, api string) string {
+	out := c.Results[api]
+	keys := make([]string, 0, len(out))
+	for k := range out {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %v", k, out[k])
+	}
+	return fmt.Sprintf("%s answered: %s.", api, strings.Join(parts, "; "))
+}
+
+// noToolAnswer explains why no tool could answer.
+func noToolAnswer(c Context) string {
+	if len(c.Failed) > 0 {
+		return fmt.Sprintf("I could not complete the request: %s failed and no alternative path was found.", strings.Join(c.Failed, ", "))
+	}
+	return "I found no tool in the graph that can answer this request."
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return "answer this"
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}

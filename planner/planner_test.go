@@ -1,0 +1,164 @@
+package planner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// chainPlan is geo.Geocode(city) → weather.Current(latitude, longitude), with city as given.
+func chainPlan(city string) Plan {
+	src := SourceMissing
+	if city != "" {
+		src = SourceGiven
+	}
+	return Plan{Target: "weather.Current", Score: 0.8, Steps: []PlanStep{
+		{API: "geo.Geocode", Bindings: []Binding{{Param: "city", Required: true, Source: src, Value: city}}},
+		{API: "weather.Current", Bindings: []Binding{
+			{Param: "latitude", Required: true, Source: SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "latitude"},
+			{Param: "longitude", Required: true, Source: SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "longitude"},
+			{Param: "units", Source: SourceUnbound},
+		}},
+	}}
+}
+
+func weatherCandidate(city string) Candidate {
+	return Candidate{API: "weather.Current", Description: "Current weather at a point.", Score: 0.8, Status: "active",
+		Inputs: []ParamInfo{{Name: "latitude", Required: true, Description: "latitude in degrees"}},
+		Plan:   chainPlan(city)}
+}
+
+func TestBind(t *testing.T) {
+	tests := []struct {
+		name          string
+		known, params map[string]string
+		wantCity      string
+		wantUnits     string
+		wantMissing   []string
+	}{
+		{"nothing known", nil, nil, "", "", []string{"geo.Geocode.city"}},
+		{"bare name binds", map[string]string{"city": "Rome"}, nil, "Rome", "", nil},
+		{"qualified beats bare", map[string]string{"city": "Rome", "geo.Geocode.city": "Paris"}, nil, "Paris", "", nil},
+		{"params beat known", map[string]string{"city": "Rome"}, map[string]string{"city": "Oslo"}, "Oslo", "", nil},
+		{"optional input bound", nil, map[string]string{"city": "Rome", "units": "metric"}, "Rome", "metric", nil},
+		{"empty value binds nothing", map[string]string{"city": "  "}, nil, "", "", []string{"geo.Geocode.city"}},
+		{"upstream input keeps its producer", map[string]string{"city": "Rome", "latitude": "1"}, nil, "Rome", "", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Bind(chainPlan(""), tt.known, tt.params)
+			assert.Equal(t, tt.wantMissing, p.Missing())
+			assert.Equal(t, tt.wantCity, p.Steps[0].Bindings[0].Value)
+			assert.Equal(t, tt.wantUnits, p.Steps[1].Bindings[2].Value)
+			assert.Equal(t, SourceUpstream, p.Steps[1].Bindings[0].Source)
+			assert.Equal(t, "", chainPlan("").Steps[0].Bindings[0].Value, "Bind must not modify its input")
+		})
+	}
+}
+
+func TestGraphFirst(t *testing.T) {
+	asked := Turn{Decision: Decision{Action: ClarifyIntent}}
+	tests := []struct {
+		name   string
+		c      Context
+		action Action
+		check  func(t *testing.T, d Decision)
+	}{
+		{"first step retrieves with the query", Context{Query: "weather in Rome"}, RetrieveAPI,
+			func(t *testing.T, d Decision) { assert.Equal(t, "weather in Rome", d.RecallDescription) }},
+		{"fully bound candidate is called", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{weatherCandidate("Rome")}}, CallAPI,
+			func(t *testing.T, d Decision) { assert.Equal(t, "weather.Current", d.TargetAPI) }},
+		{"missing input asks the user", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{weatherCandidate("")}}, ClarifyIntent,
+			func(t *testing.T, d Decision) {
+				assert.Contains(t, d.Answer, "geo.Geocode.city")
+				assert.Contains(t, d.Answer, "?")
+			}},
+		{"an answer triggers a new retrieval with it", Context{Query: "weather now", Recalled: []string{"weather now"}, History: []Turn{asked},
+			Clarifications: []QA{{Question: "Which city?", Answer: "Rome"}}, Candidates: []Candidate{weatherCandidate("")}}, RetrieveAPI,
+			func(t *testing.T, d Decision) { assert.Equal(t, "weather now Rome", d.RecallDescription) }},
+		{"a completed chain is answered from its outputs", Context{Query: "q", Recalled: []string{"q"}, Completed: []string{"weather.Current"},
+			Results: map[string]map[string]any{"weather.Current": {"temp_c": 21.5, "condition": "sunny"}}}, DirectAnswer,
+			func(t *testing.T, d Decision) {
+				assert.Equal(t, "weather.Current answered: condition: sunny; temp_c: 21.5.", d.Answer)
+			}},
+		{"a failed plan is not called; retrieval again", Context{Query: "q", Recalled: []string{"q"}, Failed: []string{"geo.Geocode"},
+			Candidates: []Candidate{weatherCandidate("Rome")}}, RetrieveAPI, nil},
+		{"nothing left after the retrieval budget", Context{Query: "q", Recalled: []string{"q", "q", "q", "q"}, Failed: []string{"geo.Geocode"},
+			Candidates: []Candidate{weatherCandidate("Rome")}}, DirectAnswer,
+			func(t *testing.T, d Decision) { assert.Contains(t, d.Answer, "geo.Geocode failed") }},
+		{"no candidates at all", Context{Query: "q", Recalled: []string{"q"}}, DirectAnswer,
+			func(t *testing.T, d Decision) { assert.Contains(t, d.Answer, "no tool") }},
+		{"asked twice for the same input gives up", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{weatherCandidate("")},
+			Clarifications: []QA{{Params: []string{"geo.Geocode.city"}, Answer: "x"}, {Params: []string{"geo.Geocode.city"}, Answer: "y"}}}, DirectAnswer,
+			func(t *testing.T, d Decision) { assert.Contains(t, d.Answer, "still needs geo.Geocode.city") }},
+		{"a bound candidate nearly as similar beats asking", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{
+			weatherCandidate(""), {API: "skycast.Now", Score: 0.75, Status: "active", Plan: Plan{Target: "skycast.Now", Steps: []PlanStep{{API: "skycast.Now"}}}}}},
+			CallAPI, func(t *testing.T, d Decision) { assert.Equal(t, "skycast.Now", d.TargetAPI) }},
+		{"pruned candidates are skipped", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{
+			{API: "old.Weather", Score: 0.9, Status: "pruned", Plan: Plan{Target: "old.Weather", Steps: []PlanStep{{API: "old.Weather"}}}}, weatherCandidate("Rome")}},
+			CallAPI, func(t *testing.T, d Decision) { assert.Equal(t, "weather.Current", d.TargetAPI) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := GraphFirst{}.Decide(context.Background(), tt.c)
+			require.NoError(t, err)
+			require.Len(t, res.Decisions, 1)
+			d := res.Decisions[0]
+			assert.Equal(t, tt.action, d.Action, "decision: %+v", d)
+			assert.Equal(t, GraphFirstName, res.Planner)
+			assert.Zero(t, res.Usage)
+			if tt.check != nil {
+				tt.check(t, d)
+			}
+			// Whatever graph-first decides is admissible: Project keeps it.
+			assert.False(t, Project(tt.c, d).Replaced, "graph-first decided an inadmissible %s", d)
+		})
+	}
+}
+
+func TestProject(t *testing.T) {
+	ready := Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{weatherCandidate("Rome")}}
+	unbound := Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{weatherCandidate("")}}
+	tests := []struct {
+		name       string
+		c          Context
+		d          Decision
+		replaced   bool
+		wantAction Action
+		reason     string
+	}{
+		{"admissible call kept", ready, Decision{Action: CallAPI, TargetAPI: "weather.Current"}, false, CallAPI, ""},
+		{"call binds the decision's params", unbound, Decision{Action: CallAPI, TargetAPI: "weather.Current", Params: map[string]string{"city": "Rome"}}, false, CallAPI, ""},
+		{"unknown target", ready, Decision{Action: CallAPI, TargetAPI: "made.Up"}, true, CallAPI, "made.Up is not among the candidate APIs (weather.Current)"},
+		{"missing input becomes a question", unbound, Decision{Action: CallAPI, TargetAPI: "weather.Current"}, true, ClarifyIntent, "weather.Current needs geo.Geocode.city, which nothing binds"},
+		{"already ran", Context{Query: "q", Recalled: []string{"q"}, Candidates: ready.Candidates, Called: []string{"weather.Current"}, Completed: []string{"weather.Current"}},
+			Decision{Action: CallAPI, TargetAPI: "weather.Current"}, true, DirectAnswer, "weather.Current already ran successfully"},
+		{"failed API in the plan", Context{Query: "q", Recalled: []string{"q"}, Candidates: ready.Candidates, Failed: []string{"geo.Geocode"}},
+			Decision{Action: CallAPI, TargetAPI: "weather.Current"}, true, RetrieveAPI, "weather.Current's plan uses geo.Geocode, which failed"},
+		{"retrieval budget spent", Context{Query: "q", Recalled: []string{"a", "b", "c", "d"}, Candidates: ready.Candidates},
+			Decision{Action: RetrieveAPI, RecallDescription: "x"}, true, CallAPI, "the retrieval budget (4) is spent"},
+		{"empty recall description", ready, Decision{Action: RetrieveAPI}, true, CallAPI, "retrieve_api has no recall_description"},
+		{"clarification budget spent", Context{Query: "q", Recalled: []string{"q"}, Candidates: ready.Candidates, Clarifications: make([]QA, 3)},
+			Decision{Action: ClarifyIntent, Answer: "Which?"}, true, CallAPI, "the clarification budget (3) is spent"},
+		{"unknown action", ready, Decision{Action: "call"}, true, CallAPI, `action "call" is not one of call_api, direct_answer, retrieve_api, clarify_intent`},
+		{"direct answer kept", ready, Decision{Action: DirectAnswer, Answer: "Yes."}, false, DirectAnswer, ""},
+		{"empty direct answer", ready, Decision{Action: DirectAnswer}, true, CallAPI, "direct_answer has no answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := Project(tt.c, tt.d)
+			assert.Equal(t, tt.replaced, p.Replaced)
+			assert.Equal(t, tt.wantAction, p.Decision.Action, "%+v", p.Decision)
+			assert.Equal(t, tt.reason, p.Reason)
+			if tt.replaced {
+				assert.Equal(t, tt.d, p.Proposed)
+			}
+			if p.Decision.Action == CallAPI {
+				assert.Empty(t, p.Plan.Missing())
+				assert.NotEmpty(t, p.Plan.Steps)
+			}
+		})
+	}
+}

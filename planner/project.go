@@ -1,0 +1,116 @@
+package planner
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Projection is the outcome of projecting a decision onto the admissible actions.
+type Projection struct {
+	Decision Decision // the decision to execute
+	// Replaced is set when the proposed decision was inadmissible; Proposed is what the
+	// planner chose and Reason why it could not run.
+	Replaced bool
+	Proposed Decision
+	Reason   string
+	// Plan is the bound plan of a call_api decision.
+	Plan Plan
+}
+
+// Project restricts a planner's decision to the actions the graph state admits (NaviAgent
+// Theorem 3.1: π_inj(a|h) ∝ π₀(a|h)·1[a ∈ A_feas(h)]). A planner that returns one action puts
+// all of π₀ on it, so an admissible decision is kept as it is and an inadmissible one is
+// replaced by the best admissible action, which is the graph-first policy's choice on the
+// same state (it only ever returns admissible actions). Admissible:
+//
+//   - call_api: the target is a candidate, not pruned, not failed, not already run, no API
+//     of its plan failed, and every required input of the plan is bound (by the decision's
+//     params, the known values or an upstream step);
+//   - retrieve_api: a recall description, and fewer than MaxRetrievals retrievals so far;
+//   - clarify_intent: a question, and fewer than MaxClarifications so far;
+//   - direct_answer: an answer.
+func Project(c Context, d Decision) Projection {
+	reason, plan := inadmissible(c, d)
+	if reason == "" {
+		return Projection{Decision: d, Plan: plan}
+	}
+	best := graphFirst(c)
+	p := Projection{Decision: best, Replaced: true, Proposed: d, Reason: reason}
+	if best.Action == CallAPI {
+		_, p.Plan = inadmissible(c, best)
+	}
+	return p
+}
+
+// inadmissible says why d is not admissible in c ("" when it is), and gives the bound plan of
+// an admissible call_api.
+func inadmissible(c Context, d Decision) (string, Plan) {
+	switch d.Action {
+	case CallAPI:
+		cand, ok := candidate(c, d.TargetAPI)
+		switch {
+		case d.TargetAPI == "":
+			return "call_api names no target_api", Plan{}
+		case !ok:
+			return fmt.Sprintf("%s is not among the candidate APIs (%s)", d.TargetAPI, candidateNames(c)), Plan{}
+		case cand.Status == "pruned":
+			return fmt.Sprintf("%s is pruned", d.TargetAPI), Plan{}
+		case contains(c.Called, d.TargetAPI):
+			return fmt.Sprintf("%s already ran successfully", d.TargetAPI), Plan{}
+		}
+		for _, api := range cand.Plan.APIs() {
+			if contains(c.Failed, api) {
+				return fmt.Sprintf("%s's plan uses %s, which failed", d.TargetAPI, api), Plan{}
+			}
+		}
+		if len(cand.Plan.Steps) == 0 {
+			return fmt.Sprintf("graph search found no plan for %s", d.TargetAPI), Plan{}
+		}
+		plan := Bind(cand.Plan, c.Known, d.Params)
+		if m := plan.Missing(); len(m) > 0 {
+			return fmt.Sprintf("%s needs %s, which nothing binds", d.TargetAPI, strings.Join(m, ", ")), Plan{}
+		}
+		return "", plan
+	case RetrieveAPI:
+		if strings.TrimSpace(d.RecallDescription) == "" {
+			return "retrieve_api has no recall_description", Plan{}
+		}
+		if len(c.Recalled) >= MaxRetrievals {
+			return fmt.Sprintf("the retrieval budget (%d) is spent", MaxRetrievals), Plan{}
+		}
+	case ClarifyIntent:
+		if strings.TrimSpace(d.Answer) == "" {
+			return "clarify_intent has no question", Plan{}
+		}
+		if len(c.Clarifications) >= MaxClarifications {
+			return fmt.Sprintf("the clarification budget (%d) is spent", MaxClarifications), Plan{}
+		}
+	case DirectAnswer:
+		if strings.TrimSpace(d.Answer) == "" {
+			return "direct_answer has no answer", Plan{}
+		}
+	default:
+		return fmt.Sprintf("action %q is not one of call_api, direct_answer, retrieve_api, clarify_intent", d.Action), Plan{}
+	}
+	return "", Plan{}
+}
+
+func candidate(c Context, api string) (Candidate, bool) {
+	for _, cand := range c.Candidates {
+		if cand.API == api {
+			return cand, true
+		}
+	}
+	return Candidate{}, false
+}
+
+func candidateNames(c Context) string {
+	if len(c.Candidates) == 0 {
+		return "none retrieved yet"
+	}
+	names := make([]string, len(c.Candidates))
+	for i, cand := range c.Candidates {
+		names[i] = cand.API
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,256 @@
+package workflows
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.temporal.io/sdk/workflow"
+
+	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/twnm"
+)
+
+// recombinationStrategies are tried in this order, each as an activity of its own so that the
+// history shows which one repaired the chain (NaviAgent Section 3.3).
+var recombinationStrategies = []string{twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch}
+
+// chain is one execution of a plan: its calls, for feedback.
+type chain struct {
+	invs []twnm.Invocation
+	trs  []twnm.Transition
+}
+
+// execute runs a bound plan step by step. A step whose tool fails after its retries is
+// recombined; steps that already succeeded (in this chain or earlier) are not called again.
+func (r *run) execute(d planner.Decision, plan planner.Plan) error {
+	r.chains++
+	var ch chain
+	defer r.recordFeedback(&ch)
+	r.setPlan(plan)
+	for i := 0; i < len(plan.Steps); i++ {
+		step := plan.Steps[i]
+		if slices.Contains(r.pc.Called, step.API) {
+			continue
+		}
+		args, producer, missing := r.args(plan, step)
+		if missing != "" {
+			// An earlier step answered without an output this step needs (schema drift):
+			// that producer is what failed.
+			failed := plan.StepOf(producer)
+			r.trace(TraceCall, false, fmt.Sprintf("%s returned no %s, which %s needs", producer, missing, step.API))
+			r.markFailed(producer)
+			next, ok := r.recombine(plan, failed)
+			if !ok {
+				r.pc.Observation = fmt.Sprintf("%s returned no %s and no recombination found another path.", producer, missing)
+				return nil
+			}
+			plan, i = next, -1
+			continue
+		}
+		out, err := r.call(step.API, args, i)
+		ch.add(plan, step, args, err == nil, workflow.Now(r.ctx))
+		if err == nil {
+			r.pc.Results[step.API] = out.Output
+			r.pc.Called = append(r.pc.Called, step.API)
+			if !slices.Contains(r.state.ToolsUsed, step.API) {
+				r.state.ToolsUsed = append(r.state.ToolsUsed, step.API)
+			}
+			continue
+		}
+		r.markFailed(step.API)
+		next, ok := r.recombine(plan, i)
+		if !ok {
+			r.pc.Observation = fmt.Sprintf("%s failed (%s) and no recombination found another path.", step.API, rootMessage(err))
+			return nil
+		}
+		plan, i = next, -1
+	}
+	r.pc.Completed = append(r.pc.Completed, plan.Target)
+	r.pc.Observation = fmt.Sprintf("The chain %s ran; %s returned %s.", strings.Join(plan.APIs(), " → "), plan.Target, describe(r.pc.Results[plan.Target]))
+	return nil
+}
+
+// call runs one tool call activity with the tool's own retry policy and timeouts.
+func (r *run) call(api string, args map[string]string, step int) (activities.CallToolResult, error) {
+	spec := r.apis[api]
+	startToClose, heartbeat, policy := activities.ToolRetryPolicy(spec)
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: startToClose,
+		HeartbeatTimeout:    heartbeat,
+		RetryPolicy:         policy,
+		Summary:             "call " + api,
+	})
+	r.state.ToolCalls++
+	var out activities.CallToolResult
+	err := workflow.ExecuteActivity(ctx, (*activities.Activities).CallTool, activities.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
+	if err != nil {
+		r.trace(TraceCall, false, fmt.Sprintf("%s failed: %s", api, rootMessage(err)))
+		return out, err
+	}
+	r.trace(TraceCall, true, fmt.Sprintf("%s(%s) → %s", api, formatArgs(args), describe(out.Output)))
+	return out, nil
+}
+
+// args resolves a step's inputs: given values, and outputs of earlier steps. When an earlier
+// step's output is absent it returns that producer and the output's name.
+func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string, string, string) {
+	args := map[string]string{}
+	for _, b := range step.Bindings {
+		switch b.Source {
+		case planner.SourceGiven:
+			args[b.Param] = b.Value
+		case planner.SourceUpstream:
+			v, ok := r.pc.Results[b.FromAPI][b.FromOutput]
+			if !ok || v == nil {
+				return nil, b.FromAPI, b.FromOutput
+			}
+			args[b.Param] = scalar(v)
+		}
+	}
+	return args, "", ""
+}
+
+// recombine tries each strategy in turn as its own activity and returns the repaired plan.
+func (r *run) recombine(plan planner.Plan, failed int) (planner.Plan, bool) {
+	api := plan.Steps[failed].API
+	for _, strategy := range recombinationStrategies {
+		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: time.Minute,
+			RetryPolicy:         graphRetry(),
+			Summary:             fmt.Sprintf("recombine: %s for %s", strategy, api),
+		})
+		in := activities.RecombineInput{Plan: plan, FailedStep: failed, Strategy: strategy, Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search}
+		var res activities.RecombineResult
+		if err := workflow.ExecuteActivity(ctx, (*activities.Activities).Recombine, in).Get(r.ctx, &res); err != nil {
+			r.trace(TraceRecombine, false, fmt.Sprintf("%s for %s failed: %s", strategy, api, rootMessage(err)))
+			continue
+		}
+		if !res.Found {
+			r.trace(TraceRecombine, false, fmt.Sprintf("%s for %s: %s", strategy, api, res.Reason))
+			continue
+		}
+		for k, v := range res.APIs {
+			r.apis[k] = v
+		}
+		r.recombinations++
+		r.trace(TraceRecombine, true, fmt.Sprintf("%s: %s; new plan %s", strategy, res.Reason, strings.Join(res.Plan.APIs(), " → ")))
+		r.setPlan(res.Plan)
+		return res.Plan, true
+	}
+	return plan, false
+}
+
+func (r *run) setPlan(p planner.Plan) {
+	cp := p
+	r.state.Plan = &cp
+}
+
+func (r *run) markFailed(api string) {
+	if !slices.Contains(r.pc.Failed, api) {
+		r.pc.Failed = append(r.pc.Failed, api)
+	}
+}
+
+// add records one call of a chain: the invocation, and a FEEDS transition per input taken
+// from an earlier step plus one THEN transition per producer.
+func (c *chain) add(plan planner.Plan, step planner.PlanStep, args map[string]string, ok bool, at time.Time) {
+	inputs := make([]string, 0, len(args))
+	for _, b := range step.Bindings {
+		if _, given := args[b.Param]; given {
+			inputs = append(inputs, b.Param)
+		}
+	}
+	c.invs = append(c.invs, twnm.Invocation{API: step.API, Inputs: inputs, Success: ok, Time: at})
+	var producers []string
+	for _, b := range step.Bindings {
+		if b.Source != planner.SourceUpstream {
+			continue
+		}
+		c.trs = append(c.trs, twnm.Transition{Kind: twnm.Feeds, From: b.FromAPI, To: step.API, FromParam: b.FromOutput, ToParam: b.Param, Success: ok, Time: at})
+		if !slices.Contains(producers, b.FromAPI) {
+			producers = append(producers, b.FromAPI)
+			c.trs = append(c.trs, twnm.Transition{Kind: twnm.Then, From: b.FromAPI, To: step.API, Success: ok, Time: at})
+		}
+	}
+}
+
+// recordFeedback starts the feedback activity for a chain without waiting for it, so the
+// planner loop goes on; the run waits for it before it ends.
+func (r *run) recordFeedback(ch *chain) {
+	if len(ch.invs) == 0 {
+		return
+	}
+	info := workflow.GetInfo(r.ctx)
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		RetryPolicy:         graphRetry(),
+		Summary:             fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs)),
+	})
+	in := activities.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
+		Invocations: ch.invs, Transitions: ch.trs}
+	r.feedback = append(r.feedback, workflow.ExecuteActivity(ctx, (*activities.Activities).RecordFeedback, in))
+}
+
+// awaitFeedback waits for the feedback activities started so far. A feedback write that
+// fails after its retries is noted in the trace and does not fail the run: the answer
+// matters more than the statistics.
+func (r *run) awaitFeedback() {
+	for _, f := range r.feedback {
+		if err := f.Get(r.ctx, nil); err != nil {
+			r.trace(TraceFeedback, false, "feedback not recorded: "+rootMessage(err))
+			continue
+		}
+		r.trace(TraceFeedback, true, "feedback recorded")
+	}
+	r.feedback = nil
+}
+
+// scalar renders an output value as an input value: numbers without exponent, strings as
+// they are, anything else as JSON-ish text.
+func scalar(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// describe renders an output map in one line, keys sorted, long values cut.
+func describe(out map[string]any) string {
+	if len(out) == 0 {
+		return "{}"
+	}
+	keys := sortedKeys(out)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + quoteIfLong(scalar(out[k]))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func formatArgs(args map[string]string) string {
+	keys := sortedKeys(args)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + quoteIfLong(args[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func quoteIfLong(s string) string {
+	if len([]rune(s)) > 40 || strings.ContainsAny(s, " ,") {
+		return quote(s, 40)
+	}
+	return s
+}
+
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
