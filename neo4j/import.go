@@ -59,7 +59,7 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 			}
 			api := map[string]any{
 				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec),
-				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys),
+				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys), "callable": n.API.Callable(),
 			}
 			// The vector index refuses a zero vector (an API with no text at all).
 			if e := nilIfZero(n.Embedding); e != nil {
@@ -132,7 +132,7 @@ UNWIND $rows AS a
 MERGE (n:API {name: a.name})
 ON CREATE SET n.success = 0, n.failure = 0, n.status = 'active'
 SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog,
-    n.embedding = a.embedding`
+    n.embedding = a.embedding, n.callable = a.callable`
 
 // dropStaleEdges removes the structural edges an API no longer has.
 const dropStaleEdges = `

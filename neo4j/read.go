@@ -17,17 +17,32 @@ type Match struct {
 // TopAPIs returns the k active APIs whose embeddings are most similar to vec, best first,
 // from the vector index. Pruned and probing APIs are skipped.
 func (s *Store) TopAPIs(ctx context.Context, vec []float64, k int) ([]Match, error) {
+	return s.topAPIs(ctx, vec, k, false)
+}
+
+// TopCallableAPIs is TopAPIs restricted to APIs the agent can call: those whose catalog entry
+// gives an HTTP endpoint with an absolute URL. Catalogs imported only to learn from (tool
+// descriptions without endpoints) then never crowd out the tools a run can use.
+func (s *Store) TopCallableAPIs(ctx context.Context, vec []float64, k int) ([]Match, error) {
+	return s.topAPIs(ctx, vec, k, true)
+}
+
+func (s *Store) topAPIs(ctx context.Context, vec []float64, k int, callable bool) ([]Match, error) {
 	if k <= 0 || zero(vec) {
 		return nil, nil // a zero vector (an empty description) is similar to nothing
 	}
-	// The index ranks before the status filter; asking for more keeps k after filtering
-	// unless most near neighbours are pruned.
+	// The index ranks before the filters; asking for more keeps k after filtering unless
+	// most near neighbours are pruned (or, for callable, descriptions only).
+	n := 4 * k
+	if callable {
+		n = 20*k + 100
+	}
 	res, err := s.run(ctx, "vector retrieval", false, `
 CALL db.index.vector.queryNodes($index, $n, $vec) YIELD node, score
-WHERE coalesce(node.status, 'active') = 'active'
+WHERE coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
 RETURN node.name AS name, score
 ORDER BY score DESC, name
-LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(4 * k), "vec": vec, "k": int64(k)})
+LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(n), "vec": vec, "k": int64(k), "callable": callable})
 	if err != nil {
 		return nil, err
 	}

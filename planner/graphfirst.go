@@ -163,10 +163,15 @@ func Question(cand Candidate, missing []string) string {
 	for i, m := range missing {
 		descs[i] = m
 		if d := inputDescription(cand, m); d != "" {
-			descs[i] = fmt.Sprintf("%s (%s)", m, d)
+			descs[i] = fmt.Sprintf("%s (%s)", m, strings.TrimSuffix(d, "."))
 		}
 	}
-	return fmt.Sprintf("To %s I need %s. What should I use?", lowerFirst(strings.TrimSuffix(cand.Description, ".")), strings.Join(descs, " and "))
+	what := "it"
+	if len(missing) > 1 {
+		what = "they"
+	}
+	return fmt.Sprintf("To answer with %s (%s), I need %s. What %s %s?", cand.API,
+		lowerFirst(strings.TrimSuffix(cand.Description, ".")), strings.Join(descs, " and "), map[bool]string{true: "are", false: "is"}[len(missing) > 1], what)
 }
 
 // inputDescription finds the description of "API.param" among the candidate's target inputs.

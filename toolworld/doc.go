@@ -35,7 +35,8 @@
 //	GET  /admin/faults   the faults in force
 //	POST /admin/faults   inject or clear a fault
 //	GET  /admin/stats    calls and deduplicated requests per API:
-//	                     {"calls": {"geo.Geocode": 3}, "deduplicated": {"stay.Book": 1}}
+//	                     {"calls": {"geo.Geocode": 3}, "deduplicated": {"stay.Book": 1}};
+//	                     with ?key_prefix=P, only requests whose Idempotency-Key starts with P
 //
 // A missing or invalid input answers 400 with {"error": ..., "parameter": name, "api": name}.
 //

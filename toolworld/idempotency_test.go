@@ -87,6 +87,16 @@ func TestIdempotencyKeyReplaysTheAnswer(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(body), &stats))
 	assert.Equal(t, map[string]int{"stay.Book": 4, "geo.Geocode": 1}, stats.Calls)
 	assert.Equal(t, map[string]int{"stay.Book": 1, "geo.Geocode": 1}, stats.Deduplicated)
+
+	// ?key_prefix= counts only the keyed requests whose key starts with the prefix.
+	status, body, _ = send(t, ctx, http.MethodGet, ts.URL+"/admin/stats?key_prefix=k1", "", "")
+	require.Equal(t, http.StatusOK, status)
+	require.NoError(t, json.Unmarshal([]byte(body), &stats))
+	assert.Equal(t, map[string]int{"stay.Book": 1, "geo.Geocode": 1}, stats.Calls)
+	assert.Equal(t, map[string]int{"stay.Book": 1, "geo.Geocode": 1}, stats.Deduplicated)
+	calls, dedup := s.CallsByKey("k2")
+	assert.Equal(t, map[string]int{"stay.Book": 1}, calls)
+	assert.Empty(t, dedup)
 }
 
 // Faults and invalid inputs are not stored: the API did not run, and a client that retries
@@ -208,4 +218,23 @@ func TestIdempotencyKeysAreBounded(t *testing.T) {
 
 	// The default bound applies when the option is zero.
 	assert.Equal(t, DefaultIdempotencyKeys, New(Options{}).idemCap)
+}
+
+// A fault with a key prefix breaks the API for the requests of one run only.
+func TestFaultLimitedToKeyPrefix(t *testing.T) {
+	_, ts := newTestServer(t, Options{Faults: []Fault{{API: "geo.Geocode", Mode: ModeDown, KeyPrefix: "navi/run-a/"}}})
+	ctx := context.Background()
+	url := ts.URL + "/geo/geocode?city=Paris"
+	tests := []struct {
+		key  string
+		want int
+	}{
+		{"navi/run-a/r1/5", http.StatusServiceUnavailable},
+		{"navi/run-b/r1/5", http.StatusOK},
+		{"", http.StatusOK},
+	}
+	for _, tt := range tests {
+		status, body, _ := send(t, ctx, http.MethodGet, url, "", tt.key)
+		assert.Equal(t, tt.want, status, "key %q: %s", tt.key, body)
+	}
 }

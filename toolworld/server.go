@@ -61,6 +61,10 @@ type Fault struct {
 	Seed uint64 `json:"seed,omitempty"`
 	// Field is the output a drifting API renames (its first output when empty).
 	Field string `json:"field,omitempty"`
+	// KeyPrefix, when set, limits the fault to requests whose Idempotency-Key starts with it.
+	// Navi's keys start with "navi/<workflow ID>/", so a fault can break a tool for one run
+	// while other runs on the same server call it normally.
+	KeyPrefix string `json:"key_prefix,omitempty"`
 }
 
 // Options configure a Server.
@@ -96,6 +100,19 @@ type Server struct {
 	idemOrder []idemKey
 	idemNext  int
 	idemCap   int
+	// keyed is a ring of the last keyedCap requests that carried an idempotency key, executed
+	// or deduplicated, so that a test can count the calls of one workflow (CallsByKey).
+	keyed     []keyedRequest
+	keyedNext int
+}
+
+// keyedCap bounds the log of keyed requests.
+const keyedCap = 100_000
+
+// keyedRequest is one request that carried an idempotency key.
+type keyedRequest struct {
+	api, key     string
+	deduplicated bool
 }
 
 // idemKey scopes an idempotency key to one API: the same key sent to two APIs is two keys.
@@ -152,7 +169,12 @@ func New(opts Options) *Server {
 		writeJSON(w, http.StatusOK, map[string]any{"faults": s.Faults()})
 	})
 	s.mux.HandleFunc("POST /admin/faults", s.postFault)
-	s.mux.HandleFunc("GET /admin/stats", func(w http.ResponseWriter, _ *http.Request) {
+	s.mux.HandleFunc("GET /admin/stats", func(w http.ResponseWriter, r *http.Request) {
+		if prefix := r.URL.Query().Get("key_prefix"); prefix != "" {
+			calls, dedup := s.CallsByKey(prefix)
+			writeJSON(w, http.StatusOK, map[string]any{"calls": calls, "deduplicated": dedup})
+			return
+		}
 		writeJSON(w, http.StatusOK, map[string]any{"calls": s.Stats(), "deduplicated": s.Deduplicated()})
 	})
 	for _, f := range opts.Faults {
@@ -251,6 +273,37 @@ func (s *Server) Stats() map[string]int {
 	return out
 }
 
+// logKeyed records a keyed request; s.mu is held.
+func (s *Server) logKeyed(r keyedRequest) {
+	if len(s.keyed) < keyedCap {
+		s.keyed = append(s.keyed, r)
+		return
+	}
+	s.keyed[s.keyedNext] = r
+	s.keyedNext = (s.keyedNext + 1) % keyedCap
+}
+
+// CallsByKey counts, per API, the requests among the last 100,000 keyed ones whose
+// idempotency key starts with prefix: those that executed the API (calls) and those answered
+// from a stored answer (deduplicated). Navi's keys start with the workflow ID, so this gives
+// the calls of one run however many runs share the server.
+func (s *Server) CallsByKey(prefix string) (calls, deduplicated map[string]int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	calls, deduplicated = map[string]int{}, map[string]int{}
+	for _, r := range s.keyed {
+		if !strings.HasPrefix(r.key, prefix) {
+			continue
+		}
+		if r.deduplicated {
+			deduplicated[r.api]++
+		} else {
+			calls[r.api]++
+		}
+	}
+	return calls, deduplicated
+}
+
 // Deduplicated returns, for every API that had any, how many requests carried an
 // Idempotency-Key already answered and got the stored answer instead of a call.
 func (s *Server) Deduplicated() map[string]int {
@@ -299,12 +352,12 @@ type verdict struct {
 }
 
 // decide counts the call and applies the API's fault, under the lock.
-func (s *Server) decide(api string) verdict {
+func (s *Server) decide(api, key string) verdict {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls[api]++
 	f, ok := s.faults[api]
-	if !ok {
+	if !ok || !strings.HasPrefix(key, f.KeyPrefix) {
 		return verdict{}
 	}
 	switch f.Mode {
@@ -355,12 +408,14 @@ func (s *Server) serveIdempotent(w http.ResponseWriter, r *http.Request, t Tool,
 		if !seen {
 			e = &idemEntry{done: make(chan struct{})}
 			s.idem[k] = e
+			s.logKeyed(keyedRequest{api: k.api, key: key})
 			s.mu.Unlock()
 			s.executeOnce(w, r, t, k, e)
 			return
 		}
 		if e.resp != nil {
 			s.dedup[k.api]++
+			s.logKeyed(keyedRequest{api: k.api, key: key, deduplicated: true})
 			resp := e.resp
 			s.mu.Unlock()
 			w.Header().Set(HeaderIdempotentReplayed, "true")
@@ -449,7 +504,7 @@ func (resp response) write(w http.ResponseWriter) {
 // client went away while a slow fault held the answer: there is nothing to write.
 func (s *Server) execute(t Tool, r *http.Request) (resp response, ok bool) {
 	name := t.API.Name
-	v := s.decide(name)
+	v := s.decide(name, r.Header.Get(HeaderIdempotencyKey))
 	if v.status != 0 {
 		resp := jsonResponse(v.status, map[string]any{"error": v.reason, "api": name})
 		resp.retryAfter = v.retryAfter

@@ -60,7 +60,7 @@ func (g *Graph) Integrate(ctx context.Context, a API) error {
 		return fmt.Errorf("integrate %s: already in the graph", a.Name)
 	}
 	texts := make([]string, 0, 1+len(a.Inputs)+len(a.Outputs))
-	texts = append(texts, apiText(a))
+	texts = append(texts, APIText(a))
 	for _, p := range a.Inputs {
 		texts = append(texts, paramText(p))
 	}
@@ -105,8 +105,8 @@ func (g *Graph) Integrate(ctx context.Context, a API) error {
 	return nil
 }
 
-// apiText is what an API's embedding is computed from.
-func apiText(a API) string {
+// APIText is what an API's embedding is computed from: its name in words and its description.
+func APIText(a API) string {
 	return strings.Join(embed.Tokenize(a.Name), " ") + ". " + a.Description
 }
 

@@ -93,6 +93,16 @@ type API struct {
 	Timeout Duration `json:"timeout,omitempty"`
 }
 
+// Callable reports whether the catalog says how to call the API over HTTP: a method and an
+// absolute URL (a base URL, or a full URL as the path).
+func (a API) Callable() bool {
+	e := a.Endpoint
+	if e == nil || e.Method == "" {
+		return false
+	}
+	return e.BaseURL != "" || strings.HasPrefix(e.Path, "http://") || strings.HasPrefix(e.Path, "https://")
+}
+
 // Catalog is a named set of APIs, as registered by one organisation or imported from one source.
 type Catalog struct {
 	Name string `json:"name"`

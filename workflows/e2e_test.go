@@ -4,7 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,96 +24,374 @@ import (
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/planner/llm"
+	"github.com/naviagent/navi/planner/llm/llmtest"
+	"github.com/naviagent/navi/toolcall"
+	"github.com/naviagent/navi/toolworld"
+	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/workflows"
 )
 
-// flakyGraph fails the first failures reads as an unreachable Neo4j would, then reads the
-// real store: a Neo4j outage in the middle of a run.
-type flakyGraph struct {
+// These tests run the agent on the real stack: the Temporal server, Neo4j holding the tool
+// world's catalog, and the tool world's HTTP tools. Each test runs its own worker on a task
+// queue of its own, in process (or, for the crash test, as a process).
+
+// flakyStore fails the first failures vector reads as an unreachable Neo4j would, then reads
+// the real store: a Neo4j outage in the middle of a run.
+type flakyStore struct {
 	*neo4j.Store
 	failures int32
 	calls    atomic.Int32
 }
 
-func (g *flakyGraph) FindAPIs(ctx context.Context, query string, limit int) ([]neo4j.APIMatch, error) {
-	if g.calls.Add(1) <= g.failures {
-		return nil, fmt.Errorf("find APIs: %w: connection refused (injected)", neo4j.ErrUnavailable)
+func (s *flakyStore) TopCallableAPIs(ctx context.Context, vec []float64, k int) ([]neo4j.Match, error) {
+	if s.calls.Add(1) <= s.failures {
+		return nil, fmt.Errorf("vector retrieval: %w: connection refused (injected)", neo4j.ErrUnavailable)
 	}
-	return g.Store.FindAPIs(ctx, query, limit)
+	return s.Store.TopCallableAPIs(ctx, vec, k)
 }
 
-// TestQueryWorkflowOnRealStack runs the query workflow on the real Temporal server against the
-// real Neo4j, with Neo4j failing the first two reads: the run must retry and complete, show its
-// status in search attributes and its activity summary in the history, and replay cleanly.
-func TestQueryWorkflowOnRealStack(t *testing.T) {
+type agent struct {
+	c         client.Client
+	store     *neo4j.Store
+	taskQueue string
+}
+
+// startAgent loads the tool world into Neo4j and starts a worker with the given graph store
+// (the real one when nil) and LLM planner (graph-first when nil).
+func startAgent(t *testing.T, graph activities.GraphStore, p planner.Planner) agent {
+	t.Helper()
 	store := stacktest.Store(t)
-	c := stacktest.TemporalClient(t)
+	stacktest.LoadToolWorld(t, store)
+	if graph == nil {
+		graph = store
+	}
+	a := agent{c: stacktest.TemporalClient(t), store: store, taskQueue: stacktest.UniqueName("navi-e2e-")}
+	w := worker.New(a.c, a.taskQueue, worker.Options{})
+	workflows.Register(w, &activities.Activities{Graph: store, Store: graph, Embedder: embed.Default(), LLM: p,
+		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}}})
+	require.NoError(t, w.Start())
+	t.Cleanup(w.Stop)
+	return a
+}
+
+func (a agent) start(ctx context.Context, t *testing.T, id string, req workflows.QueryRequest) client.WorkflowRun {
+	t.Helper()
+	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}, workflows.QueryWorkflow, req)
+	require.NoError(t, err)
+	return run
+}
+
+func (a agent) ask(ctx context.Context, t *testing.T, req workflows.QueryRequest) (client.WorkflowRun, workflows.QueryResult) {
+	t.Helper()
+	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-"), req)
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	return run, res
+}
+
+func apiSuccesses(ctx context.Context, t *testing.T, s *neo4j.Store, api string) int64 {
+	t.Helper()
+	g, err := s.Subgraph(ctx, []string{api}, neo4j.SubgraphOptions{Hops: 1, MaxAPIs: 1})
+	require.NoError(t, err)
+	id, ok := g.APIByName(api)
+	require.True(t, ok, api)
+	return g.Node(id).Success
+}
+
+// TestAgentOnRealStack runs tool-world queries of each difficulty with the graph-first
+// planner, with Neo4j failing the first two reads: the runs retry, call the tools, answer with
+// the tools' real outputs, record feedback in Neo4j, show their status in search attributes and
+// their steps as activity summaries, and replay on this code.
+func TestAgentOnRealStack(t *testing.T) {
+	graph := &flakyStore{Store: stacktest.Store(t), failures: 2}
+	a := startAgent(t, graph, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+
+	tests := []struct {
+		query  string
+		chain  []string
+		expect map[string]any
+	}{
+		{"What is the ground elevation at latitude 25.2048, longitude 55.2708?", []string{"geo.Elevation"}, map[string]any{"elevation_m": 559.0}},
+		{"What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?",
+			[]string{"geo.ReverseGeocode", "homes.MarketStats"}, map[string]any{"median_price": 530000.0, "median_rent": 1430.0}},
+		{"How can I contact the agent of the best home for sale near latitude 1.3521, longitude 103.8198?",
+			[]string{"homes.Listings", "homes.ListingDetails", "homes.Agent"}, map[string]any{"agent_name": "Jonas Dubois", "phone": "+1-555-0070"}},
+	}
+	for i, tt := range tests {
+		before := apiSuccesses(ctx, t, a.store, tt.chain[len(tt.chain)-1])
+		run, res := a.ask(ctx, t, workflows.QueryRequest{Query: tt.query})
+		require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+		assert.Equal(t, tt.chain, res.Chain)
+		assert.Equal(t, workflows.PlannerGraphFirst, res.Planner)
+		assert.Equal(t, 3, res.Steps, "retrieve, call the chain, answer")
+		assert.Equal(t, len(tt.chain), res.ToolCalls)
+		target := tt.chain[len(tt.chain)-1]
+		for k, v := range tt.expect {
+			assert.Equal(t, v, res.Results[target][k], "%s.%s", target, k)
+			assert.Contains(t, res.Answer, fmt.Sprint(v))
+		}
+		assert.Greater(t, apiSuccesses(ctx, t, a.store, target), before, "feedback counted the call of %s in Neo4j", target)
+		if i > 0 {
+			continue
+		}
+		assert.Equal(t, int32(3), graph.calls.Load(), "two failed vector reads, then success")
+
+		desc, err := a.c.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
+		require.NoError(t, err)
+		sa := desc.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()
+		var status, plannerName string
+		var steps int64
+		var tools []string
+		dc := converter.GetDefaultDataConverter()
+		require.NoError(t, dc.FromPayload(sa["NaviStatus"], &status))
+		require.NoError(t, dc.FromPayload(sa["NaviPlanner"], &plannerName))
+		require.NoError(t, dc.FromPayload(sa["NaviSteps"], &steps))
+		require.NoError(t, dc.FromPayload(sa["NaviToolsUsed"], &tools))
+		assert.Equal(t, workflows.StatusAnswered, status)
+		assert.Equal(t, workflows.PlannerGraphFirst, plannerName)
+		assert.Equal(t, int64(3), steps)
+		assert.Equal(t, tt.chain, tools)
+
+		hist := history(ctx, t, a.c, run.GetID(), run.GetRunID())
+		var summaries []string
+		var retrieveAttempt int32
+		for _, e := range hist.GetEvents() {
+			switch e.GetEventType() {
+			case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+				var s string
+				require.NoError(t, dc.FromPayload(e.GetUserMetadata().GetSummary(), &s))
+				summaries = append(summaries, s)
+			case enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED:
+				if len(summaries) == 2 {
+					retrieveAttempt = e.GetActivityTaskStartedEventAttributes().GetAttempt()
+				}
+			}
+		}
+		assert.Equal(t, []string{
+			"decide: step 1 (worker default)", `retrieve: "` + tt.query[:59] + `…"`,
+			"decide: step 2 (graph-first)", "call geo.Elevation", "feedback: 1 calls, 0 transitions", "decide: step 3 (graph-first)",
+		}, summaries)
+		assert.Equal(t, int32(3), retrieveAttempt, "the history records the attempt that succeeded")
+
+		replayAndRecord(t, hist, "query_v2_chain")
+	}
+}
+
+// TestAgentClarifiesOnRealStack asks without a location: the run waits for the user, shows
+// the question in its state and search attributes, takes the answer by Update and completes.
+func TestAgentClarifiesOnRealStack(t *testing.T) {
+	a := startAgent(t, nil, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-ask-"), workflows.QueryRequest{Query: "What is the weather right now?"})
+
+	var st workflows.QueryState
+	require.Eventually(t, func() bool {
+		v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", workflows.StateQuery)
+		return err == nil && v.Get(&st) == nil && st.Status == workflows.StatusWaiting
+	}, time.Minute, 200*time.Millisecond)
+	assert.Contains(t, st.Question, "?")
+	assert.NotEmpty(t, st.Candidates)
+
+	handle, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate, Args: []any{workflows.ClarifyAnswer{Text: "Rome"}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	require.NoError(t, err)
+	var question string
+	require.NoError(t, handle.Get(ctx, &question))
+	assert.Equal(t, st.Question, question)
+
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v2_clarify")
+	require.Len(t, res.Chain, 2)
+	assert.Contains(t, []string{"geo.Geocode", "opengeo.Locate"}, res.Chain[0], "Rome was geocoded")
+	assert.Contains(t, fmt.Sprint(res.Results[res.Chain[0]]), "Rome")
+
+	// A second answer has no question to go to.
+	_, err = a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate, Args: []any{workflows.ClarifyAnswer{Text: "Paris"}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	require.Error(t, err)
+}
+
+// TestAgentRecombinesOnRealStack breaks a tool for one run (the tool world's fault limited to
+// the run's idempotency keys): the call fails after its retries, recombination replaces the
+// tool with another provider's, and the run answers.
+func TestAgentRecombinesOnRealStack(t *testing.T) {
+	a := startAgent(t, nil, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	id := stacktest.UniqueName("navi-e2e-fault-")
+	stacktest.InjectFault(t, toolworld.Fault{API: "geo.ReverseGeocode", Mode: toolworld.ModeDown, KeyPrefix: "navi/" + id + "/"})
+
+	run := a.start(ctx, t, id, workflows.QueryRequest{Query: "What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?"})
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, 1, res.Recombinations)
+	assert.NotContains(t, res.Chain, "geo.ReverseGeocode")
+	assert.Equal(t, "homes.MarketStats", res.Chain[len(res.Chain)-1])
+	assert.Equal(t, 530000.0, res.Results["homes.MarketStats"]["median_price"], "the substitute found the same city")
+
+	calls, _ := stacktest.ToolCalls(t, "navi/"+id+"/")
+	assert.Equal(t, 3, calls["geo.ReverseGeocode"], "the broken tool was tried with its retry policy (3 attempts)")
+	v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", workflows.StateQuery)
+	require.NoError(t, err)
+	var st workflows.QueryState
+	require.NoError(t, v.Get(&st))
+	var recombined string
+	for _, e := range st.Trace {
+		if e.Kind == workflows.TraceRecombine && e.OK {
+			recombined = e.Summary
+		}
+	}
+	assert.Contains(t, recombined, "substitution")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v2_recombine")
+}
+
+// TestAgentLLMOnRealStack drives the real go-openai client against a scripted
+// OpenAI-compatible server: the first answer is not JSON and is repaired, the planner recalls
+// and calls the tool the prompt offers, and the API key never reaches the history.
+func TestAgentLLMOnRealStack(t *testing.T) {
+	const key = "sk-navi-test-secret-key"
+	srv := llmtest.New(t, func(req llmtest.Request) llmtest.Response {
+		user := req.User()
+		switch {
+		case req.N == 1:
+			return llmtest.Response{Content: "I think we should call the elevation tool."}
+		case !strings.Contains(req.System(), "geo.Elevation"):
+			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI,
+				RecallDescription: "ElevationAPI(description: ground elevation at a point, input: latitude:number, longitude:number; output: elevation_m:number)"})
+		case !strings.Contains(user, "completed"):
+			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: "geo.Elevation",
+				Params: map[string]string{"latitude": "25.2048", "longitude": "55.2708"}})
+		}
+		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.DirectAnswer, Answer: "The ground is 559 m above sea level there."})
+	})
+	p, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "scripted", APIKey: key})
+	require.NoError(t, err)
+	a := startAgent(t, nil, p)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	word := stacktest.UniqueName("forecast")
-	_, err := store.LoadCatalog(ctx, twnm.Catalog{Name: "e2e", APIs: []twnm.API{
-		{Name: word + "_Weather", Description: "Current " + word + " at coordinates",
-			Inputs:  []twnm.Param{{Name: word + "_lat", Required: true}, {Name: word + "_lon", Required: true}},
-			Outputs: []twnm.Param{{Name: word + "_temperature"}}},
-	}})
+	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: "What is the ground elevation at latitude 25.2048, longitude 55.2708?"})
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, "The ground is 559 m above sea level there.", res.Answer)
+	assert.Equal(t, []string{"geo.Elevation"}, res.Chain)
+	assert.Equal(t, "llm:scripted", res.Planner)
+	assert.Equal(t, 4, res.Usage.LLMCalls, "three decisions, one of them repaired")
+	assert.Equal(t, srv.Count(), res.Usage.LLMCalls)
+	assert.Positive(t, res.Usage.PromptTokens)
+	for _, r := range srv.Requests() {
+		assert.Equal(t, key, r.APIKey, "the key reaches the endpoint")
+	}
+
+	hist := history(ctx, t, a.c, run.GetID(), run.GetRunID())
+	b, err := protojson.Marshal(hist)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), key, "the API key never enters the history")
+	assert.NotContains(t, string(b), "c2stbmF2aS10ZXN0", "nor its base64 form")
+}
+
+// TestWorkerCrashResumesWithoutRepeatingCalls kills the worker process in the middle of a
+// three-call chain, while the last call waits on a slow tool, and starts another: the run
+// completes, the tool world saw each call that had succeeded exactly once, and the call the
+// crash cut off was retried (after its heartbeat timeout) on the new worker. The retry carries
+// the same idempotency key; the tool world's tests show a tool answering it from its stored
+// answer when the first attempt had finished.
+func TestWorkerCrashResumesWithoutRepeatingCalls(t *testing.T) {
+	store := stacktest.Store(t)
+	stacktest.LoadToolWorld(t, store)
+	c := stacktest.TemporalClient(t)
+	bin := buildWorker(t)
+	queue := stacktest.UniqueName("navi-e2e-crash-")
+	id := stacktest.UniqueName("navi-e2e-crash-")
+	prefix := "navi/" + id + "/"
+	// The last call takes 4 s: long enough to kill the worker while it waits.
+	stacktest.InjectFault(t, toolworld.Fault{API: "homes.Agent", Mode: toolworld.ModeSlow, LatencyMS: 4000, KeyPrefix: prefix})
+
+	first := startWorkerProcess(t, bin, queue)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, workflows.QueryWorkflow,
+		workflows.QueryRequest{Query: "How can I contact the agent of the best home for sale near latitude 1.3521, longitude 103.8198?"})
 	require.NoError(t, err)
 
-	graph := &flakyGraph{Store: store, failures: 2}
-	taskQueue := stacktest.UniqueName("navi-e2e-")
-	w := worker.New(c, taskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Graph: graph})
-	require.NoError(t, w.Start())
-	defer w.Stop()
+	require.Eventually(t, func() bool {
+		calls, _ := stacktest.ToolCalls(t, prefix)
+		return calls["homes.Agent"] == 1
+	}, time.Minute, 100*time.Millisecond, "the chain reaches its last call")
+	require.NoError(t, first.Process.Signal(syscall.SIGKILL))
+	_ = first.Wait()
 
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-e2e-"), TaskQueue: taskQueue},
-		workflows.QueryWorkflow, workflows.QueryRequest{Query: "What is the " + word + " in Paris?"})
-	require.NoError(t, err)
+	startWorkerProcess(t, bin, queue)
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, []string{"homes.Listings", "homes.ListingDetails", "homes.Agent"}, res.Chain)
+	assert.Equal(t, "Jonas Dubois", res.Results["homes.Agent"]["agent_name"])
 
-	assert.Equal(t, workflows.StatusAnswered, res.Status)
-	require.Len(t, res.Tools, 1)
-	assert.Equal(t, word+"_Weather", res.Tools[0].Name)
-	assert.ElementsMatch(t, []string{word + "_lat", word + "_lon"}, res.Tools[0].Inputs)
-	assert.GreaterOrEqual(t, res.Graph.APIs, int64(1))
-	assert.Equal(t, int32(3), graph.calls.Load(), "two failed attempts, then success")
+	calls, _ := stacktest.ToolCalls(t, prefix)
+	assert.Equal(t, map[string]int{"homes.Listings": 1, "homes.ListingDetails": 1, "homes.Agent": 2}, calls,
+		"the calls that had succeeded ran once; the one cut off by the crash ran again")
+}
 
-	desc, err := c.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
+// buildWorker builds navi-worker from this tree.
+func buildWorker(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "navi-worker")
+	cmd := exec.Command("go", "build", "-o", bin, "./worker")
+	cmd.Dir = ".."
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "build navi-worker: %s", out)
+	return bin
+}
+
+// startWorkerProcess runs navi-worker against the test stack on queue until the test ends.
+func startWorkerProcess(t *testing.T, bin, queue string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"NAVI_TEMPORAL_ADDRESS="+stacktest.Env(t, stacktest.EnvTemporalAddress),
+		"NAVI_TEMPORAL_NAMESPACE="+stacktest.Env(t, stacktest.EnvNamespace),
+		"NAVI_NEO4J_URI="+stacktest.Env(t, stacktest.EnvNeo4jURI),
+		"NAVI_NEO4J_USER="+stacktest.Env(t, stacktest.EnvNeo4jUser),
+		"NAVI_NEO4J_PASSWORD="+stacktest.Env(t, stacktest.EnvNeo4jPassword),
+		"NAVI_TASK_QUEUE="+queue, "NAVI_OUTPUT_DIR="+t.TempDir(), "NAVI_LLM_BASE_URL=", "NAVI_LLM_MODEL=")
+	log, err := os.Create(filepath.Join(t.TempDir(), "worker.log"))
 	require.NoError(t, err)
-	sa := desc.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()
-	var status, planner string
-	var steps int64
-	require.NoError(t, converter.GetDefaultDataConverter().FromPayload(sa["NaviStatus"], &status))
-	require.NoError(t, converter.GetDefaultDataConverter().FromPayload(sa["NaviPlanner"], &planner))
-	require.NoError(t, converter.GetDefaultDataConverter().FromPayload(sa["NaviSteps"], &steps))
-	assert.Equal(t, workflows.StatusAnswered, status)
-	assert.Equal(t, workflows.PlannerGraphLookup, planner)
-	assert.Equal(t, int64(1), steps)
-
-	hist := history(ctx, t, c, run.GetID(), run.GetRunID())
-	var summary string
-	var attempt int32
-	for _, e := range hist.GetEvents() {
-		switch e.GetEventType() {
-		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-			require.NoError(t, converter.GetDefaultDataConverter().FromPayload(e.GetUserMetadata().GetSummary(), &summary))
-		case enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED:
-			attempt = e.GetActivityTaskStartedEventAttributes().GetAttempt()
+	cmd.Stdout, cmd.Stderr = log, log
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		if t.Failed() {
+			b, _ := os.ReadFile(log.Name())
+			t.Logf("worker log:\n%s", b)
 		}
-	}
-	assert.Equal(t, `look up tools for "What is the `+word+` in Paris?"`, summary)
-	assert.Equal(t, int32(3), attempt, "the history records the attempt that succeeded")
+	})
+	return cmd
+}
 
+// replayAndRecord replays a history on this code and, when NAVI_RECORD_HISTORIES names a
+// folder, writes it there as <name>.json for TestReplayRecordedHistories.
+func replayAndRecord(t *testing.T, hist *historypb.History, name string) {
+	t.Helper()
 	replayer := worker.NewWorkflowReplayer()
 	replayer.RegisterWorkflow(workflows.QueryWorkflow)
 	require.NoError(t, replayer.ReplayWorkflowHistory(nil, hist), "the recorded history replays on this code")
-
-	if path := os.Getenv("NAVI_RECORD_HISTORY"); path != "" {
+	if dir := os.Getenv("NAVI_RECORD_HISTORIES"); dir != "" {
 		b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(hist)
 		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(path, b, 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644))
 	}
 }
 
@@ -126,3 +408,4 @@ func history(ctx context.Context, t *testing.T, c client.Client, id, runID strin
 	require.Equal(t, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, h.Events[0].GetEventType())
 	return &h
 }
+

@@ -78,6 +78,13 @@ func newRun(ctx workflow.Context, req QueryRequest, query string) *run {
 			r.apis[k] = v
 		}
 		r.req.Carry = nil
+		// Empty maps do not survive the JSON of the carried state.
+		if r.pc.Known == nil {
+			r.pc.Known = map[string]string{}
+		}
+		if r.pc.Results == nil {
+			r.pc.Results = map[string]map[string]any{}
+		}
 		return r
 	}
 	r.state = QueryState{Query: query, Status: StatusRunning, Planner: req.Planner, MaxSteps: req.MaxSteps, RerunOf: req.RerunOf}
@@ -172,6 +179,9 @@ func (r *run) loop() (QueryResult, error) {
 func (r *run) decide() (planner.Result, error) {
 	name := r.req.Planner
 	if name == "" {
+		name = r.state.Planner // what the worker's default turned out to be
+	}
+	if name == "" {
 		name = "worker default"
 	}
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
@@ -187,9 +197,7 @@ func (r *run) decide() (planner.Result, error) {
 		return res, err
 	}
 	r.state.Usage = r.state.Usage.Add(res.Usage)
-	if r.state.Planner == "" || r.state.Planner != res.Planner {
-		r.state.Planner = res.Planner
-	}
+	r.state.Planner = res.Planner
 	summary := fmt.Sprintf("%s decided %s", res.Planner, res.Decisions[0])
 	if res.Repaired {
 		summary += " (after a repair: " + res.RepairReason + ")"

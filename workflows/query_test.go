@@ -414,6 +414,8 @@ func TestQueryWorkflowContinuesAsNew(t *testing.T) {
 	assert.Len(t, next.Carry.Context.Candidates, 1)
 
 	// The continuation picks up where the first run stopped: no second retrieval.
+	assert.Equal(t, 1, next.ContinueAfter, "the options carry over")
+	next.ContinueAfter = 0
 	env2 := newEnv(t, nil)
 	onCall(env2, "geo.Geocode").Return(toolOK(rome), nil).Once()
 	onCall(env2, "weather.Current").Return(toolOK(weather), nil).Once()

@@ -4,9 +4,16 @@
 package stacktest
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -14,8 +21,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
+	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/toolworld"
+	"github.com/naviagent/navi/twnm"
 )
 
 // Variables that `make test` exports from .state/test/stack.env. The NAVI_TEST_ prefix keeps a
@@ -73,7 +83,10 @@ func TemporalClient(t testing.TB) client.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := client.DialContext(ctx, client.Options{HostPort: Env(t, EnvTemporalAddress), Namespace: Env(t, EnvNamespace)})
+	// Workers started on this client log through it: warnings and errors only, so that a
+	// failing test's output shows what matters.
+	logger := sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	c, err := client.DialContext(ctx, client.Options{HostPort: Env(t, EnvTemporalAddress), Namespace: Env(t, EnvNamespace), Logger: logger})
 	require.NoError(t, err, "dial the test Temporal server")
 	t.Cleanup(c.Close)
 	return c
@@ -85,4 +98,66 @@ func UniqueName(prefix string) string {
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	return prefix + hex.EncodeToString(b)
+}
+
+// LoadToolWorld loads the catalog of the stack's tool world into the test Neo4j and returns
+// the tool world's URL. Every test loads the same catalog from the same server, so tests
+// running side by side agree on where each API lives.
+func LoadToolWorld(t testing.TB, s *neo4j.Store) string {
+	t.Helper()
+	world := Env(t, EnvToolWorld)
+	var cat twnm.Catalog
+	getJSON(t, world+"/catalog.json", &cat)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := s.LoadCatalog(ctx, cat)
+	require.NoError(t, err, "load the tool world's catalog")
+	return world
+}
+
+// InjectFault sets a fault in the stack's tool world and clears it when the test ends. Give
+// it a KeyPrefix ("navi/<workflow ID>/") so that it breaks the tool for one run only: other
+// tests share the tool world.
+func InjectFault(t testing.TB, f toolworld.Fault) {
+	t.Helper()
+	world := Env(t, EnvToolWorld)
+	post := func(f toolworld.Fault) error {
+		b, err := json.Marshal(f)
+		if err != nil {
+			return err
+		}
+		resp, err := http.Post(world+"/admin/faults", "application/json", bytes.NewReader(b))
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			body, _ := io.ReadAll(resp.Body)
+			return fmt.Errorf("POST /admin/faults: HTTP %d: %s", resp.StatusCode, body)
+		}
+		return nil
+	}
+	require.NoError(t, post(f))
+	t.Cleanup(func() { _ = post(toolworld.Fault{API: f.API, Mode: toolworld.ModeNone}) })
+}
+
+// ToolCalls returns, per API, the requests to the stack's tool world whose idempotency key
+// starts with prefix: those that ran the API, and those answered from a stored answer.
+func ToolCalls(t testing.TB, prefix string) (calls, deduplicated map[string]int) {
+	t.Helper()
+	var stats struct {
+		Calls        map[string]int `json:"calls"`
+		Deduplicated map[string]int `json:"deduplicated"`
+	}
+	getJSON(t, Env(t, EnvToolWorld)+"/admin/stats?key_prefix="+url.QueryEscape(prefix), &stats)
+	return stats.Calls, stats.Deduplicated
+}
+
+func getJSON(t testing.TB, u string, v any) {
+	t.Helper()
+	resp, err := http.Get(u)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode, "GET %s", u)
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(v), "decode %s", u)
 }
