@@ -25,11 +25,11 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/twnm/embed"
-	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/workflows"
 )
 

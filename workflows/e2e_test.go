@@ -408,4 +408,3 @@ func history(ctx context.Context, t *testing.T, c client.Client, id, runID strin
 	require.Equal(t, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, h.Events[0].GetEventType())
 	return &h
 }
-

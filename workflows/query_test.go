@@ -501,4 +501,3 @@ func TestQueryWorkflowLLMPlannerMissing(t *testing.T) {
 	assert.Equal(t, StatusPlannerFailed, res.Status)
 	assert.Contains(t, res.Answer, "NAVI_LLM_BASE_URL")
 }
-
