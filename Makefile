@@ -10,7 +10,6 @@ STATE       ?= .state
 TEST_STATE  ?= .state/test
 # The demo's tools: the tool world's own catalog, served by the running tool world.
 CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json
-QUERY       ?= What's the weather and the air quality in Lyon?
 GO          ?= go
 
 # Local-stack credentials. The password reaches Neo4j and the worker through the environment only.
@@ -74,11 +73,11 @@ status: bin/navi
 logs: bin/navi
 	@bin/navi dev logs -state $(STATE) -n 40
 
-## run: the stack, the demo catalog, one query; then where to look
+## run: the stack, the tool world's catalog, the demo queries (navi demo); then where to look
 run: up
 	@set -a; . $(STATE)/stack.env; set +a; \
-	bin/navi tools load $(CATALOG) && \
-	bin/navi ask "$(QUERY)" && \
+	bin/navi tools import $(CATALOG) && \
+	bin/navi demo && \
 	echo && echo "Temporal UI: $$NAVI_TEMPORAL_UI (every run is listed there; filter with NaviStatus=\"answered\")" && \
 	echo "Stop the stack with: make down"
 

@@ -214,3 +214,17 @@ func TestReplayThroughStackWorker(t *testing.T) {
 	err := replay([]string{stacktest.UniqueName("missing-")}, streams{&out, io.Discard})
 	require.ErrorContains(t, err, "no workflow missing-")
 }
+
+// TestDemoThroughStackWorker runs what `make run` runs: every demo query is answered, the
+// clarification is answered for the user, and the broken tool is recombined away.
+func TestDemoThroughStackWorker(t *testing.T) {
+	useStack(t)
+	stacktest.Export(t, stacktest.EnvToolWorld)
+	var out bytes.Buffer
+	require.NoError(t, demo(nil, streams{&out, io.Discard}))
+	text := out.String()
+	assert.Contains(t, text, fmt.Sprintf("%d of %d demo queries answered", len(demoScenarios), len(demoScenarios)), text)
+	assert.Regexp(t, `(?s)clarify: .*question .*answer +"Rome".*status +answered`, text)
+	assert.Regexp(t, `(?s)recover: .*fault +geo\.ReverseGeocode is down.*status +answered .* 1 recombinations`, text)
+	assert.Equal(t, len(demoScenarios), strings.Count(text, "/namespaces/default/workflows/navi-demo-"), "a UI link per query")
+}

@@ -9,6 +9,7 @@
 //	navi replay <workflow-id>        replay a run's history on this code: the determinism check
 //	navi rerun <workflow-id>         start a new run with the input of an old one
 //	navi tools import <file|URL>     import a native JSON or YAML tool catalog into the graph
+//	navi demo                        run the tool-world demo queries (what make run does)
 //	navi dev up|down|status|logs     the local stack: Temporal (with UI), Neo4j, the worker
 //
 // Connection settings come from NAVI_* environment variables or flags; see `navi <command> -h`.
@@ -41,6 +42,8 @@ usage:
   navi rerun [flags] <workflow-id>      start a new run with the same input (-wait, -json, -timeout)
   navi tools import [flags] <file|URL>  import a native JSON or YAML tool catalog into the Neo4j graph
                                         (navi tools load is the same)
+  navi demo [flags]                     run the tool-world demo: five queries (one to three calls, a
+                                        question answered for you, a broken tool recovered)
   navi dev up [flags]                   start the local stack (Temporal + UI, Neo4j, tool world, worker)
   navi dev down [flags]                 stop it
   navi dev status [flags]               say what runs
@@ -71,6 +74,7 @@ func main() {
 		"replay": replay,
 		"rerun":  rerun,
 		"tools":  tools,
+		"demo":   demo,
 		"dev":    func(args []string, _ streams) error { return dev(args) },
 	}
 	cmd := os.Args[1]

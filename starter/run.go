@@ -229,24 +229,33 @@ func answer(args []string, s streams) error {
 		return fmt.Errorf("%w: navi answer needs a non-empty answer", errUsage)
 	}
 	return c.withTemporal(*timeout, func(ctx context.Context, tc client.Client) error {
-		h, err := tc.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-			WorkflowID:   id,
-			UpdateName:   workflows.AnswerUpdate,
-			Args:         []any{workflows.ClarifyAnswer{Text: text}},
-			WaitForStage: client.WorkflowUpdateStageCompleted,
-		})
-		var question string
-		if err == nil {
-			err = h.Get(ctx, &question)
-		}
+		question, err := sendAnswer(ctx, tc, id, text)
 		if err != nil {
-			return answerError(err, id)
+			return err
 		}
 		field(s.out, "answered", "%s", question)
 		field(s.out, "with", "%s", text)
 		field(s.out, "ui", "%s", c.cfg.RunURL(id))
 		return nil
 	})
+}
+
+// sendAnswer delivers text to the question run id waits on and returns that question.
+func sendAnswer(ctx context.Context, tc client.Client, id, text string) (string, error) {
+	h, err := tc.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID:   id,
+		UpdateName:   workflows.AnswerUpdate,
+		Args:         []any{workflows.ClarifyAnswer{Text: text}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	var question string
+	if err == nil {
+		err = h.Get(ctx, &question)
+	}
+	if err != nil {
+		return "", answerError(err, id)
+	}
+	return question, nil
 }
 
 // answerError says why a run did not take an answer.
