@@ -74,7 +74,9 @@ func (c *command) runScenario(ctx context.Context, tc client.Client, out io.Writ
 		if err := setFault(ctx, world, f); err != nil {
 			return workflows.QueryResult{}, err
 		}
-		defer func() { _ = setFault(context.Background(), world, toolworld.Fault{API: f.API, Mode: toolworld.ModeNone}) }()
+		defer func() {
+			_ = setFault(context.Background(), world, toolworld.Fault{API: f.API, Mode: toolworld.ModeNone})
+		}()
 		field(out, "fault", "%s is %s for this run (the tool world answers %s with HTTP 503)", f.API, f.Mode, f.API)
 	}
 	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.cfg.TaskQueue, StaticSummary: "demo " + sc.label},
