@@ -47,6 +47,9 @@ func TestZZExplore(t *testing.T) {
 			rin.Plan = c.Plan
 		}
 	}
+	if rin.Known == nil {
+		rin.Known = res.Extracted
+	}
 	for _, strat := range []string{"substitution", "upstream_reroute", "subgraph_switch"} {
 		rin.Strategy = strat
 		env := s.NewTestActivityEnvironment()

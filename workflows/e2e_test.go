@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -21,13 +20,10 @@ import (
 	"go.temporal.io/sdk/worker"
 	"google.golang.org/protobuf/encoding/protojson"
 
-	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
-	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/planner/llm/llmtest"
-	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/workflows"
@@ -52,45 +48,6 @@ func (s *flakyStore) TopCallableAPIs(ctx context.Context, vec []float64, k int) 
 	return s.Store.TopCallableAPIs(ctx, vec, k)
 }
 
-type agent struct {
-	c         client.Client
-	store     *neo4j.Store
-	taskQueue string
-}
-
-// startAgent loads the tool world into Neo4j and starts a worker with the given graph store
-// (the real one when nil) and LLM planner (graph-first when nil).
-func startAgent(t *testing.T, graph activities.GraphStore, p planner.Planner) agent {
-	t.Helper()
-	store := stacktest.Store(t)
-	stacktest.LoadToolWorld(t, store)
-	if graph == nil {
-		graph = store
-	}
-	a := agent{c: stacktest.TemporalClient(t), store: store, taskQueue: stacktest.UniqueName("navi-e2e-")}
-	w := worker.New(a.c, a.taskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Graph: store, Store: graph, Embedder: embed.Default(), LLM: p,
-		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}}})
-	require.NoError(t, w.Start())
-	t.Cleanup(w.Stop)
-	return a
-}
-
-func (a agent) start(ctx context.Context, t *testing.T, id string, req workflows.QueryRequest) client.WorkflowRun {
-	t.Helper()
-	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}, workflows.QueryWorkflow, req)
-	require.NoError(t, err)
-	return run
-}
-
-func (a agent) ask(ctx context.Context, t *testing.T, req workflows.QueryRequest) (client.WorkflowRun, workflows.QueryResult) {
-	t.Helper()
-	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-"), req)
-	var res workflows.QueryResult
-	require.NoError(t, run.Get(ctx, &res))
-	return run, res
-}
-
 func apiSuccesses(ctx context.Context, t *testing.T, s *neo4j.Store, api string) int64 {
 	t.Helper()
 	g, err := s.Subgraph(ctx, []string{api}, neo4j.SubgraphOptions{Hops: 1, MaxAPIs: 1})
@@ -106,7 +63,7 @@ func apiSuccesses(ctx context.Context, t *testing.T, s *neo4j.Store, api string)
 // their steps as activity summaries, and replay on this code.
 func TestAgentOnRealStack(t *testing.T) {
 	graph := &flakyStore{Store: stacktest.Store(t), failures: 2}
-	a := startAgent(t, graph, nil)
+	a := startAgent(t, agentOptions{Graph: graph})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 
@@ -115,7 +72,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		chain  []string
 		expect map[string]any
 	}{
-		{"What is the ground elevation at latitude 25.2048, longitude 55.2708?", []string{"geo.Elevation"}, map[string]any{"elevation_m": 559.0}},
+		{elevationQuery, []string{"geo.Elevation"}, map[string]any{"elevation_m": 559.0}},
 		{"What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?",
 			[]string{"geo.ReverseGeocode", "homes.MarketStats"}, map[string]any{"median_price": 530000.0, "median_rent": 1430.0}},
 		{"How can I contact the agent of the best home for sale near latitude 1.3521, longitude 103.8198?",
@@ -184,7 +141,7 @@ func TestAgentOnRealStack(t *testing.T) {
 // TestAgentClarifiesOnRealStack asks without a location: the run waits for the user, shows
 // the question in its state and search attributes, takes the answer by Update and completes.
 func TestAgentClarifiesOnRealStack(t *testing.T) {
-	a := startAgent(t, nil, nil)
+	a := startAgent(t, agentOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-ask-"), workflows.QueryRequest{Query: "What is the weather right now?"})
@@ -226,7 +183,7 @@ func TestAgentClarifiesOnRealStack(t *testing.T) {
 // the run's idempotency keys): the call fails after its retries, recombination replaces the
 // tool with another provider's, and the run answers.
 func TestAgentRecombinesOnRealStack(t *testing.T) {
-	a := startAgent(t, nil, nil)
+	a := startAgent(t, agentOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	id := stacktest.UniqueName("navi-e2e-fault-")
@@ -263,26 +220,18 @@ func TestAgentRecombinesOnRealStack(t *testing.T) {
 func TestAgentLLMOnRealStack(t *testing.T) {
 	const key = "sk-navi-test-secret-key"
 	srv := llmtest.New(t, func(req llmtest.Request) llmtest.Response {
-		user := req.User()
-		switch {
-		case req.N == 1:
+		if req.N == 1 {
 			return llmtest.Response{Content: "I think we should call the elevation tool."}
-		case !strings.Contains(req.System(), "geo.Elevation"):
-			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI,
-				RecallDescription: "ElevationAPI(description: ground elevation at a point, input: latitude:number, longitude:number; output: elevation_m:number)"})
-		case !strings.Contains(user, "completed"):
-			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: "geo.Elevation",
-				Params: map[string]string{"latitude": "25.2048", "longitude": "55.2708"}})
 		}
-		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.DirectAnswer, Answer: "The ground is 559 m above sea level there."})
+		return elevationScript(req)
 	})
 	p, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "scripted", APIKey: key})
 	require.NoError(t, err)
-	a := startAgent(t, nil, p)
+	a := startAgent(t, agentOptions{LLM: p})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: "What is the ground elevation at latitude 25.2048, longitude 55.2708?"})
+	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: elevationQuery})
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, "The ground is 559 m above sea level there.", res.Answer)
 	assert.Equal(t, []string{"geo.Elevation"}, res.Chain)
@@ -393,18 +342,4 @@ func replayAndRecord(t *testing.T, hist *historypb.History, name string) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644))
 	}
-}
-
-func history(ctx context.Context, t *testing.T, c client.Client, id, runID string) *historypb.History {
-	t.Helper()
-	it := c.GetWorkflowHistory(ctx, id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	var h historypb.History
-	for it.HasNext() {
-		e, err := it.Next()
-		require.NoError(t, err)
-		h.Events = append(h.Events, e)
-	}
-	require.NotEmpty(t, h.Events)
-	require.Equal(t, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, h.Events[0].GetEventType())
-	return &h
 }

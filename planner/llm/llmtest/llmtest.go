@@ -105,6 +105,7 @@ type Server struct {
 	mu           sync.Mutex
 	requests     []Request
 	rejectFormat bool
+	busy         time.Duration
 }
 
 // New starts a server whose answers come from respond. It is closed when the test ends.
@@ -167,6 +168,16 @@ func (s *Server) Count() int {
 	return len(s.requests)
 }
 
+// Busy is the total time the server has spent answering requests, from reading a request to
+// writing its answer (Delay included): the time spent in the endpoint, as a real model's
+// inference would be, without the client's encoding or the connection. Benchmarks subtract it
+// to measure what is not the LLM.
+func (s *Server) Busy() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.busy
+}
+
 // Last is the last request received; it fails the test if there is none.
 func (s *Server) Last(t testing.TB) Request {
 	t.Helper()
@@ -193,6 +204,12 @@ type wireRequest struct {
 }
 
 func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	defer func() {
+		s.mu.Lock()
+		s.busy += time.Since(start)
+		s.mu.Unlock()
+	}()
 	if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/chat/completions") {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("llmtest: no route for %s %s", r.Method, r.URL.Path), "")
 		return

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -130,6 +131,19 @@ func TestServerConcurrent(t *testing.T) {
 		seen[r.N] = true
 	}
 	assert.Len(t, seen, 32, "request numbers are unique")
+}
+
+func TestBusy(t *testing.T) {
+	srv := llmtest.Script(t, llmtest.Response{Content: "slow", Delay: 30 * time.Millisecond}, llmtest.Response{Content: "fast"})
+	assert.Zero(t, srv.Busy())
+	start := time.Now()
+	for range 2 {
+		_, err := client(srv.URL, "").CreateChatCompletion(context.Background(), chat(false))
+		require.NoError(t, err)
+	}
+	busy := srv.Busy()
+	assert.GreaterOrEqual(t, busy, 30*time.Millisecond, "the delay is time in the endpoint")
+	assert.Less(t, busy, time.Since(start), "the client's side is not")
 }
 
 func TestHelpers(t *testing.T) {

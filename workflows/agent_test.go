@@ -1,0 +1,108 @@
+package workflows_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+
+	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/planner/llm/llmtest"
+	"github.com/naviagent/navi/toolcall"
+	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/workflows"
+)
+
+// Helpers shared by the integration tests (e2e_test.go) and the benchmarks (bench_test.go):
+// an in-process worker on the real test stack, and the scripted LLM of the elevation query.
+
+// agent is a worker running on a task queue of its own, and a client to start runs on it.
+type agent struct {
+	c         client.Client
+	store     *neo4j.Store
+	taskQueue string
+}
+
+// agentOptions are the worker's dependencies; zero fields take the real stack's.
+type agentOptions struct {
+	// Graph is the store of retrieval, recombination and feedback; nil is the test Neo4j.
+	Graph activities.GraphStore
+	// LLM is the worker's default planner; nil is graph-first.
+	LLM planner.Planner
+	// ToolHTTP sends the tool calls; nil is http.DefaultClient.
+	ToolHTTP *http.Client
+}
+
+// startAgent loads the tool world into Neo4j and starts a worker with o's dependencies on a
+// task queue of its own; the worker stops when the test or benchmark ends.
+func startAgent(t testing.TB, o agentOptions) agent {
+	t.Helper()
+	store := stacktest.Store(t)
+	stacktest.LoadToolWorld(t, store)
+	if o.Graph == nil {
+		o.Graph = store
+	}
+	a := agent{c: stacktest.TemporalClient(t), store: store, taskQueue: stacktest.UniqueName("navi-e2e-")}
+	w := worker.New(a.c, a.taskQueue, worker.Options{})
+	workflows.Register(w, &activities.Activities{Graph: store, Store: o.Graph, Embedder: embed.Default(), LLM: o.LLM,
+		Tools: &toolcall.Client{HTTP: o.ToolHTTP, Outputs: toolcall.DirStore{Dir: t.TempDir()}}})
+	require.NoError(t, w.Start())
+	t.Cleanup(w.Stop)
+	return a
+}
+
+func (a agent) start(ctx context.Context, t testing.TB, id string, req workflows.QueryRequest) client.WorkflowRun {
+	t.Helper()
+	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}, workflows.QueryWorkflow, req)
+	require.NoError(t, err)
+	return run
+}
+
+func (a agent) ask(ctx context.Context, t testing.TB, req workflows.QueryRequest) (client.WorkflowRun, workflows.QueryResult) {
+	t.Helper()
+	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-"), req)
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	return run, res
+}
+
+func history(ctx context.Context, t testing.TB, c client.Client, id, runID string) *historypb.History {
+	t.Helper()
+	it := c.GetWorkflowHistory(ctx, id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var h historypb.History
+	for it.HasNext() {
+		e, err := it.Next()
+		require.NoError(t, err)
+		h.Events = append(h.Events, e)
+	}
+	require.NotEmpty(t, h.Events)
+	require.Equal(t, enumspb.EVENT_TYPE_WORKFLOW_EXECUTION_STARTED, h.Events[0].GetEventType())
+	return &h
+}
+
+// elevationQuery is the easy tool-world query the scripted LLM answers: one call of geo.Elevation.
+const elevationQuery = "What is the ground elevation at latitude 25.2048, longitude 55.2708?"
+
+// elevationScript plans elevationQuery as a model would: recall the elevation API, call it
+// once the prompt offers it, answer once the call completed. It reads the prompt, not the
+// call count, so it serves any number of runs.
+func elevationScript(req llmtest.Request) llmtest.Response {
+	switch {
+	case !strings.Contains(req.System(), "geo.Elevation"):
+		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI,
+			RecallDescription: "ElevationAPI(description: ground elevation at a point, input: latitude:number, longitude:number; output: elevation_m:number)"})
+	case !strings.Contains(req.User(), "completed"):
+		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: "geo.Elevation",
+			Params: map[string]string{"latitude": "25.2048", "longitude": "55.2708"}})
+	}
+	return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.DirectAnswer, Answer: "The ground is 559 m above sea level there."})
+}
