@@ -25,7 +25,6 @@ import (
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/planner/llm/llmtest"
 	"github.com/naviagent/navi/toolworld"
-	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/workflows"
 )
 

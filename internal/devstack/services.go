@@ -225,6 +225,9 @@ func (o Options) services(ep Endpoints) []*service {
 				"NAVI_NEO4J_USER="+o.Neo4jUser,
 				"NAVI_NEO4J_PASSWORD="+o.Neo4jPass,
 			)
+			if os.Getenv("NAVI_OUTPUT_DIR") == "" {
+				cmd.Env = append(cmd.Env, "NAVI_OUTPUT_DIR="+filepath.Join(o.StateDir, "outputs"))
+			}
 			return cmd, nil
 		},
 		healthy: func(ctx context.Context, pid int) error { return workerPolling(ctx, ep, pid) },
