@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"strings"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -25,6 +26,9 @@ type FeedbackInput struct {
 func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) error {
 	if a.Store == nil {
 		return temporal.NewNonRetryableApplicationError("feedback: the worker has no graph store", ErrTypeNoGraphStore, nil)
+	}
+	if strings.TrimSpace(in.Key) == "" {
+		return temporal.NewNonRetryableApplicationError("feedback: the chain key is empty", ErrTypeInvalidInput, nil)
 	}
 	fresh, err := a.Store.RecordFeedbackOnce(ctx, in.Key, in.Invocations, in.Transitions)
 	if err != nil {

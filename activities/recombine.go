@@ -44,6 +44,13 @@ func (a *Activities) Recombine(ctx context.Context, in RecombineInput) (Recombin
 		return RecombineResult{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("recombine: failed step %d is not in the %d-step plan", in.FailedStep, len(in.Plan.Steps)), ErrTypeBadPlan, nil)
 	}
+	switch in.Strategy {
+	case twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch:
+	default:
+		return RecombineResult{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("recombine: strategy %q is not one of %s, %s, %s", in.Strategy,
+				twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch), ErrTypeInvalidInput, nil)
+	}
 	searcher, err := Searcher(in.Search)
 	if err != nil {
 		return RecombineResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidInput, nil)

@@ -100,7 +100,13 @@ func (a API) Callable() bool {
 	if e == nil || e.Method == "" {
 		return false
 	}
-	return e.BaseURL != "" || strings.HasPrefix(e.Path, "http://") || strings.HasPrefix(e.Path, "https://")
+	return absoluteURL(e.BaseURL) || absoluteURL(e.Path)
+}
+
+// absoluteURL reports whether s is an http or https URL with a host.
+func absoluteURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
 // Catalog is a named set of APIs, as registered by one organisation or imported from one source.

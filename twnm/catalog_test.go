@@ -182,3 +182,25 @@ func TestValidateCall(t *testing.T) {
 		})
 	}
 }
+
+func TestAPICallable(t *testing.T) {
+	tests := []struct {
+		name string
+		ep   *Endpoint
+		want bool
+	}{
+		{"no endpoint", nil, false},
+		{"method only", &Endpoint{Method: "GET"}, false},
+		{"relative path", &Endpoint{Method: "GET", Path: "/x"}, false},
+		{"relative base URL", &Endpoint{Method: "GET", Path: "/x", BaseURL: "/api"}, false},
+		{"base URL", &Endpoint{Method: "GET", Path: "/x", BaseURL: "http://tools:8300"}, true},
+		{"full URL as path", &Endpoint{Method: "POST", Path: "https://api.example.com/v1/x"}, true},
+		{"no method", &Endpoint{Path: "https://api.example.com/v1/x"}, false},
+		{"other scheme", &Endpoint{Method: "GET", BaseURL: "ftp://files"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, API{Name: "a", Endpoint: tt.ep}.Callable())
+		})
+	}
+}

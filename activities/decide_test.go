@@ -1,0 +1,150 @@
+package activities_test
+
+import (
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/planner/llm"
+	"github.com/naviagent/navi/planner/llm/llmtest"
+)
+
+const decideModel = "navi-test-model"
+
+func decide(t *testing.T, a *activities.Activities, in activities.DecideInput) (planner.Result, error) {
+	t.Helper()
+	return execute[planner.Result](t, a, "Decide", in)
+}
+
+// llmPlanner is the real LLM planner talking to a scripted endpoint.
+func llmPlanner(t *testing.T, srv *llmtest.Server) planner.Planner {
+	t.Helper()
+	p, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: decideModel, APIKey: "sk-navi-test"})
+	require.NoError(t, err)
+	return p
+}
+
+func startContext(query string) planner.Context {
+	return planner.Context{Query: query, Observation: "the user asked", Step: 1, MaxSteps: 8}
+}
+
+func TestDecideGraphFirst(t *testing.T) {
+	const query = "What is the current weather in Paris?"
+	for _, name := range []string{activities.PlannerGraphFirst, ""} {
+		t.Run("planner "+name, func(t *testing.T) {
+			res, err := decide(t, &activities.Activities{}, activities.DecideInput{Planner: name, Context: startContext(query)})
+			require.NoError(t, err)
+			assert.Equal(t, planner.GraphFirstName, res.Planner)
+			require.Len(t, res.Decisions, 1)
+			d := res.Decisions[0]
+			assert.Equal(t, planner.RetrieveAPI, d.Action, "with no candidates yet, the first step recalls APIs")
+			assert.Equal(t, query, d.RecallDescription)
+			assert.Equal(t, planner.Usage{}, res.Usage, "graph-first calls no model")
+		})
+	}
+}
+
+func TestDecideLLM(t *testing.T) {
+	retrieveWeather := planner.Decision{DependencyRank: 1, Intent: "weather in Paris", Action: planner.RetrieveAPI,
+		RecallDescription: "current weather of a city"}
+	for _, name := range []string{activities.PlannerLLM, ""} {
+		t.Run("planner "+name, func(t *testing.T) {
+			srv := llmtest.Script(t, llmtest.Answer(retrieveWeather))
+			a := &activities.Activities{LLM: llmPlanner(t, srv)}
+			res, err := decide(t, a, activities.DecideInput{Planner: name, Context: startContext("What is the current weather in Paris?")})
+			require.NoError(t, err)
+			assert.Equal(t, "llm:"+decideModel, res.Planner, "the worker's LLM decides")
+			assert.Equal(t, []planner.Decision{retrieveWeather}, res.Decisions)
+			assert.Equal(t, 1, res.Usage.LLMCalls)
+			assert.Equal(t, 1, srv.Count())
+			assert.Contains(t, srv.Last(t).User(), "What is the current weather in Paris?")
+		})
+	}
+
+	t.Run("graph-first asked for by name", func(t *testing.T) {
+		srv := llmtest.Script(t)
+		res, err := decide(t, &activities.Activities{LLM: llmPlanner(t, srv)},
+			activities.DecideInput{Planner: activities.PlannerGraphFirst, Context: startContext("weather in Paris")})
+		require.NoError(t, err)
+		assert.Equal(t, planner.GraphFirstName, res.Planner)
+		assert.Zero(t, srv.Count(), "the LLM is not called")
+	})
+}
+
+func TestDecideErrors(t *testing.T) {
+	tests := []struct {
+		name      string
+		planner   string
+		responses []llmtest.Response // nil: the worker has no LLM
+		wantType  string
+		retryable bool
+		wantMsg   []string
+		calls     int
+	}{
+		{name: "llm without an LLM", planner: activities.PlannerLLM,
+			wantType: activities.ErrTypeNoLLM, wantMsg: []string{"NAVI_LLM_BASE_URL", "NAVI_LLM_MODEL"}},
+		{name: "unknown planner", planner: "oracle",
+			wantType: activities.ErrTypeInvalidInput, wantMsg: []string{`planner "oracle" is not one of graph-first, llm`}},
+		{name: "invalid JSON twice", planner: activities.PlannerLLM,
+			responses: []llmtest.Response{{Content: `{"decisions": [`}, {Content: "I would look up the weather."}},
+			wantType:  activities.ErrTypePlannerInvalidOutput, calls: 2,
+			wantMsg: []string{"invalid planner output", "llm:" + decideModel,
+				"first answer: your answer is not valid JSON", `(output "{\"decisions\": [")`,
+				"repair answer: your answer contains no JSON", `(output "I would look up the weather.")`}},
+		{name: "an unknown action twice", planner: activities.PlannerLLM,
+			responses: []llmtest.Response{
+				{Content: `{"decisions": [{"dependency_rank": 1, "action": "search"}]}`},
+				{Content: `{"decisions": [{"dependency_rank": 1, "action": "search"}]}`}},
+			wantType: activities.ErrTypePlannerInvalidOutput, calls: 2,
+			wantMsg: []string{`action "search" is not one of`}},
+		{name: "no decisions", planner: activities.PlannerLLM,
+			responses: []llmtest.Response{{Content: `{"decisions": []}`}, {Content: `[]`}},
+			wantType:  activities.ErrTypePlannerInvalidOutput, calls: 2,
+			wantMsg: []string{"no decisions"}},
+		{name: "401", planner: activities.PlannerLLM,
+			responses: []llmtest.Response{{Status: http.StatusUnauthorized, Message: "Incorrect API key provided"}},
+			wantType:  activities.ErrTypeLLMUnauthorized, calls: 1, wantMsg: []string{"refused the credentials", "401"}},
+		{name: "403", planner: "",
+			responses: []llmtest.Response{{Status: http.StatusForbidden}},
+			wantType:  activities.ErrTypeLLMUnauthorized, calls: 1, wantMsg: []string{"403"}},
+		{name: "unknown model", planner: activities.PlannerLLM,
+			responses: []llmtest.Response{{Status: http.StatusNotFound, Message: "The model `" + decideModel + "` does not exist"}},
+			wantType:  activities.ErrTypeLLMRejected, calls: 1, wantMsg: []string{"rejected the request", "404", "does not exist"}},
+		{name: "server error", planner: activities.PlannerLLM,
+			responses: []llmtest.Response{{Status: http.StatusInternalServerError}},
+			retryable: true, calls: 1, wantMsg: []string{"decide step 1", "500"}},
+		{name: "rate limited", planner: activities.PlannerLLM,
+			responses: []llmtest.Response{{Status: http.StatusTooManyRequests}},
+			retryable: true, calls: 1, wantMsg: []string{"429"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &activities.Activities{}
+			var srv *llmtest.Server
+			if tt.responses != nil {
+				srv = llmtest.Script(t, tt.responses...)
+				a.LLM = llmPlanner(t, srv)
+			}
+			_, err := decide(t, a, activities.DecideInput{Planner: tt.planner, Context: startContext("What is the current weather in Paris?")})
+			appErr := requireAppError(t, err, tt.wantType, !tt.retryable)
+			for _, m := range tt.wantMsg {
+				assert.Contains(t, appErr.Error(), m)
+			}
+			assert.NotContains(t, appErr.Error(), "sk-navi-test", "the API key never shows")
+			if srv != nil {
+				assert.Equal(t, tt.calls, srv.Count(), "model calls")
+			}
+			if tt.wantType == activities.ErrTypePlannerInvalidOutput {
+				var usage planner.Usage
+				require.True(t, appErr.HasDetails(), "the failure carries what the calls cost")
+				require.NoError(t, appErr.Details(&usage))
+				assert.Equal(t, tt.calls, usage.LLMCalls)
+				assert.Positive(t, usage.PromptTokens)
+			}
+		})
+	}
+}

@@ -1,0 +1,390 @@
+package activities_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/embed"
+)
+
+// These tests run Retrieve against the test stack's Neo4j holding the tool world's catalog.
+// Other tests share that graph and record feedback on its APIs, so they assert what the
+// catalog's structure decides (which APIs chain, what is bound, what is excluded), never
+// plan scores, which feedback changes.
+
+// toolWorld opens the test store with the tool world's catalog loaded and returns the
+// activities reading it and the tool world's URL.
+func toolWorld(t *testing.T) (*activities.Activities, *neo4j.Store, string) {
+	t.Helper()
+	store := stacktest.Store(t)
+	world := stacktest.LoadToolWorld(t, store)
+	return &activities.Activities{Store: store, Embedder: embed.Default()}, store, world
+}
+
+func retrieve(t *testing.T, a *activities.Activities, in activities.RetrieveInput) (activities.RetrieveResult, error) {
+	t.Helper()
+	return execute[activities.RetrieveResult](t, a, "Retrieve", in)
+}
+
+// ask retrieves for a query, as the graph-first planner does: the query is both the recall
+// description and the user's text.
+func ask(t *testing.T, a *activities.Activities, query string, edit ...func(*activities.RetrieveInput)) activities.RetrieveResult {
+	t.Helper()
+	in := activities.RetrieveInput{Description: query, Text: query}
+	for _, e := range edit {
+		e(&in)
+	}
+	res, err := retrieve(t, a, in)
+	require.NoError(t, err)
+	return res
+}
+
+func candidate(t *testing.T, res activities.RetrieveResult, api string) planner.Candidate {
+	t.Helper()
+	for _, c := range res.Candidates {
+		if c.API == api {
+			return c
+		}
+	}
+	require.Failf(t, "candidate missing", "%s is not among the candidates %v", api, candidateNames(res))
+	return planner.Candidate{}
+}
+
+func candidateNames(res activities.RetrieveResult) []string {
+	names := make([]string, len(res.Candidates))
+	for i, c := range res.Candidates {
+		names[i] = c.API
+	}
+	return names
+}
+
+func binding(t *testing.T, p planner.Plan, api, param string) planner.Binding {
+	t.Helper()
+	i := p.StepOf(api)
+	require.GreaterOrEqual(t, i, 0, "%s is not a step of the plan %v", api, p.APIs())
+	for _, b := range p.Steps[i].Bindings {
+		if b.Param == param {
+			return b
+		}
+	}
+	require.Failf(t, "binding missing", "%s has no binding for %s", api, param)
+	return planner.Binding{}
+}
+
+// requireExecutable checks what every plan the agent may run must hold: the target is the
+// last step, nothing required is missing, and every upstream input names an output of an
+// earlier step's API as the catalog gives it.
+func requireExecutable(t *testing.T, c planner.Candidate, apis map[string]twnm.API) {
+	t.Helper()
+	p := c.Plan
+	require.NotEmpty(t, p.Steps, "%s has no plan", c.API)
+	assert.Equal(t, c.API, p.Target)
+	assert.Equal(t, c.API, p.Steps[len(p.Steps)-1].API, "the target is the last step")
+	assert.Empty(t, p.Missing(), "%s's plan is fully bound", c.API)
+	for i, s := range p.Steps {
+		api, ok := apis[s.API]
+		require.True(t, ok, "the result carries the catalog entry of %s", s.API)
+		assert.True(t, api.Callable(), "%s is callable", s.API)
+		for _, b := range s.Bindings {
+			if b.Source != planner.SourceUpstream {
+				continue
+			}
+			from := p.StepOf(b.FromAPI)
+			assert.True(t, from >= 0 && from < i, "%s.%s comes from %s, an earlier step", s.API, b.Param, b.FromAPI)
+			assert.True(t, hasOutput(apis[b.FromAPI], b.FromOutput), "%s has an output %s", b.FromAPI, b.FromOutput)
+		}
+	}
+}
+
+func hasOutput(a twnm.API, name string) bool {
+	for _, o := range a.Outputs {
+		if o.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRetrieveBindsStatedCoordinates(t *testing.T) {
+	a, _, world := toolWorld(t)
+	tests := []struct {
+		query    string
+		target   string // the API the query asks for
+		lat, lon string // as the query states them
+	}{
+		{"What is the ground elevation at latitude 25.2048, longitude 55.2708?", "geo.Elevation", "25.2048", "55.2708"},
+		// A sign and a trailing zero: the values are bound as written, not as numbers.
+		{"What is the ground elevation at latitude 40.7128, longitude -74.0060?", "geo.Elevation", "40.7128", "-74.0060"},
+		{"What time zone is at latitude 35.6762, longitude 139.6503?", "geo.Timezone", "35.6762", "139.6503"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res := ask(t, a, tt.query)
+			require.Len(t, res.Candidates, activities.DefaultTargets)
+			assert.Equal(t, tt.lat, res.Extracted[tt.target+".latitude"])
+			assert.Equal(t, tt.lon, res.Extracted[tt.target+".longitude"])
+			assert.GreaterOrEqual(t, res.SubgraphAPIs, len(res.Candidates))
+			assert.Contains(t, res.Tree, tt.target)
+
+			for _, c := range res.Candidates {
+				requireExecutable(t, c, res.APIs)
+				given := 0
+				for _, s := range c.Plan.Steps {
+					for _, b := range s.Bindings {
+						if b.Source != planner.SourceGiven {
+							continue
+						}
+						given++
+						switch b.Param {
+						case "latitude", "lat":
+							assert.Equal(t, tt.lat, b.Value, "%s.%s", s.API, b.Param)
+						case "longitude", "lon":
+							assert.Equal(t, tt.lon, b.Value, "%s.%s", s.API, b.Param)
+						}
+					}
+				}
+				assert.Positive(t, given, "%s's plan uses the stated values", c.API)
+			}
+
+			c := candidate(t, res, tt.target)
+			require.Len(t, c.Plan.Steps, 1, "the coordinates are given: no producer is needed")
+			assert.Equal(t, planner.Binding{Param: "latitude", Required: true, Source: planner.SourceGiven, Value: tt.lat},
+				binding(t, c.Plan, tt.target, "latitude"))
+			assert.Equal(t, planner.Binding{Param: "longitude", Required: true, Source: planner.SourceGiven, Value: tt.lon},
+				binding(t, c.Plan, tt.target, "longitude"))
+			ep := res.APIs[tt.target].Endpoint
+			require.NotNil(t, ep)
+			assert.Equal(t, world, ep.BaseURL, "the catalog entry says where to call the tool")
+		})
+	}
+}
+
+func TestRetrieveChainsProducers(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	tests := []struct {
+		query  string
+		target string
+	}{
+		{"What is the air quality at the centre of Paris?", "airq.Current"},
+		{"What is the current weather in Paris?", "weather.Current"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res := ask(t, a, tt.query)
+			assert.Equal(t, "Paris", res.Extracted["geo.Geocode.city"])
+			c := candidate(t, res, tt.target)
+			requireExecutable(t, c, res.APIs)
+			p := c.Plan
+			require.GreaterOrEqual(t, len(p.Steps), 2, "the city must be turned into coordinates first: %v", p.APIs())
+			for _, param := range []string{"latitude", "longitude"} {
+				b := binding(t, p, tt.target, param)
+				assert.Equal(t, planner.SourceUpstream, b.Source, "%s.%s comes from a producer", tt.target, param)
+				assert.Equal(t, param, b.FromOutput)
+			}
+			// The chain starts from the city the user named.
+			var first []string
+			for _, b := range p.Steps[0].Bindings {
+				if b.Source == planner.SourceGiven {
+					first = append(first, b.Value)
+				}
+			}
+			assert.Equal(t, []string{"Paris"}, first, "the first step of %v takes the city", p.APIs())
+		})
+	}
+}
+
+func TestRetrieveExclude(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	const query = "What is the current weather in Paris?"
+	inResult := func(res activities.RetrieveResult, api string) bool {
+		_, inAPIs := res.APIs[api]
+		for _, c := range res.Candidates {
+			if c.API == api || c.Plan.StepOf(api) >= 0 {
+				return true
+			}
+		}
+		return inAPIs
+	}
+
+	base := ask(t, a, query)
+	tests := []struct {
+		name    string
+		exclude []string
+		// still is a candidate whose plan must stay executable without the excluded APIs.
+		still string
+	}{
+		{"the producer", []string{"geo.Geocode"}, "weather.Current"},
+		{"the target", []string{"weather.Current"}, "airq.Current"},
+		{"both", []string{"geo.Geocode", "weather.Current"}, "airq.Current"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, api := range tt.exclude {
+				require.True(t, inResult(base, api), "without Exclude, %s is used for %q", api, query)
+			}
+			res := ask(t, a, query, func(in *activities.RetrieveInput) { in.Exclude = tt.exclude })
+			require.NotEmpty(t, res.Candidates)
+			for _, api := range tt.exclude {
+				assert.False(t, inResult(res, api), "%s is excluded: not a candidate, no plan step, no catalog entry", api)
+				assert.NotContains(t, res.Tree, api, "%s is not in the serialized subgraphs", api)
+			}
+			c := candidate(t, res, tt.still)
+			requireExecutable(t, c, res.APIs)
+		})
+	}
+}
+
+func TestRetrieveSearches(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	tests := []struct {
+		search, query, target string
+		minSteps              int
+	}{
+		{activities.SearchHeuristic, "What is the current weather in Paris?", "weather.Current", 2},
+		{activities.SearchHeuristic, "What is the ground elevation at latitude 25.2048, longitude 55.2708?", "geo.Elevation", 1},
+		{activities.SearchAlphaBeta, "What is the current weather in Paris?", "weather.Current", 2},
+		{"", "What is the current weather in Paris?", "weather.Current", 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.search+"/"+tt.query, func(t *testing.T) {
+			res := ask(t, a, tt.query, func(in *activities.RetrieveInput) { in.Search = tt.search })
+			c := candidate(t, res, tt.target)
+			requireExecutable(t, c, res.APIs)
+			assert.GreaterOrEqual(t, len(c.Plan.Steps), tt.minSteps, "plan %v", c.Plan.APIs())
+		})
+	}
+}
+
+// The index's embedding weighs the words all coordinate APIs share as much as the word that
+// tells them apart; rerank, fitted on the recalled APIs, puts the API the query names first.
+func TestRetrieveRerankPutsTheNamedAPIFirst(t *testing.T) {
+	a, store, _ := toolWorld(t)
+	tests := []struct {
+		query, first string
+		// beyondTop3: the vector index alone ranks the API below the third place, so without
+		// rerank it would not even be a candidate.
+		beyondTop3 bool
+	}{
+		{"What is the ground elevation at latitude 25.2048, longitude 55.2708?", "geo.Elevation", false},
+		{"What time zone is at latitude 35.6762, longitude 139.6503?", "geo.Timezone", true},
+		{"When is sunrise at latitude 35.6762, longitude 139.6503?", "weather.Sun", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res := ask(t, a, tt.query)
+			require.NotEmpty(t, res.Candidates)
+			assert.Equal(t, tt.first, res.Candidates[0].API, "candidates %v", candidateNames(res))
+			for i := 1; i < len(res.Candidates); i++ {
+				assert.GreaterOrEqual(t, res.Candidates[i-1].Score, res.Candidates[i].Score, "candidates are ordered best first")
+			}
+
+			vecs, err := embed.Default().Embed(context.Background(), []string{tt.query})
+			require.NoError(t, err)
+			raw, err := store.TopCallableAPIs(context.Background(), vecs[0], activities.DefaultTargets)
+			require.NoError(t, err)
+			var rawNames []string
+			for _, m := range raw {
+				rawNames = append(rawNames, m.Name)
+			}
+			t.Logf("vector index top %d: %v", activities.DefaultTargets, rawNames)
+			if tt.beyondTop3 {
+				assert.NotContains(t, rawNames, tt.first, "the vector index alone does not recall it among the targets")
+			}
+		})
+	}
+}
+
+func TestRetrieveErrors(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	tests := []struct {
+		name     string
+		acts     *activities.Activities
+		in       activities.RetrieveInput
+		wantType string
+		wantMsg  string
+	}{
+		{"unknown search", a, activities.RetrieveInput{Description: "weather in Paris", Search: "dijkstra"},
+			activities.ErrTypeInvalidInput, `search "dijkstra" is not one of alphabeta, heuristic`},
+		{"empty description", a, activities.RetrieveInput{Description: "", Text: "weather in Paris"},
+			activities.ErrTypeInvalidInput, "description is empty"},
+		{"blank description", a, activities.RetrieveInput{Description: " \t\n "},
+			activities.ErrTypeInvalidInput, "description is empty"},
+		{"no store", &activities.Activities{Embedder: embed.Default()}, activities.RetrieveInput{Description: "weather"},
+			activities.ErrTypeNoGraphStore, "no graph store"},
+		{"no embedder", &activities.Activities{Store: a.Store}, activities.RetrieveInput{Description: "weather"},
+			activities.ErrTypeNoGraphStore, "embedder"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := retrieve(t, tt.acts, tt.in)
+			appErr := requireAppError(t, err, tt.wantType, true)
+			assert.Contains(t, appErr.Error(), tt.wantMsg)
+		})
+	}
+}
+
+func TestRetrieveNothingCallable(t *testing.T) {
+	a, store, _ := toolWorld(t)
+	ctx := context.Background()
+
+	t.Run("a description with no words", func(t *testing.T) {
+		res, err := retrieve(t, a, activities.RetrieveInput{Description: "?! …", Text: "?! …"})
+		require.NoError(t, err)
+		assert.Empty(t, res.Candidates, "a description that embeds to nothing is similar to nothing")
+		assert.Empty(t, res.APIs)
+		assert.Empty(t, res.Tree)
+		assert.Zero(t, res.SubgraphAPIs)
+	})
+
+	t.Run("APIs without an endpoint", func(t *testing.T) {
+		word := stacktest.UniqueName("quux")
+		mine := map[string]bool{}
+		var apis []twnm.API
+		for i, ep := range []*twnm.Endpoint{
+			nil,                               // a tool description only
+			{Method: "GET"},                   // a method, no URL
+			{Method: "GET", Path: "/" + word}, // a path, no base URL
+		} {
+			api := twnm.API{Name: fmt.Sprintf("%s.Lookup%d", word, i), Description: "Finds the " + word + " of a " + word + ".",
+				Endpoint: ep, Inputs: []twnm.Param{{Name: word + "_id", Type: "string", Required: true}},
+				Outputs: []twnm.Param{{Name: word, Type: "string"}}}
+			require.False(t, api.Callable())
+			mine[api.Name] = true
+			apis = append(apis, api)
+		}
+		_, err := store.LoadCatalog(ctx, twnm.Catalog{Name: word, APIs: apis})
+		require.NoError(t, err)
+
+		query := "Find the " + word + " of a " + word
+		vecs, err := embed.Default().Embed(ctx, []string{query})
+		require.NoError(t, err)
+		top, err := store.TopAPIs(ctx, vecs[0], len(apis))
+		require.NoError(t, err)
+		require.NotEmpty(t, top)
+		assert.True(t, mine[top[0].Name], "the vector index finds the non-callable APIs first: %v", top)
+
+		for _, search := range []string{activities.SearchAlphaBeta, activities.SearchHeuristic} {
+			res, err := retrieve(t, a, activities.RetrieveInput{Description: query, Text: query, Search: search})
+			require.NoError(t, err)
+			for _, c := range res.Candidates {
+				assert.False(t, mine[c.API], "%s has no endpoint: it is never a candidate", c.API)
+				for _, api := range c.Plan.APIs() {
+					assert.False(t, mine[api], "%s has no endpoint: it is never a plan step", api)
+				}
+			}
+			for name, api := range res.APIs {
+				assert.False(t, mine[name], "%s is not in the result", name)
+				assert.True(t, api.Callable(), "%s is callable", name)
+			}
+		}
+	})
+}
