@@ -2,11 +2,13 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -31,6 +33,11 @@ func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) error
 		return temporal.NewNonRetryableApplicationError("feedback: the chain key is empty", ErrTypeInvalidInput, nil)
 	}
 	fresh, err := a.Store.RecordFeedbackOnce(ctx, in.Key, in.Invocations, in.Transitions)
+	if errors.Is(err, neo4j.ErrNotInGraph) {
+		// The graph lost an API the chain called (a catalog re-imported without it): no
+		// retry brings it back, and the run should not wait on one.
+		return temporal.NewNonRetryableApplicationError("feedback: "+err.Error(), ErrTypeNotInGraph, err)
+	}
 	if err != nil {
 		return graphError(err)
 	}

@@ -106,7 +106,7 @@ func TestRecordFeedbackUnknownAPIRecordsNothing(t *testing.T) {
 		Transitions: []twnm.Transition{{Kind: twnm.Then, From: locate, To: forecast, Success: true, Time: now}},
 	}
 	err := recordFeedback(t, a, in)
-	require.Error(t, err)
+	requireAppError(t, err, activities.ErrTypeNotInGraph, true)
 	assert.Contains(t, err.Error(), "name an API or parameter the graph does not have")
 	s, f := counts(t, store, locate)
 	assert.Equal(t, [2]int64{0, 0}, [2]int64{s, f}, "the known API of the batch is not counted either")

@@ -35,6 +35,7 @@ const (
 const (
 	ErrTypeNoGraphStore = "NoGraphStore"
 	ErrTypeBadPlan      = "BadPlan"
+	ErrTypeNotInGraph   = "NotInGraph"
 )
 
 // RetrieveInput asks for candidate APIs and their plans.

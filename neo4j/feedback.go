@@ -135,8 +135,8 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 				return err
 			}
 			if n, _ := recs[0].AsMap()["n"].(int64); int(n) != len(st.rows) {
-				return fmt.Errorf("%s: %d of %d rows name an API or parameter the graph does not have; nothing was recorded",
-					st.what, len(st.rows)-int(n), len(st.rows))
+				return fmt.Errorf("%s: %w: %d of %d rows name an API or parameter the graph does not have; nothing was recorded",
+					st.what, ErrNotInGraph, len(st.rows)-int(n), len(st.rows))
 			}
 		}
 		_, err := runTx(ctx, tx, feedbackWeights, map[string]any{

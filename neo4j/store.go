@@ -70,6 +70,9 @@ var ErrUnauthorized = errors.New("authentication failed")
 // ErrUnavailable is wrapped by errors caused by a Neo4j that cannot be reached.
 var ErrUnavailable = errors.New("neo4j unreachable")
 
+// ErrNotInGraph is wrapped by writes that name an API or parameter the graph does not have.
+var ErrNotInGraph = errors.New("not in the graph")
+
 // Explain turns a driver error into one that says what happened and what to do.
 func Explain(uri, user string, err error) error {
 	var ne *driver.Neo4jError

@@ -361,7 +361,7 @@ func (r *run) upsert() error {
 func graphRetry() *temporal.RetryPolicy {
 	return &temporal.RetryPolicy{
 		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 20,
-		NonRetryableErrorTypes: []string{activities.ErrTypeInvalidInput, activities.ErrTypeGraphAuth, activities.ErrTypeBadPlan, activities.ErrTypeNoGraphStore},
+		NonRetryableErrorTypes: []string{activities.ErrTypeInvalidInput, activities.ErrTypeGraphAuth, activities.ErrTypeBadPlan, activities.ErrTypeNoGraphStore, activities.ErrTypeNotInGraph},
 	}
 }
 
