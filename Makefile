@@ -1,13 +1,16 @@
 # Navi: two commands are the contract.
 #   make run    build what is missing, start the local stack, run the demo query, show the result
 #   make test   every test, against a stack of its own on free ports, stopped afterwards
-# Also: make up / down / logs / status / build / clean / reset.
+# Also: make up / down / logs / status / build / clean / reset, and make bench-agent (benchmarks).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 STATE       ?= .state
 TEST_STATE  ?= .state/test
+BENCH_STATE ?= .state/bench
+# -benchtime and -count of make bench-agent; the default takes about 3 minutes with the stack's start.
+BENCH_FLAGS ?= -benchtime 40x -count 3
 # The demo's tools: the tool world's own catalog, served by the running tool world.
 CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json
 GO          ?= go
@@ -20,7 +23,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack clean reset
+.PHONY: run up down logs status build test test-stack bench-agent clean reset
 
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
 build: bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
@@ -62,9 +65,10 @@ $(LAUNCHER_JAR): $(LAUNCHER)/pom.xml $(shell find $(LAUNCHER)/src -name '*.java'
 up: build
 	@bin/navi dev up -state $(STATE)
 
-## down: stop everything `make up` and `make test` started
+## down: stop everything `make up`, `make test` and `make bench-agent` started
 down:
-	@if [ -x bin/navi ]; then bin/navi dev down -state $(STATE) && bin/navi dev down -state $(TEST_STATE); \
+	@if [ -x bin/navi ]; then bin/navi dev down -state $(STATE) && bin/navi dev down -state $(TEST_STATE) && \
+	   bin/navi dev down -state $(BENCH_STATE); \
 	 else echo "bin/navi not built: nothing was started"; fi
 
 status: bin/navi
@@ -93,6 +97,20 @@ test: build
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
 	$(GO) vet ./... && \
 	$(GO) test -count=1 ./... || { rc=$$?; bin/navi dev logs -state $(TEST_STATE) -n 30; exit $$rc; }
+
+## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries) against a
+## fresh stack of their own on free ports (no worker: each benchmark runs its own), stopped
+## afterwards; the output goes to results/bench-agent.txt
+bench-agent: build
+	@bin/navi dev down -state $(BENCH_STATE) >/dev/null; rm -rf $(BENCH_STATE)
+	@set -eo pipefail; mkdir -p results; \
+	export NAVI_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
+	trap 'bin/navi dev down -state $(BENCH_STATE)' EXIT; \
+	bin/navi dev up -state $(BENCH_STATE) -free-ports -env-prefix NAVI_TEST_ -neo4j-heap 768m -worker=false || \
+	  { bin/navi dev logs -state $(BENCH_STATE) -n 30; exit 1; }; \
+	set -a; . $(BENCH_STATE)/stack.env; set +a; \
+	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
+	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt
 
 ## test-stack: only start the test stack, to run `go test` by hand against it
 test-stack: build

@@ -1,0 +1,206 @@
+package workflows_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
+
+	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/planner/llm"
+	"github.com/naviagent/navi/planner/llm/llmtest"
+	"github.com/naviagent/navi/toolworld"
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/workflows"
+)
+
+// Benchmarks of the agent on the real test stack (Temporal server, Neo4j with the tool world's
+// catalog, the tool world's HTTP tools), with an in-process worker on a task queue of its own.
+// Like the integration tests they fail, not skip, without the stack. Run them with
+// `make bench-agent`, or by hand against a running test stack:
+//
+//	go test -run '^$' -bench 'PlannerStepOverhead|ConcurrentQueries' -benchtime 20x ./workflows/
+
+// timedStore counts the time retrieval spends reading Neo4j (vector search and subgraph).
+type timedStore struct {
+	*neo4j.Store
+	nanos atomic.Int64
+}
+
+func (s *timedStore) TopCallableAPIs(ctx context.Context, vec []float64, k int) ([]neo4j.Match, error) {
+	defer s.since(time.Now())
+	return s.Store.TopCallableAPIs(ctx, vec, k)
+}
+
+func (s *timedStore) Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error) {
+	defer s.since(time.Now())
+	return s.Store.Subgraph(ctx, targets, o)
+}
+
+func (s *timedStore) since(start time.Time) { s.nanos.Add(int64(time.Since(start))) }
+
+func (s *timedStore) total() time.Duration { return time.Duration(s.nanos.Load()) }
+
+// BenchmarkPlannerStepOverhead measures what one planner step costs beyond the LLM and the
+// tools: Temporal's workflow and activity tasks, the history, the activities' own work, and
+// retrieval from Neo4j. Each run answers the easy elevation query in three steps (retrieve,
+// call geo.Elevation, answer), one run at a time:
+//
+//   - llm: the real go-openai client (llm.New) against a scripted endpoint that answers at
+//     once (llmtest, no delay);
+//   - graph-first: the graph-first planner, no LLM.
+//
+// ms/step is (wall time from start to result − time in the LLM endpoint − time in the tool
+// calls) / planner steps. ms/run is the wall time; llm-ms/run the endpoint's time, measured in
+// the server from reading a request to writing its answer (llmtest.Server.Busy), so the
+// client's side of each call (prompt, HTTP, parsing) counts as overhead; tool-ms/run the tool
+// calls' own durations (toolcall.Result.Duration, read from the run's history);
+// retrieve-ms/run the Neo4j reads of retrieval, which are part of the overhead. On the test
+// stack most of a step is the Temporal dev server persisting each transition.
+func BenchmarkPlannerStepOverhead(b *testing.B) {
+	srv := llmtest.New(b, elevationScript)
+	p, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "scripted"})
+	require.NoError(b, err)
+	store := &timedStore{Store: stacktest.Store(b)}
+	a := startAgent(b, agentOptions{Graph: store, LLM: p})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+
+	for _, plannerName := range []string{activities.PlannerLLM, activities.PlannerGraphFirst} {
+		req := workflows.QueryRequest{Query: elevationQuery, Planner: plannerName}
+		a.ask(ctx, b, req) // warm up: connections, caches, the worker's pollers
+		b.Run(plannerName, func(b *testing.B) {
+			var wall, inLLM, inTools, inRetrieve time.Duration
+			var runs, steps int
+			for b.Loop() {
+				llm0, retrieve0 := srv.Busy(), store.total()
+				start := time.Now()
+				run, res := a.ask(ctx, b, req)
+				wall += time.Since(start)
+				inLLM += srv.Busy() - llm0
+				inRetrieve += store.total() - retrieve0
+				if res.Status != workflows.StatusAnswered || res.Steps != 3 {
+					b.Fatalf("run %s: %s after %d steps: %s", run.GetID(), res.Status, res.Steps, res.Answer)
+				}
+				runs, steps = runs+1, steps+res.Steps
+				b.StopTimer()
+				inTools += toolTime(ctx, b, a.c, run)
+				b.StartTimer()
+			}
+			n := float64(runs)
+			b.ReportMetric(ms(wall-inLLM-inTools)/float64(steps), "ms/step")
+			b.ReportMetric(ms(wall)/n, "ms/run")
+			b.ReportMetric(ms(inLLM)/n, "llm-ms/run")
+			b.ReportMetric(ms(inTools)/n, "tool-ms/run")
+			b.ReportMetric(ms(inRetrieve)/n, "retrieve-ms/run")
+		})
+	}
+}
+
+// toolTime sums the durations of a run's successful tool calls, from its history.
+func toolTime(ctx context.Context, b *testing.B, c client.Client, run client.WorkflowRun) time.Duration {
+	b.Helper()
+	calls := map[int64]bool{} // event IDs of the scheduled CallTool activities
+	var total time.Duration
+	for _, e := range history(ctx, b, c, run.GetID(), run.GetRunID()).GetEvents() {
+		switch e.GetEventType() {
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
+			if e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName() == "CallTool" {
+				calls[e.GetEventId()] = true
+			}
+		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
+			attrs := e.GetActivityTaskCompletedEventAttributes()
+			if !calls[attrs.GetScheduledEventId()] {
+				continue
+			}
+			var res activities.CallToolResult
+			require.NoError(b, converter.GetDefaultDataConverter().FromPayloads(attrs.GetResult(), &res))
+			total += res.Duration
+		}
+	}
+	require.NotZero(b, len(calls), "the run called no tool")
+	return total
+}
+
+// BenchmarkConcurrentQueries measures end-to-end throughput on this machine: b.N tool-world
+// queries (a fixed mix of easy, medium and hard tasks, seed 1) answered by the graph-first
+// planner, with 1, 8 or 32 of them in flight at a time. It reports queries/s (b.N over the
+// wall time), the p50 and p95 latency of one query (start to result), and the fraction of
+// queries answered (a run that asks the user a question gives up after a second, unanswered).
+// The Temporal server, Neo4j and the tool world share the machine with the
+// worker, so the figures are the whole stack's.
+func BenchmarkConcurrentQueries(b *testing.B) {
+	tasks, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: 1, N: 30, Difficulty: toolworld.DifficultyAll})
+	require.NoError(b, err)
+	a := startAgent(b, agentOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	ask := func(i int) (time.Duration, bool, error) {
+		start := time.Now()
+		run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-bench-"), TaskQueue: a.taskQueue},
+			workflows.QueryWorkflow, workflows.QueryRequest{Query: tasks[i%len(tasks)].Query, Planner: activities.PlannerGraphFirst, ClarifyDeadline: time.Second})
+		var res workflows.QueryResult
+		if err == nil {
+			err = run.Get(ctx, &res)
+		}
+		return time.Since(start), res.Status == workflows.StatusAnswered, err
+	}
+	if _, _, err := ask(0); err != nil { // warm up
+		b.Fatal(err)
+	}
+
+	for _, concurrency := range []int{1, 8, 32} {
+		b.Run(fmt.Sprintf("concurrency=%d", concurrency), func(b *testing.B) {
+			latencies := make([]time.Duration, b.N)
+			answered := make([]bool, b.N)
+			errs := make([]error, b.N)
+			next := atomic.Int64{}
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			start := time.Now()
+			for range min(concurrency, b.N) {
+				wg.Go(func() {
+					for i := int(next.Add(1) - 1); i < b.N; i = int(next.Add(1) - 1) {
+						latencies[i], answered[i], errs[i] = ask(i)
+					}
+				})
+			}
+			wg.Wait()
+			elapsed := time.Since(start)
+			b.StopTimer()
+			ok := 0
+			for i, err := range errs {
+				if err != nil {
+					b.Fatalf("query %d (%q): %v", i, tasks[i%len(tasks)].Query, err)
+				}
+				if answered[i] {
+					ok++
+				}
+			}
+			slices.Sort(latencies)
+			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "queries/s")
+			b.ReportMetric(ms(percentile(latencies, 0.50)), "p50-ms")
+			b.ReportMetric(ms(percentile(latencies, 0.95)), "p95-ms")
+			b.ReportMetric(float64(ok)/float64(b.N), "answered")
+		})
+	}
+}
+
+// percentile is the nearest-rank percentile p of sorted durations.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	i := int(math.Ceil(float64(len(sorted))*p)) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
