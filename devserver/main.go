@@ -122,6 +122,10 @@ func run(o options) error {
 	dyn := dynamicconfig.StaticClient{
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
 		dynamicconfig.FrontendMaxNamespaceVisibilityRPSPerInstance.Key(): 100,
+		// One partition per task queue, as Temporal's own dev server has: with the default
+		// four, a task can land in a partition no poller waits on and wait to be forwarded.
+		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():  1,
+		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key(): 1,
 	}
 	srv, err := temporal.NewServer(
 		temporal.WithConfig(conf),
@@ -184,9 +188,14 @@ func serverConfig(o options) (*config.Config, error) {
 	conf.Global.Membership.BroadcastAddress = o.IP
 
 	sqlConf := config.SQL{
-		PluginName:        sqliteplugin.PluginName,
-		DatabaseName:      o.DBFile,
-		ConnectAttributes: map[string]string{"mode": "rwc", "_journal_mode": "WAL", "_busy_timeout": "5000"},
+		PluginName:   sqliteplugin.PluginName,
+		DatabaseName: o.DBFile,
+		// Temporal's SQLite plugin passes every attribute but a few URI parameters on as a
+		// pragma under its own name ("_journal_mode" would be an unknown pragma, silently
+		// ignored). WAL with synchronous=NORMAL syncs at checkpoints instead of on every
+		// commit: a crash of the process loses nothing, a crash of the machine at most the
+		// last transactions, which is right for a development server.
+		ConnectAttributes: map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": "normal", "busy_timeout": "5000"},
 	}
 	if _, err := os.Stat(o.DBFile); errors.Is(err, os.ErrNotExist) {
 		if err := sqliteschema.SetupSchema(&sqlConf); err != nil {
