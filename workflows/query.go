@@ -145,7 +145,7 @@ func (r *run) loop() (QueryResult, error) {
 		}
 		proj := planner.Project(r.pc, res.Decisions[0])
 		if proj.Replaced {
-			r.trace(TraceProject, false, fmt.Sprintf("%s is not admissible (%s); doing %s instead", proj.Proposed, proj.Reason, proj.Decision))
+			r.recordProjection(proj)
 		}
 		d := proj.Decision
 		before := r.pc.Observation
@@ -173,6 +173,23 @@ func (r *run) loop() (QueryResult, error) {
 			return QueryResult{}, err
 		}
 	}
+}
+
+// Projection is what the history records when an inadmissible decision is replaced.
+type Projection struct {
+	Step     int              `json:"step"`
+	Proposed planner.Decision `json:"proposed"`
+	Reason   string           `json:"reason"`
+	Executed planner.Decision `json:"executed"`
+}
+
+// recordProjection puts a replaced decision in the trace and in the workflow history (as a
+// side-effect marker, whose details the UI shows), so that ops see both what the planner
+// chose and what ran.
+func (r *run) recordProjection(proj planner.Projection) {
+	r.trace(TraceProject, false, fmt.Sprintf("%s is not admissible (%s); doing %s instead", proj.Proposed, proj.Reason, proj.Decision))
+	rec := Projection{Step: r.state.Step, Proposed: proj.Proposed, Reason: proj.Reason, Executed: proj.Decision}
+	_ = workflow.SideEffect(r.ctx, func(workflow.Context) any { return rec }) // recorded; nothing to read back
 }
 
 // decide runs the planner activity for the current step.
