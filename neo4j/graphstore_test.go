@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -247,6 +248,9 @@ func TestSnapshot(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, int64(1), g.Node(id).Success)
 	assert.Equal(t, c.APIs[0], *g.Node(id).API, "the catalog entry round-trips")
+	// The day buckets come back as the sliding window: one call today, no failure, so Eq. 13
+	// gives λ·σ(0) + (1−λ)·σ(1/1) = 0.25 + 0.5·0.731059 (0.75 if the window were lost).
+	assert.InDelta(t, 0.25+0.5/(1+math.Exp(-1)), g.PruneScore(id, time.Now(), twnm.DefaultPrune), 1e-9)
 	lat, ok := g.ParamOf(prefix+"Weather", prefix+"lat", true)
 	require.True(t, ok)
 	assert.Equal(t, int64(1), g.Node(lat).Success)

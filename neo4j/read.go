@@ -128,7 +128,7 @@ func (s *Store) Snapshot(ctx context.Context) (*twnm.Graph, error) {
 	return s.load(ctx, names, true)
 }
 
-const loadAPIs = `
+var loadAPIs = `
 UNWIND $names AS name
 MATCH (a:API {name: name})
 CALL (a) {
@@ -140,26 +140,70 @@ CALL (a) {
   RETURN collect({node: q.name, param: o.param}) AS outs
 }
 RETURN a.name AS name, a.spec AS spec, coalesce(a.description, '') AS description, coalesce(a.success, 0) AS success, coalesce(a.failure, 0) AS failure,
-       coalesce(a.status, 'active') AS status, CASE WHEN $embeddings THEN a.embedding END AS embedding, ins, outs`
+       coalesce(a.status, 'active') AS status, CASE WHEN $embeddings THEN a.embedding END AS embedding, ins, outs,
+       `+dayBuckets("a")+` AS days`
 
-const loadParams = `
+var loadParams = `
 UNWIND $names AS name
 MATCH (p:Param {name: name})
 RETURN p.name AS name, coalesce(p.type, '') AS type, coalesce(p.description, '') AS description,
-       coalesce(p.success, 0) AS success, coalesce(p.failure, 0) AS failure, coalesce(p.members, []) AS members`
+       coalesce(p.success, 0) AS success, coalesce(p.failure, 0) AS failure, coalesce(p.members, []) AS members,
+       `+dayBuckets("p")+` AS days`
 
-const loadEdges = `
+var loadEdges = `
 UNWIND $apis AS name
 MATCH (a:API {name: name})-[e:THEN]->(b:API)
 WHERE b.name IN $apis
 RETURN 'THEN' AS kind, a.name AS from, b.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
-       coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted
+       coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted,
+       `+dayBuckets("e")+` AS days
 UNION ALL
 UNWIND $params AS name
 MATCH (p:Param {name: name})-[e:FEEDS]->(q:Param)
 WHERE q.name IN $params
 RETURN 'FEEDS' AS kind, p.name AS from, q.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
-       coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted`
+       coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted,
+       `+dayBuckets("e")+` AS days`
+
+// dayBuckets lists the day-bucket properties (see dayKeys) of a node or relationship as
+// [key, value] pairs, so that a read restores the sliding window of Eq. 13 and 14.
+func dayBuckets(v string) string {
+	return fmt.Sprintf("[k IN keys(%[1]s) WHERE k =~ 'd[0-9]+_[sn]' | [k, %[1]s[k]]]", v)
+}
+
+// dayCounts is the inverse of dayBuckets: day → [success, total].
+func dayCounts(v any) map[int64][2]int64 {
+	out := map[int64][2]int64{}
+	pairs, _ := v.([]any)
+	for _, x := range pairs {
+		kv, _ := x.([]any)
+		if len(kv) != 2 {
+			continue
+		}
+		key, _ := kv[0].(string)
+		n, _ := kv[1].(int64)
+		var day int64
+		var which byte
+		if _, err := fmt.Sscanf(key, "d%d_%c", &day, &which); err != nil {
+			continue
+		}
+		c := out[day]
+		if which == 's' {
+			c[0] = n
+		} else {
+			c[1] = n
+		}
+		out[day] = c
+	}
+	return out
+}
+
+// restoreWindow sets the day buckets read with dayBuckets on a node or an edge.
+func restoreWindow(v any, set func(day, success, total int64)) {
+	for day, c := range dayCounts(v) {
+		set(day, c[0], c[1])
+	}
+}
 
 // load rebuilds the named APIs, their parameters and the behavioural edges among them, with
 // the APIs' embeddings if embeddings is set (search does not need them; training does).
@@ -226,6 +270,7 @@ func (s *Store) load(ctx context.Context, names []string, embeddings bool) (*twn
 			return nil, fmt.Errorf("read API %s: %w", name, err)
 		}
 		n.Embedding = floats(m["embedding"])
+		restoreWindow(m["days"], n.SetRecent)
 	}
 	res, err = s.run(ctx, "read parameters", false, loadParams, map[string]any{"names": params})
 	if err != nil {
@@ -241,6 +286,7 @@ func (s *Store) load(ctx context.Context, names []string, embeddings bool) (*twn
 		n.Type, n.Description = m["type"].(string), m["description"].(string)
 		n.Success, n.Failure = m["success"].(int64), m["failure"].(int64)
 		n.Members = stringList(m["members"])
+		restoreWindow(m["days"], n.SetRecent)
 	}
 	res, err = s.run(ctx, "read behavioural edges", false, loadEdges, map[string]any{"apis": names, "params": params, "key": key})
 	if err != nil {
@@ -265,6 +311,7 @@ func (s *Store) load(ctx context.Context, names []string, embeddings bool) (*twn
 		}
 		e := g.AddEdge(kind, a, b)
 		e.Count, e.Success, e.Weight = m["count"].(int64), m["success"].(int64), m["weight"].(float64)
+		restoreWindow(m["days"], e.SetRecent)
 		if p, ok := m["predicted"].(float64); ok {
 			e.Predicted, e.HasPrediction = p, true
 		}

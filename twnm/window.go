@@ -39,3 +39,18 @@ func (w *window) counts(now time.Time, days int) (success, total int64) {
 	}
 	return success, total
 }
+
+// set replaces the counts of one day.
+func (w *window) set(day, success, total int64) {
+	if w.days == nil {
+		w.days = map[int64][2]int64{}
+	}
+	w.days[day] = [2]int64{success, total}
+}
+
+// SetRecent restores the sliding-window counts of one UTC day (days since the Unix epoch) of
+// the node, as a store that keeps the window (Neo4j's day buckets) reads them back.
+func (n *Node) SetRecent(day, success, total int64) { n.recent.set(day, success, total) }
+
+// SetRecent restores the sliding-window counts of one UTC day of the edge; see Node.SetRecent.
+func (e *Edge) SetRecent(day, success, total int64) { e.recent.set(day, success, total) }
