@@ -106,10 +106,17 @@ func (s *Store) ActiveModel(ctx context.Context) (string, error) {
 }
 
 // SetStatus marks an API active, pruned or probing (targeted pruning and reactivation).
-// Retrieval and subgraph reads skip APIs that are not active.
+// Retrieval and subgraph reads skip APIs that are not active. Reactivating an API (to active
+// from another status) forgets its sliding window, as twnm.Graph.SetStatus does, so the
+// failures that pruned it do not prune it again at the next round; its lifetime counts stay.
 func (s *Store) SetStatus(ctx context.Context, api string, st twnm.Status) error {
-	res, err := s.run(ctx, "set status of "+api, true,
-		"MATCH (a:API {name: $name}) SET a.status = $status RETURN count(a) AS n",
+	res, err := s.run(ctx, "set status of "+api, true, `
+MATCH (a:API {name: $name})
+WITH a, coalesce(a.status, 'active') AS was
+FOREACH (k IN CASE WHEN $status = 'active' AND was <> 'active' THEN [k IN keys(a) WHERE k =~ 'd[0-9]+_[sn]'] ELSE [] END |
+  SET a[k] = null)
+SET a.status = $status, a.status_since = datetime()
+RETURN count(a) AS n`,
 		map[string]any{"name": api, "status": st.String()})
 	if err != nil {
 		return err

@@ -39,6 +39,7 @@ var schemaStatements = []string{
 	"CREATE CONSTRAINT param_name IF NOT EXISTS FOR (p:Param) REQUIRE p.name IS UNIQUE",
 	"CREATE CONSTRAINT navi_meta_id IF NOT EXISTS FOR (m:NaviMeta) REQUIRE m.id IS UNIQUE",
 	"CREATE CONSTRAINT feedback_batch_key IF NOT EXISTS FOR (f:FeedbackBatch) REQUIRE f.key IS UNIQUE",
+	"CREATE CONSTRAINT navi_model_version IF NOT EXISTS FOR (m:NaviModel) REQUIRE m.version IS UNIQUE",
 	"CREATE INDEX api_status IF NOT EXISTS FOR (a:API) ON (a.status)",
 	"CREATE INDEX api_catalog IF NOT EXISTS FOR (a:API) ON (a.catalog)",
 }

@@ -1,0 +1,121 @@
+package neo4j
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// ModelRecord is a trained model kept in the graph store, so that every worker can load it:
+// the model file's bytes, its metrics as JSON, and when it was saved.
+type ModelRecord struct {
+	Version string
+	// ValAUC is the validation AUC that decides whether the model replaces the active one.
+	ValAUC  float64
+	Metrics string // JSON
+	Data    []byte
+	Saved   time.Time
+}
+
+// ErrNoModel is wrapped by LoadModel when no model of that version was saved.
+var ErrNoModel = errors.New("no such model")
+
+// SaveModel stores a model under its version, replacing an earlier save of the same version
+// (a training retried after a crash saves the same version again).
+func (s *Store) SaveModel(ctx context.Context, m ModelRecord) error {
+	if !identifier.MatchString(m.Version) {
+		return fmt.Errorf("save model: version %q: want 1 to 64 letters, digits, '_', '.' or '-'", m.Version)
+	}
+	_, err := s.run(ctx, "save model "+m.Version, true, `
+MERGE (m:NaviModel {version: $version})
+SET m.val_auc = $val_auc, m.metrics = $metrics, m.data = $data, m.saved = datetime()`,
+		map[string]any{"version": m.Version, "val_auc": m.ValAUC, "metrics": m.Metrics, "data": m.Data})
+	return err
+}
+
+// LoadModel reads the model saved under version; without data when withData is false.
+func (s *Store) LoadModel(ctx context.Context, version string, withData bool) (ModelRecord, error) {
+	res, err := s.run(ctx, "load model "+version, false, `
+MATCH (m:NaviModel {version: $version})
+RETURN m.val_auc AS val_auc, m.metrics AS metrics, CASE WHEN $data THEN m.data END AS data, m.saved AS saved`,
+		map[string]any{"version": version, "data": withData})
+	if err != nil {
+		return ModelRecord{}, err
+	}
+	if len(res.Records) == 0 {
+		return ModelRecord{}, fmt.Errorf("load model %q: %w", version, ErrNoModel)
+	}
+	m := res.Records[0].AsMap()
+	rec := ModelRecord{Version: version}
+	rec.ValAUC, _ = m["val_auc"].(float64)
+	rec.Metrics, _ = m["metrics"].(string)
+	rec.Data, _ = m["data"].([]byte)
+	rec.Saved, _ = m["saved"].(time.Time)
+	return rec, nil
+}
+
+// WeightUpdate is a new statistical weight for one behavioural edge, by end names.
+type WeightUpdate struct {
+	Kind     twnm.EdgeKind
+	From, To string
+	Weight   float64
+}
+
+// WriteWeights sets the statistical weight of existing behavioural edges (after Eq. 14
+// propagation), in batches of BatchSize, each its own transaction; every value is final on
+// its own, so a half-written run leaves a graph that is merely partly propagated. Edges that
+// no longer exist are skipped. It returns how many it set.
+func (s *Store) WriteWeights(ctx context.Context, ws []WeightUpdate) (int, error) {
+	var then, feeds []map[string]any
+	for _, w := range ws {
+		row := map[string]any{"from": w.From, "to": w.To, "w": w.Weight}
+		switch w.Kind {
+		case twnm.Then:
+			then = append(then, row)
+		case twnm.Feeds:
+			feeds = append(feeds, row)
+		default:
+			return 0, fmt.Errorf("write weights: %s -> %s: kind %s is not THEN or FEEDS", w.From, w.To, w.Kind)
+		}
+	}
+	written := 0
+	for _, part := range []struct {
+		cypher string
+		rows   []map[string]any
+	}{{setThenWeight, then}, {setFeedsWeight, feeds}} {
+		for i := 0; i < len(part.rows); i += BatchSize {
+			rows := part.rows[i:min(i+BatchSize, len(part.rows))]
+			err := s.writeTx(ctx, "write weights", func(tx driver.ManagedTransaction) error {
+				recs, err := runTx(ctx, tx, part.cypher, map[string]any{"rows": rows})
+				if err != nil {
+					return err
+				}
+				n, _ := recs[0].AsMap()["n"].(int64)
+				written += int(n)
+				return nil
+			})
+			if err != nil {
+				return written, err
+			}
+		}
+	}
+	return written, nil
+}
+
+var (
+	setThenWeight = `
+UNWIND $rows AS r
+MATCH (:API {name: r.from})-[e:THEN]->(:API {name: r.to})
+SET e.weight = r.w
+RETURN count(e) AS n`
+	setFeedsWeight = `
+UNWIND $rows AS r
+MATCH (:Param {name: r.from})-[e:FEEDS]->(:Param {name: r.to})
+SET e.weight = r.w
+RETURN count(e) AS n`
+)
