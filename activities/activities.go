@@ -3,8 +3,12 @@
 package activities
 
 import (
+	"context"
+
+	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/toolcall"
+	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 )
 
@@ -22,4 +26,20 @@ type Activities struct {
 	// LLM is the planner used when a run asks for one or names none; nil when no LLM is
 	// configured, and then the graph-first planner decides.
 	LLM planner.Planner
+	// Models is the graph store as the retraining activities use it.
+	Models ModelStore
+	// ModelDir, when set, is where TrainModel also writes each model file.
+	ModelDir string
+}
+
+// ModelStore is the part of the Neo4j store the retraining activities use.
+type ModelStore interface {
+	Snapshot(ctx context.Context) (*twnm.Graph, error)
+	WriteWeights(ctx context.Context, ws []neo4j.WeightUpdate) (int, error)
+	SaveModel(ctx context.Context, m neo4j.ModelRecord) error
+	LoadModel(ctx context.Context, version string, withData bool) (neo4j.ModelRecord, error)
+	ActiveModel(ctx context.Context) (string, error)
+	ActivateModel(ctx context.Context, version string) error
+	WritePredictions(ctx context.Context, version string, preds []neo4j.Prediction) (int, error)
+	SetStatus(ctx context.Context, api string, st twnm.Status) error
 }
