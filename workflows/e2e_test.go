@@ -303,8 +303,9 @@ func buildWorker(t *testing.T) string {
 	return bin
 }
 
-// startWorkerProcess runs navi-worker against the test stack on queue until the test ends.
-func startWorkerProcess(t *testing.T, bin, queue string) *exec.Cmd {
+// startWorkerProcess runs navi-worker against the test stack on queue until the test ends;
+// env adds variables.
+func startWorkerProcess(t *testing.T, bin, queue string, env ...string) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(bin)
 	cmd.Env = append(os.Environ(),
@@ -314,6 +315,7 @@ func startWorkerProcess(t *testing.T, bin, queue string) *exec.Cmd {
 		"NAVI_NEO4J_USER="+stacktest.Env(t, stacktest.EnvNeo4jUser),
 		"NAVI_NEO4J_PASSWORD="+stacktest.Env(t, stacktest.EnvNeo4jPassword),
 		"NAVI_TASK_QUEUE="+queue, "NAVI_OUTPUT_DIR="+t.TempDir(), "NAVI_LLM_BASE_URL=", "NAVI_LLM_MODEL=")
+	cmd.Env = append(cmd.Env, env...)
 	log, err := os.Create(filepath.Join(t.TempDir(), "worker.log"))
 	require.NoError(t, err)
 	cmd.Stdout, cmd.Stderr = log, log
