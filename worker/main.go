@@ -39,6 +39,9 @@ func main() {
 	cfg.RegisterFlags(fs)
 	logLevel := fs.String("log-level", config.Getenv("NAVI_LOG_LEVEL", "info"), "log level: debug, info, warn, error (NAVI_LOG_LEVEL)")
 	outputDir := fs.String("output-dir", config.Getenv("NAVI_OUTPUT_DIR", ".state/outputs"), "where tool outputs too large for the workflow history are kept (NAVI_OUTPUT_DIR)")
+	train := fs.String("train-queue", config.Getenv("NAVI_TRAIN_TASK_QUEUE", workflows.DefaultTrainQueue),
+		"task queue of the training activities this worker also runs; \"off\" runs none (NAVI_TRAIN_TASK_QUEUE)")
+	modelDir := fs.String("model-dir", config.Getenv("NAVI_MODEL_DIR", ".state/models"), "where trained model files are also written (NAVI_MODEL_DIR)")
 	_ = fs.Parse(os.Args[1:])
 
 	var level slog.Level
@@ -47,16 +50,23 @@ func main() {
 		os.Exit(2)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: level}))
-	if err := run(cfg, *outputDir, logger); err != nil {
+	if err := run(cfg, options{outputDir: *outputDir, trainQueue: *train, modelDir: *modelDir}, logger); err != nil {
 		fmt.Fprintf(os.Stderr, "navi-worker: %v\n", err)
 		os.Exit(1)
 	}
 }
 
-func run(cfg config.Config, outputDir string, logger *slog.Logger) error {
+// options are the worker's settings besides the connections.
+type options struct {
+	outputDir  string
+	trainQueue string // "off": no training worker
+	modelDir   string
+}
+
+func run(cfg config.Config, o options, logger *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	acts, plannerName, err := newActivities(outputDir)
+	acts, plannerName, err := newActivities(o.outputDir)
 	if err != nil {
 		return err
 	}
@@ -75,10 +85,19 @@ func run(cfg config.Config, outputDir string, logger *slog.Logger) error {
 	}
 
 	w := worker.New(c, cfg.TaskQueue, worker.Options{})
-	acts.Graph, acts.Store = store, store
+	acts.Graph, acts.Store, acts.Models, acts.ModelDir = store, store, store, o.modelDir
 	workflows.Register(w, acts)
 	logger.Info("navi worker starting", "temporal", cfg.TemporalAddress, "namespace", cfg.Namespace,
-		"taskQueue", cfg.TaskQueue, "neo4j", cfg.Neo4jURI, "planner", plannerName, "outputs", outputDir)
+		"taskQueue", cfg.TaskQueue, "trainQueue", o.trainQueue, "neo4j", cfg.Neo4jURI, "planner", plannerName, "outputs", o.outputDir)
+	if o.trainQueue != "off" && o.trainQueue != cfg.TaskQueue {
+		// Training takes the machine: one training activity at a time on this worker.
+		tw := worker.New(c, o.trainQueue, worker.Options{MaxConcurrentActivityExecutionSize: 1})
+		tw.RegisterActivity(acts)
+		if err := tw.Start(); err != nil {
+			return fmt.Errorf("start the training worker on %s: %w", o.trainQueue, err)
+		}
+		defer tw.Stop()
+	}
 	return w.Run(worker.InterruptCh())
 }
 

@@ -24,6 +24,15 @@ const (
 	DefaultContinueAfter   = 40
 )
 
+// Retraining names.
+const (
+	// DefaultTrainQueue is the task queue of the training activities, so that they can run on
+	// a bigger machine than the rest (a worker with -train-queue).
+	DefaultTrainQueue = "navi-train"
+	// RetrainScheduleID is the ID of the Temporal Schedule `navi schedule retrain` manages.
+	RetrainScheduleID = "navi-retrain"
+)
+
 // Names of the handlers a query workflow registers.
 const (
 	// StateQuery returns the run's live QueryState.
