@@ -27,6 +27,9 @@ type GraphStore interface {
 const (
 	SearchAlphaBeta = "alphabeta"
 	SearchHeuristic = "heuristic"
+	// SearchNone plans the target alone, with no producers from the graph: the evaluation's
+	// one-tool-at-a-time baseline, whose missing inputs the user must give.
+	SearchNone = "none"
 	// DefaultTargets is how many target APIs retrieval recalls (NaviAgent: the top 3).
 	DefaultTargets = 3
 )
@@ -206,8 +209,12 @@ func Searcher(name string) (twnm.Searcher, error) {
 		return twnm.DefaultAlphaBeta(), nil
 	case SearchHeuristic:
 		return twnm.DefaultHeuristic(), nil
+	case SearchNone:
+		ab := twnm.DefaultAlphaBeta()
+		ab.MaxAPIs = 1 // the target and nothing upstream of it
+		return ab, nil
 	}
-	return nil, fmt.Errorf("search %q is not one of %s, %s", name, SearchAlphaBeta, SearchHeuristic)
+	return nil, fmt.Errorf("search %q is not one of %s, %s, %s", name, SearchAlphaBeta, SearchHeuristic, SearchNone)
 }
 
 // candidateOf describes an API node for the planner.

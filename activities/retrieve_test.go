@@ -264,6 +264,15 @@ func TestRetrieveSearches(t *testing.T) {
 	}
 }
 
+// With no graph, a plan is its target alone: what the query does not state stays missing.
+func TestRetrieveWithoutGraph(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	res := ask(t, a, "What is the current weather in Paris?", func(in *activities.RetrieveInput) { in.Search = activities.SearchNone })
+	c := candidate(t, res, "weather.Current")
+	assert.Equal(t, []string{"weather.Current"}, c.Plan.APIs())
+	assert.Equal(t, []string{"weather.Current.latitude", "weather.Current.longitude"}, c.Plan.Missing())
+}
+
 // The index's embedding weighs the words all coordinate APIs share as much as the word that
 // tells them apart; rerank, fitted on the recalled APIs, puts the API the query names first.
 func TestRetrieveRerankPutsTheNamedAPIFirst(t *testing.T) {
@@ -313,7 +322,7 @@ func TestRetrieveErrors(t *testing.T) {
 		wantMsg  string
 	}{
 		{"unknown search", a, activities.RetrieveInput{Description: "weather in Paris", Search: "dijkstra"},
-			activities.ErrTypeInvalidInput, `search "dijkstra" is not one of alphabeta, heuristic`},
+			activities.ErrTypeInvalidInput, `search "dijkstra" is not one of alphabeta, heuristic, none`},
 		{"empty description", a, activities.RetrieveInput{Description: "", Text: "weather in Paris"},
 			activities.ErrTypeInvalidInput, "description is empty"},
 		{"blank description", a, activities.RetrieveInput{Description: " \t\n "},

@@ -182,7 +182,7 @@ func (c *chain) add(plan planner.Plan, step planner.PlanStep, args map[string]st
 // recordFeedback starts the feedback activity for a chain without waiting for it, so the
 // planner loop goes on; the run waits for it before it ends.
 func (r *run) recordFeedback(ch *chain) {
-	if len(ch.invs) == 0 {
+	if len(ch.invs) == 0 || r.req.NoFeedback {
 		return
 	}
 	info := workflow.GetInfo(r.ctx)

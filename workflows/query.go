@@ -248,7 +248,7 @@ func (r *run) clarify(d planner.Decision) (bool, QueryResult, error) {
 		}
 	}
 	deadline := workflow.Now(r.ctx).Add(r.req.ClarifyDeadline)
-	r.state.Status, r.state.Question, r.state.Deadline = StatusWaiting, d.Answer, deadline
+	r.state.Status, r.state.Question, r.state.Deadline, r.state.QuestionParams = StatusWaiting, d.Answer, deadline, params
 	r.answer = nil
 	r.trace(TraceClarify, true, "asked: "+d.Answer)
 	if err := r.upsert(); err != nil {
@@ -259,7 +259,7 @@ func (r *run) clarify(d planner.Decision) (bool, QueryResult, error) {
 		return true, QueryResult{}, fmt.Errorf("wait for the answer: %w", err)
 	}
 	question := r.state.Question
-	r.state.Status, r.state.Question, r.state.Deadline = StatusRunning, "", time.Time{}
+	r.state.Status, r.state.Question, r.state.Deadline, r.state.QuestionParams = StatusRunning, "", time.Time{}, nil
 	if !answered {
 		res, err := r.finish(StatusClarifyTimeout, fmt.Sprintf("No answer to %q arrived within %s.", question, r.req.ClarifyDeadline))
 		return true, res, err

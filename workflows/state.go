@@ -48,8 +48,11 @@ type QueryRequest struct {
 	// Planner forces a planner: "graph-first" or "llm"; empty uses the worker's (the LLM when
 	// one is configured, else graph-first).
 	Planner string `json:"planner,omitempty"`
-	// Search picks the graph search: "alphabeta" (default) or "heuristic".
+	// Search picks the graph search: "alphabeta" (default), "heuristic", or "none" (no graph:
+	// a plan is its target alone, the evaluation's one-tool-at-a-time baseline).
 	Search string `json:"search,omitempty"`
+	// NoFeedback leaves the graph's statistics as they are (the evaluation's static graph).
+	NoFeedback bool `json:"no_feedback,omitempty"`
 	// MaxSteps bounds planner decisions; 0 means DefaultMaxSteps.
 	MaxSteps int `json:"max_steps,omitempty"`
 	// ClarifyDeadline bounds how long the run waits for an answer; 0 means DefaultClarifyDeadline.
@@ -88,6 +91,8 @@ type QueryState struct {
 	// Question is the pending clarify_intent question, Deadline when the run stops waiting.
 	Question string    `json:"question,omitempty"`
 	Deadline time.Time `json:"deadline,omitempty"`
+	// QuestionParams are the inputs ("API.param") the question asks for, when it names them.
+	QuestionParams []string `json:"question_params,omitempty"`
 	// Plan is the plan being executed or last executed.
 	Plan *planner.Plan `json:"plan,omitempty"`
 	// Bindings are the values bound so far, "API.param" or parameter name → value.
