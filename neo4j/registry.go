@@ -119,3 +119,49 @@ MATCH (:Param {name: r.from})-[e:FEEDS]->(:Param {name: r.to})
 SET e.weight = r.w
 RETURN count(e) AS n`
 )
+
+// ResetLearned forgets what executions taught the graph about the APIs of one catalog: the
+// THEN edges at those APIs and the FEEDS edges at their parameters (predicted ones included),
+// the counts and sliding windows of the APIs and parameters, and the APIs' statuses (active
+// again). Catalog entries and structural edges stay. The evaluation uses it to start every
+// variant from the same static graph. It returns how many APIs it reset.
+func (s *Store) ResetLearned(ctx context.Context, catalog string) (int, error) {
+	var n int64
+	err := s.writeTx(ctx, "reset learned statistics of "+catalog, func(tx driver.ManagedTransaction) error {
+		recs, err := runTx(ctx, tx, resetLearned, map[string]any{"catalog": catalog})
+		if err != nil {
+			return err
+		}
+		n, _ = recs[0].AsMap()["n"].(int64)
+		return nil
+	})
+	return int(n), err
+}
+
+const resetLearned = `
+MATCH (a:API {catalog: $catalog})
+OPTIONAL MATCH (a)-[t:THEN]-(:API)
+DELETE t
+WITH DISTINCT a
+FOREACH (k IN [k IN keys(a) WHERE k =~ 'd[0-9]+_[sn]'] | SET a[k] = null)
+SET a.success = 0, a.failure = 0, a.status = 'active'
+WITH collect(a) AS apis
+CALL (apis) {
+  UNWIND apis AS a
+  MATCH (a)-[:INPUT_OF|OUTPUTS]-(p:Param)
+  WITH DISTINCT p
+  OPTIONAL MATCH (p)-[f:FEEDS]-(:Param)
+  DELETE f
+  WITH DISTINCT p
+  FOREACH (k IN [k IN keys(p) WHERE k =~ 'd[0-9]+_[sn]'] | SET p[k] = null)
+  SET p.success = 0, p.failure = 0
+}
+RETURN size(apis) AS n`
+
+// DeactivateModel makes reads ignore every model's predictions until a version is activated.
+func (s *Store) DeactivateModel(ctx context.Context) error {
+	_, err := s.run(ctx, "deactivate model", true, `
+MATCH (m:NaviMeta {id: 'model'})
+SET m.previous = m.version, m.version = null, m.activated_at = datetime()`, nil)
+	return err
+}

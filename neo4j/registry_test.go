@@ -80,3 +80,35 @@ func TestWriteWeightsAndReactivation(t *testing.T) {
 	assert.InDelta(t, 0.75, snap.PruneScore(id, time.Now(), twnm.DefaultPrune), 1e-9, "no calls left in the window: λσ(0)+(1−λ)·1")
 	assert.Positive(t, snap.Node(id).Success+snap.Node(id).Failure, "lifetime counts stay")
 }
+
+func TestResetLearned(t *testing.T) {
+	s, ctx, prefix, c := imported(t)
+	invs, trs := feedbackOf(prefix, true, time.Now())
+	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
+	require.NoError(t, s.SetStatus(ctx, prefix+"Weather", twnm.Pruned))
+
+	n, err := s.ResetLearned(ctx, c.Name)
+	require.NoError(t, err)
+	assert.Equal(t, len(c.APIs), n)
+	g, err := s.Snapshot(ctx)
+	require.NoError(t, err)
+	for _, a := range c.APIs {
+		id, ok := g.APIByName(a.Name)
+		require.True(t, ok)
+		node := g.Node(id)
+		assert.Zero(t, node.Success+node.Failure, a.Name)
+		assert.Equal(t, twnm.Active, node.Status, a.Name)
+		assert.InDelta(t, 0.75, g.PruneScore(id, time.Now(), twnm.DefaultPrune), 1e-9, "window emptied")
+		for _, e := range g.In(id) {
+			assert.False(t, e.Kind.Behavioural(), "no behavioural edge left at %s", a.Name)
+		}
+		for _, e := range g.Out(id) {
+			assert.False(t, e.Kind.Behavioural(), "no behavioural edge left at %s", a.Name)
+		}
+	}
+	// The structure stays: the chain still plans.
+	sub, err := s.Subgraph(ctx, []string{prefix + "Weather"}, neo4j.SubgraphOptions{})
+	require.NoError(t, err)
+	id, _ := sub.APIByName(prefix + "Weather")
+	assert.NotEmpty(t, sub.Inputs(id))
+}
