@@ -95,28 +95,45 @@ func GenerateTasks(opts TaskOptions) ([]Task, error) {
 // RunChain executes the task's gold chain through the registry handlers in-process, binding
 // each input from Given or from the named upstream output, and returns the final API's answer.
 func RunChain(task Task) (map[string]any, error) {
+	last, _, err := runChain(task)
+	return last, err
+}
+
+// ChainInputs executes the gold chain as RunChain does and returns the value of every input
+// of every step, keyed "API.param": the parameter records a simulated user answers from
+// (NaviAgent Appendix E.3.4), including the values the chain's own calls produce.
+func ChainInputs(task Task) (map[string]string, error) {
+	_, inputs, err := runChain(task)
+	return inputs, err
+}
+
+func runChain(task Task) (map[string]any, map[string]string, error) {
 	w := world()
 	if len(task.GoldChain) == 0 {
-		return nil, fmt.Errorf("run chain %s: empty gold chain", task.ID)
+		return nil, nil, fmt.Errorf("run chain %s: empty gold chain", task.ID)
 	}
 	outs := map[string]map[string]any{}
+	inputs := map[string]string{}
 	var last map[string]any
 	for _, name := range task.GoldChain {
 		tool, ok := w.byName[name]
 		if !ok {
-			return nil, fmt.Errorf("run chain %s: unknown API %s", task.ID, name)
+			return nil, nil, fmt.Errorf("run chain %s: unknown API %s", task.ID, name)
 		}
 		in, err := bindInputs(task, tool.API, outs)
 		if err != nil {
-			return nil, fmt.Errorf("run chain %s: %w", task.ID, err)
+			return nil, nil, fmt.Errorf("run chain %s: %w", task.ID, err)
+		}
+		for k, v := range in {
+			inputs[name+"."+k] = v
 		}
 		out, err := tool.Handle(in)
 		if err != nil {
-			return nil, fmt.Errorf("run chain %s: %s: %w", task.ID, name, err)
+			return nil, nil, fmt.Errorf("run chain %s: %s: %w", task.ID, name, err)
 		}
 		outs[name], last = out, out
 	}
-	return last, nil
+	return last, inputs, nil
 }
 
 // bindInputs gives the inputs of one step of a task: the given values of api and the flows

@@ -207,3 +207,15 @@ func TestTaskChainsAreFeasiblePlans(t *testing.T) {
 		assert.Empty(t, plan(full, task).Missing(), task.ID)
 	}
 }
+
+func TestChainInputs(t *testing.T) {
+	task := Task{ID: "t", GoldChain: []string{"geo.Geocode", "weather.Current"},
+		GoldFlow: []Flow{{FromAPI: "geo.Geocode", Output: "latitude", ToAPI: "weather.Current", Input: "latitude"},
+			{FromAPI: "geo.Geocode", Output: "longitude", ToAPI: "weather.Current", Input: "longitude"}},
+		Given: map[string]string{"geo.Geocode.city": "Rome"}}
+	in, err := ChainInputs(task)
+	require.NoError(t, err)
+	assert.Equal(t, "Rome", in["geo.Geocode.city"])
+	assert.Equal(t, "41.9028", in["weather.Current.latitude"], "the value the first call produced")
+	assert.NotEmpty(t, in["weather.Current.longitude"])
+}
