@@ -1,7 +1,8 @@
 # Navi: two commands are the contract.
 #   make run    build what is missing, start the local stack, run the demo query, show the result
 #   make test   every test, against a stack of its own on free ports, stopped afterwards
-# Also: make up / down / logs / status / build / clean / reset, and make bench-agent (benchmarks).
+# Also: make up / down / logs / status / build / clean / reset, make bench (the evaluation: navi bench
+# on the local stack) and make bench-agent (the agent's Go benchmarks).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
@@ -11,6 +12,9 @@ TEST_STATE  ?= .state/test
 BENCH_STATE ?= .state/bench
 # -benchtime and -count of make bench-agent; the default takes about 3 minutes with the stack's start.
 BENCH_FLAGS ?= -benchtime 40x -count 3
+# Flags of navi bench in make bench, and where its reports go; see `bin/navi bench -h`.
+BENCH_ARGS  ?= -n 150 -seed 1 -concurrency 4 -batches 5
+BENCH_OUT   ?= results/bench
 # The demo's tools: the tool world's own catalog, served by the running tool world.
 CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json
 GO          ?= go
@@ -23,7 +27,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack bench-agent clean reset
+.PHONY: run up down logs status build test test-stack bench bench-agent clean reset
 
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
 build: bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
@@ -97,6 +101,14 @@ test: build
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
 	$(GO) vet ./... && \
 	$(GO) test -count=1 ./... || { rc=$$?; bin/navi dev logs -state $(TEST_STATE) -n 30; exit $$rc; }
+
+## bench: the evaluation on the local stack (make up): the tool world's catalog imported, then
+## navi bench (the paper's ablation variants, the failure scenario, a simulated user answering
+## the agent's questions); reports (JSON, Markdown, PNG) in $(BENCH_OUT). The stack stays up.
+bench: up
+	@set -a; . $(STATE)/stack.env; set +a; \
+	bin/navi tools import $(CATALOG) && \
+	bin/navi bench $(BENCH_ARGS) -out $(BENCH_OUT)
 
 ## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries) against a
 ## fresh stack of their own on free ports (no worker: each benchmark runs its own), stopped

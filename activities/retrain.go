@@ -1,5 +1,3 @@
-//go:build hgtready
-
 package activities
 
 import (
@@ -8,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -23,7 +22,6 @@ import (
 
 // Error types of retraining failures no retry can fix.
 const (
-	ErrTypeNoModelStore  = "NoModelStore"
 	ErrTypeModelLayout   = "ModelLayoutMismatch"
 	ErrTypeTrainingInput = "TrainingInput"
 )
@@ -31,13 +29,6 @@ const (
 // trainHeartbeat is how often training heartbeats besides once per epoch, so that a long
 // epoch does not look like a dead worker.
 const trainHeartbeat = 10 * time.Second
-
-func (a *Activities) models() (ModelStore, error) {
-	if a.Models == nil {
-		return nil, temporal.NewNonRetryableApplicationError("the worker has no model store", ErrTypeNoModelStore, nil)
-	}
-	return a.Models, nil
-}
 
 // PropagateResult says how many behavioural edges Eq. 14 changed.
 type PropagateResult struct {
@@ -196,7 +187,7 @@ func (a *Activities) EvaluateModel(ctx context.Context, version string) (Evaluat
 	if err != nil {
 		return EvaluateResult{}, modelError(err)
 	}
-	res := EvaluateResult{Version: version, ValAUC: rec.ValAUC}
+	res := EvaluateResult{Version: version, ValAUC: finite(rec.ValAUC)}
 	active, err := store.ActiveModel(ctx)
 	if err != nil {
 		return EvaluateResult{}, graphError(err)
@@ -213,20 +204,38 @@ func (a *Activities) EvaluateModel(ctx context.Context, version string) (Evaluat
 	if err != nil {
 		return EvaluateResult{}, graphError(err)
 	}
-	res.Active, res.ActiveValAUC = active, cur.ValAUC
-	res.NotWorse = rec.ValAUC >= cur.ValAUC
-	verdict := "not worse than"
-	if !res.NotWorse {
-		verdict = "worse than"
+	res.Active, res.ActiveValAUC = active, finite(cur.ValAUC)
+	switch {
+	case math.IsNaN(rec.ValAUC):
+		// Too few edges to validate on: no evidence that it is not worse.
+		res.Reason = fmt.Sprintf("%s has no validation AUC (too few edges to validate); the active %s stays", version, active)
+	case math.IsNaN(cur.ValAUC):
+		res.NotWorse, res.Reason = true, fmt.Sprintf("the active %s has no validation AUC", active)
+	default:
+		res.NotWorse = rec.ValAUC >= cur.ValAUC
+		verdict := "not worse than"
+		if !res.NotWorse {
+			verdict = "worse than"
+		}
+		res.Reason = fmt.Sprintf("validation AUC %.4f is %s the active %s's %.4f", rec.ValAUC, verdict, active, cur.ValAUC)
 	}
-	res.Reason = fmt.Sprintf("validation AUC %.4f is %s the active %s's %.4f", rec.ValAUC, verdict, active, cur.ValAUC)
 	return res, nil
+}
+
+// finite replaces NaN (a metric with nothing to measure) by 0, which JSON can carry.
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
 }
 
 // PredictInput asks for a model's predicted weights to be written back.
 type PredictInput struct {
 	Version string `json:"version"`
-	// MissingThreshold and MaxMissing bound the predicted missing edges written.
+	// MissingThreshold and MaxMissing bound the predicted missing edges written; a threshold
+	// of 0 uses the model's own decision threshold (Metrics.Threshold), which is on the scale
+	// of the statistical weights the model was trained against, not 0.5.
 	MissingThreshold float64 `json:"missing_threshold"`
 	MaxMissing       int     `json:"max_missing"`
 }
@@ -262,7 +271,11 @@ func (a *Activities) WriteModelPredictions(ctx context.Context, in PredictInput)
 		return PredictResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("model %s: %v", in.Version, err), ErrTypeModelLayout, err)
 	}
 	activity.RecordHeartbeat(ctx, "predicting")
-	preds, err := model.Predict(ctx, g, in.MissingThreshold, in.MaxMissing)
+	threshold := in.MissingThreshold
+	if threshold <= 0 {
+		threshold = model.Metrics().Threshold
+	}
+	preds, err := model.Predict(ctx, g, threshold, in.MaxMissing)
 	if err != nil {
 		return PredictResult{}, fmt.Errorf("predict with %s: %w", in.Version, err)
 	}
@@ -277,85 +290,6 @@ func (a *Activities) WriteModelPredictions(ctx context.Context, in PredictInput)
 	activity.RecordHeartbeat(ctx, "writing")
 	if res.Written, err = store.WritePredictions(ctx, in.Version, out); err != nil {
 		return res, graphError(err)
-	}
-	return res, nil
-}
-
-// PruneProbeInput configures targeted pruning and probing.
-type PruneProbeInput struct {
-	// Prune is Eq. 13's settings; zero uses twnm.DefaultPrune.
-	Prune twnm.PruneOptions `json:"prune"`
-	// MaxProbes bounds the pruned APIs probed in one round; 0 means 50.
-	MaxProbes int `json:"max_probes"`
-}
-
-// PruneProbeResult lists what changed.
-type PruneProbeResult struct {
-	Pruned      []string `json:"pruned,omitempty"`      // active APIs pruned now (Eq. 13)
-	Reactivated []string `json:"reactivated,omitempty"` // pruned APIs whose probe answered
-	StillDown   []string `json:"still_down,omitempty"`  // pruned APIs whose probe did not
-}
-
-// PruneAndProbe prunes the active APIs whose Eq. 13 score passes the threshold, then probes
-// the APIs pruned in earlier rounds (status probing while the probe runs) and reactivates
-// those that answer.
-func (a *Activities) PruneAndProbe(ctx context.Context, in PruneProbeInput) (PruneProbeResult, error) {
-	store, err := a.models()
-	if err != nil {
-		return PruneProbeResult{}, err
-	}
-	if a.Tools == nil {
-		return PruneProbeResult{}, temporal.NewNonRetryableApplicationError("prune and probe: the worker has no tool client", ErrTypeNoToolClient, nil)
-	}
-	opts := in.Prune
-	if opts == (twnm.PruneOptions{}) {
-		opts = twnm.DefaultPrune
-	}
-	maxProbes := in.MaxProbes
-	if maxProbes <= 0 {
-		maxProbes = 50
-	}
-	g, err := store.Snapshot(ctx)
-	if err != nil {
-		return PruneProbeResult{}, graphError(err)
-	}
-	var earlier []*twnm.Node
-	for _, id := range g.APIs() {
-		if n := g.Node(id); n.Status != twnm.Active {
-			earlier = append(earlier, n)
-		}
-	}
-	sort.Slice(earlier, func(i, j int) bool { return earlier[i].Name < earlier[j].Name })
-	var res PruneProbeResult
-	for _, name := range g.Prune(time.Now(), opts) {
-		if err := store.SetStatus(ctx, name, twnm.Pruned); err != nil {
-			return res, graphError(err)
-		}
-		res.Pruned = append(res.Pruned, name)
-	}
-	for i, n := range earlier {
-		if i >= maxProbes {
-			break
-		}
-		activity.RecordHeartbeat(ctx, n.Name)
-		if err := store.SetStatus(ctx, n.Name, twnm.Probing); err != nil {
-			return res, graphError(err)
-		}
-		var ep *twnm.Endpoint
-		if n.API != nil {
-			ep = n.API.Endpoint
-		}
-		alive, _, err := a.Tools.Probe(ctx, n.Name, ep)
-		status := twnm.Pruned
-		if err == nil && alive {
-			status = twnm.Active
-			res.Reactivated = append(res.Reactivated, n.Name)
-		} else {
-			res.StillDown = append(res.StillDown, n.Name)
-		}
-		if err := store.SetStatus(ctx, n.Name, status); err != nil {
-			return res, graphError(err)
-		}
 	}
 	return res, nil
 }

@@ -10,6 +10,9 @@
 //	navi rerun <workflow-id>         start a new run with the input of an old one
 //	navi tools import <file|URL>     import a native JSON or YAML tool catalog into the graph
 //	navi demo                        run the tool-world demo queries (what make run does)
+//	navi schedule retrain --every 1h create or update the Temporal Schedule that retrains the graph model
+//	navi bench [flags]               run a task suite under the paper's ablation variants and the
+//	                                 failure scenario, with a simulated user; write the reports
 //	navi dev up|down|status|logs     the local stack: Temporal (with UI), Neo4j, the worker
 //
 // Connection settings come from NAVI_* environment variables or flags; see `navi <command> -h`.
@@ -44,6 +47,13 @@ usage:
                                         (navi tools load is the same)
   navi demo [flags]                     run the tool-world demo: five queries (one to three calls, a
                                         question answered for you, a broken tool recovered)
+  navi bench [flags]                    run tool-world tasks through the stack under the ablation variants
+                                        (and the failure scenario), answering the agent's questions as a
+                                        simulated user; reports in -out (JSON, Markdown, PNG)
+      -n 150  -seed 1  -tasks file.jsonl  -concurrency 4  -batches 5  -variants a,b  -failures=false
+      -planner graph-first|llm  -out results/bench
+  navi schedule retrain [flags]         create or update the Schedule that retrains the graph model:
+                                        -every 1h  -trigger (also run once now)  -train-queue Q
   navi dev up [flags]                   start the local stack (Temporal + UI, Neo4j, tool world, worker)
   navi dev down [flags]                 stop it
   navi dev status [flags]               say what runs
@@ -67,15 +77,17 @@ func main() {
 		os.Exit(2)
 	}
 	commands := map[string]func([]string, streams) error{
-		"ask":    ask,
-		"answer": answer,
-		"show":   show,
-		"list":   list,
-		"replay": replay,
-		"rerun":  rerun,
-		"tools":  tools,
-		"demo":   demo,
-		"dev":    func(args []string, _ streams) error { return dev(args) },
+		"ask":      ask,
+		"answer":   answer,
+		"show":     show,
+		"list":     list,
+		"replay":   replay,
+		"rerun":    rerun,
+		"tools":    tools,
+		"demo":     demo,
+		"schedule": schedule,
+		"bench":    benchmark,
+		"dev":      func(args []string, _ streams) error { return dev(args) },
 	}
 	cmd := os.Args[1]
 	if cmd == "help" || cmd == "-h" || cmd == "--help" {

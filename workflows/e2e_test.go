@@ -314,7 +314,7 @@ func startWorkerProcess(t *testing.T, bin, queue string, env ...string) *exec.Cm
 		"NAVI_NEO4J_URI="+stacktest.Env(t, stacktest.EnvNeo4jURI),
 		"NAVI_NEO4J_USER="+stacktest.Env(t, stacktest.EnvNeo4jUser),
 		"NAVI_NEO4J_PASSWORD="+stacktest.Env(t, stacktest.EnvNeo4jPassword),
-		"NAVI_TASK_QUEUE="+queue, "NAVI_OUTPUT_DIR="+t.TempDir(), "NAVI_LLM_BASE_URL=", "NAVI_LLM_MODEL=")
+		"NAVI_TASK_QUEUE="+queue, "NAVI_OUTPUT_DIR="+t.TempDir(), "NAVI_MODEL_DIR="+t.TempDir(), "NAVI_LLM_BASE_URL=", "NAVI_LLM_MODEL=")
 	cmd.Env = append(cmd.Env, env...)
 	log, err := os.Create(filepath.Join(t.TempDir(), "worker.log"))
 	require.NoError(t, err)

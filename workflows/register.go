@@ -10,5 +10,6 @@ import (
 // environment, or a replayer).
 func Register(r worker.Registry, acts *activities.Activities) {
 	r.RegisterWorkflow(QueryWorkflow)
+	r.RegisterWorkflow(RetrainWorkflow)
 	r.RegisterActivity(acts)
 }

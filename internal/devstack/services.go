@@ -225,8 +225,11 @@ func (o Options) services(ep Endpoints) []*service {
 				"NAVI_NEO4J_USER="+o.Neo4jUser,
 				"NAVI_NEO4J_PASSWORD="+o.Neo4jPass,
 			)
-			if os.Getenv("NAVI_OUTPUT_DIR") == "" {
-				cmd.Env = append(cmd.Env, "NAVI_OUTPUT_DIR="+filepath.Join(o.StateDir, "outputs"))
+			// Large tool outputs and model files stay under the stack's state folder.
+			for v, dir := range map[string]string{"NAVI_OUTPUT_DIR": "outputs", "NAVI_MODEL_DIR": "models"} {
+				if os.Getenv(v) == "" {
+					cmd.Env = append(cmd.Env, v+"="+filepath.Join(o.StateDir, dir))
+				}
 			}
 			return cmd, nil
 		},

@@ -1,0 +1,64 @@
+package activities_test
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/neo4j"
+)
+
+// modelRegistry is the model part of a ModelStore, in memory: EvaluateModel's decision is
+// pure given the saved metrics and the active version, and the shared test Neo4j's active
+// model changes under concurrent tests. TestRetrainOnRealStack evaluates on the real store.
+type modelRegistry struct {
+	activities.ModelStore
+	models map[string]float64
+	active string
+}
+
+func (r modelRegistry) LoadModel(_ context.Context, version string, _ bool) (neo4j.ModelRecord, error) {
+	auc, ok := r.models[version]
+	if !ok {
+		return neo4j.ModelRecord{}, neo4j.ErrNoModel
+	}
+	return neo4j.ModelRecord{Version: version, ValAUC: auc}, nil
+}
+
+func (r modelRegistry) ActiveModel(context.Context) (string, error) { return r.active, nil }
+
+func TestEvaluateModel(t *testing.T) {
+	nan := math.NaN()
+	tests := []struct {
+		name     string
+		models   map[string]float64
+		active   string
+		notWorse bool
+		reason   string
+	}{
+		{"no active model", map[string]float64{"new": 0.6}, "", true, "no model is active"},
+		{"better", map[string]float64{"new": 0.8, "old": 0.7}, "old", true, "validation AUC 0.8000 is not worse than the active old's 0.7000"},
+		{"equal", map[string]float64{"new": 0.7, "old": 0.7}, "old", true, "not worse than"},
+		{"worse", map[string]float64{"new": 0.6, "old": 0.7}, "old", false, "validation AUC 0.6000 is worse than the active old's 0.7000"},
+		{"new has no validation AUC", map[string]float64{"new": nan, "old": 0.7}, "old", false, "new has no validation AUC"},
+		{"active has no validation AUC", map[string]float64{"new": 0.6, "old": nan}, "old", true, "the active old has no validation AUC"},
+		{"active never saved", map[string]float64{"new": 0.6}, "old", true, "the active model old has no saved metrics"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := &activities.Activities{Models: modelRegistry{models: tt.models, active: tt.active}}
+			res, err := execute[activities.EvaluateResult](t, a, "EvaluateModel", "new")
+			require.NoError(t, err)
+			assert.Equal(t, tt.notWorse, res.NotWorse)
+			assert.Contains(t, res.Reason, tt.reason)
+			assert.False(t, math.IsNaN(res.ValAUC) || math.IsNaN(res.ActiveValAUC), "NaN cannot travel as JSON")
+		})
+	}
+	a := &activities.Activities{Models: modelRegistry{models: map[string]float64{}}}
+	_, err := execute[activities.EvaluateResult](t, a, "EvaluateModel", "missing")
+	requireAppError(t, err, activities.ErrTypeInvalidInput, true)
+}
