@@ -16,8 +16,6 @@ import (
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/internal/stacktest"
-	"github.com/naviagent/navi/toolcall"
-	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/hgt"
 	"github.com/naviagent/navi/workflows"
 )
@@ -124,8 +122,3 @@ func TestRetrainSurvivesTrainingWorkerCrash(t *testing.T) {
 	_, err = a.store.LoadModel(ctx, version, false)
 	require.NoError(t, err)
 }
-
-var (
-	_ = toolcall.Client{}
-	_ = embed.Default
-)
