@@ -238,6 +238,11 @@ type PredictInput struct {
 	// of the statistical weights the model was trained against, not 0.5.
 	MissingThreshold float64 `json:"missing_threshold"`
 	MaxMissing       int     `json:"max_missing"`
+	// MissingFeeds also writes predicted FEEDS edges the graph lacks. Off by default: a
+	// predicted FEEDS edge gives search a producer the catalog never declared (an output
+	// feeding an input of another name), which a weak model fills with nonsense; a predicted
+	// THEN edge only strengthens or weakens producers the structure already allows.
+	MissingFeeds bool `json:"missing_feeds,omitempty"`
 }
 
 // PredictResult counts what was written.
@@ -279,14 +284,18 @@ func (a *Activities) WriteModelPredictions(ctx context.Context, in PredictInput)
 	if err != nil {
 		return PredictResult{}, fmt.Errorf("predict with %s: %w", in.Version, err)
 	}
-	out := make([]neo4j.Prediction, len(preds))
-	res := PredictResult{Predicted: len(preds)}
-	for i, p := range preds {
-		out[i] = neo4j.Prediction{Kind: p.Kind, From: p.From, To: p.To, Weight: p.Weight}
+	out := make([]neo4j.Prediction, 0, len(preds))
+	var res PredictResult
+	for _, p := range preds {
+		if p.Missing && p.Kind == twnm.Feeds && !in.MissingFeeds {
+			continue
+		}
+		out = append(out, neo4j.Prediction{Kind: p.Kind, From: p.From, To: p.To, Weight: p.Weight})
 		if p.Missing {
 			res.Missing++
 		}
 	}
+	res.Predicted = len(out)
 	activity.RecordHeartbeat(ctx, "writing")
 	if res.Written, err = store.WritePredictions(ctx, in.Version, out); err != nil {
 		return res, graphError(err)

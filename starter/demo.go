@@ -23,8 +23,9 @@ type scenario struct {
 	query string
 	// answer is what the demo answers, as a user would, when the run asks a question.
 	answer string
-	// fault, when set, breaks a tool of the tool world for this run only.
-	fault *toolworld.Fault
+	// breaks names an earlier scenario whose first tool this run finds down (for this run
+	// only): the same chain, with a tool that stays broken.
+	breaks string
 }
 
 // demoScenarios are tool-world queries of each kind: one, two and three calls, one that needs
@@ -34,8 +35,8 @@ var demoScenarios = []scenario{
 	{label: "medium", query: "What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?"},
 	{label: "hard", query: "How can I contact the agent of the best home for sale near latitude 1.3521, longitude 103.8198?"},
 	{label: "clarify", query: "What is the weather right now?", answer: "Rome"},
-	{label: "recover", query: "What are the housing market statistics for the city at latitude 48.8566, longitude 2.3522?",
-		fault: &toolworld.Fault{API: "geo.ReverseGeocode", Mode: toolworld.ModeDown}},
+	{label: "recover", query: "What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?",
+		breaks: "medium"},
 }
 
 // demo runs the demo scenarios against the running stack and prints each answer and UI link.
@@ -49,12 +50,19 @@ func demo(args []string, s streams) error {
 	}
 	return c.withTemporal(*timeout, func(ctx context.Context, tc client.Client) error {
 		answered := 0
+		chains := map[string][]string{}
 		for i, sc := range demoScenarios {
 			fmt.Fprintf(s.out, "\n── %d/%d %s: %s\n", i+1, len(demoScenarios), sc.label, sc.query)
-			res, err := c.runScenario(ctx, tc, s.out, *world, *planner, sc)
+			var fault *toolworld.Fault
+			if chain := chains[sc.breaks]; len(chain) > 0 {
+				// The tool the earlier run started with: the graph will pick it again.
+				fault = &toolworld.Fault{API: chain[0], Mode: toolworld.ModeDown}
+			}
+			res, err := c.runScenario(ctx, tc, s.out, *world, *planner, sc, fault)
 			if err != nil {
 				return fmt.Errorf("demo %s: %w", sc.label, err)
 			}
+			chains[sc.label] = res.Chain
 			if res.Status == workflows.StatusAnswered {
 				answered++
 			}
@@ -64,12 +72,12 @@ func demo(args []string, s streams) error {
 	})
 }
 
-// runScenario runs one scenario: it injects its fault for the run, answers its question, and
-// prints the result.
-func (c *command) runScenario(ctx context.Context, tc client.Client, out io.Writer, world, planner string, sc scenario) (workflows.QueryResult, error) {
+// runScenario runs one scenario: it injects fault (if any) for this run only, answers the
+// run's question, and prints the result.
+func (c *command) runScenario(ctx context.Context, tc client.Client, out io.Writer, world, planner string, sc scenario, fault *toolworld.Fault) (workflows.QueryResult, error) {
 	id := newRunID("navi-demo-" + sc.label)
-	if sc.fault != nil {
-		f := *sc.fault
+	if fault != nil {
+		f := *fault
 		f.KeyPrefix = "navi/" + id + "/" // the keys CallTool sends start with the workflow ID
 		if err := setFault(ctx, world, f); err != nil {
 			return workflows.QueryResult{}, err

@@ -32,6 +32,9 @@ import (
 // world's catalog, and the tool world's HTTP tools. Each test runs its own worker on a task
 // queue of its own, in process (or, for the crash test, as a process).
 
+// housingQuery takes two calls: a reverse geocoder (two providers), then homes.MarketStats.
+const housingQuery = "What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?"
+
 // flakyStore fails the first failures vector reads as an unreachable Neo4j would, then reads
 // the real store: a Neo4j outage in the middle of a run.
 type flakyStore struct {
@@ -72,8 +75,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		expect map[string]any
 	}{
 		{elevationQuery, []string{"geo.Elevation"}, map[string]any{"elevation_m": 559.0}},
-		{"What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?",
-			[]string{"geo.ReverseGeocode", "homes.MarketStats"}, map[string]any{"median_price": 530000.0, "median_rent": 1430.0}},
+		{housingQuery, []string{"geo.ReverseGeocode", "homes.MarketStats"}, map[string]any{"median_price": 530000.0, "median_rent": 1430.0}},
 		{"How can I contact the agent of the best home for sale near latitude 1.3521, longitude 103.8198?",
 			[]string{"homes.Listings", "homes.ListingDetails", "homes.Agent"}, map[string]any{"agent_name": "Jonas Dubois", "phone": "+1-555-0070"}},
 	}
@@ -81,6 +83,11 @@ func TestAgentOnRealStack(t *testing.T) {
 		before := apiSuccesses(ctx, t, a.store, tt.chain[len(tt.chain)-1])
 		run, res := a.ask(ctx, t, workflows.QueryRequest{Query: tt.query})
 		require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+		if len(res.Chain) == 2 && res.Chain[0] == "opengeo.Reverse" {
+			// Both geocoders answer the same; which one search picks depends on the weights
+			// the runs of other tests, sharing the graph, have taught it.
+			tt.chain[0] = "opengeo.Reverse"
+		}
 		assert.Equal(t, tt.chain, res.Chain)
 		assert.Equal(t, workflows.PlannerGraphFirst, res.Planner)
 		assert.Equal(t, 3, res.Steps, "retrieve, call the chain, answer")
@@ -178,27 +185,33 @@ func TestAgentClarifiesOnRealStack(t *testing.T) {
 	require.Error(t, err)
 }
 
-// TestAgentRecombinesOnRealStack breaks a tool for one run (the tool world's fault limited to
-// the run's idempotency keys): the call fails after its retries, recombination replaces the
-// tool with another provider's, and the run answers.
+// TestAgentRecombinesOnRealStack asks a two-call question, then asks it again with the tool
+// the first run started with broken for the second run only (the tool world's fault limited
+// to the run's idempotency keys): the call fails after its retries, recombination replaces the
+// tool with another provider's, and the run answers the same.
 func TestAgentRecombinesOnRealStack(t *testing.T) {
 	a := startAgent(t, agentOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
+	_, first := a.ask(ctx, t, workflows.QueryRequest{Query: housingQuery})
+	require.Equal(t, workflows.StatusAnswered, first.Status, first.Answer)
+	require.Len(t, first.Chain, 2)
+	broken := first.Chain[0]
 	id := stacktest.UniqueName("navi-e2e-fault-")
-	stacktest.InjectFault(t, toolworld.Fault{API: "geo.ReverseGeocode", Mode: toolworld.ModeDown, KeyPrefix: "navi/" + id + "/"})
+	stacktest.InjectFault(t, toolworld.Fault{API: broken, Mode: toolworld.ModeDown, KeyPrefix: "navi/" + id + "/"})
 
-	run := a.start(ctx, t, id, workflows.QueryRequest{Query: "What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?"})
+	run := a.start(ctx, t, id, workflows.QueryRequest{Query: housingQuery})
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, 1, res.Recombinations)
-	assert.NotContains(t, res.Chain, "geo.ReverseGeocode")
+	assert.NotContains(t, res.Chain, broken)
 	assert.Equal(t, "homes.MarketStats", res.Chain[len(res.Chain)-1])
-	assert.Equal(t, 530000.0, res.Results["homes.MarketStats"]["median_price"], "the substitute found the same city")
+	assert.Equal(t, first.Results["homes.MarketStats"]["median_price"], res.Results["homes.MarketStats"]["median_price"],
+		"the substitute found the same city")
 
 	calls, _ := stacktest.ToolCalls(t, "navi/"+id+"/")
-	assert.Equal(t, 3, calls["geo.ReverseGeocode"], "the broken tool was tried with its retry policy (3 attempts)")
+	assert.Equal(t, 3, calls[broken], "the broken tool was tried with its retry policy (3 attempts)")
 	v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", workflows.StateQuery)
 	require.NoError(t, err)
 	var st workflows.QueryState

@@ -31,6 +31,12 @@ type RetrainRequest struct {
 	MissingThreshold float64 `json:"missing_threshold,omitempty"`
 	MaxMissing       int     `json:"max_missing,omitempty"`
 	MaxProbes        int     `json:"max_probes,omitempty"`
+	// MissingFeeds also writes predicted FEEDS edges the graph lacks (see
+	// activities.PredictInput); predicted THEN edges are always written.
+	MissingFeeds bool `json:"missing_feeds,omitempty"`
+	// NoActivate trains, evaluates and writes the predictions but leaves the active model as
+	// it is: a shadow run whose version ops can inspect and activate by hand.
+	NoActivate bool `json:"no_activate,omitempty"`
 	// PruneScope limits pruning and probing to APIs whose names start with it; empty is all.
 	PruneScope string `json:"prune_scope,omitempty"`
 	// Version names the model; empty means "hgt-<start time>".
@@ -101,7 +107,7 @@ func RetrainWorkflow(ctx workflow.Context, req RetrainRequest) (RetrainResult, e
 	}
 	if res.Evaluation.NotWorse {
 		if err := workflow.ExecuteActivity(train("write predictions of "+version), (*activities.Activities).WriteModelPredictions,
-			activities.PredictInput{Version: version, MissingThreshold: req.MissingThreshold, MaxMissing: req.MaxMissing}).Get(ctx, &res.Predicted); err != nil {
+			activities.PredictInput{Version: version, MissingThreshold: req.MissingThreshold, MaxMissing: req.MaxMissing, MissingFeeds: req.MissingFeeds}).Get(ctx, &res.Predicted); err != nil {
 			return res, fmt.Errorf("write predictions of %s: %w", version, err)
 		}
 	}
@@ -109,7 +115,7 @@ func RetrainWorkflow(ctx workflow.Context, req RetrainRequest) (RetrainResult, e
 		activities.PruneProbeInput{MaxProbes: req.MaxProbes, Scope: req.PruneScope}).Get(ctx, &res.Pruning); err != nil {
 		return res, fmt.Errorf("prune and probe: %w", err)
 	}
-	if res.Evaluation.NotWorse {
+	if res.Evaluation.NotWorse && !req.NoActivate {
 		if err := workflow.ExecuteActivity(graph("activate "+version+": "+res.Evaluation.Reason),
 			(*activities.Activities).ActivateModel, version).Get(ctx, nil); err != nil {
 			return res, fmt.Errorf("activate %s: %w", version, err)

@@ -23,10 +23,12 @@ func TestRetrainWorkflow(t *testing.T) {
 		eval      activities.EvaluateResult
 		activated bool
 		predicted bool
+		shadow    bool
 	}{
-		{"better model is activated", activities.EvaluateResult{Version: "hgt-v2", ValAUC: 0.8, Active: "hgt-v1", ActiveValAUC: 0.7, NotWorse: true, Reason: "not worse"}, true, true},
-		{"first model is activated", activities.EvaluateResult{Version: "hgt-v2", ValAUC: 0.8, NotWorse: true, Reason: "no model is active"}, true, true},
-		{"worse model is kept out", activities.EvaluateResult{Version: "hgt-v2", ValAUC: 0.6, Active: "hgt-v1", ActiveValAUC: 0.7, Reason: "worse"}, false, false},
+		{"better model is activated", activities.EvaluateResult{Version: "hgt-v2", ValAUC: 0.8, Active: "hgt-v1", ActiveValAUC: 0.7, NotWorse: true, Reason: "not worse"}, true, true, false},
+		{"first model is activated", activities.EvaluateResult{Version: "hgt-v2", ValAUC: 0.8, NotWorse: true, Reason: "no model is active"}, true, true, false},
+		{"worse model is kept out", activities.EvaluateResult{Version: "hgt-v2", ValAUC: 0.6, Active: "hgt-v1", ActiveValAUC: 0.7, Reason: "worse"}, false, false, false},
+		{"a shadow run writes predictions and activates nothing", activities.EvaluateResult{Version: "hgt-v2", ValAUC: 0.8, NotWorse: true, Reason: "no model is active"}, false, true, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -65,7 +67,7 @@ func TestRetrainWorkflow(t *testing.T) {
 
 			cfg := hgt.DefaultConfig()
 			cfg.Seed = 7
-			env.ExecuteWorkflow(RetrainWorkflow, RetrainRequest{Version: "hgt-v2", Config: &cfg})
+			env.ExecuteWorkflow(RetrainWorkflow, RetrainRequest{Version: "hgt-v2", Config: &cfg, NoActivate: tt.shadow})
 			require.True(t, env.IsWorkflowCompleted())
 			require.NoError(t, env.GetWorkflowError())
 			var res RetrainResult
@@ -74,8 +76,11 @@ func TestRetrainWorkflow(t *testing.T) {
 			assert.Equal(t, trained, res.Train)
 			assert.Equal(t, []string{"old.API"}, res.Pruning.Pruned)
 			want := []string{"propagate", "train", "evaluate", "predict", "prune", "activate"}
-			if !tt.predicted {
+			switch {
+			case !tt.predicted:
 				want = []string{"propagate", "train", "evaluate", "prune"}
+			case tt.shadow:
+				want = want[:5]
 			}
 			assert.Equal(t, want, order)
 		})
