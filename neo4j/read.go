@@ -141,14 +141,14 @@ CALL (a) {
 }
 RETURN a.name AS name, a.spec AS spec, coalesce(a.description, '') AS description, coalesce(a.success, 0) AS success, coalesce(a.failure, 0) AS failure,
        coalesce(a.status, 'active') AS status, CASE WHEN $embeddings THEN a.embedding END AS embedding, ins, outs,
-       `+dayBuckets("a")+` AS days`
+       ` + dayBuckets("a") + ` AS days`
 
 var loadParams = `
 UNWIND $names AS name
 MATCH (p:Param {name: name})
 RETURN p.name AS name, coalesce(p.type, '') AS type, coalesce(p.description, '') AS description,
        coalesce(p.success, 0) AS success, coalesce(p.failure, 0) AS failure, coalesce(p.members, []) AS members,
-       `+dayBuckets("p")+` AS days`
+       ` + dayBuckets("p") + ` AS days`
 
 var loadEdges = `
 UNWIND $apis AS name
@@ -156,14 +156,14 @@ MATCH (a:API {name: name})-[e:THEN]->(b:API)
 WHERE b.name IN $apis
 RETURN 'THEN' AS kind, a.name AS from, b.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
        coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted,
-       `+dayBuckets("e")+` AS days
+       ` + dayBuckets("e") + ` AS days
 UNION ALL
 UNWIND $params AS name
 MATCH (p:Param {name: name})-[e:FEEDS]->(q:Param)
 WHERE q.name IN $params
 RETURN 'FEEDS' AS kind, p.name AS from, q.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
        coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted,
-       `+dayBuckets("e")+` AS days`
+       ` + dayBuckets("e") + ` AS days`
 
 // dayBuckets lists the day-bucket properties (see dayKeys) of a node or relationship as
 // [key, value] pairs, so that a read restores the sliding window of Eq. 13 and 14.
