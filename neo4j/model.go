@@ -26,28 +26,48 @@ func (s *Store) WritePredictions(ctx context.Context, version string, preds []Pr
 	if !identifier.MatchString(version) {
 		return 0, fmt.Errorf("write predictions: model version %q: want 1 to 64 letters, digits, '_', '.' or '-'", version)
 	}
-	key := "p_" + version
+	rows := make([]edgeRow, len(preds))
+	for i, p := range preds {
+		rows[i] = edgeRow{p.Kind, p.From, p.To, p.Weight}
+	}
+	return s.writeEdgeRows(ctx, "write predictions "+version, rows, predictThen, predictFeeds, map[string]any{"key": "p_" + version})
+}
+
+// edgeRow is one weight to write on a behavioural edge, by end names.
+type edgeRow struct {
+	kind     twnm.EdgeKind
+	from, to string
+	w        float64
+}
+
+// writeEdgeRows writes rows with the statement of their kind (THEN or FEEDS), in batches of
+// BatchSize, each batch its own transaction with params and the batch as $rows; every
+// statement returns how many edges it wrote as n. It returns the sum.
+func (s *Store) writeEdgeRows(ctx context.Context, what string, rows []edgeRow, thenCypher, feedsCypher string, params map[string]any) (int, error) {
 	var then, feeds []map[string]any
-	for _, p := range preds {
-		row := map[string]any{"from": p.From, "to": p.To, "w": p.Weight}
-		switch p.Kind {
+	for _, r := range rows {
+		row := map[string]any{"from": r.from, "to": r.to, "w": r.w}
+		switch r.kind {
 		case twnm.Then:
 			then = append(then, row)
 		case twnm.Feeds:
 			feeds = append(feeds, row)
 		default:
-			return 0, fmt.Errorf("write predictions: %s -> %s: kind %s is not THEN or FEEDS", p.From, p.To, p.Kind)
+			return 0, fmt.Errorf("%s: %s -> %s: kind %s is not THEN or FEEDS", what, r.from, r.to, r.kind)
 		}
 	}
 	written := 0
 	for _, part := range []struct {
 		cypher string
 		rows   []map[string]any
-	}{{predictThen, then}, {predictFeeds, feeds}} {
+	}{{thenCypher, then}, {feedsCypher, feeds}} {
 		for i := 0; i < len(part.rows); i += BatchSize {
-			rows := part.rows[i:min(i+BatchSize, len(part.rows))]
-			err := s.writeTx(ctx, "write predictions "+version, func(tx driver.ManagedTransaction) error {
-				recs, err := runTx(ctx, tx, part.cypher, map[string]any{"rows": rows, "key": key})
+			batch := map[string]any{"rows": part.rows[i:min(i+BatchSize, len(part.rows))]}
+			for k, v := range params {
+				batch[k] = v
+			}
+			err := s.writeTx(ctx, what, func(tx driver.ManagedTransaction) error {
+				recs, err := runTx(ctx, tx, part.cypher, batch)
 				if err != nil {
 					return err
 				}

@@ -71,40 +71,11 @@ type WeightUpdate struct {
 // its own, so a half-written run leaves a graph that is merely partly propagated. Edges that
 // no longer exist are skipped. It returns how many it set.
 func (s *Store) WriteWeights(ctx context.Context, ws []WeightUpdate) (int, error) {
-	var then, feeds []map[string]any
-	for _, w := range ws {
-		row := map[string]any{"from": w.From, "to": w.To, "w": w.Weight}
-		switch w.Kind {
-		case twnm.Then:
-			then = append(then, row)
-		case twnm.Feeds:
-			feeds = append(feeds, row)
-		default:
-			return 0, fmt.Errorf("write weights: %s -> %s: kind %s is not THEN or FEEDS", w.From, w.To, w.Kind)
-		}
+	rows := make([]edgeRow, len(ws))
+	for i, w := range ws {
+		rows[i] = edgeRow{w.Kind, w.From, w.To, w.Weight}
 	}
-	written := 0
-	for _, part := range []struct {
-		cypher string
-		rows   []map[string]any
-	}{{setThenWeight, then}, {setFeedsWeight, feeds}} {
-		for i := 0; i < len(part.rows); i += BatchSize {
-			rows := part.rows[i:min(i+BatchSize, len(part.rows))]
-			err := s.writeTx(ctx, "write weights", func(tx driver.ManagedTransaction) error {
-				recs, err := runTx(ctx, tx, part.cypher, map[string]any{"rows": rows})
-				if err != nil {
-					return err
-				}
-				n, _ := recs[0].AsMap()["n"].(int64)
-				written += int(n)
-				return nil
-			})
-			if err != nil {
-				return written, err
-			}
-		}
-	}
-	return written, nil
+	return s.writeEdgeRows(ctx, "write weights", rows, setThenWeight, setFeedsWeight, nil)
 }
 
 var (

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/hgt/internal/hgttest"
 )
 
 // travelGraph is a hand-built graph:
@@ -21,24 +22,7 @@ import (
 // id once (THEN Hotels → Book, FEEDS hotel_id → id). The node "temp" has no embedding.
 func travelGraph(t *testing.T) *twnm.Graph {
 	t.Helper()
-	g := twnm.New()
-	str := func(names ...string) []twnm.Param {
-		ps := make([]twnm.Param, len(names))
-		for i, n := range names {
-			ps[i] = twnm.Param{Name: n, Type: "string", Required: true}
-		}
-		return ps
-	}
-	for _, a := range []twnm.API{
-		{Name: "Geocode", Inputs: str("city"), Outputs: str("lat", "lon")},
-		{Name: "Weather", Inputs: str("lat", "lon"), Outputs: str("temp")},
-		{Name: "Hotels", Inputs: str("city", "lat"), Outputs: str("hotel_id")},
-		{Name: "Book", Inputs: str("id"), Outputs: str("booking")},
-		{Name: "Ping"},
-	} {
-		_, err := g.AddAPI(a)
-		require.NoError(t, err)
-	}
+	g := hgttest.TravelGraph(t)
 	for i, n := range g.Nodes() {
 		if n.Name != "temp" {
 			n.Embedding = []float64{float64(i), 1, -1}
@@ -53,12 +37,7 @@ func travelGraph(t *testing.T) *twnm.Graph {
 			{API: "Hotels", Inputs: []string{"city", "lat"}, Success: true},
 			{API: "Book", Inputs: []string{"id"}, Success: true},
 		},
-		[]twnm.Transition{
-			{Kind: twnm.Then, From: "Geocode", To: "Weather", Success: true},
-			{Kind: twnm.Then, From: "Geocode", To: "Weather", Success: false},
-			{Kind: twnm.Then, From: "Hotels", To: "Book", Success: true},
-			{Kind: twnm.Feeds, From: "Hotels", To: "Book", FromParam: "hotel_id", ToParam: "id", Success: true},
-		}))
+		hgttest.TravelTransitions()))
 	return g
 }
 
