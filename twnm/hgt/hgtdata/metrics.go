@@ -13,26 +13,7 @@ func AUC(pos, neg []float64) float64 {
 	if len(pos) == 0 || len(neg) == 0 {
 		return math.NaN()
 	}
-	type scored struct {
-		s   float64
-		pos bool
-	}
-	all := make([]scored, 0, len(pos)+len(neg))
-	for _, s := range pos {
-		all = append(all, scored{s, true})
-	}
-	for _, s := range neg {
-		all = append(all, scored{s, false})
-	}
-	slices.SortFunc(all, func(a, b scored) int {
-		switch {
-		case a.s < b.s:
-			return -1
-		case a.s > b.s:
-			return 1
-		}
-		return 0
-	})
+	all := sortedScores(pos, neg)
 	// Sum of the positives' ranks (1-based), each tie group taking its average rank.
 	var rankSum float64
 	for i := 0; i < len(all); {
@@ -100,26 +81,7 @@ func BestThreshold(pos, neg []float64) float64 {
 	if len(pos)+len(neg) == 0 {
 		return 0.5
 	}
-	type scored struct {
-		s   float64
-		pos bool
-	}
-	all := make([]scored, 0, len(pos)+len(neg))
-	for _, s := range pos {
-		all = append(all, scored{s, true})
-	}
-	for _, s := range neg {
-		all = append(all, scored{s, false})
-	}
-	slices.SortFunc(all, func(a, b scored) int {
-		switch {
-		case a.s < b.s:
-			return -1
-		case a.s > b.s:
-			return 1
-		}
-		return 0
-	})
+	all := sortedScores(pos, neg)
 	// Sweep the threshold upwards past each group of equal scores: below every score all are
 	// called positive (tp = P, fp = N); passing a group turns its members negative.
 	tp, fp := len(pos), len(neg)
@@ -146,4 +108,31 @@ func BestThreshold(pos, neg []float64) float64 {
 		i = j
 	}
 	return best
+}
+
+// scored is one score and whether it belongs to a positive.
+type scored struct {
+	s   float64
+	pos bool
+}
+
+// sortedScores merges the positives' and negatives' scores in ascending order of score.
+func sortedScores(pos, neg []float64) []scored {
+	all := make([]scored, 0, len(pos)+len(neg))
+	for _, s := range pos {
+		all = append(all, scored{s, true})
+	}
+	for _, s := range neg {
+		all = append(all, scored{s, false})
+	}
+	slices.SortFunc(all, func(a, b scored) int {
+		switch {
+		case a.s < b.s:
+			return -1
+		case a.s > b.s:
+			return 1
+		}
+		return 0
+	})
+	return all
 }
