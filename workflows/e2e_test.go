@@ -22,6 +22,7 @@ import (
 
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/planner/llm/llmtest"
 	"github.com/naviagent/navi/toolworld"
@@ -356,4 +357,35 @@ func replayAndRecord(t *testing.T, hist *historypb.History, name string) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644))
 	}
+}
+
+// TestAgentProjectionInHistory has the model propose a call to an API that is not a
+// candidate: the run replaces it by an admissible action, and the history shows both, as a
+// side-effect marker ops can read in the UI.
+func TestAgentProjectionInHistory(t *testing.T) {
+	srv := llmtest.New(t, func(req llmtest.Request) llmtest.Response {
+		if req.N == 1 {
+			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: "made.Up"})
+		}
+		return elevationScript(req)
+	})
+	p, err := llm.New(llm.Config{BaseURL: srv.URL, Model: "scripted"})
+	require.NoError(t, err)
+	a := startAgent(t, agentOptions{LLM: p})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: elevationQuery})
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, []string{"geo.Elevation"}, res.Chain)
+	var rec workflows.Projection
+	for _, e := range history(ctx, t, a.c, run.GetID(), run.GetRunID()).GetEvents() {
+		if attrs := e.GetMarkerRecordedEventAttributes(); attrs.GetMarkerName() == "SideEffect" {
+			require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(attrs.GetDetails()["data"], &rec))
+		}
+	}
+	assert.Equal(t, 1, rec.Step)
+	assert.Equal(t, "made.Up", rec.Proposed.TargetAPI)
+	assert.Equal(t, "made.Up is not among the candidate APIs (none retrieved yet)", rec.Reason)
+	assert.Equal(t, planner.RetrieveAPI, rec.Executed.Action, "the graph-first choice on the same state")
 }
