@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -111,7 +112,7 @@ func usableCandidate(c Context, cand Candidate) bool {
 		return false
 	}
 	for _, api := range cand.Plan.APIs() {
-		if contains(c.Failed, api) {
+		if slices.Contains(c.Failed, api) {
 			return false
 		}
 	}
@@ -148,7 +149,7 @@ func askedFor(c Context, missing []string) int {
 	n := 0
 	for _, qa := range c.Clarifications {
 		for _, p := range qa.Params {
-			if contains(missing, p) {
+			if slices.Contains(missing, p) {
 				n++
 				break
 			}
@@ -210,15 +211,6 @@ func noToolAnswer(c Context) string {
 		return fmt.Sprintf("I could not complete the request: %s failed and no alternative path was found.", strings.Join(c.Failed, ", "))
 	}
 	return "I found no tool in the graph that can answer this request."
-}
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func lowerFirst(s string) string {

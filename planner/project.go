@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -55,11 +56,11 @@ func inadmissible(c Context, d Decision) (string, Plan) {
 			return fmt.Sprintf("%s is not among the candidate APIs (%s)", d.TargetAPI, candidateNames(c)), Plan{}
 		case cand.Status == "pruned":
 			return fmt.Sprintf("%s is pruned", d.TargetAPI), Plan{}
-		case contains(c.Called, d.TargetAPI):
+		case slices.Contains(c.Called, d.TargetAPI):
 			return fmt.Sprintf("%s already ran successfully", d.TargetAPI), Plan{}
 		}
 		for _, api := range cand.Plan.APIs() {
-			if contains(c.Failed, api) {
+			if slices.Contains(c.Failed, api) {
 				return fmt.Sprintf("%s's plan uses %s, which failed", d.TargetAPI, api), Plan{}
 			}
 		}

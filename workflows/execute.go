@@ -229,7 +229,7 @@ func describe(out map[string]any) string {
 	if len(out) == 0 {
 		return "{}"
 	}
-	keys := sortedKeys(out)
+	keys := slices.Sorted(maps.Keys(out))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + quoteIfLong(scalar(out[k]))
@@ -238,7 +238,7 @@ func describe(out map[string]any) string {
 }
 
 func formatArgs(args map[string]string) string {
-	keys := sortedKeys(args)
+	keys := slices.Sorted(maps.Keys(args))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = k + "=" + quoteIfLong(args[k])
@@ -252,5 +252,3 @@ func quoteIfLong(s string) string {
 	}
 	return s
 }
-
-func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

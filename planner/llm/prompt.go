@@ -3,7 +3,8 @@ package llm
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -256,20 +257,20 @@ func userPrompt(c planner.Context) string {
 
 	if len(c.Known) > 0 {
 		b.WriteString("\n# Known Values:\n")
-		for _, k := range sortedKeys(c.Known) {
+		for _, k := range slices.Sorted(maps.Keys(c.Known)) {
 			fmt.Fprintf(&b, "- %s = %s\n", k, truncate(oneLine(c.Known[k]), maxValueRunes))
 		}
 	}
 
 	if len(c.Results) > 0 {
 		b.WriteString("\n# Results of Successful API Calls:\n")
-		for _, api := range sortedKeys(c.Results) {
+		for _, api := range slices.Sorted(maps.Keys(c.Results)) {
 			out := c.Results[api]
 			fmt.Fprintf(&b, "- %s:\n", api)
 			if len(out) == 0 {
 				b.WriteString("    (no outputs)\n")
 			}
-			for _, k := range sortedKeys(out) {
+			for _, k := range slices.Sorted(maps.Keys(out)) {
 				fmt.Fprintf(&b, "    %s = %s\n", k, truncate(valueString(out[k]), maxValueRunes))
 			}
 		}
@@ -342,13 +343,4 @@ func quoteAll(s []string) []string {
 		out[i] = strconv.Quote(v)
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
