@@ -286,7 +286,7 @@ func chooseFaults(apis []string, seed uint64, frac float64) []string {
 // setFaults puts every API of apis in mode (down, or none to clear), for every run.
 func setFaults(ctx context.Context, world string, apis []string, mode string) error {
 	for _, api := range apis {
-		if err := setFault(ctx, world, toolworld.Fault{API: api, Mode: mode}); err != nil {
+		if err := toolworld.PostFault(ctx, world, toolworld.Fault{API: api, Mode: mode}); err != nil {
 			return err
 		}
 	}
@@ -317,7 +317,7 @@ func clearFaults(ctx context.Context, world string) error {
 	}
 	for _, f := range list.Faults {
 		if f.KeyPrefix == "" {
-			if err := setFault(ctx, world, toolworld.Fault{API: f.API, Mode: toolworld.ModeNone}); err != nil {
+			if err := toolworld.PostFault(ctx, world, toolworld.Fault{API: f.API, Mode: toolworld.ModeNone}); err != nil {
 				return err
 			}
 		}

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"time"
 
@@ -79,11 +76,11 @@ func (c *command) runScenario(ctx context.Context, tc client.Client, out io.Writ
 	if fault != nil {
 		f := *fault
 		f.KeyPrefix = "navi/" + id + "/" // the keys CallTool sends start with the workflow ID
-		if err := setFault(ctx, world, f); err != nil {
+		if err := toolworld.PostFault(ctx, world, f); err != nil {
 			return workflows.QueryResult{}, err
 		}
 		defer func() {
-			_ = setFault(context.Background(), world, toolworld.Fault{API: f.API, Mode: toolworld.ModeNone})
+			_ = toolworld.PostFault(context.Background(), world, toolworld.Fault{API: f.API, Mode: toolworld.ModeNone})
 		}()
 		field(out, "fault", "%s is %s for this run (the tool world answers %s with HTTP 503)", f.API, f.Mode, f.API)
 	}
@@ -112,27 +109,4 @@ func (c *command) runScenario(ctx context.Context, tc client.Client, out io.Writ
 		plannerLabel(res.Planner, planner), strings.Join(res.Chain, " → "), res.Steps, res.ToolCalls, res.Recombinations)
 	field(out, "answer", "%s", res.Answer)
 	return res, nil
-}
-
-// setFault injects or clears a fault in the tool world.
-func setFault(ctx context.Context, world string, f toolworld.Fault) error {
-	b, err := json.Marshal(f)
-	if err != nil {
-		return err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(world, "/")+"/admin/faults", bytes.NewReader(b))
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("set fault on %s: %w (is the tool world running?)", f.API, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
-		return fmt.Errorf("set fault on %s: HTTP %d: %s", f.API, resp.StatusCode, strings.TrimSpace(string(body)))
-	}
-	return nil
 }

@@ -4,13 +4,10 @@
 package stacktest
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -121,24 +118,10 @@ func LoadToolWorld(t testing.TB, s *neo4j.Store) string {
 func InjectFault(t testing.TB, f toolworld.Fault) {
 	t.Helper()
 	world := Env(t, EnvToolWorld)
-	post := func(f toolworld.Fault) error {
-		b, err := json.Marshal(f)
-		if err != nil {
-			return err
-		}
-		resp, err := http.Post(world+"/admin/faults", "application/json", bytes.NewReader(b))
-		if err != nil {
-			return err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			body, _ := io.ReadAll(resp.Body)
-			return fmt.Errorf("POST /admin/faults: HTTP %d: %s", resp.StatusCode, body)
-		}
-		return nil
-	}
-	require.NoError(t, post(f))
-	t.Cleanup(func() { _ = post(toolworld.Fault{API: f.API, Mode: toolworld.ModeNone}) })
+	require.NoError(t, toolworld.PostFault(context.Background(), world, f))
+	t.Cleanup(func() {
+		_ = toolworld.PostFault(context.Background(), world, toolworld.Fault{API: f.API, Mode: toolworld.ModeNone})
+	})
 }
 
 // ToolCalls returns, per API, the requests to the stack's tool world whose idempotency key

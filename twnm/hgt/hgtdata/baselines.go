@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/embed"
 )
 
 // Baseline is a link predictor that learns nothing: a score for a candidate pair computed
@@ -122,20 +123,13 @@ func Baselines(g *twnm.Graph, mg *MessageGraph, known []Target) []Baseline {
 	}
 }
 
+// cosine is embed.Cosine, 0 for nodes without comparable embeddings (nil, or of another
+// length).
 func cosine(a, b []float64) float64 {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0
 	}
-	var ab, aa, bb float64
-	for i := range a {
-		ab += a[i] * b[i]
-		aa += a[i] * a[i]
-		bb += b[i] * b[i]
-	}
-	if aa == 0 || bb == 0 {
-		return 0
-	}
-	return ab / math.Sqrt(aa*bb)
+	return embed.Cosine(a, b)
 }
 
 // BaselineAUCs scores positives and negatives with every baseline over mg and the known
