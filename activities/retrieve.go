@@ -12,13 +12,13 @@ import (
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
-	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/recall"
 )
 
 // GraphStore is the part of the Neo4j store the agent's activities use.
 type GraphStore interface {
 	GraphReader
-	TopCallableAPIs(ctx context.Context, vec []float64, k int) ([]neo4j.Match, error)
+	RecallSource(callable bool) recall.Source
 	Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error)
 	RecordFeedbackOnce(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error)
 }
@@ -68,13 +68,54 @@ type RetrieveResult struct {
 	Extracted map[string]string `json:"extracted,omitempty"`
 	// SubgraphAPIs is how many APIs the subgraph read from Neo4j held.
 	SubgraphAPIs int `json:"subgraph_apis"`
+	// SubGoals are the parts of the request retrieval searched for, the whole request last.
+	SubGoals []SubGoal `json:"sub_goals,omitempty"`
+	// Final is the step the graph chose to end the chain, and Chain the chain's steps in
+	// order, producers first.
+	Final string   `json:"final,omitempty"`
+	Chain []string `json:"chain,omitempty"`
 }
 
-// Retrieve recalls the DefaultTargets callable APIs most similar to the description by vector
-// search in Neo4j, reads their neighbourhood, binds the values the user stated, and runs graph search
-// from each target (NaviAgent Section 3.2): the result is the candidates with their
-// executable plans and the serialized subgraph. Neo4j being down fails the attempt so that
-// Temporal retries it.
+// SubGoal is one part of the request as retrieval understood it, for the trace and the
+// state query.
+type SubGoal struct {
+	Text   string   `json:"text"`
+	Values []string `json:"values,omitempty"`
+	Whole  bool     `json:"whole,omitempty"`
+	// Top names the best candidates for this part, best first.
+	Top []string `json:"top,omitempty"`
+	// Relevant is false when no tool of the graph is similar enough to this part.
+	Relevant bool    `json:"relevant"`
+	Best     float64 `json:"best,omitempty"`
+}
+
+// String gives the sub-goal in one line: `"text" → A, B` or `"text" → no relevant tool`.
+func (s SubGoal) String() string {
+	what := "the whole request"
+	if !s.Whole {
+		what = fmt.Sprintf("%q", s.Text)
+	}
+	if !s.Relevant {
+		return what + " → no relevant tool"
+	}
+	return what + " → " + strings.Join(s.Top, ", ")
+}
+
+// subGoalsShown is how many candidates of each sub-goal the result names.
+const subGoalsShown = 3
+
+// poolPerGoal is how many candidates of each sub-goal the subgraph read starts from.
+const poolPerGoal = 8
+
+// Retrieve finds the tools the request needs (twnm/recall): the description is split into
+// sub-goals, each retrieved from Neo4j by BM25 (the full-text index) and embedding similarity
+// (the vector index) fused; the subgraph around the candidates of all sub-goals is read,
+// ranked by relevance; its data-flow links choose the final step, which leads the targets.
+// Values the user stated are bound, and graph search runs from each target (NaviAgent
+// Section 3.2): the result is the candidates with their executable plans and the serialized
+// subgraph. When no tool is relevant enough to the request (the relevance floor), there are
+// no candidates: the planner says so instead of answering from a wrong tool. Neo4j being down
+// fails the attempt so that Temporal retries it.
 func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveResult, error) {
 	if a.Store == nil || a.Embedder == nil {
 		return RetrieveResult{}, temporal.NewNonRetryableApplicationError("retrieve: the worker has no graph store or embedder", ErrTypeNoGraphStore, nil)
@@ -91,37 +132,53 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if k <= 0 {
 		k = DefaultTargets
 	}
-	vecs, err := a.Embedder.Embed(ctx, []string{desc})
-	if err != nil {
-		return RetrieveResult{}, fmt.Errorf("retrieve: embed description: %w", err)
-	}
 	exclude := map[string]bool{}
 	for _, api := range in.Exclude {
 		exclude[api] = true
 	}
-	matches, err := a.Store.TopCallableAPIs(ctx, vecs[0], recallFactor*k+len(exclude))
+	opts := recall.Options{}
+	found, err := recall.Retrieve(ctx, a.Store.RecallSource(true), a.Embedder, desc, opts)
 	if err != nil {
 		return RetrieveResult{}, graphError(err)
 	}
-	var recalled []string
-	for _, m := range matches {
-		if !exclude[m.Name] && len(recalled) < recallFactor*k {
-			recalled = append(recalled, m.Name)
-		}
-	}
 	res := RetrieveResult{APIs: map[string]twnm.API{}}
-	if len(recalled) == 0 {
+	for _, goal := range found.Goals {
+		sg := SubGoal{Text: goal.Text, Values: goal.Values, Whole: goal.Whole, Relevant: goal.Relevant, Best: goal.Best}
+		for _, c := range goal.Candidates[:min(subGoalsShown, len(goal.Candidates))] {
+			sg.Top = append(sg.Top, c.Name)
+		}
+		res.SubGoals = append(res.SubGoals, sg)
+	}
+	if !found.Whole().Relevant {
+		activity.GetLogger(ctx).Info("no relevant tool", "best", found.Whole().Best, "floor", recall.DefaultFloor)
 		return res, nil
 	}
-	g, err := a.Store.Subgraph(ctx, recalled, neo4j.SubgraphOptions{})
+	var pool []string
+	for _, name := range found.Pool(poolPerGoal) {
+		if !exclude[name] {
+			pool = append(pool, name)
+		}
+	}
+	if len(pool) == 0 {
+		return res, nil
+	}
+	g, err := a.Store.Subgraph(ctx, pool, neo4j.SubgraphOptions{})
 	if err != nil {
 		return RetrieveResult{}, graphError(err)
 	}
 	res.SubgraphAPIs = countAPIs(g)
-	targets := rerank(desc, recalled, g)
-	if len(targets) > k {
-		targets = targets[:k]
+	if err := recall.Choose(found, recall.GraphLinks{G: g}, opts); err != nil {
+		return RetrieveResult{}, fmt.Errorf("retrieve: choose the final step: %w", err)
 	}
+	// The targets are the final step and the next best finalists; graph search finds the
+	// producers each of them needs.
+	var targets []twnm.Match
+	for _, name := range found.Finalists() {
+		if id, ok := g.APIByName(name); ok && !exclude[name] && len(targets) < k {
+			targets = append(targets, twnm.Match{API: id, Name: name, Score: found.Scores[name]})
+		}
+	}
+	res.Final, res.Chain = found.Final, found.Chain
 
 	res.Extracted = planner.Extract(in.Text, slots(g))
 	known := map[string]string{}
@@ -165,41 +222,9 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		res.Candidates = append(res.Candidates, cand)
 	}
 	res.Tree = strings.Join(trees, "\n")
-	activity.GetLogger(ctx).Info("retrieved candidates", "recalled", len(recalled), "targets", len(targets), "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
+	activity.GetLogger(ctx).Info("retrieved candidates", "subGoals", len(found.Goals), "pool", len(pool), "final", found.Final,
+		"targets", len(targets), "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
 	return res, nil
-}
-
-// recallFactor is how many more APIs the vector index recalls than retrieval keeps: the
-// reranking below picks the targets among them.
-const recallFactor = 4
-
-// rerank orders the recalled APIs by similarity to the description under an embedder whose IDF
-// weights are fitted on the recalled APIs' own texts. The index's embedding weighs every word
-// alike, so words all the near neighbours share ("latitude", "at a point") outweigh the one
-// that tells them apart ("elevation"); fitted on the neighbours, the shared words weigh
-// little. On the tool world's 300 generated tasks (seed 1) this lifts the gold API to first
-// place from 43% to 65% of queries.
-func rerank(desc string, recalled []string, g *twnm.Graph) []twnm.Match {
-	var ids []twnm.NodeID
-	var texts []string
-	for _, name := range recalled {
-		id, ok := g.APIByName(name)
-		if !ok || g.Node(id).API == nil {
-			continue // deleted between the two reads
-		}
-		ids = append(ids, id)
-		texts = append(texts, twnm.APIText(*g.Node(id).API))
-	}
-	local := embed.Default()
-	local.Fit(texts)
-	q := local.Vector(desc)
-	out := make([]twnm.Match, len(ids))
-	for i, id := range ids {
-		out[i] = twnm.Match{API: id, Name: g.Node(id).Name, Score: embed.Cosine(q, local.Vector(texts[i]))}
-	}
-	// Stable: ties keep the index's order.
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
-	return out
 }
 
 // Searcher returns the graph search named by name ("" is Alpha-Beta).

@@ -13,7 +13,6 @@ import (
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
-	"github.com/naviagent/navi/twnm/embed"
 )
 
 // These tests run Retrieve against the test stack's Neo4j holding the tool world's catalog.
@@ -27,7 +26,7 @@ func toolWorld(t *testing.T) (*activities.Activities, *neo4j.Store, string) {
 	t.Helper()
 	store := stacktest.Store(t)
 	world := stacktest.LoadToolWorld(t, store)
-	return &activities.Activities{Store: store, Embedder: embed.Default()}, store, world
+	return &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}, store, world
 }
 
 func retrieve(t *testing.T, a *activities.Activities, in activities.RetrieveInput) (activities.RetrieveResult, error) {
@@ -223,8 +222,9 @@ func TestRetrieveExclude(t *testing.T) {
 		still string
 	}{
 		{"the producer", []string{"geo.Geocode"}, "weather.Current"},
-		{"the target", []string{"weather.Current"}, "airq.Current"},
-		{"both", []string{"geo.Geocode", "weather.Current"}, "airq.Current"},
+		// skycast.Now is the other provider of current weather.
+		{"the target", []string{"weather.Current"}, "skycast.Now"},
+		{"both", []string{"geo.Geocode", "weather.Current"}, "skycast.Now"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -275,39 +275,38 @@ func TestRetrieveWithoutGraph(t *testing.T) {
 
 // The index's embedding weighs the words all coordinate APIs share as much as the word that
 // tells them apart; rerank, fitted on the recalled APIs, puts the API the query names first.
-func TestRetrieveRerankPutsTheNamedAPIFirst(t *testing.T) {
-	a, store, _ := toolWorld(t)
+// The final step leads the candidates, and the result says which parts of the request
+// retrieval searched for: the air-quality question is answered by an air-quality API (the
+// hashed embedder once sent it to a restaurant's opening hours), and the second part of a
+// two-part request gets a tool of its own.
+func TestRetrieveFinalStepFirst(t *testing.T) {
+	a, _, _ := toolWorld(t)
 	tests := []struct {
-		query, first string
-		// beyondTop3: the vector index alone ranks the API below the third place, so without
-		// rerank it would not even be a candidate.
-		beyondTop3 bool
+		query string
+		first []string // any of these
+		goals int      // sub-goals, the whole request included
 	}{
-		{"What is the ground elevation at latitude 25.2048, longitude 55.2708?", "geo.Elevation", false},
-		{"What time zone is at latitude 35.6762, longitude 139.6503?", "geo.Timezone", true},
-		{"When is sunrise at latitude 35.6762, longitude 139.6503?", "weather.Sun", true},
+		{"What is the ground elevation at latitude 25.2048, longitude 55.2708?", []string{"geo.Elevation"}, 2},
+		{"What time zone is at latitude 35.6762, longitude 139.6503?", []string{"geo.Timezone"}, 2},
+		{"When is sunrise at latitude 35.6762, longitude 139.6503?", []string{"weather.Sun"}, 2},
+		{"What is the air quality at the centre of Rome?", []string{"airq.Current", "breezo.AirQuality"}, 2},
+		{"Find the city at latitude 48.8566, longitude 2.3522, then tell me the air quality there.", []string{"airq.Current", "breezo.AirQuality"}, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
 			res := ask(t, a, tt.query)
 			require.NotEmpty(t, res.Candidates)
-			assert.Equal(t, tt.first, res.Candidates[0].API, "candidates %v", candidateNames(res))
+			assert.Contains(t, tt.first, res.Candidates[0].API, "candidates %v", candidateNames(res))
+			assert.Equal(t, res.Final, res.Candidates[0].API, "the final step leads")
 			for i := 1; i < len(res.Candidates); i++ {
 				assert.GreaterOrEqual(t, res.Candidates[i-1].Score, res.Candidates[i].Score, "candidates are ordered best first")
 			}
-
-			vecs, err := embed.Default().Embed(context.Background(), []string{tt.query})
-			require.NoError(t, err)
-			raw, err := store.TopCallableAPIs(context.Background(), vecs[0], activities.DefaultTargets)
-			require.NoError(t, err)
-			var rawNames []string
-			for _, m := range raw {
-				rawNames = append(rawNames, m.Name)
-			}
-			t.Logf("vector index top %d: %v", activities.DefaultTargets, rawNames)
-			if tt.beyondTop3 {
-				assert.NotContains(t, rawNames, tt.first, "the vector index alone does not recall it among the targets")
-			}
+			require.Len(t, res.SubGoals, tt.goals, "%v", res.SubGoals)
+			whole := res.SubGoals[len(res.SubGoals)-1]
+			assert.True(t, whole.Whole)
+			assert.True(t, whole.Relevant)
+			assert.NotEmpty(t, whole.Top)
+			assert.Equal(t, res.Final, res.Chain[len(res.Chain)-1], "the chain ends with the final step")
 		})
 	}
 }
@@ -327,7 +326,7 @@ func TestRetrieveErrors(t *testing.T) {
 			activities.ErrTypeInvalidInput, "description is empty"},
 		{"blank description", a, activities.RetrieveInput{Description: " \t\n "},
 			activities.ErrTypeInvalidInput, "description is empty"},
-		{"no store", &activities.Activities{Embedder: embed.Default()}, activities.RetrieveInput{Description: "weather"},
+		{"no store", &activities.Activities{Embedder: stacktest.Embedder(t)}, activities.RetrieveInput{Description: "weather"},
 			activities.ErrTypeNoGraphStore, "no graph store"},
 		{"no embedder", &activities.Activities{Store: a.Store}, activities.RetrieveInput{Description: "weather"},
 			activities.ErrTypeNoGraphStore, "embedder"},
@@ -374,7 +373,7 @@ func TestRetrieveNothingCallable(t *testing.T) {
 		require.NoError(t, err)
 
 		query := "Find the " + word + " of a " + word
-		vecs, err := embed.Default().Embed(ctx, []string{query})
+		vecs, err := stacktest.Embedder(t).Embed(ctx, []string{query})
 		require.NoError(t, err)
 		top, err := store.TopAPIs(ctx, vecs[0], len(apis))
 		require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
 	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/recall"
 	"github.com/naviagent/navi/twnm/synth"
 )
 
@@ -32,7 +33,7 @@ func benchCatalogs(b *testing.B) []twnm.Catalog {
 }
 
 func buildB(b *testing.B, c twnm.Catalog) *twnm.Graph {
-	g, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embed.Default()})
+	g, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(b)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -57,12 +58,15 @@ func BenchmarkImport(b *testing.B) {
 	}
 }
 
-// BenchmarkRetrieval is vector top-3 plus the subgraph read around the three targets, as one
-// retrieval step of the planner does, with p50 and p99 latencies.
+// BenchmarkRetrieval is one retrieval step of the planner through Neo4j, as the Retrieve
+// activity runs it: the request split into sub-goals and embedded, BM25 (full-text index)
+// and vector top-k per sub-goal fused, the subgraph around the candidates read, and the final
+// step chosen by its data-flow links; with p50 and p99 latencies.
 func BenchmarkRetrieval(b *testing.B) {
 	s := stacktest.Store(b)
 	ctx := context.Background()
-	emb := embed.Default()
+	emb := stacktest.Embedder(b)
+	src := s.RecallSource(false)
 	for _, c := range benchCatalogs(b) {
 		g := buildB(b, c)
 		if _, err := s.Import(ctx, g, c.Name); err != nil {
@@ -73,19 +77,15 @@ func BenchmarkRetrieval(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				start := time.Now()
-				vecs, err := emb.Embed(ctx, []string{c.APIs[(i*7919)%len(c.APIs)].Description})
+				r, err := recall.Retrieve(ctx, src, emb, c.APIs[(i*7919)%len(c.APIs)].Description, recall.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				top, err := s.TopAPIs(ctx, vecs[0], 3)
+				sub, err := s.Subgraph(ctx, r.Pool(8), neo4j.SubgraphOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				names := make([]string, len(top))
-				for k, m := range top {
-					names[k] = m.Name
-				}
-				if _, err := s.Subgraph(ctx, names, neo4j.SubgraphOptions{}); err != nil {
+				if err := recall.Choose(r, recall.GraphLinks{G: sub}, recall.Options{}); err != nil {
 					b.Fatal(err)
 				}
 				lat = append(lat, time.Since(start))
@@ -149,7 +149,7 @@ func reportLatency(b *testing.B, lat []time.Duration) {
 func BenchmarkTopAPIs(b *testing.B) {
 	s := stacktest.Store(b)
 	ctx := context.Background()
-	emb := embed.Default()
+	emb := stacktest.Embedder(b)
 	for _, c := range benchCatalogs(b) {
 		b.Run(label(c), func(b *testing.B) {
 			var lat []time.Duration

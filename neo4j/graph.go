@@ -32,10 +32,15 @@ type LoadStats struct {
 	Params int `json:"params"`
 }
 
-// LoadCatalog builds c's graph with the default offline embedder (parameters clustered, APIs
-// embedded) and imports it as one unit: see Import.
+// LoadCatalog builds c's graph (parameters clustered by the offline hashed embedder, APIs
+// embedded by embed.Standard, the embedder retrieval uses) and imports it as one unit: see
+// Import.
 func (s *Store) LoadCatalog(ctx context.Context, c twnm.Catalog) (LoadStats, error) {
-	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default()})
+	emb, err := embed.Standard()
+	if err != nil {
+		return LoadStats{}, fmt.Errorf("load catalog %s: %w", c.Name, err)
+	}
+	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: emb})
 	if err != nil {
 		return LoadStats{}, fmt.Errorf("load catalog %s: %w", c.Name, err)
 	}

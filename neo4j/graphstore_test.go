@@ -20,7 +20,7 @@ import (
 
 func build(t *testing.T, c twnm.Catalog) *twnm.Graph {
 	t.Helper()
-	g, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embed.Default()})
+	g, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
 	require.NoError(t, err)
 	return g
 }
@@ -159,7 +159,7 @@ func TestVectorRetrievalAndSubgraph(t *testing.T) {
 	s, ctx, prefix, c := imported(t)
 
 	desc := c.APIs[1].Description // Weather's
-	vecs, err := embed.Default().Embed(ctx, []string{prefix + "Weather. " + desc})
+	vecs, err := stacktest.Embedder(t).Embed(ctx, []string{prefix + "Weather. " + desc})
 	require.NoError(t, err)
 	top, err := s.TopAPIs(ctx, vecs[0], 3)
 	require.NoError(t, err)
@@ -233,7 +233,7 @@ func TestSchemaMismatch(t *testing.T) {
 	s := stacktest.Store(t)
 	err := s.EnsureSchema(context.Background(), neo4j.SchemaOptions{Embedder: "other-embedder-8", Dim: 8})
 	require.ErrorIs(t, err, neo4j.ErrSchemaMismatch)
-	assert.Contains(t, err.Error(), fmt.Sprintf("%d-dimensional", embed.DefaultDim))
+	assert.Contains(t, err.Error(), fmt.Sprintf("%d-dimensional", stacktest.Embedder(t).Dim()))
 	assert.Contains(t, err.Error(), "re-import")
 }
 

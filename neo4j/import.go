@@ -61,6 +61,9 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec),
 				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys), "callable": n.API.Callable(),
 			}
+			for k, v := range textProperties(n.API) {
+				api[k] = v
+			}
 			// The vector index refuses a zero vector (an API with no text at all).
 			if e := nilIfZero(n.Embedding); e != nil {
 				api["embedding"] = e
@@ -132,7 +135,7 @@ UNWIND $rows AS a
 MERGE (n:API {name: a.name})
 ON CREATE SET n.success = 0, n.failure = 0, n.status = 'active'
 SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog,
-    n.embedding = a.embedding, n.callable = a.callable`
+    n.embedding = a.embedding, n.callable = a.callable, n.bm25_text = a.bm25_text, n.bm25_params = a.bm25_params`
 
 // dropStaleEdges removes the structural edges an API no longer has.
 const dropStaleEdges = `

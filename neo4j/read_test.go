@@ -10,7 +10,6 @@ import (
 
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/twnm"
-	"github.com/naviagent/navi/twnm/embed"
 )
 
 func TestTopCallableAPIsSkipsAPIsWithoutEndpoint(t *testing.T) {
@@ -44,7 +43,7 @@ func TestTopCallableAPIsSkipsAPIsWithoutEndpoint(t *testing.T) {
 		}
 	})
 
-	vecs, err := embed.Default().Embed(ctx, []string{"Find the " + word + " of a " + word})
+	vecs, err := stacktest.Embedder(t).Embed(ctx, []string{"Find the " + word + " of a " + word})
 	require.NoError(t, err)
 	names := func(all bool) []string {
 		t.Helper()
@@ -72,7 +71,7 @@ func TestTopCallableAPIsSkipsAPIsWithoutEndpoint(t *testing.T) {
 	none, err := s.TopCallableAPIs(ctx, vecs[0], 0)
 	require.NoError(t, err)
 	assert.Empty(t, none, "k = 0 asks for nothing")
-	none, err = s.TopCallableAPIs(ctx, make([]float64, embed.DefaultDim), 5)
+	none, err = s.TopCallableAPIs(ctx, make([]float64, stacktest.Embedder(t).Dim()), 5)
 	require.NoError(t, err)
 	assert.Empty(t, none, "a zero vector is similar to nothing")
 }

@@ -19,17 +19,25 @@ var ErrSchemaMismatch = errors.New("schema mismatch")
 
 // SchemaOptions says what the graph's embeddings are.
 type SchemaOptions struct {
-	Embedder string // the embedder's Name(); default embed.Default().Name()
-	Dim      int    // embedding dimension; default embed.DefaultDim
+	Embedder string // the embedder's Name(); default embed.Standard()'s
+	Dim      int    // embedding dimension; default embed.Standard()'s
 }
 
-func (o *SchemaOptions) defaults() {
+func (o *SchemaOptions) defaults() error {
+	if o.Embedder != "" && o.Dim != 0 {
+		return nil
+	}
+	emb, err := embed.Standard()
+	if err != nil {
+		return fmt.Errorf("schema: %w", err)
+	}
 	if o.Embedder == "" {
-		o.Embedder = embed.Default().Name()
+		o.Embedder = emb.Name()
 	}
 	if o.Dim == 0 {
-		o.Dim = embed.DefaultDim
+		o.Dim = emb.Dim()
 	}
+	return nil
 }
 
 // schemaStatements are applied idempotently by EnsureSchema. The uniqueness constraints also
@@ -42,6 +50,7 @@ var schemaStatements = []string{
 	"CREATE CONSTRAINT navi_model_version IF NOT EXISTS FOR (m:NaviModel) REQUIRE m.version IS UNIQUE",
 	"CREATE INDEX api_status IF NOT EXISTS FOR (a:API) ON (a.status)",
 	"CREATE INDEX api_catalog IF NOT EXISTS FOR (a:API) ON (a.catalog)",
+	textIndex,
 }
 
 var identifier = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
@@ -51,7 +60,9 @@ var identifier = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 // embedder or dimension is refused with ErrSchemaMismatch: mixing them would make vector
 // retrieval meaningless.
 func (s *Store) EnsureSchema(ctx context.Context, o SchemaOptions) error {
-	o.defaults()
+	if err := o.defaults(); err != nil {
+		return err
+	}
 	if o.Dim < 1 || o.Dim > 4096 {
 		return fmt.Errorf("schema: embedding dimension %d: want 1 to 4096 (Neo4j's vector index limit)", o.Dim)
 	}

@@ -13,6 +13,7 @@
 //	navi schedule retrain --every 1h create or update the Temporal Schedule that retrains the graph model
 //	navi bench [flags]               run a task suite under the paper's ablation variants and the
 //	                                 failure scenario, with a simulated user; write the reports
+//	navi eval retrieval [flags]      rank the dev sets' APIs with each retrieval method; write the reports
 //	navi dev up|down|status|logs     the local stack: Temporal (with UI), Neo4j, the worker
 //
 // Connection settings come from NAVI_* environment variables or flags; see `navi <command> -h`.
@@ -52,6 +53,11 @@ usage:
                                         simulated user; reports in -out (JSON, Markdown, PNG)
       -n 150  -seed 1  -tasks file.jsonl  -concurrency 4  -batches 5  -variants a,b  -failures=false
       -planner graph-first|llm  -out results/bench
+  navi eval retrieval [flags]           rank the APIs of public dev sets (StableToolBench, RestBench,
+                                        API-Bank, tool world) with each retrieval method, in process;
+                                        reports in -out (JSON, Markdown), the summary on stdout
+      -data ../shared/data  -sets a,b  -methods a,b  -toolworld-n 300  -seed 1  -limit N
+      -out results/eval  -json
   navi schedule retrain [flags]         create or update the Schedule that retrains the graph model:
                                         -every 1h  -trigger (also run once now)  -train-queue Q
   navi dev up [flags]                   start the local stack (Temporal + UI, Neo4j, tool world, worker)
@@ -87,6 +93,7 @@ func main() {
 		"demo":     demo,
 		"schedule": schedule,
 		"bench":    benchmark,
+		"eval":     evalCmd,
 		"dev":      func(args []string, _ streams) error { return dev(args) },
 	}
 	cmd := os.Args[1]

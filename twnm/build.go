@@ -13,6 +13,10 @@ import (
 type BuildOptions struct {
 	// Embedder embeds API descriptions (for retrieval) and parameters (for clustering). Required.
 	Embedder embed.Embedder
+	// APIEmbedder, when set, embeds the API descriptions instead (a sentence encoder for
+	// retrieval), in one batch for the whole catalog, while Embedder still clusters the
+	// parameters.
+	APIEmbedder embed.Embedder
 	// ClusterThreshold is the cosine similarity from which a parameter joins an existing
 	// parameter node of a compatible type (a node of the same name, in words, always qualifies) (NaviAgent Appendix A: `city` and `city_name` become
 	// one node). Default 0.7: with the offline embedder, city/city_name score 0.86, a hotel's
@@ -37,8 +41,27 @@ func Build(ctx context.Context, c Catalog, o BuildOptions) (*Graph, error) {
 	}
 	g := New()
 	g.clusters = newClusterer(o.Embedder, o.ClusterThreshold)
+	g.clusters.apiEmb = o.APIEmbedder
+	var apiVecs [][]float64
+	if o.APIEmbedder != nil {
+		texts := make([]string, len(c.APIs))
+		for i, a := range c.APIs {
+			texts[i] = APIText(a)
+		}
+		var err error
+		if apiVecs, err = o.APIEmbedder.Embed(ctx, texts); err != nil {
+			return nil, fmt.Errorf("build graph from %s: embed %d APIs: %w", c.Name, len(texts), err)
+		}
+		if len(apiVecs) != len(texts) {
+			return nil, fmt.Errorf("build graph from %s: embedder returned %d vectors for %d APIs", c.Name, len(apiVecs), len(texts))
+		}
+	}
 	for i := range c.APIs {
-		if err := g.Integrate(ctx, c.APIs[i]); err != nil {
+		var vec []float64
+		if apiVecs != nil {
+			vec = apiVecs[i]
+		}
+		if err := g.integrate(ctx, c.APIs[i], vec); err != nil {
 			return nil, fmt.Errorf("build graph from %s: %w", c.Name, err)
 		}
 	}
@@ -50,6 +73,11 @@ func Build(ctx context.Context, c Catalog, o BuildOptions) (*Graph, error) {
 // zero, and its structural edges carry the same weight as every other structural edge. On
 // error the graph is unchanged.
 func (g *Graph) Integrate(ctx context.Context, a API) error {
+	return g.integrate(ctx, a, nil)
+}
+
+// integrate is Integrate with the API's vector when the caller embedded it already.
+func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	if g.clusters == nil {
 		return fmt.Errorf("integrate %s: graph was built without an embedder", a.Name)
 	}
@@ -73,6 +101,19 @@ func (g *Graph) Integrate(ctx context.Context, a API) error {
 	}
 	if len(vecs) != len(texts) {
 		return fmt.Errorf("integrate %s: embedder returned %d vectors for %d texts", a.Name, len(vecs), len(texts))
+	}
+	if apiVec == nil && g.clusters.apiEmb != nil {
+		v, err := g.clusters.apiEmb.Embed(ctx, texts[:1])
+		if err != nil {
+			return fmt.Errorf("integrate %s: embed the description: %w", a.Name, err)
+		}
+		if len(v) != 1 {
+			return fmt.Errorf("integrate %s: embedder returned %d vectors for the description", a.Name, len(v))
+		}
+		apiVec = v[0]
+	}
+	if apiVec != nil {
+		vecs[0] = apiVec
 	}
 
 	// The vectors of the inputs, then of the outputs, follow the API's own.
@@ -123,6 +164,7 @@ func paramText(p Param) string {
 // share a word of its name.
 type clusterer struct {
 	emb       embed.Embedder
+	apiEmb    embed.Embedder // embeds API descriptions when set; emb does otherwise
 	threshold float64
 	sum       map[NodeID][]float64
 	size      map[NodeID]int

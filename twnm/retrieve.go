@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/embed"
 )
 
@@ -48,4 +49,51 @@ func (g *Graph) Retrieve(ctx context.Context, emb embed.Embedder, description st
 		out[i] = Match{API: id, Name: g.nodes[id].Name, Score: s.Score}
 	}
 	return out, nil
+}
+
+// Feeds reports whether an output of producer can bind an input of consumer: the two share a
+// parameter node, or a FEEDS edge joins the producer's output to the consumer's input. Retrieval
+// uses it to tell a chain's final step from the steps that feed it.
+func (g *Graph) Feeds(producer, consumer NodeID) bool {
+	if producer == consumer {
+		return false
+	}
+	for _, in := range g.Inputs(consumer) {
+		for _, l := range producerLinks(g, in.From, consumer, nil) {
+			if l.api == producer {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// RequiredProducers returns, for each required input of api that no API outside the graph's
+// producers could bind, the APIs able to produce it, by input parameter node: the steps a chain
+// needs before api although the request never names them.
+func (g *Graph) RequiredProducers(api NodeID) map[NodeID][]NodeID {
+	out := map[NodeID][]NodeID{}
+	for _, in := range g.Inputs(api) {
+		if !in.Required {
+			continue
+		}
+		for _, l := range producerLinks(g, in.From, api, nil) {
+			out[in.From] = append(out[in.From], l.api)
+		}
+	}
+	return out
+}
+
+// APIDocument is the tool document BM25 ranks an API by: its name (identifiers split) and
+// description in the main field, its input and output parameter names in a second, lighter
+// one. The store writes the same document into its full-text index, so both rank alike.
+func APIDocument(a API) bm25.Document {
+	params := make([]string, 0, len(a.Inputs)+len(a.Outputs))
+	for _, p := range a.Inputs {
+		params = append(params, p.Name)
+	}
+	for _, p := range a.Outputs {
+		params = append(params, p.Name)
+	}
+	return bm25.ToolDocument(a.Name, a.Description, params)
 }

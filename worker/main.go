@@ -105,8 +105,12 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 // embedder the graph was built with, the LLM planner when NAVI_LLM_* configure one, and the
 // HTTP tool client. It names the planner runs will use by default.
 func newActivities(outputDir string) (*activities.Activities, string, error) {
+	emb, err := embed.Standard()
+	if err != nil {
+		return nil, "", err
+	}
 	acts := &activities.Activities{
-		Embedder: embed.Default(),
+		Embedder: emb,
 		Tools:    &toolcall.Client{HTTP: &http.Client{}, UserAgent: "navi-worker", Outputs: toolcall.DirStore{Dir: outputDir}},
 	}
 	lc, err := llm.ConfigFromEnv()

@@ -22,6 +22,7 @@ import (
 	"github.com/naviagent/navi/planner/llm/llmtest"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/recall"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -32,15 +33,31 @@ import (
 //
 //	go test -run '^$' -bench 'PlannerStepOverhead|ConcurrentQueries' -benchtime 20x ./workflows/
 
-// timedStore counts the time retrieval spends reading Neo4j (vector search and subgraph).
+// timedStore counts the time retrieval spends reading Neo4j (full-text and vector search, and
+// the subgraph).
 type timedStore struct {
 	*neo4j.Store
 	nanos atomic.Int64
 }
 
-func (s *timedStore) TopCallableAPIs(ctx context.Context, vec []float64, k int) ([]neo4j.Match, error) {
-	defer s.since(time.Now())
-	return s.Store.TopCallableAPIs(ctx, vec, k)
+func (s *timedStore) RecallSource(callable bool) recall.Source {
+	return timedSource{s.Store.RecallSource(callable), s}
+}
+
+// timedSource times a store's recall reads.
+type timedSource struct {
+	recall.Source
+	s *timedStore
+}
+
+func (t timedSource) Lexical(ctx context.Context, text string, k int) ([]recall.Hit, error) {
+	defer t.s.since(time.Now())
+	return t.Source.Lexical(ctx, text, k)
+}
+
+func (t timedSource) Dense(ctx context.Context, vec []float64, k int) ([]recall.Hit, error) {
+	defer t.s.since(time.Now())
+	return t.Source.Dense(ctx, vec, k)
 }
 
 func (s *timedStore) Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error) {

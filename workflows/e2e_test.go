@@ -26,6 +26,7 @@ import (
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/planner/llm/llmtest"
 	"github.com/naviagent/navi/toolworld"
+	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -36,19 +37,19 @@ import (
 // housingQuery takes two calls: a reverse geocoder (two providers), then homes.MarketStats.
 const housingQuery = "What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?"
 
-// flakyStore fails the first failures vector reads as an unreachable Neo4j would, then reads
-// the real store: a Neo4j outage in the middle of a run.
+// flakyStore fails the first failures subgraph reads (one per retrieval) as an unreachable
+// Neo4j would, then reads the real store: a Neo4j outage in the middle of a run.
 type flakyStore struct {
 	*neo4j.Store
 	failures int32
 	calls    atomic.Int32
 }
 
-func (s *flakyStore) TopCallableAPIs(ctx context.Context, vec []float64, k int) ([]neo4j.Match, error) {
+func (s *flakyStore) Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error) {
 	if s.calls.Add(1) <= s.failures {
-		return nil, fmt.Errorf("vector retrieval: %w: connection refused (injected)", neo4j.ErrUnavailable)
+		return nil, fmt.Errorf("read producers: %w: connection refused (injected)", neo4j.ErrUnavailable)
 	}
-	return s.Store.TopCallableAPIs(ctx, vec, k)
+	return s.Store.Subgraph(ctx, targets, o)
 }
 
 func apiSuccesses(ctx context.Context, t *testing.T, s *neo4j.Store, api string) int64 {
@@ -102,7 +103,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		if i > 0 {
 			continue
 		}
-		assert.Equal(t, int32(3), graph.calls.Load(), "two failed vector reads, then success")
+		assert.Equal(t, int32(3), graph.calls.Load(), "two failed subgraph reads, then success")
 
 		desc, err := a.c.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
 		require.NoError(t, err)

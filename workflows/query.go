@@ -299,7 +299,14 @@ func (r *run) retrieve(d planner.Decision) error {
 	for k, v := range res.APIs {
 		r.apis[k] = v
 	}
-	r.state.Candidates = nil
+	r.state.Candidates, r.state.SubGoals, r.state.Final = nil, res.SubGoals, res.Final
+	if len(res.SubGoals) > 0 {
+		goals := make([]string, len(res.SubGoals))
+		for i, g := range res.SubGoals {
+			goals[i] = g.String()
+		}
+		r.trace(TraceRetrieve, true, "sub-goals: "+strings.Join(goals, "; "))
+	}
 	var parts []string
 	for _, c := range res.Candidates {
 		r.state.Candidates = append(r.state.Candidates, c.API)
@@ -309,9 +316,18 @@ func (r *run) retrieve(d planner.Decision) error {
 		}
 		parts = append(parts, fmt.Sprintf("%s (%.2f; plan %s; %s)", c.API, c.Score, strings.Join(c.Plan.APIs(), " → "), status))
 	}
-	if len(parts) == 0 {
+	var irrelevant []string
+	for _, g := range res.SubGoals {
+		if !g.Relevant {
+			irrelevant = append(irrelevant, quote(g.Text, 60))
+		}
+	}
+	switch {
+	case len(parts) == 0 && len(irrelevant) > 0:
+		r.pc.Observation = "No tool in the graph is relevant enough to " + strings.Join(irrelevant, ", ") + "."
+	case len(parts) == 0:
 		r.pc.Observation = "Retrieval found no candidate API."
-	} else {
+	default:
 		r.pc.Observation = "Retrieved candidates: " + strings.Join(parts, "; ") + "."
 	}
 	r.trace(TraceRetrieve, len(parts) > 0, r.pc.Observation)

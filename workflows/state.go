@@ -3,6 +3,7 @@ package workflows
 import (
 	"time"
 
+	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 )
@@ -98,11 +99,15 @@ type QueryState struct {
 	// Bindings are the values bound so far, "API.param" or parameter name → value.
 	Bindings   map[string]string `json:"bindings,omitempty"`
 	Candidates []string          `json:"candidates,omitempty"`
-	ToolsUsed  []string          `json:"tools_used,omitempty"`
-	ToolCalls  int               `json:"tool_calls"`
-	Usage      planner.Usage     `json:"usage"`
-	Answer     string            `json:"answer,omitempty"`
-	RerunOf    string            `json:"rerun_of,omitempty"`
+	// SubGoals are the parts of the request the last retrieval searched for, with their best
+	// tools; Final is the step it chose to end the chain.
+	SubGoals  []activities.SubGoal `json:"sub_goals,omitempty"`
+	Final     string               `json:"final,omitempty"`
+	ToolsUsed []string             `json:"tools_used,omitempty"`
+	ToolCalls int                  `json:"tool_calls"`
+	Usage     planner.Usage        `json:"usage"`
+	Answer    string               `json:"answer,omitempty"`
+	RerunOf   string               `json:"rerun_of,omitempty"`
 	// Trace lists what the run did, one entry per decision, projection, retrieval, call,
 	// recombination, clarification and answer (the last MaxTrace entries).
 	Trace []TraceEntry `json:"trace"`

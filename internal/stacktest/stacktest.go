@@ -23,6 +23,7 @@ import (
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/embed"
 )
 
 // Variables that `make test` exports from .state/test/stack.env. The NAVI_TEST_ prefix keeps a
@@ -143,4 +144,15 @@ func getJSON(t testing.TB, u string, v any) {
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode, "GET %s", u)
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(v), "decode %s", u)
+}
+
+// Embedder returns the embedder the store's API vectors come from (embed.Standard), failing
+// the test when it cannot load (the model weights missing: make models).
+func Embedder(t testing.TB) embed.Embedder {
+	t.Helper()
+	emb, err := embed.Standard()
+	if err != nil {
+		t.Fatalf("embedder: %v", err)
+	}
+	return emb
 }

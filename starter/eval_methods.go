@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/recall"
+	"github.com/naviagent/navi/twnm/retrievaleval"
+)
+
+// retrievalMethods are the retrieval methods `navi eval retrieval` knows, in the order of its
+// tables. Add a method by appending it here.
+func retrievalMethods(ctx context.Context) ([]retrievaleval.Method, error) {
+	graphs := &graphCache{byCatalog: map[string]*twnm.Graph{}}
+	method := func(name, note string, o recall.Options) retrievaleval.Method {
+		return retrievaleval.Method{Name: name, Note: note, New: func(ctx context.Context, cat twnm.Catalog) (retrievaleval.Ranker, error) {
+			return newRecallRanker(ctx, graphs, cat, o)
+		}}
+	}
+	return []retrievaleval.Method{
+		{
+			Name: "hashed+rerank",
+			Note: "the earlier production retriever: the unfitted hashed embedder's top 100 over the catalog's graph (twnm.Graph.Retrieve), " +
+				"the first 12 reranked under an IDF fitted on their own texts (as activities.rerank did), then the rest in recall order",
+			New: newHashedRerank,
+		},
+		method("bm25", "BM25 over the tool documents (twnm.APIDocument), the whole request", recall.Options{Ranker: recall.Lexical, WholeOnly: true, NoGraph: true}),
+		method("dense", "all-MiniLM-L6-v2 cosine, the whole request", recall.Options{Ranker: recall.Dense, WholeOnly: true, NoGraph: true}),
+		method("fused", "BM25 and MiniLM fused, the whole request", recall.Options{WholeOnly: true, NoGraph: true}),
+		method("bm25+subgoals+graph", "BM25 per sub-goal, the final step chosen by data flow; no encoder", recall.Options{Ranker: recall.Lexical}),
+		method("fused+subgoals", "fused per sub-goal, the final step by relevance alone", recall.Options{NoGraph: true}),
+		method("full", "fused per sub-goal, the final step and order chosen by data flow (the agent's method)", recall.Options{}),
+	}, nil
+}
+
+// graphCache builds each catalog's graph once for all the methods that rank it.
+type graphCache struct {
+	mu        sync.Mutex
+	byCatalog map[string]*twnm.Graph
+}
+
+func (c *graphCache) get(ctx context.Context, cat twnm.Catalog) (*twnm.Graph, embed.Embedder, error) {
+	emb, err := embed.Standard()
+	if err != nil {
+		return nil, nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.byCatalog[cat.Name]; ok {
+		return g, emb, nil
+	}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: emb})
+	if err != nil {
+		return nil, nil, err
+	}
+	c.byCatalog[cat.Name] = g
+	return g, emb, nil
+}
+
+// newRecallRanker ranks with twnm/recall over the catalog's graph in process.
+func newRecallRanker(ctx context.Context, graphs *graphCache, cat twnm.Catalog, o recall.Options) (retrievaleval.Ranker, error) {
+	g, emb, err := graphs.get(ctx, cat)
+	if err != nil {
+		return nil, err
+	}
+	src, err := recall.NewMemory(g, recall.MemoryOptions{})
+	if err != nil {
+		return nil, err
+	}
+	links := recall.GraphLinks{G: g}
+	return retrievaleval.RankerFunc(func(ctx context.Context, query string) ([]string, error) {
+		r, err := recall.Retrieve(ctx, src, emb, query, o)
+		if err != nil {
+			return nil, err
+		}
+		if err := recall.Choose(r, links, o); err != nil {
+			return nil, err
+		}
+		return r.Ranked, nil
+	}), nil
+}
+
+// Settings of the hashed+rerank baseline.
+const (
+	// baselineRerank is how many recalled APIs the production retriever reranks: its recall
+	// factor (4) times its default number of targets (3).
+	baselineRerank = 12
+	// baselineRecall is how many APIs the baseline returns in all.
+	baselineRecall = 100
+)
+
+// newHashedRerank builds the catalog's graph as the worker does (twnm.Build with
+// embed.Default()) and ranks as the production Retrieve activity does.
+func newHashedRerank(ctx context.Context, cat twnm.Catalog) (retrievaleval.Ranker, error) {
+	emb := embed.Default()
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: emb})
+	if err != nil {
+		return nil, err
+	}
+	return retrievaleval.RankerFunc(func(ctx context.Context, query string) ([]string, error) {
+		matches, err := g.Retrieve(ctx, emb, query, baselineRecall)
+		if err != nil {
+			return nil, err
+		}
+		names := make([]string, len(matches))
+		for i, m := range matches {
+			names[i] = m.Name
+		}
+		head := names[:min(baselineRerank, len(names))]
+		out := make([]string, 0, len(names))
+		for _, m := range rerankRecalled(query, head, g) {
+			out = append(out, m.Name)
+		}
+		if len(out) != len(head) {
+			return nil, fmt.Errorf("rerank kept %d of %d recalled APIs", len(out), len(head))
+		}
+		return append(out, names[len(head):]...), nil
+	}), nil
+}
+
+// rerankRecalled mirrors activities.rerank (activities/retrieve.go), copied here until the
+// two are folded into one: it orders the recalled APIs by similarity to the description under
+// an embedder whose IDF weights are fitted on the recalled APIs' own texts.
+func rerankRecalled(desc string, recalled []string, g *twnm.Graph) []twnm.Match {
+	var ids []twnm.NodeID
+	var texts []string
+	for _, name := range recalled {
+		id, ok := g.APIByName(name)
+		if !ok || g.Node(id).API == nil {
+			continue // deleted between the two reads
+		}
+		ids = append(ids, id)
+		texts = append(texts, twnm.APIText(*g.Node(id).API))
+	}
+	local := embed.Default()
+	local.Fit(texts)
+	q := local.Vector(desc)
+	out := make([]twnm.Match, len(ids))
+	for i, id := range ids {
+		out[i] = twnm.Match{API: id, Name: g.Node(id).Name, Score: embed.Cosine(q, local.Vector(texts[i]))}
+	}
+	// Stable: ties keep the index's order.
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
+	return out
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/twnm/retrievaleval"
+)
+
+// TestEvalRetrieval runs the baseline on RestBench and API-Bank through the command, with the
+// shared data folder found beside the repository.
+func TestEvalRetrieval(t *testing.T) {
+	if os.Getenv("NAVI_DATA_DIR") == "" && defaultDataDir() == "" {
+		t.Skip("no shared data folder beside the repository (../shared/data) and no NAVI_DATA_DIR")
+	}
+	dir := t.TempDir()
+	var out, progress bytes.Buffer
+	require.NoError(t, evalCmd([]string{"retrieval", "-sets", "restbench,apibank", "-methods", "hashed+rerank", "-out", dir}, streams{&out, &progress}))
+
+	for _, f := range []string{retrievalJSONFile, retrievalMarkdownFile} {
+		st, err := os.Stat(filepath.Join(dir, f))
+		require.NoError(t, err)
+		assert.Positive(t, st.Size(), f)
+	}
+	md := out.String()
+	assert.Contains(t, md, "| Method | RestBench @1 | R@5 | API-Bank @1 | R@5 |")
+	row := regexp.MustCompile(`(?m)^\| hashed\+rerank \|(.*)\|$`).FindStringSubmatch(md)
+	require.NotNil(t, row, md)
+	cells := strings.Split(row[1], "|")
+	require.Len(t, cells, 4, "two numbers per set")
+	for _, c := range cells {
+		v, err := strconv.ParseFloat(strings.TrimSpace(c), 64)
+		require.NoError(t, err, c)
+		assert.GreaterOrEqual(t, v, 0.0)
+		assert.LessOrEqual(t, v, 100.0)
+	}
+	assert.Contains(t, progress.String(), "RestBench (100 tasks, 54 APIs) × hashed+rerank: building")
+	assert.Contains(t, progress.String(), "wrote "+filepath.Join(dir, retrievalJSONFile))
+
+	full, err := os.ReadFile(filepath.Join(dir, retrievalMarkdownFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(full), md, "the report holds the summary")
+	assert.Contains(t, string(full), "- **API-Bank** (50 tasks, 71 APIs ranked)")
+
+	var rep retrievaleval.Report
+	js, err := os.ReadFile(filepath.Join(dir, retrievalJSONFile))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(js, &rep))
+	require.Len(t, rep.Results, 2)
+	res, ok := rep.Result("RestBench", "hashed+rerank")
+	require.True(t, ok)
+	assert.Len(t, res.PerTask, 100)
+}
+
+// The tool world needs no data folder; flags may stand before the subcommand; -json prints the
+// report instead of the summary.
+func TestEvalRetrievalJSON(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, evalCmd([]string{"-json", "-data", "", "-sets", "toolworld", "-toolworld-n", "6", "retrieval", "-methods", "full", "-out", ""}, streams{&out, io.Discard}))
+	var rep retrievaleval.Report
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rep), out.String())
+	require.Len(t, rep.Results, 1)
+	assert.Equal(t, "ToolWorld", rep.Results[0].Set)
+	assert.Equal(t, "full", rep.Results[0].Method)
+	assert.Len(t, rep.Results[0].PerTask, 6)
+	for _, tr := range rep.Results[0].PerTask {
+		assert.NotEmpty(t, tr.Top, tr.ID)
+	}
+}
+
+func TestEvalRetrievalErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		args  []string
+		usage bool
+		want  string
+	}{
+		{"no subcommand", nil, true, "one subcommand: retrieval"},
+		{"other subcommand", []string{"chains"}, true, `no subcommand "chains"`},
+		{"unknown set", []string{"retrieval", "-sets", "toolbench"}, true, `unknown set "toolbench"`},
+		{"unknown method", []string{"retrieval", "-sets", "toolworld", "-methods", "bm26"}, true, `unknown method "bm26"; known: hashed+rerank, bm25`},
+		{"no data folder", []string{"retrieval", "-data", "", "-sets", "restbench"}, true, "pass -data or set NAVI_DATA_DIR"},
+		{"neo4j", []string{"retrieval", "-neo4j"}, false, "not yet wired"},
+		{"bad limit", []string{"retrieval", "-limit", "-1"}, true, "-limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := evalCmd(tt.args, streams{io.Discard, io.Discard})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.want)
+			assert.Equal(t, tt.usage, errors.Is(err, errUsage))
+		})
+	}
+}

@@ -1,0 +1,216 @@
+package recall
+
+import (
+	"slices"
+	"sort"
+)
+
+// Links answers the data-flow questions Choose asks of the graph.
+type Links interface {
+	// Feeds reports whether an output of producer can bind an input of consumer.
+	Feeds(producer, consumer string) bool
+	// Producers returns, for each required input of api, the APIs able to produce it.
+	Producers(api string) [][]string
+}
+
+// finalists is how many of the best candidates for the final step Choose weighs against each
+// other through the graph.
+const finalists = 5
+
+// Choose picks the final step and orders the result, filling r.Final, r.Chain and r.Ranked.
+//
+// The final step's score is the mean of its (normalised) score for the whole request and for
+// the request's last clause, since the final step of a request is usually what its last part
+// asks for. Among the best finalists, a candidate that consumes the leader's output and scores
+// at least ConsumerRatio of the leader's takes its place (the leader is its producer: "who
+// directed the top-rated movie" is answered by the credits, fed by the top-rated list). The
+// final step's required inputs that the request leaves to other tools are then bound by the
+// producer the request favours; those producers and the other parts' best candidates that
+// feed the chain come before it in Chain. Ranked holds the final step, its producers, then the
+// sub-goals' candidates round-robin, so that every part of the request is represented early.
+// links may be nil (or o.NoGraph set): relevance alone decides.
+func Choose(r *Result, links Links, o Options) error {
+	o, err := o.withDefaults()
+	if err != nil {
+		return err
+	}
+	if o.NoGraph {
+		links = nil
+	}
+	clauses := r.Clauses()
+	whole := r.Whole()
+	last := whole
+	if len(clauses) > 0 {
+		last = clauses[len(clauses)-1]
+	}
+	sWhole, sLast := scores(whole), scores(last)
+	pool := map[string]float64{}
+	for _, g := range r.Goals {
+		for _, c := range g.Candidates {
+			pool[c.Name] = max(pool[c.Name], c.Score)
+		}
+	}
+	if len(pool) == 0 {
+		r.Final, r.Chain, r.Ranked, r.Scores = "", nil, nil, nil
+		return nil
+	}
+	final := map[string]float64{}
+	for name := range pool {
+		final[name] = (sWhole[name] + sLast[name]) / 2
+	}
+	names := sortedBy(final)
+	best := names[0]
+	if links != nil {
+		top := names[:min(finalists, len(names))]
+		for range finalists { // each round moves to a consumer of the leader, or stops
+			moved := false
+			for _, b := range top {
+				if b != best && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) {
+					best, moved = b, true
+					break
+				}
+			}
+			if !moved {
+				break
+			}
+		}
+	}
+	ranked := []string{best}
+	seen := map[string]bool{best: true}
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			ranked = append(ranked, name)
+		}
+	}
+	chain := []string{best}
+	if links != nil {
+		for _, producers := range links.Producers(best) {
+			if p := pickProducer(producers, pool); p != "" && !seen[p] {
+				add(p)
+				chain = append(chain, p)
+			}
+		}
+		for _, g := range clauses {
+			if len(g.Candidates) == 0 {
+				continue
+			}
+			c := g.Candidates[0].Name
+			if slices.Contains(chain, c) {
+				continue
+			}
+			for _, member := range chain {
+				if links.Feeds(c, member) {
+					chain = append(chain, c)
+					break
+				}
+			}
+		}
+	}
+	lists := make([][]Candidate, 0, len(r.Goals))
+	for _, g := range clauses {
+		lists = append(lists, g.Candidates)
+	}
+	lists = append(lists, whole.Candidates)
+	for i := 0; ; i++ {
+		any := false
+		for _, l := range lists {
+			if i < len(l) {
+				any = true
+				add(l[i].Name)
+			}
+		}
+		if !any {
+			break
+		}
+	}
+	final[best] = max(final[best], final[names[0]])
+	r.Final, r.Ranked, r.Scores = best, ranked, final
+	r.Chain = order(chain, links)
+	return nil
+}
+
+// Finalists lists the candidates by their score as the final step, the chosen final step
+// first.
+func (r *Result) Finalists() []string {
+	if r.Final == "" {
+		return nil
+	}
+	out := []string{r.Final}
+	for _, name := range sortedBy(r.Scores) {
+		if name != r.Final {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// pickProducer is the producer of one input the request favours: the one with the best
+// retrieval score, or the only one when none was retrieved.
+func pickProducer(producers []string, pool map[string]float64) string {
+	best, score := "", 0.0
+	for _, p := range producers {
+		if s := pool[p]; s > score || s == score && s > 0 && p < best {
+			best, score = p, s
+		}
+	}
+	if best == "" && len(producers) == 1 {
+		return producers[0]
+	}
+	return best
+}
+
+// order sorts a chain so that producers come before their consumers; ties and cycles keep
+// the given order, reversed so that the final step (first given) ends the chain.
+func order(chain []string, links Links) []string {
+	rest := make([]string, len(chain))
+	for i, c := range chain {
+		rest[len(chain)-1-i] = c
+	}
+	if links == nil {
+		return rest
+	}
+	var out []string
+	for len(rest) > 0 {
+		pick := 0
+		for i, c := range rest {
+			free := true
+			for j, p := range rest {
+				if i != j && links.Feeds(p, c) && !links.Feeds(c, p) {
+					free = false
+					break
+				}
+			}
+			if free {
+				pick = i
+				break
+			}
+		}
+		out = append(out, rest[pick])
+		rest = append(rest[:pick:pick], rest[pick+1:]...)
+	}
+	return out
+}
+
+func scores(g Goal) map[string]float64 {
+	m := make(map[string]float64, len(g.Candidates))
+	for _, c := range g.Candidates {
+		m[c.Name] = c.Score
+	}
+	return m
+}
+
+// sortedBy lists the keys of m by descending value, ties by name.
+func sortedBy(m map[string]float64) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if m[out[i]] != m[out[j]] {
+			return m[out[i]] > m[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out
+}

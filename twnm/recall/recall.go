@@ -1,0 +1,374 @@
+// Package recall finds the tools a request needs. The request is split into sub-goals
+// (twnm/subgoal); each sub-goal is retrieved by BM25 over tool documents and by dense
+// similarity, fused into one candidate list; the graph's data-flow links then choose, among
+// the candidates of all sub-goals, the chain's final step (the tool that consumes the others'
+// outputs) and the order of the steps that feed it.
+//
+// The same code ranks in process (Memory, over a twnm.Graph) and through the store (a Source
+// backed by Neo4j's full-text and vector indexes), so both paths rank alike.
+package recall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/subgoal"
+)
+
+// Hit is an API a source found for a text, with the source's own score (BM25, or cosine).
+type Hit struct {
+	Name  string  `json:"name"`
+	Score float64 `json:"score"`
+}
+
+// Source ranks the callable APIs of a graph for one sub-goal.
+type Source interface {
+	// Lexical returns the k APIs with the highest BM25 score for text, best first.
+	Lexical(ctx context.Context, text string, k int) ([]Hit, error)
+	// Dense returns the k APIs whose embeddings are most similar to vec, best first.
+	Dense(ctx context.Context, vec []float64, k int) ([]Hit, error)
+}
+
+// Ranker says which evidence ranks a sub-goal's candidates.
+type Ranker string
+
+// Rankers.
+const (
+	// Fused blends BM25 and dense similarity (the default).
+	Fused Ranker = "fused"
+	// Lexical ranks by BM25 alone.
+	Lexical Ranker = "bm25"
+	// Dense ranks by embedding similarity alone.
+	Dense Ranker = "dense"
+)
+
+// Defaults of Options.
+const (
+	DefaultDepth       = 50
+	DefaultDenseWeight = 0.4
+	// DefaultConsumerRatio: a candidate that consumes the leading candidate's output becomes the
+	// final step when its own score is at least this share of the leader's.
+	DefaultConsumerRatio = 0.7
+	// DefaultFloor is the cosine similarity below which a sub-goal's best candidate is not
+	// relevant enough to act on (all-MiniLM-L6-v2; see navi eval retrieval's floor table).
+	DefaultFloor = 0.2
+)
+
+// Options configures Retrieve. The zero value is the full method with the defaults.
+type Options struct {
+	// Ranker is Fused (default), Lexical or Dense.
+	Ranker Ranker
+	// Depth is how many hits each source returns per sub-goal; 0 means DefaultDepth.
+	Depth int
+	// DenseWeight is the dense share of the fused score, in [0, 1]; 0 means DefaultDenseWeight.
+	DenseWeight float64
+	// WholeOnly retrieves with the whole request alone, without sub-goals.
+	WholeOnly bool
+	// NoGraph leaves the final step to relevance alone, without data-flow links.
+	NoGraph bool
+	// ConsumerRatio overrides DefaultConsumerRatio when positive.
+	ConsumerRatio float64
+	// Floor overrides DefaultFloor when positive; negative disables the floor.
+	Floor float64
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Ranker == "" {
+		o.Ranker = Fused
+	}
+	switch o.Ranker {
+	case Fused, Lexical, Dense:
+	default:
+		return o, fmt.Errorf("recall: ranker %q is not one of %s, %s, %s", o.Ranker, Fused, Lexical, Dense)
+	}
+	if o.Depth <= 0 {
+		o.Depth = DefaultDepth
+	}
+	if o.DenseWeight == 0 {
+		o.DenseWeight = DefaultDenseWeight
+	}
+	if o.DenseWeight < 0 || o.DenseWeight > 1 {
+		return o, fmt.Errorf("recall: dense weight %g is outside [0, 1]", o.DenseWeight)
+	}
+	switch o.Ranker {
+	case Lexical:
+		o.DenseWeight = 0
+	case Dense:
+		o.DenseWeight = 1
+	}
+	if o.ConsumerRatio <= 0 {
+		o.ConsumerRatio = DefaultConsumerRatio
+	}
+	if o.Floor == 0 {
+		o.Floor = DefaultFloor
+	}
+	return o, nil
+}
+
+// Candidate is an API retrieved for a sub-goal.
+type Candidate struct {
+	Name string `json:"name"`
+	// Score is the fused score, normalised so that the sub-goal's best candidate has 1.
+	Score float64 `json:"score"`
+	// Lexical is the BM25 score, Dense the cosine similarity (0 where the source did not
+	// return the API).
+	Lexical float64 `json:"lexical,omitempty"`
+	Dense   float64 `json:"dense,omitempty"`
+}
+
+// Goal is a sub-goal with the candidates retrieved for it, best first.
+type Goal struct {
+	subgoal.Goal
+	Candidates []Candidate `json:"candidates"`
+	// Relevant is false when even the best candidate's dense similarity is under the floor:
+	// no tool of the graph serves this part of the request. Always true for Lexical.
+	Relevant bool `json:"relevant"`
+	// Best is the best candidate's dense similarity (0 for Lexical).
+	Best float64 `json:"best"`
+}
+
+// Result is what Retrieve found.
+type Result struct {
+	Goals []Goal `json:"goals"`
+	// Ranked is every candidate once, the final step first; Choose fills it.
+	Ranked []string `json:"ranked,omitempty"`
+	// Final is the chosen final step, and Chain the steps in order, producers before
+	// consumers, the final last; Choose fills them.
+	Final string   `json:"final,omitempty"`
+	Chain []string `json:"chain,omitempty"`
+	// Scores holds each candidate's score as the final step, in [0, 1]: the mean of its
+	// scores for the whole request and the last clause; the chosen final step has the best.
+	Scores map[string]float64 `json:"scores,omitempty"`
+}
+
+// Pool lists the candidates of every sub-goal once, at most perGoal from each, round-robin
+// over the sub-goals in order, so that every part of the request is represented.
+func (r *Result) Pool(perGoal int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := 0; i < perGoal; i++ {
+		for _, g := range r.Goals {
+			if i < len(g.Candidates) && !seen[g.Candidates[i].Name] {
+				seen[g.Candidates[i].Name] = true
+				out = append(out, g.Candidates[i].Name)
+			}
+		}
+	}
+	return out
+}
+
+// Clauses returns the sub-goals that are parts of the request (all but the whole request).
+func (r *Result) Clauses() []Goal {
+	var out []Goal
+	for _, g := range r.Goals {
+		if !g.Whole {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// Whole returns the sub-goal holding the whole request.
+func (r *Result) Whole() Goal {
+	for _, g := range r.Goals {
+		if g.Whole {
+			return g
+		}
+	}
+	return Goal{}
+}
+
+// Relevant reports whether every part of the request has a relevant candidate.
+func (r *Result) Relevant() bool {
+	for _, g := range r.Goals {
+		if !g.Relevant {
+			return false
+		}
+	}
+	return true
+}
+
+// Retrieve splits request into sub-goals and retrieves candidates for each from src: BM25 and
+// dense similarity (emb embeds the sub-goals; it may be nil for Lexical), fused. Adjacent
+// sub-goals whose best candidate is the same tool are merged back into one. Call Choose on
+// the result to pick the final step.
+func Retrieve(ctx context.Context, src Source, emb embed.Embedder, request string, o Options) (*Result, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	request = strings.TrimSpace(request)
+	if request == "" {
+		return nil, errors.New("recall: the request is empty")
+	}
+	if emb == nil && o.Ranker != Lexical {
+		return nil, errors.New("recall: dense ranking needs an embedder")
+	}
+	var goals []subgoal.Goal
+	if o.WholeOnly {
+		goals = []subgoal.Goal{{Text: request, Whole: true}}
+	} else {
+		goals = subgoal.Split(request)
+	}
+	return retrieveGoals(ctx, src, emb, goals, o)
+}
+
+// RetrieveGoals is Retrieve for sub-goals given by the caller (an LLM planner's sub-intents).
+// The last goal should hold the whole request (Whole).
+func RetrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (*Result, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if len(goals) == 0 {
+		return nil, errors.New("recall: no sub-goals")
+	}
+	return retrieveGoals(ctx, src, emb, goals, o)
+}
+
+func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (*Result, error) {
+	res := &Result{}
+	for range len(goals) { // each round merges two goals or stops
+		found, err := rankGoals(ctx, src, emb, goals, o)
+		if err != nil {
+			return nil, err
+		}
+		res.Goals = found
+		i := firstSameTool(found)
+		if i < 0 {
+			break
+		}
+		goals = subgoal.Merge(goals, i, i+1)
+	}
+	return res, nil
+}
+
+// firstSameTool is the index i of the first pair of adjacent clauses whose best candidate is
+// the same API, or −1: one tool covers both, so they are one sub-goal.
+func firstSameTool(goals []Goal) int {
+	for i := 0; i+1 < len(goals); i++ {
+		a, b := goals[i], goals[i+1]
+		if a.Whole || b.Whole || len(a.Candidates) == 0 || len(b.Candidates) == 0 {
+			continue
+		}
+		if a.Candidates[0].Name == b.Candidates[0].Name {
+			return i
+		}
+	}
+	return -1
+}
+
+func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) ([]Goal, error) {
+	var vecs [][]float64
+	if o.DenseWeight > 0 {
+		texts := make([]string, len(goals))
+		for i, g := range goals {
+			texts[i] = g.Text
+		}
+		var err error
+		if vecs, err = emb.Embed(ctx, texts); err != nil {
+			return nil, fmt.Errorf("recall: embed %d sub-goals: %w", len(goals), err)
+		}
+		if len(vecs) != len(goals) {
+			return nil, fmt.Errorf("recall: the embedder returned %d vectors for %d sub-goals", len(vecs), len(goals))
+		}
+	}
+	out := make([]Goal, len(goals))
+	for i, g := range goals {
+		var lex, dense []Hit
+		var err error
+		if o.DenseWeight < 1 {
+			if lex, err = src.Lexical(ctx, g.Text, o.Depth); err != nil {
+				return nil, fmt.Errorf("recall: sub-goal %q: lexical: %w", g.Text, err)
+			}
+		}
+		if o.DenseWeight > 0 {
+			if dense, err = src.Dense(ctx, vecs[i], o.Depth); err != nil {
+				return nil, fmt.Errorf("recall: sub-goal %q: dense: %w", g.Text, err)
+			}
+		}
+		out[i] = Goal{Goal: g, Candidates: Fuse(lex, dense, o.DenseWeight), Relevant: hasWord(g.Text)}
+		if len(dense) > 0 && out[i].Relevant {
+			out[i].Best = dense[0].Score
+			out[i].Relevant = o.Floor < 0 || dense[0].Score >= o.Floor
+		}
+	}
+	return out, nil
+}
+
+// hasWord reports whether text holds a letter or a digit: a text of punctuation alone asks for
+// nothing, whatever an encoder makes of it.
+func hasWord(text string) bool {
+	return strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
+}
+
+// Fuse blends a lexical and a dense hit list into one: each list's scores are scaled to [0, 1]
+// (BM25 by its maximum, cosine min-max over the list, so that the list's weakest hit gets 0),
+// an API missing from a list gets 0 there, and the fused score is
+// (1 − w)·lexical + w·dense, rescaled so that the best is 1. Ties are broken by name.
+func Fuse(lex, dense []Hit, w float64) []Candidate {
+	byName := map[string]*Candidate{}
+	var order []*Candidate
+	get := func(name string) *Candidate {
+		c, ok := byName[name]
+		if !ok {
+			c = &Candidate{Name: name}
+			byName[name] = c
+			order = append(order, c)
+		}
+		return c
+	}
+	fused := map[*Candidate]float64{}
+	if len(lex) > 0 {
+		top := lex[0].Score
+		for _, h := range lex {
+			top = max(top, h.Score)
+		}
+		for _, h := range lex {
+			c := get(h.Name)
+			c.Lexical = h.Score
+			if top > 0 {
+				fused[c] += (1 - w) * h.Score / top
+			}
+		}
+	}
+	if len(dense) > 0 {
+		hi, lo := dense[0].Score, dense[0].Score
+		for _, h := range dense {
+			hi, lo = max(hi, h.Score), min(lo, h.Score)
+		}
+		for _, h := range dense {
+			c := get(h.Name)
+			c.Dense = h.Score
+			if hi > lo {
+				fused[c] += w * (h.Score - lo) / (hi - lo)
+			} else {
+				fused[c] += w
+			}
+		}
+	}
+	best := 0.0
+	for _, c := range order {
+		best = max(best, fused[c])
+	}
+	out := make([]Candidate, len(order))
+	for i, c := range order {
+		c.Score = fused[c]
+		if best > 0 {
+			c.Score /= best
+		}
+		out[i] = *c
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}

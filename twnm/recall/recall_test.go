@@ -1,0 +1,108 @@
+package recall
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/twnm/subgoal"
+)
+
+func TestFuseHandComputed(t *testing.T) {
+	// BM25 A=4, B=2 scale by the maximum 4 to A=1, B=0.5. Cosines B=.8, C=.6, A=.4 scale
+	// min-max over [.4, .8] to B=1, C=.5, A=0. With w = 0.5:
+	//   A = .5·1 + .5·0 = .5,  B = .5·.5 + .5·1 = .75,  C = .5·0 + .5·.5 = .25,
+	// rescaled by the best (.75): B = 1, A = 2/3, C = 1/3.
+	got := Fuse([]Hit{{"A", 4}, {"B", 2}}, []Hit{{"B", .8}, {"C", .6}, {"A", .4}}, 0.5)
+	require.Len(t, got, 3)
+	want := []struct {
+		name         string
+		score        float64
+		lexical, cos float64
+	}{{"B", 1, 2, .8}, {"A", 2.0 / 3, 4, .4}, {"C", 1.0 / 3, 0, .6}}
+	for i, w := range want {
+		assert.Equal(t, w.name, got[i].Name)
+		assert.InDelta(t, w.score, got[i].Score, 1e-12, w.name)
+		assert.Equal(t, w.lexical, got[i].Lexical, w.name)
+		assert.Equal(t, w.cos, got[i].Dense, w.name)
+	}
+}
+
+func TestFuseEdgeCases(t *testing.T) {
+	tests := []struct {
+		name       string
+		lex, dense []Hit
+		w          float64
+		want       []string
+	}{
+		{"lexical only", []Hit{{"b", 1}, {"a", 1}}, nil, 0, []string{"a", "b"}}, // ties by name
+		{"dense only", nil, []Hit{{"x", .9}, {"y", .1}}, 1, []string{"x", "y"}},
+		{"one dense hit", nil, []Hit{{"x", .3}}, 1, []string{"x"}},
+		{"nothing", nil, nil, .5, []string{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Fuse(tt.lex, tt.dense, tt.w)
+			names := []string{}
+			for _, c := range got {
+				names = append(names, c.Name)
+				assert.LessOrEqual(t, c.Score, 1.0)
+			}
+			assert.Equal(t, tt.want, names)
+		})
+	}
+}
+
+// links is a fixed data-flow relation for Choose's tests.
+type links struct {
+	feeds     map[[2]string]bool
+	producers map[string][][]string
+}
+
+func (l links) Feeds(p, c string) bool          { return l.feeds[[2]string{p, c}] }
+func (l links) Producers(api string) [][]string { return l.producers[api] }
+
+func goal(order int, whole bool, cands ...Candidate) Goal {
+	return Goal{Goal: subgoal.Goal{Order: order, Text: "t", Whole: whole}, Candidates: cands, Relevant: true}
+}
+
+func TestChooseConsumerBecomesFinal(t *testing.T) {
+	// Final scores: P = (1 + .9)/2 = .95, C = (.8 + 1)/2 = .9, X = 0. P leads; C consumes P's
+	// output and .9 ≥ .7·.95, so C is the final step and P its producer.
+	r := &Result{Goals: []Goal{
+		goal(0, false, Candidate{Name: "P", Score: 1}, Candidate{Name: "X", Score: .5}),
+		goal(1, false, Candidate{Name: "C", Score: 1}, Candidate{Name: "P", Score: .9}),
+		goal(2, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .8}),
+	}}
+	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: map[string][][]string{"C": {{"Q", "P"}}}}
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "C", r.Final)
+	assert.Equal(t, []string{"C", "P", "X"}, r.Ranked)
+	assert.Equal(t, []string{"P", "C"}, r.Chain)
+
+	// Without the graph, relevance alone keeps P.
+	r2 := &Result{Goals: r.Goals}
+	require.NoError(t, Choose(r2, l, Options{NoGraph: true}))
+	assert.Equal(t, "P", r2.Final)
+	assert.Equal(t, []string{"P"}, r2.Chain)
+}
+
+func TestChooseWeakConsumerStaysBehind(t *testing.T) {
+	// C consumes P's output but scores (.2 + .2)/2 = .2 < .7·1: a search API stays final.
+	r := &Result{Goals: []Goal{
+		goal(0, false, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .2}),
+		goal(1, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .2}),
+	}}
+	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}}
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "P", r.Final)
+	assert.Equal(t, []string{"P", "C"}, r.Ranked)
+}
+
+func TestChooseEmpty(t *testing.T) {
+	r := &Result{Goals: []Goal{goal(0, true)}}
+	require.NoError(t, Choose(r, nil, Options{}))
+	assert.Empty(t, r.Final)
+	assert.Empty(t, r.Ranked)
+}

@@ -1,0 +1,326 @@
+package subgoal
+
+import "strings"
+
+// The word lists below are the whole of Split's knowledge of English. They are lowercase, with
+// the typographic apostrophe written as "'" (tokens are normalised the same way).
+
+// set builds a lookup set from space-separated words.
+func set(words string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// phraseSet builds a lookup set of "|"-separated phrases, their words separated by one space.
+func phraseSet(list string) map[string]bool {
+	m := make(map[string]bool)
+	for _, p := range strings.Split(list, "|") {
+		if f := strings.Fields(p); len(f) > 0 {
+			m[strings.Join(f, " ")] = true
+		}
+	}
+	return m
+}
+
+// phraseList is a list of multi-word phrases indexed by their first word; each bucket lists the
+// longer phrases first, so that matching takes the longest one.
+type phraseList struct {
+	all     [][]string
+	byFirst map[string][][]string
+}
+
+// phrases builds a phraseList from "|"-separated phrases.
+func phrases(list string) phraseList {
+	pl := phraseList{byFirst: make(map[string][][]string)}
+	for _, p := range strings.Split(list, "|") {
+		if f := strings.Fields(p); len(f) > 0 {
+			pl.all = append(pl.all, f)
+		}
+	}
+	// Stable insertion sort by length, longest first (the lists are short).
+	for i := 1; i < len(pl.all); i++ {
+		for j := i; j > 0 && len(pl.all[j]) > len(pl.all[j-1]); j-- {
+			pl.all[j], pl.all[j-1] = pl.all[j-1], pl.all[j]
+		}
+	}
+	for _, p := range pl.all {
+		pl.byFirst[p[0]] = append(pl.byFirst[p[0]], p)
+	}
+	return pl
+}
+
+// verbsPlain are request verbs that are seldom nouns: after "and" or a comma they start a new
+// clause whenever a word other than a preposition or a conjunction (notObjects) follows them
+// ("... and find a museum").
+var verbsPlain = set(`find get fetch retrieve obtain provide give send create delete remove
+	generate calculate compute convert translate compare identify verify validate recommend
+	suggest summarize summarise explain describe locate buy purchase sell reserve determine
+	analyze analyse notify remind grab lookup subscribe unsubscribe cancel
+	reschedule rebook enumerate gimme`)
+
+// verbsAmbiguous are request verbs that are also common nouns ("book", "list", "schedule");
+// they start a clause only when the next word shows a verb use: a determiner, a pronoun, a
+// particle, a quoted string or a proper noun ("and book a table", not "scores and schedule
+// for Sunday").
+var verbsAmbiguous = set(`book list check search order schedule set track play share post
+	rate review report return update plan stream watch display call text email message
+	price quote rank count sort filter transfer exchange change view look save store record
+	map chart request monitor alert print copy move mark tag label start stop test visit
+	contact tell add forecast pull access open close run pay rent hire download upload sign
+	log register join leave invite show make help let put bring pick edit modify rename
+	assign archive restore reset enable disable turn connect sync import export publish
+	attach apply enroll follow unfollow scan detect measure estimate predict confirm
+	withdraw deposit collect browse research investigate search read write translate tweet
+	lend borrow ship deliver fill submit block unblock mute unmute pin unpin place use draft
+	compose plot draw design arrange`)
+
+// verbsOther are verbs that make a clause a task when they head it but never split a clause
+// on their own ("see", "know").
+var verbsOther = set(`see know learn discover understand need want`)
+
+// motives are heads of clauses that state why the user asks, not what a tool should do
+// ("I want to gather inspiration", "so that I can plan my trip"): such a clause is dropped
+// unless something else in it makes it a task.
+var motives = set(`gather plan explore enjoy relax celebrate impress surprise stay be have
+	feel decide prepare organize organise inspire treat spend unwind catch improve become go
+	travel attend host throw`)
+
+// evidence are words that, right after an ambiguous verb, show it is used as a verb:
+// determiners, pronouns and quantifiers ("book a", "list all", "play it", "check whether").
+var evidence = set(`the a an my me us our your his her their its it them him this that these
+	those some any all every each both another one two three four five six seven eight nine
+	ten what which whether how where when who if up out more most down back`)
+
+// articles are the determiners that make a wh-word embedded ("when and where the concert
+// is") rather than a new question ("and which one has ...").
+var articles = set(`the a an my your his her its our their this that these those`)
+
+// notObjects after a plain verb show an intransitive use, not a new request ("book and cancel
+// for free").
+var notObjects = set(`and or for of in on at with by about as than`)
+
+// objectPronouns show a verb after a capitalised verb ("and Send me ...").
+var objectPronouns = set(`me us it them him her`)
+
+// whWords start questions.
+var whWords = set(`what what's whats which how how's where where's when when's who who's
+	whom whose why`)
+
+// auxes start yes/no questions ("is there", "does it", "can I").
+var auxes = set(`is are was were do does did can could will would should has have had am
+	isn't aren't don't doesn't didn't can't won't`)
+
+// subjects follow an aux in a yes/no question.
+var subjects = set(`i you we it there they he she this that these those my the any`)
+
+// whFollowers may follow a wh-word that opens a new question after "and" or a comma ("and how
+// many", "and what is"); a wh-word followed by a determiner ("when and where the concert is")
+// is an embedded clause instead.
+var whFollowers = set(`is are was were do does did can could will would should has have had
+	many much long far old often big large tall else kind type time day year won wrote sang
+	made sold gave took came became ran played scored directed released composed founded
+	invented built painted starred produced published happened`)
+
+// fillers may stand between the words of a frame or before a verb ("can you also please").
+var fillers = set(`also please kindly just quickly additionally then really maybe perhaps
+	possibly now still`)
+
+// directFrames are polite ways to ask for something; they are stripped from the start of a
+// clause and make it a task.
+var directFrames = phrases(`can you|could you|would you|will you|can u|could u|would you mind|
+	do you mind|would it be possible to|would it be possible for you to|is it possible to|
+	is it possible for you to|is there a way to|is there any way to|i was wondering if you could|
+	i was wondering if you can|i wonder if you could|i'd appreciate it if you could|
+	i would appreciate it if you could|i'd appreciate if you could|
+	i would appreciate if you could|i'd be grateful if you could|i would be grateful if you could|
+	please|kindly|pls|plz|help me|help me to|help me with|can you help me|could you help me|
+	can you help me to|could you help me to|i'd like you to|i would like you to|i want you to|
+	i need you to|i'd love for you to|i would love for you to|would you be able to|
+	could you be able to|are you able to|can you please|i request you to|i ask you to|
+	let me know|let me know if|let me know whether|let me see|do you know|do you have|can i get|could i get|can i have|
+	could i have|may i have|may i get|i'd appreciate|i would appreciate`)
+
+// wantFrames state a want; they are stripped too, and make a clause a task unless its head is a
+// motive ("I want to gather inspiration").
+var wantFrames = phrases(`i'd like to know|i would like to know|i want to know|i need to know|
+	i'd love to know|i would love to know|i wish to know|i'd like to find out|
+	i want to find out|i need to find out|i'd like to|i would like to|i want to|i need to|
+	i wish to|i'd love to|i would love to|i'm looking to|i am looking to|i'm trying to|
+	i am trying to|i hope to|i'm hoping to|i am hoping to|i plan to|i'm planning to|
+	i am planning to|i'd like|i would like|i want|i need|i'm looking for|i am looking for|
+	we want to|we need to|we'd like to|we would like to|we want|we need|we'd like|
+	we would like|we're looking for|we are looking for|i'm curious to know|
+	i am curious to know|i require|i'd prefer|i would prefer|i'd prefer to|
+	i'd also like|i also need|i also want|my goal is to|i'm in need of|i am in need of|
+	looking for|i have to|i must|i should|i want to be able to|i'd like to be able to|
+	i would like to be able to|i need to be able to|i wanna know|i wanna|we wanna|
+	i'm keen to|i am keen to`)
+
+// connectives link clauses; they are stripped from the start of a clause.
+var connectives = phrases(`and then|and after that|and afterwards|and finally|and also|
+	and lastly|and next|and now|after that|after this|afterwards|and|then|also|additionally|
+	in addition|plus|as well as|moreover|furthermore|besides that|besides|but|but also|so|
+	now|ok|okay|oh|well|alright|anyway|hi|hello|hey|hi there|hey there|hello there|finally|
+	lastly|next|first|firstly|first of all|to begin|to begin with|second|secondly|third|
+	thirdly|fourth|fifth|at last|last but not least|but first|but before that|before that|
+	before this|before doing that|before doing so|before you do that|before you do|
+	prior to that|once that's done|once done|once you have that|once you've done that|
+	when that's done|after which`)
+
+// beforeMarkers put their clause (and the clauses chained to it) before the clause it follows
+// in execution order.
+var beforeMarkers = set(`before_that before_this before_doing_that before_doing_so
+	before_you_do_that before_you_do prior_to_that but_first but_before_that`)
+
+// firstMarkers put their clause (and the clauses chained to it) first in execution order.
+var firstMarkers = set(`first first_of_all firstly to_begin to_begin_with`)
+
+// sequenceMarkers chain a clause to the one before it ("then", "second").
+var sequenceMarkers = set(`then and_then after_that after_this afterwards next second
+	secondly third thirdly fourth fifth and_after_that and_afterwards and_next once_that's_done
+	once_done once_you_have_that once_you've_done_that when_that's_done after_which`)
+
+// midConnectives may split a sentence without a comma before them ("find X then book Y").
+var midConnectives = set(`then afterwards after_that after_this finally lastly additionally plus
+	also as_well_as in_addition moreover furthermore before_that before_this before_doing_that
+	before_doing_so prior_to_that but_first but_before_that but_also once_that's_done
+	once_done after_which`)
+
+// verbParticles are the verb-particle pairs that show a verb use ("look up", "search for").
+var verbParticles = set(`look_up look_for look_into search_for check_out check_on check_for
+	sign_up sign_in log_in log_into pick_up turn_on turn_off set_up fill_out fill_in call_back
+	write_down print_out read_out shop_for hunt_for scan_for browse_for find_out figure_out
+	work_out`)
+
+// frameWords are the words of frames, fillers and connectives: they carry no content when
+// deciding whether a clause has enough words to stand on its own.
+var frameWords = set(`i i'd i'm i've i'll we we'd we're you u can could would will please kindly
+	pls plz want wanna need like love wish to me my know let help do mind be possible is there
+	a way any was wondering wonder if appreciate grateful am looking trying hope hoping
+	planning for interested in curious about require prefer also just really then and so now
+	ok okay oh well but first next finally lastly additionally plus hi hello hey dear`)
+
+// continuations open a sentence that continues the previous request ("And the weather in
+// Paris.").
+var continuations = set(`and also plus and_also additionally as_well_as in_addition`)
+
+// weakConnectives need a clause start after them to split ("and", "but").
+var weakConnectives = set(`and but also plus so now`)
+
+// ordinalConnectives only count as connectives when a comma or a clause start follows them
+// ("second, book ...", not "the second album").
+var ordinalConnectives = set(`first firstly second secondly third thirdly fourth fifth next
+	finally lastly`)
+
+// purposeMarkers introduce a purpose ("so that I can plan my trip"); the clause they start is
+// kept only when it names a tool verb.
+var purposeMarkers = phrases(`so that i can|so that we can|so that i could|so that|
+	in order to|in order for me to|in order for us to|so i can|so we can|so i could|
+	to help me|to help us|which will help me|that will help me|to allow me to|
+	to let me`)
+
+// purposeSubjects follow a purpose marker ("so that I can ...").
+var purposeSubjects = phrases(`i can|we can|i could|we could|i may|i might|i'll be able to|
+	i will be able to|i am able to|i'm able to|i'll|i will|we'll|we will|i|we`)
+
+// trailers are stripped from the end of a clause.
+var trailers = phrases(`please|thanks|thank you|thanks a lot|thank you so much|thx|
+	if possible|if you can|if you could|for me please|as soon as possible`)
+
+// chitchat heads make a clause chit-chat whatever follows ("thank you for your help").
+var chitchat = set(`thank thanks thx cheers hi hello hey greetings bye goodbye appreciate
+	appreciated awesome great cool wow nice`)
+
+// smallTalk are whole clauses that are chit-chat even though they look like questions.
+var smallTalk = phraseSet(`how are you|how are you doing|how's it going|how is it going|what's up|
+	whats up|how have you been|how do you do|are you there|you there`)
+
+// generic words say that a request follows without stating it ("I need two things").
+var generic = set(`do thing things stuff question questions help something a an the of with me
+	you few couple some two three four several following info request requests task tasks
+	favor favour assistance quick small little this these that`)
+
+// determinersForProper may open a proper-noun sequence when capitalised mid-sentence ("Who
+// directed The Godfather?").
+var determinersForProper = set(`the`)
+
+// properConnectors may join capitalised words into one name ("Bank of America", "Stade de
+// France", "Barnes & Noble"). "and" is deliberately missing: "between Paris and Lyon" are two
+// values.
+var properConnectors = set(`of de del della da di du des van von la le el al bin & y the`)
+
+// common are words that never start a proper-noun value even when capitalised.
+var common = func() map[string]bool {
+	m := set(`a an the and or but if of in on at to for from with by about as into like through
+		after before between under over near i me my we us our you your he him his she her it
+		its they them their this that these those is are was were be been am do does did have
+		has had can could will would should may might must shall not no yes please thanks
+		thank hi hello hey dear also then so just there here some any all each every both more
+		most other such only own same too very now ok okay great awesome sure cool nice good
+		best top latest i'm i'd i've i'll let's that's it's there's first second third
+		finally lastly next additionally afterwards plus moreover furthermore besides however
+		actually maybe perhaps kindly pls plz give what which how where when who whom whose
+		why what's how's where's who's when's once today tomorrow tonight yesterday well oh
+		alright anyway last lots many much few id`)
+	for _, s := range []map[string]bool{verbsPlain, verbsAmbiguous, verbsOther, whWords, auxes} {
+		for w := range s {
+			m[w] = true
+		}
+	}
+	return m
+}()
+
+// months maps month names and abbreviations; "may" and the abbreviations only count next to a
+// number.
+var months = set(`january february march april may june july august september october november
+	december`)
+
+var monthAbbrevs = set(`jan jan. feb feb. mar mar. apr apr. jun jun. jul jul. aug aug. sep sep.
+	sept sept. oct oct. nov nov. dec dec.`)
+
+var weekdays = set(`monday tuesday wednesday thursday friday saturday sunday mon tue tues wed
+	thu thur thurs fri sat sun`)
+
+// relativeDays are dates on their own.
+var relativeDays = set(`today tonight tomorrow yesterday`)
+
+// dayParts may follow a relative day ("tomorrow morning").
+var dayParts = set(`morning afternoon evening night noon`)
+
+// relativeHeads open a relative date ("next week", "this weekend", "last month").
+var relativeHeads = set(`this next last coming`)
+
+// relativeTails close a relative date after a relative head.
+var relativeTails = set(`week weekend month year morning afternoon evening night season
+	summer winter spring fall autumn quarter monday tuesday wednesday thursday friday saturday
+	sunday`)
+
+// numberPrefixes may open a number value ("top 5", "next 3 days", "past 2 weeks").
+var numberPrefixes = set(`top first last past next previous`)
+
+// numberWords count only when a unit follows ("two nights").
+var numberWords = set(`two three four five six seven eight nine ten eleven twelve fifteen
+	twenty thirty fifty hundred`)
+
+// units may follow a number in a value ("3 nights", "25 km", "9 am").
+var units = set(`% percent km kms kilometers kilometres miles mile mi m meters metres ft feet
+	kg kgs g grams lb lbs pounds oz l liters litres ml usd eur gbp jpy inr cad aud chf cny btc
+	eth dollars dollar euros euro bucks yen rupees pesos days day nights night hours hour hrs h
+	minutes minute mins min seconds sec secs weeks week months month years year yrs people
+	persons person guests guest adults adult kids children child rooms room stars star tickets
+	ticket seats seat items item results result pages page episodes songs tracks videos
+	players points goals shares calories mph kmh km/h °c °f degrees celsius fahrenheit am pm
+	a.m. p.m. o'clock gb mb tb kb bedrooms bedroom bathrooms words lines rows records reviews
+	posts tweets comments movies films books articles recipes hotels restaurants flights
+	passengers servings portions miles/h bpm`)
+
+// abbreviations keep their final period; the ones in endAbbreviations may also end a sentence
+// when a capitalised word follows.
+var abbreviations = set(`e.g. i.e. etc. vs. mr. mrs. ms. dr. st. no. approx. inc. ltd. jr. sr.
+	u.s. u.k. a.m. p.m. dept. est. min. max. avg. ca. cf. co. corp. ft. mt. nr. p.s. u.s.a.
+	jan. feb. mar. apr. jun. jul. aug. sep. sept. oct. nov. dec.`)
+
+var endAbbreviations = set(`etc. inc. ltd. u.s. u.k. a.m. p.m. co. corp. u.s.a.`)

@@ -1,0 +1,285 @@
+// Package subgoal splits a user request into sub-goals for tool retrieval.
+//
+// A request often asks for several things ("find a hotel near the stadium, then book a table
+// at the best-rated restaurant next to it"). Retrieving tools with the whole request tends to
+// find the tool of its most salient part and miss the others, its last step above all;
+// retrieving once per clause, and once with the whole request, finds more of them. Split
+// gives those texts: one Goal per clause that states a task, in the user's words with
+// connectives and politeness stripped, then one Goal holding the whole request.
+//
+// Split is rule-based, deterministic and conservative: it splits at sentence boundaries,
+// sequence connectives ("then", "after that", "finally"), enumerations ("1) ... 2) ...",
+// "first ..., second ..."), purposes ("so that I can ...") and at "and" or a comma only when a
+// new request follows (a frame such as "can you", a question, or a request verb used as a
+// verb: "find X and book Y"), never inside a noun list ("the clips and the details", "between
+// Paris and Lyon"). Clauses that state no task ("Thank you!", "I'm eager to learn more") are
+// dropped.
+//
+// The package is a leaf: it imports only the standard library.
+package subgoal
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Sources of a Goal.
+const (
+	// SourceSplit marks a goal made by Split.
+	SourceSplit = "split"
+	// SourceLLM marks a goal made by a language model (the caller builds those).
+	SourceLLM = "llm"
+)
+
+// Goal is one sub-goal of a request: a text to retrieve tools with.
+type Goal struct {
+	// Order is the position of the goal in the request, from 0; the whole-request goal comes
+	// last, after every clause.
+	Order int
+	// Text is the clause in the user's words, with connectives, framing ("can you", "I'd like
+	// to") and politeness stripped, and runs of white space written as one space; never empty.
+	// For the whole-request goal it is the request, trimmed.
+	Text string
+	// Values are the values the text states, in order of appearance and without duplicates:
+	// numbers with their units ("3 nights", "$200"), dates and times ("3 March", "tomorrow",
+	// "9:30"), quoted strings (without their quotes), URLs, e-mail addresses, ids ("AB123",
+	// "AAPL", "@handle"), domain names ("Kick.com") and capitalised names not at the start of
+	// a sentence ("Lionel Messi", "Rome").
+	Values []string
+	// Whole is true for the goal holding the whole request.
+	Whole bool
+	// Rank is the position of the goal in execution order, from 0. It equals Order unless the
+	// request says otherwise ("book a table, but first check the weather" ranks the weather
+	// first). The whole-request goal has the last rank.
+	Rank int
+	// Source tells what made the goal: SourceSplit or SourceLLM.
+	Source string
+}
+
+// String formats g for traces: `#1 "book a table at ..." [Rome, 3 March]`, with "whole" for
+// the whole-request goal and the rank when it differs from the order.
+func (g Goal) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#%d %q", g.Order, g.Text)
+	if g.Whole {
+		b.WriteString(" whole")
+	}
+	if g.Rank != g.Order {
+		fmt.Fprintf(&b, " rank=%d", g.Rank)
+	}
+	if len(g.Values) > 0 {
+		b.WriteString(" [" + strings.Join(g.Values, ", ") + "]")
+	}
+	return b.String()
+}
+
+// Split splits request into sub-goals: one Goal per clause that states a task, in order, then
+// one Goal with Whole set holding the whole request (trimmed). There is always at least one
+// clause goal: when no clause states a task, the clauses that are not chit-chat are kept, and
+// failing those the whole request is the clause. Split returns nil for a blank request and is
+// deterministic.
+func Split(request string) []Goal {
+	src := strings.TrimSpace(request)
+	if src == "" {
+		return nil
+	}
+	toks := tokenize(src)
+	sents := sentences(toks)
+
+	var tasks, others []cleaned
+	for _, s := range sents {
+		segs := splitSentence(s.toks)
+		var first *cleaned // the sentence's first clause, whose frame the others inherit
+		for i, seg := range segs {
+			c := clean(seg)
+			if len(c.toks) == 0 {
+				continue
+			}
+			if first == nil {
+				first = &c
+			}
+			switch isTask(c, *first, s.question && i == len(segs)-1) {
+			case yes:
+				tasks = append(tasks, c)
+			case maybe:
+				others = append(others, c)
+			}
+		}
+	}
+	if len(tasks) == 0 {
+		tasks = others
+	}
+
+	var goals []Goal
+	for i, c := range tasks {
+		goals = append(goals, Goal{
+			Order:  i,
+			Text:   span(src, c.toks),
+			Values: values(src, c.toks),
+			Rank:   i,
+			Source: SourceSplit,
+		})
+	}
+	if len(goals) == 0 {
+		goals = append(goals, Goal{Text: collapse(src), Values: sentenceValues(src, sents), Source: SourceSplit})
+	} else {
+		rank(goals, tasks)
+	}
+	return append(goals, Goal{
+		Order:  len(goals),
+		Text:   src,
+		Values: sentenceValues(src, sents),
+		Whole:  true,
+		Rank:   len(goals),
+		Source: SourceSplit,
+	})
+}
+
+// verdict is whether a clause states a task.
+type verdict int
+
+const (
+	no    verdict = iota // chit-chat: never a goal
+	maybe                // no task stated, but kept when no clause states one
+	yes                  // a task
+)
+
+// isTask decides whether a cleaned clause states a task: a question, a request verb at its
+// head, or a frame ("can you", "I need"), its own or that of the first clause of its sentence.
+// After a want frame ("I want to gather inspiration and plan an event"), a motive at the head
+// states no task. A purpose ("so that I can ...") needs a request verb. A noun phrase after
+// "and" or "also" continues the request before it.
+func isTask(c, first cleaned, endsQuestion bool) verdict {
+	ts := c.toks
+	head := ""
+	if ts[0].kind == kWord {
+		head = ts[0].low
+	}
+	var words []string
+	allGeneric := true
+	for _, t := range ts {
+		if t.kind == kWord {
+			words = append(words, t.low)
+			allGeneric = allGeneric && generic[t.low]
+		} else if t.kind != kPunct {
+			allGeneric = false
+		}
+	}
+	if chitchat[head] || smallTalk[strings.Join(words, " ")] || allGeneric {
+		return no
+	}
+	verb := verbsPlain[head] || verbsAmbiguous[head]
+	if c.purpose {
+		if verb && !motives[head] {
+			return yes
+		}
+		return no
+	}
+	question := whWords[head] || auxQuestionAt(ts, 0) || endsQuestion
+	if (c.want || first.want) && motives[head] && !question {
+		return maybe
+	}
+	if question || verb || verbsOther[head] || c.frame || first.frame {
+		return yes
+	}
+	// "And the weather in Paris.": a noun phrase continuing the previous request.
+	continues := slices.ContainsFunc(c.conns, func(p string) bool { return continuations[p] })
+	if continues && (articles[head] || !common[head]) {
+		return yes
+	}
+	return maybe
+}
+
+// rank sets the Rank of each clause goal from the before- and first-markers of its clause: a
+// clause that starts with "before that" or "but first" moves, with the clauses chained to it by
+// "then" or "second", before the clause it follows; one that starts with "first" (and is not
+// the first clause) moves to the front.
+func rank(goals []Goal, cs []cleaned) {
+	has := func(c cleaned, set map[string]bool) bool {
+		return slices.ContainsFunc(c.conns, func(p string) bool { return set[p] })
+	}
+	var exec []int
+	for i := 0; i < len(cs); {
+		before, first := has(cs[i], beforeMarkers), has(cs[i], firstMarkers)
+		if i == 0 || !(before || first) {
+			exec = append(exec, i)
+			i++
+			continue
+		}
+		group := []int{i}
+		j := i + 1
+		for j < len(cs) && has(cs[j], sequenceMarkers) && !has(cs[j], beforeMarkers) {
+			group = append(group, j)
+			j++
+		}
+		at := 0
+		if before {
+			at = slices.Index(exec, i-1)
+		}
+		exec = slices.Insert(exec, at, group...)
+		i = j
+	}
+	for pos, i := range exec {
+		goals[i].Rank = pos
+	}
+}
+
+// Merge merges the clause goals i and j of goals into one, for when one tool covers both: the
+// texts are joined with " and " (the earlier first), the values unioned, and the merged goal
+// takes the place, order, source and smaller rank of the earlier one. Orders and ranks are then
+// renumbered from 0 keeping their relative order; the whole-request goal stays last. Merge
+// returns a copy of goals unchanged when i or j is out of range, when they are equal, or when
+// either is the whole-request goal. It does not modify goals.
+func Merge(goals []Goal, i, j int) []Goal {
+	out := make([]Goal, len(goals))
+	for k, g := range goals {
+		g.Values = slices.Clone(g.Values)
+		out[k] = g
+	}
+	if i < 0 || j < 0 || i >= len(out) || j >= len(out) || i == j || out[i].Whole || out[j].Whole {
+		return out
+	}
+	if j < i {
+		i, j = j, i
+	}
+	a, b := out[i], out[j]
+	a.Text = a.Text + " and " + b.Text
+	for _, v := range b.Values {
+		if !slices.Contains(a.Values, v) {
+			a.Values = append(a.Values, v)
+		}
+	}
+	a.Rank = min(a.Rank, b.Rank)
+	out[i] = a
+	out = slices.Delete(out, j, j+1)
+
+	// Renumber: orders by position, ranks by (rank, order) among the clause goals.
+	var idx []int
+	for k := range out {
+		out[k].Order = k
+		if !out[k].Whole {
+			idx = append(idx, k)
+		}
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return out[x].Rank - out[y].Rank })
+	for r, k := range idx {
+		out[k].Rank = r
+	}
+	for k := range out {
+		if out[k].Whole {
+			out[k].Rank = len(idx)
+		}
+	}
+	return out
+}
+
+// span returns the text of ts in src, runs of white space written as one space.
+func span(src string, ts []token) string {
+	return collapse(src[ts[0].start:ts[len(ts)-1].end])
+}
+
+// collapse writes runs of white space as one space and trims the ends.
+func collapse(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
