@@ -94,7 +94,7 @@ const (
 )
 
 // newHashedRerank builds the catalog's graph as the worker does (twnm.Build with
-// embed.Default()) and ranks as the production Retrieve activity does.
+// embed.Default()) and ranks as the Retrieve activity did before twnm/recall.
 func newHashedRerank(ctx context.Context, cat twnm.Catalog) (retrievaleval.Ranker, error) {
 	emb := embed.Default()
 	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: emb})
@@ -122,8 +122,8 @@ func newHashedRerank(ctx context.Context, cat twnm.Catalog) (retrievaleval.Ranke
 	}), nil
 }
 
-// rerankRecalled mirrors activities.rerank (activities/retrieve.go), copied here until the
-// two are folded into one: it orders the recalled APIs by similarity to the description under
+// rerankRecalled is the rerank the Retrieve activity ran before twnm/recall replaced it, kept
+// as the evaluation's baseline: it orders the recalled APIs by similarity to the description under
 // an embedder whose IDF weights are fitted on the recalled APIs' own texts.
 func rerankRecalled(desc string, recalled []string, g *twnm.Graph) []twnm.Match {
 	var ids []twnm.NodeID
