@@ -3,7 +3,9 @@ package activities
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -19,6 +21,15 @@ type FeedbackInput struct {
 	Key         string            `json:"key"`
 	Invocations []twnm.Invocation `json:"invocations"`
 	Transitions []twnm.Transition `json:"transitions,omitempty"`
+	// Goals are the parts of the request the chain served, each with the API that served it:
+	// retrieval later finds those APIs by requests like them.
+	Goals []GoalFeedback `json:"goals,omitempty"`
+}
+
+// GoalFeedback is one sub-goal of a request and the API that served it.
+type GoalFeedback struct {
+	API  string `json:"api"`
+	Text string `json:"text"`
 }
 
 // RecordFeedback adds a chain's invocation outcomes and data flows to the graph's statistics
@@ -41,7 +52,37 @@ func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) error
 	if err != nil {
 		return graphError(err)
 	}
+	if err := a.recordGoals(ctx, in); err != nil {
+		return err
+	}
 	activity.GetLogger(ctx).Info("recorded feedback", "key", in.Key, "invocations", len(in.Invocations),
-		"transitions", len(in.Transitions), "alreadyRecorded", !fresh)
+		"transitions", len(in.Transitions), "goals", len(in.Goals), "alreadyRecorded", !fresh)
+	return nil
+}
+
+// recordGoals embeds the served sub-goals and attaches them to their APIs (idempotent by the
+// chain's key, so a retried attempt whose counts were already recorded still writes them).
+func (a *Activities) recordGoals(ctx context.Context, in FeedbackInput) error {
+	if len(in.Goals) == 0 {
+		return nil
+	}
+	if a.Embedder == nil {
+		return temporal.NewNonRetryableApplicationError("feedback: the worker has no embedder for the served sub-goals", ErrTypeNoGraphStore, nil)
+	}
+	texts := make([]string, len(in.Goals))
+	for i, g := range in.Goals {
+		texts[i] = g.Text
+	}
+	vecs, err := a.Embedder.Embed(ctx, texts)
+	if err != nil {
+		return fmt.Errorf("feedback: embed %d sub-goals: %w", len(texts), err)
+	}
+	uses := make([]neo4j.GoalUse, len(in.Goals))
+	for i, g := range in.Goals {
+		uses[i] = neo4j.GoalUse{API: g.API, Text: g.Text, Vector: vecs[i]}
+	}
+	if err := a.Store.RecordGoals(ctx, in.Key, uses, time.Now()); err != nil {
+		return graphError(err)
+	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -21,6 +22,7 @@ type GraphStore interface {
 	RecallSource(callable bool) recall.Source
 	Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error)
 	RecordFeedbackOnce(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error)
+	RecordGoals(ctx context.Context, key string, uses []neo4j.GoalUse, now time.Time) error
 }
 
 // Graph searches by name, the values of RetrieveInput.Search.

@@ -88,6 +88,9 @@ func (s *Store) EnsureSchema(ctx context.Context, o SchemaOptions) error {
 	if _, err := s.run(ctx, "create vector index", true, vector, nil); err != nil {
 		return err
 	}
+	if err := s.ensureGoalIndex(ctx, o.Dim); err != nil {
+		return err
+	}
 	res, err = s.run(ctx, "read vector index", false,
 		"SHOW INDEXES YIELD name, options WHERE name = $name RETURN options", map[string]any{"name": VectorIndex})
 	if err != nil {

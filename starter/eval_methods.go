@@ -10,6 +10,7 @@ import (
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
 	"github.com/naviagent/navi/twnm/retrievaleval"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 // retrievalMethods are the retrieval methods `navi eval retrieval` knows, in the order of its
@@ -17,8 +18,8 @@ import (
 func retrievalMethods(ctx context.Context) ([]retrievaleval.Method, error) {
 	graphs := &graphCache{byCatalog: map[string]*twnm.Graph{}}
 	method := func(name, note string, o recall.Options) retrievaleval.Method {
-		return retrievaleval.Method{Name: name, Note: note, New: func(ctx context.Context, cat twnm.Catalog) (retrievaleval.Ranker, error) {
-			return newRecallRanker(ctx, graphs, cat, o)
+		return retrievaleval.Method{Name: name, Note: note, New: func(ctx context.Context, s retrievaleval.Set) (retrievaleval.Ranker, error) {
+			return newRecallRanker(ctx, graphs, s, o, false)
 		}}
 	}
 	return []retrievaleval.Method{
@@ -34,6 +35,14 @@ func retrievalMethods(ctx context.Context) ([]retrievaleval.Method, error) {
 		method("bm25+subgoals+graph", "BM25 per sub-goal, the final step chosen by data flow; no encoder", recall.Options{Ranker: recall.Lexical}),
 		method("fused+subgoals", "fused per sub-goal, the final step by relevance alone", recall.Options{NoGraph: true}),
 		method("full", "fused per sub-goal, the final step and order chosen by data flow (the agent's method)", recall.Options{}),
+		{
+			Name: "full+learned",
+			Note: "full, with the sub-goals of every other task of the set recorded as the runs that served them would (leave-one-out): " +
+				"the whole request on the final API, each clause on the chain API most similar to it",
+			New: func(ctx context.Context, s retrievaleval.Set) (retrievaleval.Ranker, error) {
+				return newRecallRanker(ctx, graphs, s, recall.Options{}, true)
+			},
+		},
 	}, nil
 }
 
@@ -61,18 +70,29 @@ func (c *graphCache) get(ctx context.Context, cat twnm.Catalog) (*twnm.Graph, em
 	return g, emb, nil
 }
 
-// newRecallRanker ranks with twnm/recall over the catalog's graph in process.
-func newRecallRanker(ctx context.Context, graphs *graphCache, cat twnm.Catalog, o recall.Options) (retrievaleval.Ranker, error) {
-	g, emb, err := graphs.get(ctx, cat)
+// newRecallRanker ranks with twnm/recall over the set's graph in process; with learn, past
+// sub-goals of the set's other tasks take part (leave-one-out).
+func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Set, o recall.Options, learn bool) (retrievaleval.Ranker, error) {
+	g, emb, err := graphs.get(ctx, s.Catalog)
 	if err != nil {
 		return nil, err
 	}
-	src, err := recall.NewMemory(g, recall.MemoryOptions{})
+	mem, err := recall.NewMemory(g, recall.MemoryOptions{})
 	if err != nil {
 		return nil, err
+	}
+	var past []pastGoal
+	if learn {
+		if past, err = pastGoals(ctx, g, emb, s.Tasks); err != nil {
+			return nil, err
+		}
 	}
 	links := recall.GraphLinks{G: g}
 	return retrievaleval.RankerFunc(func(ctx context.Context, query string) ([]string, error) {
+		var src recall.Source = mem
+		if learn {
+			src = recall.WithLearned(mem, leaveOneOut{past: past, query: query})
+		}
 		r, err := recall.Retrieve(ctx, src, emb, query, o)
 		if err != nil {
 			return nil, err
@@ -82,6 +102,62 @@ func newRecallRanker(ctx context.Context, graphs *graphCache, cat twnm.Catalog, 
 		}
 		return r.Ranked, nil
 	}), nil
+}
+
+// pastGoal is one sub-goal of a task and the API it is taken to have served.
+type pastGoal struct {
+	query, api string
+	vec        []float64
+}
+
+// pastGoals is what the graph would have learned from the tasks' runs had each run answered
+// with its gold chain: the whole request on the final API, and each clause on the chain's API
+// most similar to it (a run records a clause on the API among its candidates that it called).
+func pastGoals(ctx context.Context, g *twnm.Graph, emb embed.Embedder, tasks []retrievaleval.Task) ([]pastGoal, error) {
+	var out []pastGoal
+	for _, t := range tasks {
+		goals := subgoal.Split(t.Query)
+		texts := make([]string, len(goals))
+		for i, gl := range goals {
+			texts[i] = gl.Text
+		}
+		vecs, err := emb.Embed(ctx, texts)
+		if err != nil {
+			return nil, fmt.Errorf("task %s: %w", t.ID, err)
+		}
+		for i, gl := range goals {
+			api := t.Final
+			if !gl.Whole {
+				best := -2.0
+				for _, name := range t.Chain {
+					if id, ok := g.APIByName(name); ok && g.Node(id).Embedding != nil {
+						if c := embed.Cosine(vecs[i], g.Node(id).Embedding); c > best {
+							best, api = c, name
+						}
+					}
+				}
+			}
+			out = append(out, pastGoal{query: t.Query, api: api, vec: vecs[i]})
+		}
+	}
+	return out, nil
+}
+
+// leaveOneOut is recall.Learned over the past sub-goals of every task but the one asking.
+type leaveOneOut struct {
+	past  []pastGoal
+	query string
+}
+
+// Served implements recall.Learned.
+func (l leaveOneOut) Served(ctx context.Context, vec []float64, k int) ([]recall.Hit, error) {
+	x := recall.NewGoalIndex()
+	for _, p := range l.past {
+		if p.query != l.query {
+			x.Add(p.api, p.vec)
+		}
+	}
+	return x.Served(ctx, vec, k)
 }
 
 // Settings of the hashed+rerank baseline.
@@ -95,9 +171,9 @@ const (
 
 // newHashedRerank builds the catalog's graph as the worker does (twnm.Build with
 // embed.Default()) and ranks as the Retrieve activity did before twnm/recall.
-func newHashedRerank(ctx context.Context, cat twnm.Catalog) (retrievaleval.Ranker, error) {
+func newHashedRerank(ctx context.Context, s retrievaleval.Set) (retrievaleval.Ranker, error) {
 	emb := embed.Default()
-	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: emb})
+	g, err := twnm.Build(ctx, s.Catalog, twnm.BuildOptions{Embedder: emb})
 	if err != nil {
 		return nil, err
 	}

@@ -100,6 +100,9 @@ func TestAgentOnRealStack(t *testing.T) {
 			assert.Contains(t, res.Answer, fmt.Sprint(v))
 		}
 		assert.Greater(t, apiSuccesses(ctx, t, a.store, target), before, "feedback counted the call of %s in Neo4j", target)
+		goals, err := a.store.Goals(ctx, target)
+		require.NoError(t, err)
+		assert.Contains(t, goals, tt.query, "the graph learned what the user called %s", target)
 		if i > 0 {
 			continue
 		}

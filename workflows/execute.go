@@ -192,8 +192,42 @@ func (r *run) recordFeedback(ch *chain) {
 		Summary:             fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs)),
 	})
 	in := activities.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
-		Invocations: ch.invs, Transitions: ch.trs}
+		Invocations: ch.invs, Transitions: ch.trs, Goals: r.servedGoals(ch)}
 	r.feedback = append(r.feedback, workflow.ExecuteActivity(ctx, (*activities.Activities).RecordFeedback, in))
+}
+
+// servedGoals pairs the sub-goals of the last retrieval with the APIs of a chain that ran to
+// its target: the whole request with the target, each part with the first of its best tools
+// the chain called. The graph learns from them what users call those tools. A chain that did
+// not reach its target teaches nothing.
+func (r *run) servedGoals(ch *chain) []activities.GoalFeedback {
+	if r.state.Plan == nil || len(r.state.Plan.Steps) == 0 {
+		return nil
+	}
+	target := r.state.Plan.Steps[len(r.state.Plan.Steps)-1].API
+	called := map[string]bool{}
+	for _, inv := range ch.invs {
+		if inv.Success {
+			called[inv.API] = true
+		}
+	}
+	if !called[target] {
+		return nil
+	}
+	var out []activities.GoalFeedback
+	for _, g := range r.state.SubGoals {
+		if g.Whole {
+			out = append(out, activities.GoalFeedback{API: target, Text: g.Text})
+			continue
+		}
+		for _, api := range g.Top {
+			if called[api] {
+				out = append(out, activities.GoalFeedback{API: api, Text: g.Text})
+				break
+			}
+		}
+	}
+	return out
 }
 
 // awaitFeedback waits for the feedback activities started so far. A feedback write that

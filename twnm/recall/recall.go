@@ -119,6 +119,8 @@ type Candidate struct {
 	// return the API).
 	Lexical float64 `json:"lexical,omitempty"`
 	Dense   float64 `json:"dense,omitempty"`
+	// Learned is the boost from past sub-goals this API served (see Learned).
+	Learned float64 `json:"learned,omitempty"`
 }
 
 // Goal is a sub-goal with the candidates retrieved for it, best first.
@@ -297,6 +299,13 @@ func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subg
 			out[i].Best = dense[0].Score
 			out[i].Relevant = o.Floor < 0 || dense[0].Score >= o.Floor
 		}
+		if l, ok := src.(Learned); ok && vecs != nil && out[i].Relevant {
+			served, err := l.Served(ctx, vecs[i], o.Depth)
+			if err != nil {
+				return nil, fmt.Errorf("recall: sub-goal %q: past sub-goals: %w", g.Text, err)
+			}
+			out[i].Candidates = boost(out[i].Candidates, served)
+		}
 	}
 	return out, nil
 }
@@ -364,11 +373,16 @@ func Fuse(lex, dense []Hit, w float64) []Candidate {
 		}
 		out[i] = *c
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if out[i].Score != out[j].Score {
-			return out[i].Score > out[j].Score
-		}
-		return out[i].Name < out[j].Name
-	})
+	sortCandidates(out)
 	return out
+}
+
+// sortCandidates orders candidates by score, best first, ties by name.
+func sortCandidates(cs []Candidate) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].Score != cs[j].Score {
+			return cs[i].Score > cs[j].Score
+		}
+		return cs[i].Name < cs[j].Name
+	})
 }

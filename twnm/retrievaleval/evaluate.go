@@ -10,7 +10,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/naviagent/navi/twnm"
 )
 
 // Ranker ranks a catalog's APIs for a query.
@@ -26,12 +25,13 @@ type RankerFunc func(ctx context.Context, query string) ([]string, error)
 // Rank calls f.
 func (f RankerFunc) Rank(ctx context.Context, query string) ([]string, error) { return f(ctx, query) }
 
-// Method is a retrieval method under evaluation. New builds its ranker for one set's catalog,
-// once per set: it may index or embed the whole catalog there.
+// Method is a retrieval method under evaluation. New builds its ranker for one set, once per
+// set: it may index or embed the whole catalog there, and a method that learns from past
+// requests may learn from the set's other tasks (leave-one-out), never from the one it ranks.
 type Method struct {
 	Name string
 	Note string
-	New  func(ctx context.Context, cat twnm.Catalog) (Ranker, error)
+	New  func(ctx context.Context, s Set) (Ranker, error)
 }
 
 // Options configures Evaluate.
@@ -117,7 +117,7 @@ func evaluateOne(ctx context.Context, s Set, tasks []Task, m Method, known map[s
 	}
 	say("%s (%d tasks, %d APIs) × %s: building", s.Name, len(tasks), len(s.Catalog.APIs), m.Name)
 	start := time.Now()
-	r, err := m.New(ctx, s.Catalog)
+	r, err := m.New(ctx, s)
 	if err != nil {
 		return Result{}, fmt.Errorf("retrieval eval: set %s, method %s: build: %w", s.Name, m.Name, err)
 	}

@@ -21,7 +21,8 @@ import (
 var byName = Method{
 	Name: "by-name",
 	Note: "the catalog in name order",
-	New: func(_ context.Context, cat twnm.Catalog) (Ranker, error) {
+	New: func(_ context.Context, s Set) (Ranker, error) {
+		cat := s.Catalog
 		var names []string
 		for _, a := range cat.APIs {
 			names = append(names, a.Name)
@@ -33,7 +34,7 @@ var byName = Method{
 
 // fixed ranks by a table from query to ranking.
 func fixed(name string, rankings map[string][]string) Method {
-	return Method{Name: name, New: func(context.Context, twnm.Catalog) (Ranker, error) {
+	return Method{Name: name, New: func(context.Context, Set) (Ranker, error) {
 		return RankerFunc(func(_ context.Context, q string) ([]string, error) {
 			r, ok := rankings[q]
 			if !ok {
@@ -143,7 +144,7 @@ func TestEvaluateErrors(t *testing.T) {
 		m[q] = r
 		return m
 	}
-	failing := Method{Name: "broken", New: func(context.Context, twnm.Catalog) (Ranker, error) {
+	failing := Method{Name: "broken", New: func(context.Context, Set) (Ranker, error) {
 		return nil, errors.New("index failed")
 	}}
 	tests := []struct {

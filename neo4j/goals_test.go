@@ -1,0 +1,93 @@
+package neo4j_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/recall"
+)
+
+// A served sub-goal is found again by a request like it, once per key, bounded per API, and
+// forgotten after the window; the store's scores are cosines, as in process.
+func TestRecordGoalsServed(t *testing.T) {
+	s, ctx, prefix, _ := imported(t)
+	emb := stacktest.Embedder(t)
+	weather := prefix + "Weather"
+	const asked = "will it rain in the old town of Tbilisi this evening"
+	vecs, err := emb.Embed(ctx, []string{asked, "is it going to rain in old Tbilisi tonight"})
+	require.NoError(t, err)
+
+	key := stacktest.UniqueName("goals")
+	use := []neo4j.GoalUse{{API: weather, Text: asked, Vector: vecs[0]}, {API: prefix + "Unknown", Text: asked, Vector: vecs[0]}}
+	require.NoError(t, s.RecordGoals(ctx, key, use, time.Now()))
+	require.NoError(t, s.RecordGoals(ctx, key, use, time.Now()), "a retried write")
+	texts, err := s.Goals(ctx, weather)
+	require.NoError(t, err)
+	assert.Equal(t, []string{asked}, texts, "recorded once; the unknown API is skipped")
+
+	served, err := s.Served(ctx, vecs[1], 5, false)
+	require.NoError(t, err)
+	var score float64
+	for _, h := range served {
+		if h.Name == weather {
+			score = h.Score
+		}
+	}
+	assert.InDelta(t, embed.Cosine(vecs[0], vecs[1]), score, 5e-3, "the score is the cosine (the index quantizes its vectors): %v", served)
+
+	// Bounded: the newest MaxGoalsPerAPI stay.
+	for i := range recall.MaxGoalsPerAPI + 3 {
+		v, err := emb.Embed(ctx, []string{fmt.Sprintf("weather question number %d", i)})
+		require.NoError(t, err)
+		at := time.Now().Add(time.Duration(i) * time.Second)
+		require.NoError(t, s.RecordGoals(ctx, fmt.Sprintf("%s-%d", key, i), []neo4j.GoalUse{{API: weather, Text: fmt.Sprintf("q%d", i), Vector: v[0]}}, at))
+	}
+	texts, err = s.Goals(ctx, weather)
+	require.NoError(t, err)
+	require.Len(t, texts, recall.MaxGoalsPerAPI)
+	assert.Equal(t, fmt.Sprintf("q%d", recall.MaxGoalsPerAPI+2), texts[0], "newest first")
+	assert.NotContains(t, texts, asked, "the oldest went first")
+
+	// Forgotten after the window: a sub-goal recorded long ago no longer serves, and the next
+	// write for its API removes it.
+	old := prefix + "Geocode"
+	require.NoError(t, s.RecordGoals(ctx, key+"-old", []neo4j.GoalUse{{API: old, Text: "where is Tbilisi", Vector: vecs[0]}},
+		time.Now().AddDate(0, 0, -neo4j.GoalWindowDays-1)))
+	served, err = s.Served(ctx, vecs[0], 50, false)
+	require.NoError(t, err)
+	for _, h := range served {
+		assert.NotEqual(t, old, h.Name, "an old sub-goal no longer serves")
+	}
+	require.NoError(t, s.RecordGoals(ctx, key+"-new", []neo4j.GoalUse{{API: old, Text: "where is Batumi", Vector: vecs[1]}}, time.Now()))
+	texts, err = s.Goals(ctx, old)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"where is Batumi"}, texts)
+}
+
+// The store's dense scores are cosines, like recall.Memory's: the relevance floor means the
+// same on both paths.
+func TestRecallSourceDenseIsCosine(t *testing.T) {
+	s, ctx, prefix, c := imported(t)
+	emb := stacktest.Embedder(t)
+	vecs, err := emb.Embed(ctx, []string{"current weather at a place", twnm.APIText(c.APIs[1])})
+	require.NoError(t, err)
+	hits, err := s.RecallSource(false).Dense(ctx, vecs[0], 50)
+	require.NoError(t, err)
+	found := false
+	for _, h := range hits {
+		if h.Name == prefix+"Weather" {
+			found = true
+			assert.InDelta(t, embed.Cosine(vecs[0], vecs[1]), h.Score, 5e-3, "the cosine of the query and the API's text (the index quantizes its vectors)")
+		}
+		assert.LessOrEqual(t, h.Score, 1.0)
+	}
+	require.True(t, found, "%v", hits)
+}
