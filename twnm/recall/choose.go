@@ -3,6 +3,9 @@ package recall
 import (
 	"slices"
 	"sort"
+
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/bm25"
 )
 
 // Links answers the data-flow questions Choose asks of the graph.
@@ -11,6 +14,8 @@ type Links interface {
 	Feeds(producer, consumer string) bool
 	// Producers returns, for each required input of api, the APIs able to produce it.
 	Producers(api string) [][]string
+	// API returns the catalog entry of api.
+	API(api string) (twnm.API, bool)
 }
 
 // finalists is how many of the best candidates for the final step Choose weighs against each
@@ -21,13 +26,16 @@ const finalists = 5
 //
 // The final step's score is the mean of its (normalised) score for the whole request and for
 // the request's last clause, since the final step of a request is usually what its last part
-// asks for. Among the best finalists, a candidate that consumes the leader's output and scores
-// at least ConsumerRatio of the leader's takes its place (the leader is its producer: "who
-// directed the top-rated movie" is answered by the credits, fed by the top-rated list). The
-// final step's required inputs that the request leaves to other tools are then bound by the
-// producer the request favours; those producers and the other parts' best candidates that
-// feed the chain come before it in Chain. Ranked holds the final step, its producers, then the
-// sub-goals' candidates round-robin, so that every part of the request is represented early.
+// asks for. Among the best finalists, a candidate that consumes the leader's output, scores
+// at least ConsumerRatio of the leader's, and matches a word of the request that neither the
+// leader nor its own input names match takes the leader's place: "who directed the top-rated
+// movie" is answered by the credits, fed by the top-rated list, while "the current weather
+// conditions" stay with the weather API although a clothing recommendation consumes its
+// "weather conditions". The final step's required inputs that the request leaves to other
+// tools are then bound by the producer the request favours; those producers and the other
+// parts' best candidates that feed the chain come before it in Chain. Ranked holds the final
+// step, its producers, then the sub-goals' candidates round-robin, so that every part of the
+// request is represented early.
 // links may be nil (or o.NoGraph set): relevance alone decides.
 func Choose(r *Result, links Links, o Options) error {
 	o, err := o.withDefaults()
@@ -60,12 +68,14 @@ func Choose(r *Result, links Links, o Options) error {
 	}
 	names := sortedBy(final)
 	best := names[0]
+	asked := bm25.Tokens(whole.Text)
 	if links != nil {
 		top := names[:min(finalists, len(names))]
 		for range finalists { // each round moves to a consumer of the leader, or stops
 			moved := false
 			for _, b := range top {
-				if b != best && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) {
+				if b != best && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) &&
+					asksFor(asked, links, b, best) {
 					best, moved = b, true
 					break
 				}
@@ -143,6 +153,44 @@ func (r *Result) Finalists() []string {
 		}
 	}
 	return out
+}
+
+// asksFor reports whether the request asks for something of consumer beyond what producer
+// gives: a word of the request in consumer's document that is neither in producer's nor one of
+// consumer's input names. Words naming an input describe what flows into the consumer ("weather
+// conditions" into a clothing recommendation), not what the request wants out of it.
+func asksFor(asked []string, links Links, consumer, producer string) bool {
+	text, inputs := terms(links, consumer)
+	ptext, _ := terms(links, producer)
+	skip := map[string]bool{}
+	for _, w := range ptext {
+		skip[w] = true
+	}
+	for _, w := range inputs {
+		skip[w] = true
+	}
+	mine := map[string]bool{}
+	for _, w := range text {
+		mine[w] = true
+	}
+	for _, w := range asked {
+		if mine[w] && !skip[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// terms are the words of api's tool document (name and description) and of its input names.
+func terms(links Links, api string) (text, inputs []string) {
+	a, ok := links.API(api)
+	if !ok {
+		return nil, nil
+	}
+	for _, p := range a.Inputs {
+		inputs = append(inputs, bm25.Tokens(p.Name)...)
+	}
+	return twnm.APIDocument(a).Fields[bm25.FieldText], inputs
 }
 
 // pickProducer is the producer of one input the request favours: the one with the best

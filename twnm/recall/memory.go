@@ -102,6 +102,15 @@ func (l GraphLinks) Feeds(producer, consumer string) bool {
 	return ok1 && ok2 && l.G.Feeds(p, c)
 }
 
+// API implements Links.
+func (l GraphLinks) API(api string) (twnm.API, bool) {
+	id, ok := l.G.APIByName(api)
+	if !ok || l.G.Node(id).API == nil {
+		return twnm.API{}, false
+	}
+	return *l.G.Node(id).API, true
+}
+
 // Producers implements Links.
 func (l GraphLinks) Producers(api string) [][]string {
 	id, ok := l.G.APIByName(api)

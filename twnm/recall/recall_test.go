@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
 
@@ -58,10 +59,15 @@ func TestFuseEdgeCases(t *testing.T) {
 type links struct {
 	feeds     map[[2]string]bool
 	producers map[string][][]string
+	apis      map[string]twnm.API
 }
 
 func (l links) Feeds(p, c string) bool          { return l.feeds[[2]string{p, c}] }
 func (l links) Producers(api string) [][]string { return l.producers[api] }
+func (l links) API(api string) (twnm.API, bool) {
+	a, ok := l.apis[api]
+	return a, ok
+}
 
 func goal(order int, whole bool, cands ...Candidate) Goal {
 	return Goal{Goal: subgoal.Goal{Order: order, Text: "t", Whole: whole}, Candidates: cands, Relevant: true}
@@ -75,7 +81,10 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 		goal(1, false, Candidate{Name: "C", Score: 1}, Candidate{Name: "P", Score: .9}),
 		goal(2, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .8}),
 	}}
-	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: map[string][][]string{"C": {{"Q", "P"}}}}
+	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: map[string][][]string{"C": {{"Q", "P"}}},
+		apis: map[string]twnm.API{"P": {Name: "P", Description: "top rated movies"},
+			"C": {Name: "C", Description: "credits: who directed or acted in a movie", Inputs: []twnm.Param{{Name: "movie_id"}}}}}
+	r.Goals[2].Text = "Who directed the top rated movie?"
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "C", r.Final)
 	assert.Equal(t, []string{"C", "P", "X"}, r.Ranked)
@@ -86,6 +95,26 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 	require.NoError(t, Choose(r2, l, Options{NoGraph: true}))
 	assert.Equal(t, "P", r2.Final)
 	assert.Equal(t, []string{"P"}, r2.Chain)
+}
+
+func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
+	// Clothing consumes the weather's conditions and scores .9 of it, but the request's words
+	// it matches beyond the weather API ("conditions") name its input: the weather stays final.
+	r := &Result{Goals: []Goal{
+		goal(0, true, Candidate{Name: "Weather", Score: 1}, Candidate{Name: "Clothing", Score: .9}),
+	}}
+	r.Goals[0].Text = "Check the current weather conditions in New York City."
+	l := links{feeds: map[[2]string]bool{{"Weather", "Clothing"}: true},
+		apis: map[string]twnm.API{"Weather": {Name: "GetWeather", Description: "current weather at coordinates"},
+			"Clothing": {Name: "ClothingRecommendation", Description: "clothing recommendations based on weather conditions",
+				Inputs: []twnm.Param{{Name: "temperature"}, {Name: "humidity"}, {Name: "weather_conditions"}}}}}
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Weather", r.Final)
+
+	// Asked for what to wear, clothing is what the request wants out of the chain.
+	r.Goals[0].Text = "What clothing should I wear given the weather in New York City?"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Clothing", r.Final)
 }
 
 func TestChooseWeakConsumerStaysBehind(t *testing.T) {
