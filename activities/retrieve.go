@@ -14,6 +14,7 @@ import (
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/recall"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 // GraphStore is the part of the Neo4j store the agent's activities use.
@@ -55,6 +56,9 @@ type RetrieveInput struct {
 	Known map[string]string `json:"known,omitempty"`
 	// Exclude names APIs that must not be used (they failed for good in this run).
 	Exclude []string `json:"exclude,omitempty"`
+	// Intents are the LLM planner's sub-intents, in dependency order: retrieval searches for
+	// each as a sub-goal instead of splitting the description itself.
+	Intents []Intent `json:"intents,omitempty"`
 	Search  string   `json:"search,omitempty"` // SearchAlphaBeta (default) or SearchHeuristic
 	K       int      `json:"k,omitempty"`      // targets to recall; 0 means DefaultTargets
 }
@@ -76,6 +80,22 @@ type RetrieveResult struct {
 	// order, producers first.
 	Final string   `json:"final,omitempty"`
 	Chain []string `json:"chain,omitempty"`
+}
+
+// Intent is one sub-intent of the planner's decision array.
+type Intent struct {
+	Rank int    `json:"rank"` // dependency_rank
+	Text string `json:"text"`
+}
+
+// goalsOf turns the planner's sub-intents into retrieval's sub-goals, the whole description
+// last.
+func goalsOf(intents []Intent, desc string) []subgoal.Goal {
+	goals := make([]subgoal.Goal, 0, len(intents)+1)
+	for i, it := range intents {
+		goals = append(goals, subgoal.Goal{Order: i, Rank: it.Rank, Text: it.Text, Values: subgoal.Values(it.Text), Source: subgoal.SourceLLM})
+	}
+	return append(goals, subgoal.Goal{Order: len(intents), Rank: len(intents), Text: desc, Values: subgoal.Values(desc), Whole: true, Source: subgoal.SourceLLM})
 }
 
 // SubGoal is one part of the request as retrieval understood it, for the trace and the
@@ -139,7 +159,12 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		exclude[api] = true
 	}
 	opts := recall.Options{}
-	found, err := recall.Retrieve(ctx, a.Store.RecallSource(true), a.Embedder, desc, opts)
+	var found *recall.Result
+	if len(in.Intents) > 0 {
+		found, err = recall.RetrieveGoals(ctx, a.Store.RecallSource(true), a.Embedder, goalsOf(in.Intents, desc), opts)
+	} else {
+		found, err = recall.Retrieve(ctx, a.Store.RecallSource(true), a.Embedder, desc, opts)
+	}
 	if err != nil {
 		return RetrieveResult{}, graphError(err)
 	}

@@ -396,3 +396,20 @@ func TestRetrieveNothingCallable(t *testing.T) {
 		}
 	})
 }
+
+// The LLM planner's sub-intents are retrieval's sub-goals, in their dependency order, the
+// whole description last.
+func TestRetrieveIntents(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	const query = "Which city is at latitude 48.8566, longitude 2.3522, and how clean is the air there?"
+	res := ask(t, a, query, func(in *activities.RetrieveInput) {
+		in.Intents = []activities.Intent{{Rank: 1, Text: "name the city at latitude 48.8566, longitude 2.3522"}, {Rank: 2, Text: "air quality at that point"}}
+	})
+	require.Len(t, res.SubGoals, 3, "%v", res.SubGoals)
+	assert.Equal(t, "name the city at latitude 48.8566, longitude 2.3522", res.SubGoals[0].Text)
+	assert.Equal(t, "air quality at that point", res.SubGoals[1].Text)
+	assert.True(t, res.SubGoals[2].Whole)
+	assert.Equal(t, query, res.SubGoals[2].Text)
+	require.NotEmpty(t, res.Candidates)
+	assert.Contains(t, []string{"airq.Current", "breezo.AirQuality"}, res.Final, "the last sub-intent's tool ends the chain: %v", candidateNames(res))
+}

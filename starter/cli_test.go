@@ -20,6 +20,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/workflows"
 )
@@ -130,8 +131,14 @@ func TestPrintState(t *testing.T) {
 		}},
 		Bindings:   map[string]string{"units": "metric", "geo.Geocode.country": "IT"},
 		Candidates: []string{"weather.Current", "weather.Forecast"},
-		Usage:      planner.Usage{LLMCalls: 1, PromptTokens: 100, CompletionTokens: 20},
-		RerunOf:    "navi-old",
+		SubGoals: []activities.SubGoal{
+			{Text: "the weather right now", Top: []string{"weather.Current", "skycast.Now"}, Relevant: true},
+			{Text: "tell me a joke", Relevant: false},
+			{Text: "What is the weather right now?", Whole: true, Top: []string{"weather.Current"}, Relevant: true},
+		},
+		Final:   "weather.Current",
+		Usage:   planner.Usage{LLMCalls: 1, PromptTokens: 100, CompletionTokens: 20},
+		RerunOf: "navi-old",
 		Trace: []workflows.TraceEntry{
 			{Step: 1, Kind: workflows.TraceRetrieve, OK: true, Summary: "2 candidates"},
 			{Step: 2, Kind: workflows.TraceClarify, OK: true, Summary: "asked: Which city?"},
@@ -155,6 +162,11 @@ func TestPrintState(t *testing.T) {
 		"plan      weather.Current (score 0.88)",
 		"  1. geo.Geocode(city=?)",
 		`  2. weather.Current(latitude←geo.Geocode.latitude, units="metric", lang=–)`,
+		"sub-goals (what retrieval searched for, and its best tools)",
+		`  "the weather right now" → weather.Current, skycast.Now`,
+		`  "tell me a joke" → no relevant tool`,
+		"  the whole request → weather.Current",
+		"final step weather.Current",
 		"candidates weather.Current, weather.Forecast",
 		"tools     0 call(s)",
 		"llm       1 call(s), 120 tokens (100 prompt, 20 completion)",

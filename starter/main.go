@@ -44,6 +44,8 @@ usage:
                                         -file history.json for an exported history instead); exit
                                         status 1 when the code is not deterministic for it
   navi rerun [flags] <workflow-id>      start a new run with the same input (-wait, -json, -timeout)
+  navi tools show <api>                 one API: description, status, statistics, and what users called it
+                                        (the requests of answered runs it served)
   navi tools import [flags] <file|URL>  import a native JSON or YAML tool catalog into the Neo4j graph
                                         (navi tools load is the same)
   navi demo [flags]                     run the tool-world demo: five queries (one to three calls, a

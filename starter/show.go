@@ -207,6 +207,15 @@ func printState(w io.Writer, id string, st workflows.QueryState, requested strin
 	if st.Plan != nil {
 		printPlan(w, *st.Plan)
 	}
+	if len(st.SubGoals) > 0 {
+		fmt.Fprintln(w, "sub-goals (what retrieval searched for, and its best tools)")
+		for _, g := range st.SubGoals {
+			fmt.Fprintf(w, "  %s\n", g)
+		}
+	}
+	if st.Final != "" {
+		field(w, "final step", "%s", st.Final)
+	}
 	if len(st.Candidates) > 0 {
 		field(w, "candidates", "%s", strings.Join(st.Candidates, ", "))
 	}

@@ -10,13 +10,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm/catalogs"
 )
 
-// tools runs `navi tools import` (or its older name, load).
+// tools runs `navi tools import` (or its older name, load) and `navi tools show`.
 func tools(args []string, s streams) error {
+	if len(args) > 0 && args[0] == "show" {
+		return toolsShow(args[1:], s)
+	}
 	if len(args) == 0 || (args[0] != "import" && args[0] != "load") {
-		return fmt.Errorf("%w: navi tools import <catalog.json|yaml|URL>", errUsage)
+		return fmt.Errorf("%w: navi tools import <catalog.json|yaml|URL>, or navi tools show <api>", errUsage)
 	}
 	c := newCommand("tools " + args[0])
 	pos, err := c.parse(args[1:], 1, 1, "one catalog file or URL")
@@ -55,6 +59,52 @@ func tools(args []string, s streams) error {
 	}
 	fmt.Fprintf(s.out, "loaded %s: %d APIs, %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
 		source, stats.APIs, stats.Params, counts.APIs, counts.Params, counts.Edges)
+	return nil
+}
+
+// toolsShow prints one API as the graph holds it: its description, status and statistics,
+// and what users called it (the sub-goals of answered runs it served, newest first).
+func toolsShow(args []string, s streams) error {
+	c := newCommand("tools show")
+	pos, err := c.parse(args, 1, 1, "one API name: navi tools show <api>")
+	if err != nil {
+		return err
+	}
+	api := pos[0]
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	store, err := c.cfg.OpenGraph(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	g, err := store.Subgraph(ctx, []string{api}, neo4j.SubgraphOptions{Hops: 1, MaxAPIs: 1})
+	if err != nil {
+		return err
+	}
+	id, ok := g.APIByName(api)
+	if !ok {
+		return fmt.Errorf("API %s is not in the graph (navi tools import adds it)", api)
+	}
+	n := g.Node(id)
+	field(s.out, "api", "%s", n.Name)
+	field(s.out, "description", "%s", n.Description)
+	if n.API != nil && n.API.Provider != "" {
+		field(s.out, "provider", "%s", n.API.Provider)
+	}
+	field(s.out, "status", "%s, %d successful and %d failed calls", n.Status, n.Success, n.Failure)
+	goals, err := store.Goals(ctx, api)
+	if err != nil {
+		return err
+	}
+	if len(goals) == 0 {
+		field(s.out, "asked for", "nothing yet: no answered run has used it")
+		return nil
+	}
+	fmt.Fprintf(s.out, "asked for (the last %d requests it served, newest first)\n", len(goals))
+	for _, g := range goals {
+		fmt.Fprintf(s.out, "  %q\n", g)
+	}
 	return nil
 }
 

@@ -3,14 +3,17 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/neo4j"
 )
 
 // TestToolsLoadFromURL loads the tool world's catalog, served over HTTP, into the test Neo4j,
@@ -42,4 +45,25 @@ func TestStackRunsTheToolWorld(t *testing.T) {
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	assert.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// navi tools show prints an API with what users called it.
+func TestToolsShow(t *testing.T) {
+	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	store := stacktest.Store(t)
+	stacktest.LoadToolWorld(t, store)
+	ctx := context.Background()
+	asked := "how high above the sea is the summit at " + stacktest.UniqueName("peak")
+	vecs, err := stacktest.Embedder(t).Embed(ctx, []string{asked})
+	require.NoError(t, err)
+	require.NoError(t, store.RecordGoals(ctx, stacktest.UniqueName("show"), []neo4j.GoalUse{{API: "geo.Elevation", Text: asked, Vector: vecs[0]}}, time.Now()))
+
+	var out bytes.Buffer
+	require.NoError(t, tools([]string{"show", "geo.Elevation"}, streams{&out, io.Discard}))
+	assert.Regexp(t, `(?m)^api\s+geo.Elevation$`, out.String())
+	assert.Regexp(t, `(?m)^status\s+active, \d+ successful and \d+ failed calls$`, out.String())
+	assert.Contains(t, out.String(), fmt.Sprintf("%q", asked))
+
+	err = tools([]string{"show", "no.SuchAPI"}, streams{io.Discard, io.Discard})
+	require.ErrorContains(t, err, "API no.SuchAPI is not in the graph")
 }

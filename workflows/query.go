@@ -158,7 +158,7 @@ func (r *run) loop() (QueryResult, error) {
 		case planner.ClarifyIntent:
 			done, result, err = r.clarify(d)
 		case planner.RetrieveAPI:
-			err = r.retrieve(d)
+			err = r.retrieve(d, res.Decisions)
 		case planner.CallAPI:
 			err = r.execute(d, proj.Plan)
 		}
@@ -271,8 +271,9 @@ func (r *run) clarify(d planner.Decision) (bool, QueryResult, error) {
 	return false, QueryResult{}, nil
 }
 
-// retrieve recalls candidates and their plans from the tool graph.
-func (r *run) retrieve(d planner.Decision) error {
+// retrieve recalls candidates and their plans from the tool graph. When the planner split the
+// request into several sub-intents, retrieval searches for each of them.
+func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
 		RetryPolicy:         graphRetry(),
@@ -283,7 +284,7 @@ func (r *run) retrieve(d planner.Decision) error {
 		texts = append(texts, qa.Answer)
 	}
 	in := activities.RetrieveInput{Description: d.RecallDescription, Text: strings.Join(texts, "\n"),
-		Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search}
+		Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search, Intents: intents(all)}
 	var res activities.RetrieveResult
 	if err := workflow.ExecuteActivity(ctx, (*activities.Activities).Retrieve, in).Get(r.ctx, &res); err != nil {
 		r.trace(TraceRetrieve, false, "retrieval failed: "+rootMessage(err))
@@ -332,6 +333,26 @@ func (r *run) retrieve(d planner.Decision) error {
 	}
 	r.trace(TraceRetrieve, len(parts) > 0, r.pc.Observation)
 	return nil
+}
+
+// intents are the planner's sub-intents in dependency order, as retrieval's sub-goals: each
+// one's recall description, or its intent. One sub-intent gives none: retrieval splits the
+// request itself.
+func intents(ds []planner.Decision) []activities.Intent {
+	if len(ds) < 2 {
+		return nil
+	}
+	var out []activities.Intent
+	for _, d := range ds {
+		text := strings.TrimSpace(d.RecallDescription)
+		if text == "" {
+			text = strings.TrimSpace(d.Intent)
+		}
+		if text != "" {
+			out = append(out, activities.Intent{Rank: d.DependencyRank, Text: text})
+		}
+	}
+	return out
 }
 
 // finish ends the run with status and answer, after the pending feedback is recorded.
