@@ -2,7 +2,8 @@
 #   make run    build what is missing, start the local stack, run the demo query, show the result
 #   make test   every test, against a stack of its own on free ports, stopped afterwards
 # Also: make up / down / logs / status / build / clean / reset, make bench (the evaluation: navi bench
-# on the local stack) and make bench-agent (the agent's Go benchmarks).
+# on the local stack), make bench-agent (the agent's Go benchmarks) and make eval (retrieval on the
+# public dev sets).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
@@ -31,7 +32,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack bench bench-agent clean reset
+.PHONY: run up down logs status build test test-stack bench bench-agent eval clean reset
 
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
 build: models bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
@@ -160,6 +161,11 @@ bench-agent: build
 	set -a; . $(BENCH_STATE)/stack.env; set +a; \
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
 	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt
+
+## eval: navi eval retrieval on every dev set in ../shared/data and the tool world, in process (no
+## stack needed): every method side by side; reports (JSON, Markdown) in results/eval
+eval: models bin/navi
+	bin/navi eval retrieval -out results/eval
 
 ## test-stack: only start the test stack, to run `go test` by hand against it
 test-stack: build
