@@ -127,7 +127,7 @@ func (s SubGoal) String() string {
 const subGoalsShown = 3
 
 // poolPerGoal is how many candidates of each sub-goal the subgraph read starts from.
-const poolPerGoal = 8
+const poolPerGoal = 4
 
 // Retrieve finds the tools the request needs (twnm/recall): the description is split into
 // sub-goals, each retrieved from Neo4j by BM25 (the full-text index) and embedding similarity

@@ -1,6 +1,7 @@
 package neo4j_test
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -61,7 +62,8 @@ func BenchmarkImport(b *testing.B) {
 // BenchmarkRetrieval is one retrieval step of the planner through Neo4j, as the Retrieve
 // activity runs it: the request split into sub-goals and embedded, BM25 (full-text index)
 // and vector top-k per sub-goal fused, the subgraph around the candidates read, and the final
-// step chosen by its data-flow links; with p50 and p99 latencies.
+// step chosen by its data-flow links; with p50 and p99 latencies, and the p50 of each phase.
+// The requests are API descriptions (names where a description is empty).
 func BenchmarkRetrieval(b *testing.B) {
 	s := stacktest.Store(b)
 	ctx := context.Background()
@@ -73,28 +75,41 @@ func BenchmarkRetrieval(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(label(c), func(b *testing.B) {
-			var lat []time.Duration
+			var lat, recallLat, readLat, chooseLat []time.Duration
 			i := 0
 			for b.Loop() {
+				a := c.APIs[(i*7919)%len(c.APIs)]
+				query := cmp.Or(strings.TrimSpace(a.Description), a.Name)
 				start := time.Now()
-				r, err := recall.Retrieve(ctx, src, emb, c.APIs[(i*7919)%len(c.APIs)].Description, recall.Options{})
+				r, err := recall.Retrieve(ctx, src, emb, query, recall.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				sub, err := s.Subgraph(ctx, r.Pool(8), neo4j.SubgraphOptions{})
+				t1 := time.Now()
+				sub, err := s.Subgraph(ctx, r.Pool(activitiesPoolPerGoal), neo4j.SubgraphOptions{})
 				if err != nil {
 					b.Fatal(err)
 				}
+				t2 := time.Now()
 				if err := recall.Choose(r, recall.GraphLinks{G: sub}, recall.Options{}); err != nil {
 					b.Fatal(err)
 				}
-				lat = append(lat, time.Since(start))
+				end := time.Now()
+				lat = append(lat, end.Sub(start))
+				recallLat, readLat, chooseLat = append(recallLat, t1.Sub(start)), append(readLat, t2.Sub(t1)), append(chooseLat, end.Sub(t2))
 				i++
 			}
 			reportLatency(b, lat)
+			b.ReportMetric(percentileMs(recallLat, 50), "recall-p50-ms")
+			b.ReportMetric(percentileMs(readLat, 50), "subgraph-p50-ms")
+			b.ReportMetric(percentileMs(chooseLat, 50), "choose-p50-ms")
 		})
 	}
 }
+
+// activitiesPoolPerGoal is the Retrieve activity's poolPerGoal: how many candidates of each
+// sub-goal the subgraph read starts from.
+const activitiesPoolPerGoal = 4
 
 // BenchmarkFeedback writes the feedback of two-call runs with one data flow: one run per
 // transaction, and 100 runs batched in one transaction.
@@ -139,10 +154,14 @@ func label(c twnm.Catalog) string {
 }
 
 func reportLatency(b *testing.B, lat []time.Duration) {
+	b.ReportMetric(percentileMs(lat, 50), "p50-ms")
+	b.ReportMetric(percentileMs(lat, 99), "p99-ms")
+}
+
+// percentileMs is the p-th percentile of lat, in milliseconds; it sorts lat.
+func percentileMs(lat []time.Duration, p int) float64 {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
-	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
-	b.ReportMetric(ms(lat[min(len(lat)-1, len(lat)*99/100)]), "p99-ms")
+	return float64(lat[min(len(lat)-1, len(lat)*p/100)]) / float64(time.Millisecond)
 }
 
 // BenchmarkTopAPIs is the vector top-3 alone, the first half of BenchmarkRetrieval.

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
@@ -265,46 +267,69 @@ func firstSameTool(goals []Goal) int {
 	return -1
 }
 
+// rankGoals retrieves every sub-goal's candidates. The lexical queries start at once, the
+// dense and learned ones once the sub-goals are embedded; all run concurrently (a store
+// answers them in parallel).
 func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) ([]Goal, error) {
-	var vecs [][]float64
-	if o.DenseWeight > 0 {
-		texts := make([]string, len(goals))
-		for i, g := range goals {
-			texts[i] = g.Text
-		}
-		var err error
-		if vecs, err = emb.Embed(ctx, texts); err != nil {
-			return nil, fmt.Errorf("recall: embed %d sub-goals: %w", len(goals), err)
-		}
-		if len(vecs) != len(goals) {
-			return nil, fmt.Errorf("recall: the embedder returned %d vectors for %d sub-goals", len(vecs), len(goals))
+	n := len(goals)
+	lex, dense, served := make([][]Hit, n), make([][]Hit, n), make([][]Hit, n)
+	learned, _ := src.(Learned)
+	g, gctx := errgroup.WithContext(ctx)
+	if o.DenseWeight < 1 {
+		for i, gl := range goals {
+			g.Go(func() (err error) {
+				if lex[i], err = src.Lexical(gctx, gl.Text, o.Depth); err != nil {
+					return fmt.Errorf("recall: sub-goal %q: lexical: %w", gl.Text, err)
+				}
+				return nil
+			})
 		}
 	}
-	out := make([]Goal, len(goals))
-	for i, g := range goals {
-		var lex, dense []Hit
-		var err error
-		if o.DenseWeight < 1 {
-			if lex, err = src.Lexical(ctx, g.Text, o.Depth); err != nil {
-				return nil, fmt.Errorf("recall: sub-goal %q: lexical: %w", g.Text, err)
+	if o.DenseWeight > 0 {
+		g.Go(func() error {
+			texts := make([]string, n)
+			for i, gl := range goals {
+				texts[i] = gl.Text
 			}
-		}
-		if o.DenseWeight > 0 {
-			if dense, err = src.Dense(ctx, vecs[i], o.Depth); err != nil {
-				return nil, fmt.Errorf("recall: sub-goal %q: dense: %w", g.Text, err)
-			}
-		}
-		out[i] = Goal{Goal: g, Candidates: Fuse(lex, dense, o.DenseWeight), Relevant: hasWord(g.Text)}
-		if len(dense) > 0 && out[i].Relevant {
-			out[i].Best = dense[0].Score
-			out[i].Relevant = o.Floor < 0 || dense[0].Score >= o.Floor
-		}
-		if l, ok := src.(Learned); ok && vecs != nil && out[i].Relevant {
-			served, err := l.Served(ctx, vecs[i], o.Depth)
+			vecs, err := emb.Embed(gctx, texts)
 			if err != nil {
-				return nil, fmt.Errorf("recall: sub-goal %q: past sub-goals: %w", g.Text, err)
+				return fmt.Errorf("recall: embed %d sub-goals: %w", n, err)
 			}
-			out[i].Candidates = boost(out[i].Candidates, served)
+			if len(vecs) != n {
+				return fmt.Errorf("recall: the embedder returned %d vectors for %d sub-goals", len(vecs), n)
+			}
+			inner, ictx := errgroup.WithContext(gctx)
+			for i, gl := range goals {
+				inner.Go(func() (err error) {
+					if dense[i], err = src.Dense(ictx, vecs[i], o.Depth); err != nil {
+						return fmt.Errorf("recall: sub-goal %q: dense: %w", gl.Text, err)
+					}
+					return nil
+				})
+				if learned != nil {
+					inner.Go(func() (err error) {
+						if served[i], err = learned.Served(ictx, vecs[i], o.Depth); err != nil {
+							return fmt.Errorf("recall: sub-goal %q: past sub-goals: %w", gl.Text, err)
+						}
+						return nil
+					})
+				}
+			}
+			return inner.Wait()
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	out := make([]Goal, n)
+	for i, gl := range goals {
+		out[i] = Goal{Goal: gl, Candidates: Fuse(lex[i], dense[i], o.DenseWeight), Relevant: hasWord(gl.Text)}
+		if len(dense[i]) > 0 && out[i].Relevant {
+			out[i].Best = dense[i][0].Score
+			out[i].Relevant = o.Floor < 0 || dense[i][0].Score >= o.Floor
+		}
+		if out[i].Relevant {
+			out[i].Candidates = boost(out[i].Candidates, served[i])
 		}
 	}
 	return out, nil
