@@ -189,7 +189,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if len(pool) == 0 {
 		return res, nil
 	}
-	g, err := a.Store.Subgraph(ctx, pool, neo4j.SubgraphOptions{})
+	g, err := a.Store.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: found.Relevance()})
 	if err != nil {
 		return RetrieveResult{}, graphError(err)
 	}

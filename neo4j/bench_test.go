@@ -86,7 +86,7 @@ func BenchmarkRetrieval(b *testing.B) {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				sub, err := s.Subgraph(ctx, r.Pool(activitiesPoolPerGoal), neo4j.SubgraphOptions{})
+				sub, err := s.Subgraph(ctx, r.Pool(activitiesPoolPerGoal), neo4j.SubgraphOptions{Relevance: r.Relevance()})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -115,9 +115,11 @@ SET m.previous = m.version, m.version = $v, m.activated_at = datetime()`, map[st
 	return err
 }
 
+const activeModelQuery = "MATCH (m:NaviMeta {id: 'model'}) RETURN m.version AS v"
+
 // ActiveModel returns the active model version, or "" when none was activated.
 func (s *Store) ActiveModel(ctx context.Context) (string, error) {
-	res, err := s.run(ctx, "read active model", false, "MATCH (m:NaviMeta {id: 'model'}) RETURN m.version AS v", nil)
+	res, err := s.run(ctx, "read active model", false, activeModelQuery, nil)
 	if err != nil || len(res.Records) == 0 {
 		return "", err
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
+
+	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/naviagent/navi/twnm"
 )
@@ -58,13 +61,21 @@ LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(n), "vec": vec, "k": 
 type SubgraphOptions struct {
 	Hops    int // producer levels read upstream of the targets; default 4 (AlphaBeta's MaxDepth)
 	MaxAPIs int // stop widening once this many APIs are read; default 200
+	// Relevance scores APIs by how relevant they are to the request (retrieval's scores,
+	// higher first); it ranks the producers of a level when not all of them fit.
+	Relevance map[string]float64
 }
 
-// Subgraph reads the part of the graph that a search from the targets can use: the targets,
-// the active APIs producing their inputs (directly or through a FEEDS edge), those APIs'
-// producers, and so on for Hops levels, with their parameters, statistics and the behavioural
-// edges among them, up to MaxAPIs APIs (nearer levels first, by name within a level). The
-// result is a twnm.Graph ready for search.
+// Subgraph reads the part of the graph that a search from the targets can use: the targets
+// (in the order given: the caller ranks them), the active APIs producing their inputs
+// (directly or through a FEEDS edge), those APIs' producers, and so on for Hops levels, with
+// their parameters, statistics and the behavioural edges among them, up to MaxAPIs APIs.
+// Nearer levels come first; within a level, producers are ranked by relevance, never by
+// name: those o.Relevance scores first, best first, then those that can bind more of the
+// level's inputs, then those with more successful calls (the name breaks the last ties, for
+// a deterministic read). Everything is read in one read transaction, so the subgraph is one
+// consistent snapshot even while feedback is being written. The result is a twnm.Graph ready
+// for search.
 func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOptions) (*twnm.Graph, error) {
 	if o.Hops == 0 {
 		o.Hops = 4
@@ -72,32 +83,73 @@ func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOption
 	if o.MaxAPIs == 0 {
 		o.MaxAPIs = 200
 	}
-	seen := map[string]bool{}
-	var names []string
-	for _, t := range targets {
-		if !seen[t] {
-			seen[t] = true
-			names = append(names, t)
-		}
+	relevant := make([]string, 0, len(o.Relevance))
+	for name := range o.Relevance {
+		relevant = append(relevant, name)
 	}
-	frontier := names
-	for hop := 0; hop < o.Hops && len(frontier) > 0 && len(names) < o.MaxAPIs; hop++ {
-		res, err := s.run(ctx, "read producers", false, producersQuery,
-			map[string]any{"apis": frontier, "seen": names, "limit": int64(o.MaxAPIs - len(names))})
-		if err != nil {
-			return nil, err
-		}
-		frontier = nil
-		for _, r := range res.Records {
-			p := r.AsMap()["producer"].(string)
-			if !seen[p] && len(names) < o.MaxAPIs {
-				seen[p] = true
-				names = append(names, p)
-				frontier = append(frontier, p)
+	var g *twnm.Graph
+	err := s.readTx(ctx, "read subgraph", func(rd reader) error {
+		seen := map[string]bool{}
+		var names []string
+		for _, t := range targets {
+			if !seen[t] {
+				seen[t] = true
+				names = append(names, t)
 			}
 		}
-	}
-	return s.load(ctx, names, false)
+		frontier := names
+		for hop := 0; hop < o.Hops && len(frontier) > 0 && len(names) < o.MaxAPIs; hop++ {
+			recs, err := rd.read(ctx, "read producers", producersQuery, map[string]any{"apis": frontier, "seen": names,
+				"relevant": relevant, "limit": int64(o.MaxAPIs - len(names))})
+			if err != nil {
+				return err
+			}
+			level := make([]producer, len(recs))
+			for i, r := range recs {
+				m := r.AsMap()
+				level[i] = producer{name: m["producer"].(string), binds: m["binds"].(int64), success: m["success"].(int64)}
+			}
+			rankProducers(level, o.Relevance)
+			frontier = nil
+			for _, p := range level {
+				if !seen[p.name] && len(names) < o.MaxAPIs {
+					seen[p.name] = true
+					names = append(names, p.name)
+					frontier = append(frontier, p.name)
+				}
+			}
+		}
+		var err error
+		g, err = s.load(ctx, rd, names, false)
+		return err
+	})
+	return g, err
+}
+
+// producer is an API that can bind inputs of a subgraph's level.
+type producer struct {
+	name           string
+	binds, success int64
+}
+
+// rankProducers orders a level's producers: those relevance scores by score, then by how many
+// of the level's inputs they bind, then by successful calls, then by name.
+func rankProducers(ps []producer, relevance map[string]float64) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		ri, oki := relevance[ps[i].name]
+		rj, okj := relevance[ps[j].name]
+		switch {
+		case oki != okj:
+			return oki
+		case ri != rj:
+			return ri > rj
+		case ps[i].binds != ps[j].binds:
+			return ps[i].binds > ps[j].binds
+		case ps[i].success != ps[j].success:
+			return ps[i].success > ps[j].success
+		}
+		return ps[i].name < ps[j].name
+	})
 }
 
 const producersQuery = `
@@ -108,24 +160,60 @@ CALL (p) {
   UNION
   MATCH (p)<-[:FEEDS]-(:Param)<-[:OUTPUTS]-(b:API) RETURN b
 }
-WITH DISTINCT b
+WITH b, count(DISTINCT [name, p.name]) AS binds
 WHERE coalesce(b.status, 'active') = 'active' AND NOT b.name IN $seen
-RETURN b.name AS producer
-ORDER BY producer
+RETURN b.name AS producer, binds, coalesce(b.success, 0) AS success
+ORDER BY b.name IN $relevant DESC, binds DESC, success DESC, producer
 LIMIT $limit`
 
-// Snapshot reads the whole graph, statistics and active predicted weights included, for
-// training and for inspection.
-func (s *Store) Snapshot(ctx context.Context) (*twnm.Graph, error) {
-	res, err := s.run(ctx, "list APIs", false, "MATCH (a:API) RETURN a.name AS name ORDER BY name", nil)
+// reader runs one read query and returns its records: in a transaction, or on its own.
+type reader interface {
+	read(ctx context.Context, what, cypher string, params map[string]any) ([]*driver.Record, error)
+}
+
+// txReader reads in one explicit read transaction.
+type txReader struct {
+	s  *Store
+	tx driver.ManagedTransaction
+}
+
+func (r txReader) read(ctx context.Context, what, cypher string, params map[string]any) ([]*driver.Record, error) {
+	recs, err := runTx(ctx, r.tx, cypher, params)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", what, Explain(r.s.uri, "", err))
 	}
-	names := make([]string, len(res.Records))
-	for i, r := range res.Records {
-		names[i] = r.AsMap()["name"].(string)
+	return recs, nil
+}
+
+// readTx runs fn in one explicit read transaction: every query fn reads sees the same
+// snapshot. A transient failure retries fn as a whole.
+func (s *Store) readTx(ctx context.Context, what string, fn func(rd reader) error) error {
+	sess := s.driver.NewSession(ctx, driver.SessionConfig{DatabaseName: s.db, AccessMode: driver.AccessModeRead})
+	defer sess.Close(ctx)
+	_, err := sess.ExecuteRead(ctx, func(tx driver.ManagedTransaction) (any, error) { return nil, fn(txReader{s, tx}) })
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
 	}
-	return s.load(ctx, names, true)
+	return nil
+}
+
+// Snapshot reads the whole graph, statistics and active predicted weights included, for
+// training and for inspection. It reads in one read transaction, as Subgraph does.
+func (s *Store) Snapshot(ctx context.Context) (*twnm.Graph, error) {
+	var g *twnm.Graph
+	err := s.readTx(ctx, "read snapshot", func(rd reader) error {
+		recs, err := rd.read(ctx, "list APIs", "MATCH (a:API) RETURN a.name AS name ORDER BY name", nil)
+		if err != nil {
+			return err
+		}
+		names := make([]string, len(recs))
+		for i, r := range recs {
+			names[i] = r.AsMap()["name"].(string)
+		}
+		g, err = s.load(ctx, rd, names, true)
+		return err
+	})
+	return g, err
 }
 
 var loadAPIs = `
@@ -207,22 +295,22 @@ func restoreWindow(v any, set func(day, success, total int64)) {
 
 // load rebuilds the named APIs, their parameters and the behavioural edges among them, with
 // the APIs' embeddings if embeddings is set (search does not need them; training does).
-func (s *Store) load(ctx context.Context, names []string, embeddings bool) (*twnm.Graph, error) {
+func (s *Store) load(ctx context.Context, rd reader, names []string, embeddings bool) (*twnm.Graph, error) {
 	g := twnm.New()
 	if len(names) == 0 {
 		return g, nil
 	}
-	key, err := s.activePredictionKey(ctx)
+	key, err := activePredictionKey(ctx, rd)
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.run(ctx, "read APIs", false, loadAPIs, map[string]any{"names": names, "embeddings": embeddings})
+	recs, err := rd.read(ctx, "read APIs", loadAPIs, map[string]any{"names": names, "embeddings": embeddings})
 	if err != nil {
 		return nil, err
 	}
 	paramSet := map[string]bool{}
 	var params []string
-	for _, r := range res.Records {
+	for _, r := range recs {
 		m := r.AsMap()
 		name := m["name"].(string)
 		api := twnm.API{Name: name, Description: m["description"].(string)}
@@ -272,11 +360,11 @@ func (s *Store) load(ctx context.Context, names []string, embeddings bool) (*twn
 		n.Embedding = floats(m["embedding"])
 		restoreWindow(m["days"], n.SetRecent)
 	}
-	res, err = s.run(ctx, "read parameters", false, loadParams, map[string]any{"names": params})
+	recs, err = rd.read(ctx, "read parameters", loadParams, map[string]any{"names": params})
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range res.Records {
+	for _, r := range recs {
 		m := r.AsMap()
 		id, ok := g.ParamByName(m["name"].(string))
 		if !ok {
@@ -288,11 +376,11 @@ func (s *Store) load(ctx context.Context, names []string, embeddings bool) (*twn
 		n.Members = stringList(m["members"])
 		restoreWindow(m["days"], n.SetRecent)
 	}
-	res, err = s.run(ctx, "read behavioural edges", false, loadEdges, map[string]any{"apis": names, "params": params, "key": key})
+	recs, err = rd.read(ctx, "read behavioural edges", loadEdges, map[string]any{"apis": names, "params": params, "key": key})
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range res.Records {
+	for _, r := range recs {
 		m := r.AsMap()
 		from, to := m["from"].(string), m["to"].(string)
 		var a, b twnm.NodeID
@@ -321,10 +409,14 @@ func (s *Store) load(ctx context.Context, names []string, embeddings bool) (*twn
 
 // activePredictionKey is the edge property holding the active model's predicted weights, or
 // "" when no model is active.
-func (s *Store) activePredictionKey(ctx context.Context) (string, error) {
-	v, err := s.ActiveModel(ctx)
-	if err != nil || v == "" {
+func activePredictionKey(ctx context.Context, rd reader) (string, error) {
+	recs, err := rd.read(ctx, "read active model", activeModelQuery, nil)
+	if err != nil || len(recs) == 0 {
 		return "", err
+	}
+	v, _ := recs[0].AsMap()["v"].(string)
+	if v == "" {
+		return "", nil
 	}
 	return "p_" + v, nil
 }

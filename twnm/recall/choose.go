@@ -52,12 +52,7 @@ func Choose(r *Result, links Links, o Options) error {
 		last = clauses[len(clauses)-1]
 	}
 	sWhole, sLast := scores(whole), scores(last)
-	pool := map[string]float64{}
-	for _, g := range r.Goals {
-		for _, c := range g.Candidates {
-			pool[c.Name] = max(pool[c.Name], c.Score)
-		}
-	}
+	pool := r.Relevance()
 	if len(pool) == 0 {
 		r.Final, r.Chain, r.Ranked, r.Scores = "", nil, nil, nil
 		return nil

@@ -150,6 +150,18 @@ type Result struct {
 	Scores map[string]float64 `json:"scores,omitempty"`
 }
 
+// Relevance is each candidate's best score over the sub-goals: how relevant it is to some
+// part of the request.
+func (r *Result) Relevance() map[string]float64 {
+	out := map[string]float64{}
+	for _, g := range r.Goals {
+		for _, c := range g.Candidates {
+			out[c.Name] = max(out[c.Name], c.Score)
+		}
+	}
+	return out
+}
+
 // Pool lists the candidates of every sub-goal once, at most perGoal from each, round-robin
 // over the sub-goals in order, so that every part of the request is represented.
 func (r *Result) Pool(perGoal int) []string {
