@@ -129,6 +129,11 @@ const subGoalsShown = 3
 // poolPerGoal is how many candidates of each sub-goal the subgraph read starts from.
 const poolPerGoal = 4
 
+// subgraphAPIs bounds the subgraph read after retrieval: ranked by relevance, the producers a
+// chain needs come first, and a smaller read keeps retrieval fast on large graphs (about 55 ms
+// p50 through Neo4j on 16,000 APIs; see neo4j's BenchmarkRetrieval).
+const subgraphAPIs = 60
+
 // Retrieve finds the tools the request needs (twnm/recall): the description is split into
 // sub-goals, each retrieved from Neo4j by BM25 (the full-text index) and embedding similarity
 // (the vector index) fused; the subgraph around the candidates of all sub-goals is read,
@@ -189,7 +194,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if len(pool) == 0 {
 		return res, nil
 	}
-	g, err := a.Store.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: found.Relevance()})
+	g, err := a.Store.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: found.Relevance(), MaxAPIs: subgraphAPIs})
 	if err != nil {
 		return RetrieveResult{}, graphError(err)
 	}

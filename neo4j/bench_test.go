@@ -86,7 +86,7 @@ func BenchmarkRetrieval(b *testing.B) {
 					b.Fatal(err)
 				}
 				t1 := time.Now()
-				sub, err := s.Subgraph(ctx, r.Pool(activitiesPoolPerGoal), neo4j.SubgraphOptions{Relevance: r.Relevance()})
+				sub, err := s.Subgraph(ctx, r.Pool(activitiesPoolPerGoal), neo4j.SubgraphOptions{Relevance: r.Relevance(), MaxAPIs: activitiesSubgraphAPIs})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -110,6 +110,9 @@ func BenchmarkRetrieval(b *testing.B) {
 // activitiesPoolPerGoal is the Retrieve activity's poolPerGoal: how many candidates of each
 // sub-goal the subgraph read starts from.
 const activitiesPoolPerGoal = 4
+
+// activitiesSubgraphAPIs is the Retrieve activity's subgraphAPIs: its bound on the subgraph read.
+const activitiesSubgraphAPIs = 60
 
 // BenchmarkFeedback writes the feedback of two-call runs with one data flow: one run per
 // transaction, and 100 runs batched in one transaction.

@@ -231,11 +231,14 @@ RETURN a.name AS name, a.spec AS spec, coalesce(a.description, '') AS descriptio
        coalesce(a.status, 'active') AS status, CASE WHEN $embeddings THEN a.embedding END AS embedding, ins, outs,
        ` + dayBuckets("a") + ` AS days`
 
+// loadParams reads parameter nodes; a subgraph keeps only the members of its own APIs (a
+// generic parameter of a large catalog has thousands), a snapshot ($all) every member.
 var loadParams = `
 UNWIND $names AS name
 MATCH (p:Param {name: name})
 RETURN p.name AS name, coalesce(p.type, '') AS type, coalesce(p.description, '') AS description,
-       coalesce(p.success, 0) AS success, coalesce(p.failure, 0) AS failure, coalesce(p.members, []) AS members,
+       coalesce(p.success, 0) AS success, coalesce(p.failure, 0) AS failure,
+       CASE WHEN $all THEN coalesce(p.members, []) ELSE [m IN coalesce(p.members, []) WHERE m IN $keys] END AS members,
        ` + dayBuckets("p") + ` AS days`
 
 var loadEdges = `
@@ -309,6 +312,7 @@ func (s *Store) load(ctx context.Context, rd reader, names []string, embeddings 
 		return nil, err
 	}
 	paramSet := map[string]bool{}
+	var memberKeys []string // "API.param" of the loaded APIs: the members a subgraph keeps
 	var params []string
 	for _, r := range recs {
 		m := r.AsMap()
@@ -333,6 +337,7 @@ func (s *Store) load(ctx context.Context, rd reader, names []string, embeddings 
 					continue
 				}
 				nodes[dir+"\x1f"+param] = node
+				memberKeys = append(memberKeys, name+"."+param)
 				if !paramSet[node] {
 					paramSet[node] = true
 					params = append(params, node)
@@ -360,7 +365,7 @@ func (s *Store) load(ctx context.Context, rd reader, names []string, embeddings 
 		n.Embedding = floats(m["embedding"])
 		restoreWindow(m["days"], n.SetRecent)
 	}
-	recs, err = rd.read(ctx, "read parameters", loadParams, map[string]any{"names": params})
+	recs, err = rd.read(ctx, "read parameters", loadParams, map[string]any{"names": params, "all": embeddings, "keys": memberKeys})
 	if err != nil {
 		return nil, err
 	}
