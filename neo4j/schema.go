@@ -74,7 +74,7 @@ func (s *Store) EnsureSchema(ctx context.Context, o SchemaOptions) error {
 		m := res.Records[0].AsMap()
 		if dim, _ := m["dim"].(int64); int(dim) != o.Dim || m["embedder"] != o.Embedder {
 			return fmt.Errorf("%w: the graph at %s holds %v-dimensional embeddings of %v, this process uses %d-dimensional %s: "+
-				"configure the same embedder, or re-import the catalogs into an empty graph", ErrSchemaMismatch, s.uri, m["dim"], m["embedder"], o.Dim, o.Embedder)
+				"configure the same embedder (NAVI_EMBEDDER), or move the graph to this one with `navi graph reembed`, which keeps every learned statistic", ErrSchemaMismatch, s.uri, m["dim"], m["embedder"], o.Dim, o.Embedder)
 		}
 	}
 	for _, q := range schemaStatements {
@@ -100,7 +100,7 @@ func (s *Store) EnsureSchema(ctx context.Context, o SchemaOptions) error {
 		opts, _ := res.Records[0].AsMap()["options"].(map[string]any)
 		cfg, _ := opts["indexConfig"].(map[string]any)
 		if dim, _ := cfg["vector.dimensions"].(int64); int(dim) != o.Dim {
-			return fmt.Errorf("%w: vector index %s has %d dimensions, the embedder gives %d: drop the index (DROP INDEX %s) and re-import",
+			return fmt.Errorf("%w: vector index %s has %d dimensions, the embedder gives %d: run `navi graph reembed` (or drop the index, DROP INDEX %s, and re-import)",
 				ErrSchemaMismatch, VectorIndex, dim, o.Dim, VectorIndex)
 		}
 	}

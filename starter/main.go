@@ -44,6 +44,8 @@ usage:
                                         -file history.json for an exported history instead); exit
                                         status 1 when the code is not deterministic for it
   navi rerun [flags] <workflow-id>      start a new run with the same input (-wait, -json, -timeout)
+  navi graph reembed [flags]            move the graph to another embedder in place (-embedder minilm|hashed),
+                                        keeping every learned statistic
   navi tools show <api>                 one API: description, status, statistics, and what users called it
                                         (the requests of answered runs it served)
   navi tools import [flags] <file|URL>  import a native JSON or YAML tool catalog into the Neo4j graph
@@ -95,6 +97,7 @@ func main() {
 		"demo":     demo,
 		"schedule": schedule,
 		"bench":    benchmark,
+		"graph":    graphCmd,
 		"eval":     evalCmd,
 		"dev":      func(args []string, _ streams) error { return dev(args) },
 	}

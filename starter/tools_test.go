@@ -67,3 +67,25 @@ func TestToolsShow(t *testing.T) {
 	err = tools([]string{"show", "no.SuchAPI"}, streams{io.Discard, io.Discard})
 	require.ErrorContains(t, err, "API no.SuchAPI is not in the graph")
 }
+
+// navi graph reembed moves the graph to an embedder; here to the one it has (the shared test
+// graph keeps one), which changes no vector.
+func TestGraphReembed(t *testing.T) {
+	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	stacktest.LoadToolWorld(t, stacktest.Store(t))
+	var out, progress bytes.Buffer
+	require.NoError(t, graphCmd([]string{"reembed"}, streams{&out, &progress}))
+	assert.Regexp(t, `^graph moved to all-minilm-l6-v2@[0-9a-f]{12} \(384 dimensions\): \d+ APIs and \d+ past sub-goals reembedded, the vector indexes kept, every statistic kept\n$`, out.String())
+	assert.Contains(t, progress.String(), "reembedded ")
+
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "navi graph reembed"},
+		{[]string{"reembed", "-embedder", "word2vec"}, `embedder "word2vec"`},
+	} {
+		err := graphCmd(tt.args, streams{io.Discard, io.Discard})
+		require.ErrorContains(t, err, tt.want)
+	}
+}
