@@ -59,3 +59,29 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	assert.Contains(t, names, prefix+"Weather")
 	require.NoError(t, s.EnsureSchema(ctx, neo4j.SchemaOptions{}), "the schema records the embedder")
 }
+
+// Deleting a catalog removes its APIs, its sub-goals and its parameters, and nothing else.
+func TestDeleteCatalog(t *testing.T) {
+	s, ctx, prefix, c := imported(t)
+	other := stacktest.UniqueName("keep") + "_"
+	oc := catalog(other)
+	_, err := s.Import(ctx, build(t, oc), oc.Name)
+	require.NoError(t, err)
+	keep := apiProps(t, s, other)
+
+	n, err := s.DeleteCatalog(ctx, c.Name)
+	require.NoError(t, err)
+	assert.Equal(t, len(c.APIs), n)
+	assert.Zero(t, apiProps(t, s, prefix)["apis"], "its APIs are gone")
+	assert.Equal(t, keep, apiProps(t, s, other), "the other catalog is untouched")
+	sub, err := s.Subgraph(ctx, []string{other + "Weather"}, neo4j.SubgraphOptions{})
+	require.NoError(t, err)
+	for _, node := range sub.Nodes() {
+		for _, m := range node.Members {
+			assert.NotContains(t, m, prefix, "no parameter keeps a member of the deleted catalog")
+		}
+	}
+	n, err = s.DeleteCatalog(ctx, c.Name)
+	require.NoError(t, err)
+	assert.Zero(t, n, "deleting again removes nothing")
+}

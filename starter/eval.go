@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -11,7 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 
+	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/twnm/retrievaleval"
 )
 
@@ -53,16 +54,13 @@ func evalCmd(args []string, s streams) error {
 	fs.IntVar(&o.workers, "workers", 0, "queries ranked at once (0: GOMAXPROCS)")
 	fs.StringVar(&o.out, "out", "results/eval", `directory of the reports (`+retrievalJSONFile+`, `+retrievalMarkdownFile+`); "" writes none`)
 	fs.BoolVar(&o.json, "json", false, "print the JSON report on stdout instead of the Markdown summary")
-	fs.BoolVar(&o.neo4j, "neo4j", false, "rank through the Neo4j store instead of in-process graphs (reserved)")
+	fs.BoolVar(&o.neo4j, "neo4j", false, "also rank through the Neo4j store (NAVI_NEO4J_*): methods bm25@neo4j and full@neo4j")
 	pos, err := c.parse(args, 1, 1, "one subcommand: retrieval")
 	if err != nil {
 		return err
 	}
 	if pos[0] != "retrieval" {
 		return fmt.Errorf("%w: navi eval has no subcommand %q; want retrieval", errUsage, pos[0])
-	}
-	if o.neo4j {
-		return errors.New("navi eval retrieval -neo4j: the store-backed path is not yet wired")
 	}
 	if o.limit < 0 || o.toolWorldN <= 0 || o.workers < 0 {
 		return fmt.Errorf("%w: -limit and -workers must be ≥ 0 and -toolworld-n > 0", errUsage)
@@ -89,6 +87,20 @@ func evalCmd(args []string, s streams) error {
 	all, err := retrievalMethods(ctx)
 	if err != nil {
 		return err
+	}
+	if o.neo4j {
+		store, err := config.FromEnv().OpenGraph(ctx)
+		if err != nil {
+			return fmt.Errorf("navi eval retrieval -neo4j: %w", err)
+		}
+		defer store.Close(context.Background())
+		se := &storeEval{store: store, run: fmt.Sprintf("%x", time.Now().UnixNano())}
+		defer func() {
+			if err := se.cleanup(context.Background()); err != nil {
+				fmt.Fprintf(s.err, "navi eval retrieval: the imported eval catalogs are left in the graph: %v\n", err)
+			}
+		}()
+		all = append(all, se.methods()...)
 	}
 	methods, err := pickMethods(all, splitList(o.methods))
 	if err != nil {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
+	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
@@ -222,4 +224,137 @@ func rerankRecalled(desc string, recalled []string, g *twnm.Graph) []twnm.Match 
 	// Stable: ties keep the index's order.
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Score > out[j].Score })
 	return out
+}
+
+// storeEval ranks through a Neo4j store: each set's catalog is imported under API names made
+// unique to the run, ranked as the Retrieve activity ranks (the store's full-text and vector
+// indexes, the subgraph read, the final step chosen), and deleted when the evaluation ends.
+type storeEval struct {
+	store *neo4j.Store
+	run   string
+
+	mu       sync.Mutex
+	catalogs []string
+}
+
+// methods are the store-backed methods, named with an "@neo4j" suffix.
+func (e *storeEval) methods() []retrievaleval.Method {
+	method := func(name, note string, o recall.Options) retrievaleval.Method {
+		return retrievaleval.Method{Name: name + "@neo4j", Note: note + ", through Neo4j", New: func(ctx context.Context, s retrievaleval.Set) (retrievaleval.Ranker, error) {
+			return e.ranker(ctx, s, o)
+		}}
+	}
+	return []retrievaleval.Method{
+		method("bm25", "BM25 over the tool documents, the whole request (the full-text index)", recall.Options{Ranker: recall.Lexical, WholeOnly: true, NoGraph: true}),
+		method("full", "the Retrieve activity's method", recall.Options{}),
+	}
+}
+
+func (e *storeEval) ranker(ctx context.Context, s retrievaleval.Set, o recall.Options) (retrievaleval.Ranker, error) {
+	emb, err := embed.Standard()
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	n := len(e.catalogs)
+	e.mu.Unlock()
+	name := fmt.Sprintf("eval-%s-%s-%d", e.run, strings.ToLower(s.Name), n)
+	prefix := symbols(fmt.Sprintf("%s-%d", e.run, n))
+	cat := twnm.Catalog{Name: name, APIs: make([]twnm.API, len(s.Catalog.APIs))}
+	for i, a := range s.Catalog.APIs {
+		a.Name = prefix + a.Name
+		cat.APIs[i] = a
+	}
+	e.mu.Lock()
+	e.catalogs = append(e.catalogs, name)
+	e.mu.Unlock()
+	if _, err := e.store.LoadCatalog(ctx, cat); err != nil {
+		return nil, err
+	}
+	src := prefixSource{Source: e.store.RecallSource(false), prefix: prefix}
+	return retrievaleval.RankerFunc(func(ctx context.Context, query string) ([]string, error) {
+		r, err := recall.Retrieve(ctx, src, emb, query, o)
+		if err != nil {
+			return nil, err
+		}
+		var links recall.Links
+		if !o.NoGraph {
+			sub, err := e.store.Subgraph(ctx, r.Pool(4), neo4j.SubgraphOptions{Relevance: r.Relevance(), MaxAPIs: 60})
+			if err != nil {
+				return nil, err
+			}
+			links = recall.GraphLinks{G: sub}
+		}
+		if err := recall.Choose(r, links, o); err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, n := range r.Ranked {
+			if rest, ok := strings.CutPrefix(n, prefix); ok {
+				out = append(out, rest)
+			}
+		}
+		return out, nil
+	}), nil
+}
+
+// symbols spells s (hex digits and '-') in punctuation between two "∴": a prefix that makes
+// API names unique to a run without adding a word to their tool documents or embedded texts
+// (bm25.Tokens and the encoders' texts keep letters and digits only), so that the store ranks
+// the set's APIs as in process.
+func symbols(s string) string {
+	const alphabet = "!#$%&*+=?@^~|<>:"
+	var b strings.Builder
+	b.WriteString("∴")
+	for _, r := range s {
+		switch {
+		case r >= '0' && r <= '9':
+			b.WriteByte(alphabet[r-'0'])
+		case r >= 'a' && r <= 'f':
+			b.WriteByte(alphabet[10+r-'a'])
+		default:
+			b.WriteByte(';')
+		}
+	}
+	b.WriteString("∴")
+	return b.String()
+}
+
+// cleanup deletes the catalogs the evaluation imported.
+func (e *storeEval) cleanup(ctx context.Context) error {
+	for _, c := range e.catalogs {
+		if _, err := e.store.DeleteCatalog(ctx, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefixSource is a recall.Source that keeps only the APIs whose names start with prefix: one
+// set's catalog among the other catalogs of the store.
+type prefixSource struct {
+	recall.Source
+	prefix string
+}
+
+func (p prefixSource) keep(hs []recall.Hit, k int) []recall.Hit {
+	var out []recall.Hit
+	for _, h := range hs {
+		if strings.HasPrefix(h.Name, p.prefix) && len(out) < k {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// Lexical implements recall.Source.
+func (p prefixSource) Lexical(ctx context.Context, text string, k int) ([]recall.Hit, error) {
+	hs, err := p.Source.Lexical(ctx, text, 8*k)
+	return p.keep(hs, k), err
+}
+
+// Dense implements recall.Source.
+func (p prefixSource) Dense(ctx context.Context, vec []float64, k int) ([]recall.Hit, error) {
+	hs, err := p.Source.Dense(ctx, vec, 8*k)
+	return p.keep(hs, k), err
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -15,6 +16,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/retrievaleval"
 )
 
@@ -91,7 +95,6 @@ func TestEvalRetrievalErrors(t *testing.T) {
 		{"unknown set", []string{"retrieval", "-sets", "toolbench"}, true, `unknown set "toolbench"`},
 		{"unknown method", []string{"retrieval", "-sets", "toolworld", "-methods", "bm26"}, true, `unknown method "bm26"; known: hashed+rerank, bm25`},
 		{"no data folder", []string{"retrieval", "-data", "", "-sets", "restbench"}, true, "pass -data or set NAVI_DATA_DIR"},
-		{"neo4j", []string{"retrieval", "-neo4j"}, false, "not yet wired"},
 		{"bad limit", []string{"retrieval", "-limit", "-1"}, true, "-limit"},
 	}
 	for _, tt := range tests {
@@ -102,4 +105,46 @@ func TestEvalRetrievalErrors(t *testing.T) {
 			assert.Equal(t, tt.usage, errors.Is(err, errUsage))
 		})
 	}
+}
+
+// Ranking through Neo4j ranks as in process: the store's BM25 and vectors are the in-process
+// ones (bit-identical BM25 up to the statistics of the other catalogs the store holds), and the
+// evaluation removes the catalogs it imported.
+func TestEvalRetrievalThroughNeo4j(t *testing.T) {
+	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	var out bytes.Buffer
+	require.NoError(t, evalCmd([]string{"retrieval", "-neo4j", "-json", "-data", "", "-sets", "toolworld", "-toolworld-n", "12",
+		"-methods", "full,full@neo4j", "-out", ""}, streams{&out, io.Discard}))
+	var rep retrievaleval.Report
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rep), out.String())
+	mem, ok := rep.Result("ToolWorld", "full")
+	require.True(t, ok)
+	store, ok := rep.Result("ToolWorld", "full@neo4j")
+	require.True(t, ok)
+	require.Len(t, store.PerTask, 12)
+	same := 0
+	for i := range mem.PerTask {
+		if mem.PerTask[i].FinalRank == store.PerTask[i].FinalRank {
+			same++
+		}
+	}
+	assert.GreaterOrEqual(t, same, 10, "the final API's rank agrees on most tasks")
+	assert.InDelta(t, mem.Metrics.Hit1, store.Metrics.Hit1, 0.17)
+
+	found, err := stacktest.Store(t).FindAPIs(context.Background(), "geocode", 1000)
+	require.NoError(t, err)
+	for _, f := range found {
+		assert.False(t, strings.HasPrefix(f.Name, "eval-"), "the imported catalog is gone: %s", f.Name)
+	}
+}
+
+// The store evaluation's name prefix adds no word to a tool's document or embedded text.
+func TestEvalPrefixAddsNoWords(t *testing.T) {
+	a, b := symbols("18a3f-0"), symbols("18a3f-1")
+	assert.NotEqual(t, a, b)
+	assert.Equal(t, bm25.Tokens("geo.Geocode"), bm25.Tokens(a+"geo.Geocode"))
+	api := twnm.API{Name: "geo.Geocode", Description: "Turns a city into coordinates."}
+	prefixed := api
+	prefixed.Name = a + api.Name
+	assert.Equal(t, twnm.APIText(api), twnm.APIText(prefixed))
 }

@@ -1,0 +1,49 @@
+package neo4j
+
+import (
+	"context"
+	"fmt"
+
+	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// DeleteCatalog removes the APIs an import named catalog wrote, in one transaction: the API
+// nodes with their edges and past sub-goals, their members from the parameter nodes, and the
+// parameter nodes no API uses any more. It returns how many APIs it removed. Other catalogs'
+// APIs and their statistics are not touched.
+func (s *Store) DeleteCatalog(ctx context.Context, catalog string) (int, error) {
+	if catalog == "" {
+		return 0, fmt.Errorf("delete catalog: the name is empty")
+	}
+	var n int
+	err := s.writeTx(ctx, "delete catalog "+catalog, func(tx driver.ManagedTransaction) error {
+		recs, err := runTx(ctx, tx, `
+MATCH (a:API {catalog: $catalog})
+OPTIONAL MATCH (a)-[e:INPUT_OF|OUTPUTS]-(p:Param)
+RETURN count(DISTINCT a) AS apis, collect(DISTINCT p.name) AS params, collect(DISTINCT a.name + '.' + e.param) AS members`,
+			map[string]any{"catalog": catalog})
+		if err != nil || len(recs) == 0 {
+			return err
+		}
+		m := recs[0].AsMap()
+		n = int(m["apis"].(int64))
+		if n == 0 {
+			return nil
+		}
+		for _, q := range []string{
+			"MATCH (:API {catalog: $catalog})<-[:SERVED]-(g:Goal) DETACH DELETE g",
+			"MATCH (a:API {catalog: $catalog}) DETACH DELETE a",
+			`UNWIND $params AS name
+MATCH (p:Param {name: name})
+SET p.members = [x IN coalesce(p.members, []) WHERE NOT x IN $members]
+WITH p WHERE NOT (p)--(:API)
+DETACH DELETE p`,
+		} {
+			if _, err := runTx(ctx, tx, q, map[string]any{"catalog": catalog, "params": m["params"], "members": m["members"]}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}
