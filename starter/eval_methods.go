@@ -226,15 +226,20 @@ func rerankRecalled(desc string, recalled []string, g *twnm.Graph) []twnm.Match 
 	return out
 }
 
-// storeEval ranks through a Neo4j store: each set's catalog is imported under API names made
-// unique to the run, ranked as the Retrieve activity ranks (the store's full-text and vector
-// indexes, the subgraph read, the final step chosen), and deleted when the evaluation ends.
+// storeEval ranks through a Neo4j store: each set's catalog is imported once, under API names
+// made unique to the run, and ranked as the Retrieve activity ranks (the store's full-text and
+// vector indexes, the subgraph read, the final step chosen). A set's catalog is deleted when
+// the next set starts (the harness ranks set after set), so BM25's statistics are those of
+// the set alone, as in process, and the last one when the evaluation ends.
 type storeEval struct {
 	store *neo4j.Store
 	run   string
 
-	mu       sync.Mutex
-	catalogs []string
+	mu      sync.Mutex
+	set     string // the set imported now
+	catalog string // its catalog name
+	prefix  string // its API names' prefix
+	n       int    // sets imported so far
 }
 
 // methods are the store-backed methods, named with an "@neo4j" suffix.
@@ -250,25 +255,39 @@ func (e *storeEval) methods() []retrievaleval.Method {
 	}
 }
 
-func (e *storeEval) ranker(ctx context.Context, s retrievaleval.Set, o recall.Options) (retrievaleval.Ranker, error) {
-	emb, err := embed.Standard()
-	if err != nil {
-		return nil, err
-	}
+// load imports s's catalog unless it is the one imported now, deleting the previous one, and
+// returns the API names' prefix.
+func (e *storeEval) load(ctx context.Context, s retrievaleval.Set) (string, error) {
 	e.mu.Lock()
-	n := len(e.catalogs)
-	e.mu.Unlock()
-	name := fmt.Sprintf("eval-%s-%s-%d", e.run, strings.ToLower(s.Name), n)
-	prefix := symbols(fmt.Sprintf("%s-%d", e.run, n))
+	defer e.mu.Unlock()
+	if e.set == s.Name {
+		return e.prefix, nil
+	}
+	if err := e.cleanupLocked(ctx); err != nil {
+		return "", err
+	}
+	name := fmt.Sprintf("eval-%s-%s-%d", e.run, strings.ToLower(s.Name), e.n)
+	prefix := symbols(fmt.Sprintf("%s-%d", e.run, e.n))
+	e.n++
 	cat := twnm.Catalog{Name: name, APIs: make([]twnm.API, len(s.Catalog.APIs))}
 	for i, a := range s.Catalog.APIs {
 		a.Name = prefix + a.Name
 		cat.APIs[i] = a
 	}
-	e.mu.Lock()
-	e.catalogs = append(e.catalogs, name)
-	e.mu.Unlock()
+	e.set, e.catalog, e.prefix = s.Name, name, prefix
 	if _, err := e.store.LoadCatalog(ctx, cat); err != nil {
+		return "", err
+	}
+	return prefix, nil
+}
+
+func (e *storeEval) ranker(ctx context.Context, s retrievaleval.Set, o recall.Options) (retrievaleval.Ranker, error) {
+	emb, err := embed.Standard()
+	if err != nil {
+		return nil, err
+	}
+	prefix, err := e.load(ctx, s)
+	if err != nil {
 		return nil, err
 	}
 	src := prefixSource{Source: e.store.RecallSource(false), prefix: prefix}
@@ -298,6 +317,24 @@ func (e *storeEval) ranker(ctx context.Context, s retrievaleval.Set, o recall.Op
 	}), nil
 }
 
+// cleanup deletes the catalog the evaluation imported last.
+func (e *storeEval) cleanup(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.cleanupLocked(ctx)
+}
+
+func (e *storeEval) cleanupLocked(ctx context.Context) error {
+	if e.catalog == "" {
+		return nil
+	}
+	if _, err := e.store.DeleteCatalog(ctx, e.catalog); err != nil {
+		return err
+	}
+	e.set, e.catalog, e.prefix = "", "", ""
+	return nil
+}
+
 // symbols spells s (hex digits and '-') in punctuation between two "∴": a prefix that makes
 // API names unique to a run without adding a word to their tool documents or embedded texts
 // (bm25.Tokens and the encoders' texts keep letters and digits only), so that the store ranks
@@ -318,16 +355,6 @@ func symbols(s string) string {
 	}
 	b.WriteString("∴")
 	return b.String()
-}
-
-// cleanup deletes the catalogs the evaluation imported.
-func (e *storeEval) cleanup(ctx context.Context) error {
-	for _, c := range e.catalogs {
-		if _, err := e.store.DeleteCatalog(ctx, c); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // prefixSource is a recall.Source that keeps only the APIs whose names start with prefix: one
