@@ -234,7 +234,7 @@ func TestSchemaMismatch(t *testing.T) {
 	err := s.EnsureSchema(context.Background(), neo4j.SchemaOptions{Embedder: "other-embedder-8", Dim: 8})
 	require.ErrorIs(t, err, neo4j.ErrSchemaMismatch)
 	assert.Contains(t, err.Error(), fmt.Sprintf("%d-dimensional", stacktest.Embedder(t).Dim()))
-	assert.Contains(t, err.Error(), "re-import")
+	assert.Contains(t, err.Error(), "navi graph reembed")
 }
 
 func TestSnapshot(t *testing.T) {
