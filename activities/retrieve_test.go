@@ -3,6 +3,7 @@ package activities_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -296,7 +297,7 @@ func TestRetrieveFinalStepFirst(t *testing.T) {
 		t.Run(tt.query, func(t *testing.T) {
 			res := ask(t, a, tt.query)
 			require.NotEmpty(t, res.Candidates)
-			assert.Contains(t, tt.first, res.Candidates[0].API, "candidates %v", candidateNames(res))
+			assert.Contains(t, tt.first, unprefixed(res.Candidates[0].API), "candidates %v", candidateNames(res))
 			assert.Equal(t, res.Final, res.Candidates[0].API, "the final step leads")
 			for i := 1; i < len(res.Candidates); i++ {
 				assert.GreaterOrEqual(t, res.Candidates[i-1].Score, res.Candidates[i].Score, "candidates are ordered best first")
@@ -411,5 +412,14 @@ func TestRetrieveIntents(t *testing.T) {
 	assert.True(t, res.SubGoals[2].Whole)
 	assert.Equal(t, query, res.SubGoals[2].Text)
 	require.NotEmpty(t, res.Candidates)
-	assert.Contains(t, []string{"airq.Current", "breezo.AirQuality"}, res.Final, "the last sub-intent's tool ends the chain: %v", candidateNames(res))
+	assert.Contains(t, []string{"airq.Current", "breezo.AirQuality"}, unprefixed(res.Final), "the last sub-intent's tool ends the chain: %v", candidateNames(res))
+}
+
+// unprefixed is an API's tool-world name: other tests import prefixed copies of the tool world
+// ("pp…_geo.Elevation") into the shared graph, and a copy is as good an answer.
+func unprefixed(api string) string {
+	if i := strings.Index(api, "_"); i >= 0 && strings.Contains(api[i:], ".") {
+		return api[i+1:]
+	}
+	return api
 }
