@@ -48,7 +48,7 @@ func graphFirst(c Context) Decision {
 	}
 	if n := len(c.Completed); n > 0 {
 		target := c.Completed[n-1]
-		d.Action, d.Answer = DirectAnswer, Summarize(c, target)
+		d.Action, d.Answer = DirectAnswer, Summarize(c, target)+unservedNote(c)
 		d.Analysis = fmt.Sprintf("the chain of %s ran to the end", target)
 		return d
 	}
@@ -211,6 +211,18 @@ func noToolAnswer(c Context) string {
 		return fmt.Sprintf("I could not complete the request: %s failed and no alternative path was found.", strings.Join(c.Failed, ", "))
 	}
 	return "I found no tool in the graph that can answer this request."
+}
+
+// unservedNote says which parts of the request no tool served, after an answer to the rest.
+func unservedNote(c Context) string {
+	if len(c.Unserved) == 0 {
+		return ""
+	}
+	parts := make([]string, len(c.Unserved))
+	for i, u := range c.Unserved {
+		parts[i] = fmt.Sprintf("%q", u)
+	}
+	return " I found no tool in the graph for " + strings.Join(parts, " or ") + "."
 }
 
 func lowerFirst(s string) string {

@@ -180,6 +180,9 @@ type Context struct {
 	// Completed lists the targets whose chains ran to the end, in order: the API the
 	// planner chose, or the substitute recombination put in its place.
 	Completed []string `json:"completed,omitempty"`
+	// Unserved lists the parts of the request that no tool of the graph is relevant enough
+	// to (retrieval's relevance floor): the answer says so instead of serving them wrongly.
+	Unserved []string `json:"unserved,omitempty"`
 	// Retrievals counts retrieve_api actions so far; Recalled holds their descriptions.
 	Recalled []string `json:"recalled,omitempty"`
 	// Step is the planner decision being made, from 1; MaxSteps the budget.

@@ -83,6 +83,12 @@ func TestGraphFirst(t *testing.T) {
 			func(t *testing.T, d Decision) {
 				assert.Equal(t, "weather.Current answered: condition: sunny; temp_c: 21.5.", d.Answer)
 			}},
+		{"a part no tool serves is named in the answer", Context{Query: "q", Recalled: []string{"q"}, Completed: []string{"weather.Current"},
+			Results:  map[string]map[string]any{"weather.Current": {"temp_c": 21.5}},
+			Unserved: []string{"tell me a joke", "walk my dog"}}, DirectAnswer,
+			func(t *testing.T, d Decision) {
+				assert.Equal(t, `weather.Current answered: temp_c: 21.5. I found no tool in the graph for "tell me a joke" or "walk my dog".`, d.Answer)
+			}},
 		{"a failed plan is not called; retrieval again", Context{Query: "q", Recalled: []string{"q"}, Failed: []string{"geo.Geocode"},
 			Candidates: []Candidate{weatherCandidate("Rome")}}, RetrieveAPI, nil},
 		{"nothing left after the retrieval budget", Context{Query: "q", Recalled: []string{"q", "q", "q", "q"}, Failed: []string{"geo.Geocode"},

@@ -318,9 +318,13 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 		parts = append(parts, fmt.Sprintf("%s (%.2f; plan %s; %s)", c.API, c.Score, strings.Join(c.Plan.APIs(), " → "), status))
 	}
 	var irrelevant []string
+	r.pc.Unserved = nil
 	for _, g := range res.SubGoals {
 		if !g.Relevant {
 			irrelevant = append(irrelevant, quote(g.Text, 60))
+			if !g.Whole {
+				r.pc.Unserved = append(r.pc.Unserved, g.Text)
+			}
 		}
 	}
 	switch {
