@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -61,21 +60,28 @@ LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(n), "vec": vec, "k": 
 type SubgraphOptions struct {
 	Hops    int // producer levels read upstream of the targets; default 4 (AlphaBeta's MaxDepth)
 	MaxAPIs int // stop widening once this many APIs are read; default 200
-	// Relevance scores APIs by how relevant they are to the request (retrieval's scores,
-	// higher first); it ranks the producers of a level when not all of them fit.
+	// Relevance scores APIs by how relevant they are to the request (retrieval's scores, such
+	// as recall.Result.Relevance, higher first); it ranks the producers of a level when not
+	// all of them fit. APIs it does not name rank after those it names.
 	Relevance map[string]float64
 }
 
 // Subgraph reads the part of the graph that a search from the targets can use: the targets
-// (in the order given: the caller ranks them), the active APIs producing their inputs
-// (directly or through a FEEDS edge), those APIs' producers, and so on for Hops levels, with
-// their parameters, statistics and the behavioural edges among them, up to MaxAPIs APIs.
-// Nearer levels come first; within a level, producers are ranked by relevance, never by
-// name: those o.Relevance scores first, best first, then those that can bind more of the
-// level's inputs, then those with more successful calls (the name breaks the last ties, for
-// a deterministic read). Everything is read in one read transaction, so the subgraph is one
-// consistent snapshot even while feedback is being written. The result is a twnm.Graph ready
-// for search.
+// (all of them, in the order given: the caller ranks them), the active APIs producing their
+// inputs (directly or through a FEEDS edge), those APIs' producers, and so on for Hops
+// levels, with their parameters, statistics and the behavioural edges among them, up to
+// MaxAPIs APIs. Nearer levels come first. Within a level, producers are ranked, and those
+// ranked last are left out once MaxAPIs is reached, never by name:
+//
+//  1. those o.Relevance scores, by score, best first;
+//  2. then the rest, by how many of the level's inputs they can bind;
+//  3. then by successful calls;
+//  4. then by how many outputs they give;
+//  5. then by name, for a deterministic read.
+//
+// (2 to 5 also break ties among equal scores.) Everything is read in one read transaction,
+// so the subgraph is one consistent snapshot even while feedback is being written. The
+// result is a twnm.Graph ready for search.
 func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOptions) (*twnm.Graph, error) {
 	if o.Hops == 0 {
 		o.Hops = 4
@@ -83,9 +89,9 @@ func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOption
 	if o.MaxAPIs == 0 {
 		o.MaxAPIs = 200
 	}
-	relevant := make([]string, 0, len(o.Relevance))
-	for name := range o.Relevance {
-		relevant = append(relevant, name)
+	relevance := make(map[string]any, len(o.Relevance))
+	for name, score := range o.Relevance {
+		relevance[name] = score
 	}
 	var g *twnm.Graph
 	err := s.readTx(ctx, "read subgraph", func(rd reader) error {
@@ -99,23 +105,19 @@ func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOption
 		}
 		frontier := names
 		for hop := 0; hop < o.Hops && len(frontier) > 0 && len(names) < o.MaxAPIs; hop++ {
+			// The query ranks the level (see Subgraph) and keeps what fits.
 			recs, err := rd.read(ctx, "read producers", producersQuery, map[string]any{"apis": frontier, "seen": names,
-				"relevant": relevant, "limit": int64(o.MaxAPIs - len(names))})
+				"relevance": relevance, "limit": int64(o.MaxAPIs - len(names))})
 			if err != nil {
 				return err
 			}
-			level := make([]producer, len(recs))
-			for i, r := range recs {
-				m := r.AsMap()
-				level[i] = producer{name: m["producer"].(string), binds: m["binds"].(int64), success: m["success"].(int64)}
-			}
-			rankProducers(level, o.Relevance)
 			frontier = nil
-			for _, p := range level {
-				if !seen[p.name] && len(names) < o.MaxAPIs {
-					seen[p.name] = true
-					names = append(names, p.name)
-					frontier = append(frontier, p.name)
+			for _, r := range recs {
+				name, _ := r.AsMap()["producer"].(string)
+				if !seen[name] && len(names) < o.MaxAPIs {
+					seen[name] = true
+					names = append(names, name)
+					frontier = append(frontier, name)
 				}
 			}
 		}
@@ -126,32 +128,8 @@ func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOption
 	return g, err
 }
 
-// producer is an API that can bind inputs of a subgraph's level.
-type producer struct {
-	name           string
-	binds, success int64
-}
-
-// rankProducers orders a level's producers: those relevance scores by score, then by how many
-// of the level's inputs they bind, then by successful calls, then by name.
-func rankProducers(ps []producer, relevance map[string]float64) {
-	sort.SliceStable(ps, func(i, j int) bool {
-		ri, oki := relevance[ps[i].name]
-		rj, okj := relevance[ps[j].name]
-		switch {
-		case oki != okj:
-			return oki
-		case ri != rj:
-			return ri > rj
-		case ps[i].binds != ps[j].binds:
-			return ps[i].binds > ps[j].binds
-		case ps[i].success != ps[j].success:
-			return ps[i].success > ps[j].success
-		}
-		return ps[i].name < ps[j].name
-	})
-}
-
+// producersQuery reads the active producers of the inputs of the APIs $apis, not yet $seen,
+// ranked as Subgraph says, the best $limit of them. $relevance maps API names to scores.
 const producersQuery = `
 UNWIND $apis AS name
 MATCH (:API {name: name})<-[:INPUT_OF]-(p:Param)
@@ -162,39 +140,55 @@ CALL (p) {
 }
 WITH b, count(DISTINCT [name, p.name]) AS binds
 WHERE coalesce(b.status, 'active') = 'active' AND NOT b.name IN $seen
-RETURN b.name AS producer, binds, coalesce(b.success, 0) AS success
-ORDER BY b.name IN $relevant DESC, binds DESC, success DESC, producer
+WITH b, binds, $relevance[b.name] AS relevance, coalesce(b.success, 0) AS success, COUNT { (b)-[:OUTPUTS]->(:Param) } AS outputs
+RETURN b.name AS producer
+ORDER BY relevance IS NULL, relevance DESC, binds DESC, success DESC, outputs DESC, producer
 LIMIT $limit`
 
-// reader runs one read query and returns its records: in a transaction, or on its own.
+// reader runs one read query and returns its records.
 type reader interface {
 	read(ctx context.Context, what, cypher string, params map[string]any) ([]*driver.Record, error)
 }
 
-// txReader reads in one explicit read transaction.
+// txReader reads in one explicit read transaction. A query's error goes back as the driver
+// gave it, so that the driver can tell a transient failure and retry the transaction; failed
+// records which query it was, for readTx's message.
 type txReader struct {
-	s  *Store
-	tx driver.ManagedTransaction
+	tx     driver.ManagedTransaction
+	failed *string
 }
 
 func (r txReader) read(ctx context.Context, what, cypher string, params map[string]any) ([]*driver.Record, error) {
 	recs, err := runTx(ctx, r.tx, cypher, params)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", what, Explain(r.s.uri, "", err))
+		*r.failed = what
+		return nil, err
 	}
 	return recs, nil
 }
 
 // readTx runs fn in one explicit read transaction: every query fn reads sees the same
-// snapshot. A transient failure retries fn as a whole.
+// snapshot. A transient failure retries fn as a whole. The error names what was being read
+// and, for the driver's errors, goes through Explain, as run's do.
 func (s *Store) readTx(ctx context.Context, what string, fn func(rd reader) error) error {
 	sess := s.driver.NewSession(ctx, driver.SessionConfig{DatabaseName: s.db, AccessMode: driver.AccessModeRead})
 	defer sess.Close(ctx)
-	_, err := sess.ExecuteRead(ctx, func(tx driver.ManagedTransaction) (any, error) { return nil, fn(txReader{s, tx}) })
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
+	var failed string // the query of the last attempt that failed, if one did
+	var fnErr error   // what the last attempt of fn returned
+	_, err := sess.ExecuteRead(ctx, func(tx driver.ManagedTransaction) (any, error) {
+		failed = ""
+		fnErr = fn(txReader{tx: tx, failed: &failed})
+		return nil, fnErr
+	})
+	switch {
+	case err == nil:
+		return nil
+	case failed != "":
+		return fmt.Errorf("%s: %s: %w", what, failed, Explain(s.uri, "", err))
+	case fnErr != nil:
+		return fmt.Errorf("%s: %w", what, fnErr) // fn's own error: a record it could not decode
 	}
-	return nil
+	return fmt.Errorf("%s: %w", what, Explain(s.uri, "", err))
 }
 
 // Snapshot reads the whole graph, statistics and active predicted weights included, for

@@ -81,14 +81,17 @@ func TestTopCallableAPIsSkipsAPIsWithoutEndpoint(t *testing.T) {
 }
 
 // The subgraph read keeps the producers that matter when not all fit: those retrieval found
-// relevant first, then those that bind more of the level's inputs, then those that succeeded
-// more, never the first by name.
+// relevant first, by score, then those that bind more of the level's inputs, then those that
+// succeeded more, then those that give more outputs, never the first by name. The names are
+// chosen so that name order is the reverse of what matters.
 func TestSubgraphRanksProducersByRelevance(t *testing.T) {
 	s := stacktest.Store(t)
 	ctx := context.Background()
 	p := stacktest.UniqueName("rank") + "_"
 	x := twnm.Param{Name: p + "x", Type: "string", Required: true}
-	y := twnm.Param{Name: p + "y", Type: "string", Required: true}
+	// Three type classes: Build never clusters two of them into one parameter node.
+	y := twnm.Param{Name: p + "y", Type: "integer", Required: true}
+	z := twnm.Param{Name: p + "z", Type: "boolean"}
 	out := func(ps ...twnm.Param) []twnm.Param {
 		var o []twnm.Param
 		for _, q := range ps {
@@ -102,6 +105,7 @@ func TestSubgraphRanksProducersByRelevance(t *testing.T) {
 		{Name: p + "b_relevant", Description: "gives x", Outputs: out(x)},
 		{Name: p + "c_binds_both", Description: "gives x and y", Outputs: out(x, y)},
 		{Name: p + "d_successful", Description: "gives y", Outputs: out(y)},
+		{Name: p + "e_more_outputs", Description: "gives x and z", Outputs: out(x, z)},
 	}}
 	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
 	require.NoError(t, err)
@@ -109,10 +113,13 @@ func TestSubgraphRanksProducersByRelevance(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, s.RecordFeedback(ctx, []twnm.Invocation{{API: p + "d_successful", Success: true, Time: time.Now()}}, nil))
 
-	read := func(o neo4j.SubgraphOptions) []string {
+	read := func(maxAPIs int, relevance map[string]float64) []string {
 		t.Helper()
-		o.Hops = 1
-		sub, err := s.Subgraph(ctx, []string{p + "target"}, o)
+		scores := map[string]float64{}
+		for name, v := range relevance {
+			scores[p+name] = v
+		}
+		sub, err := s.Subgraph(ctx, []string{p + "target"}, neo4j.SubgraphOptions{Hops: 1, MaxAPIs: maxAPIs, Relevance: scores})
 		require.NoError(t, err)
 		var names []string
 		for _, id := range sub.APIs() {
@@ -120,9 +127,45 @@ func TestSubgraphRanksProducersByRelevance(t *testing.T) {
 		}
 		return names
 	}
-	assert.ElementsMatch(t, []string{"target", "c_binds_both"}, read(neo4j.SubgraphOptions{MaxAPIs: 2}), "binding both inputs first")
-	assert.ElementsMatch(t, []string{"target", "c_binds_both", "d_successful"}, read(neo4j.SubgraphOptions{MaxAPIs: 3}), "then successful calls")
-	assert.ElementsMatch(t, []string{"target", "b_relevant"}, read(neo4j.SubgraphOptions{MaxAPIs: 2, Relevance: map[string]float64{p + "b_relevant": 0.9}}),
-		"relevance first")
-	assert.ElementsMatch(t, []string{"target", "c_binds_both", "d_successful", "b_relevant", "a_first_by_name"}, read(neo4j.SubgraphOptions{}), "all fit")
+	tests := []struct {
+		name      string
+		maxAPIs   int
+		relevance map[string]float64
+		want      []string
+	}{
+		{"without relevance, binding both inputs first", 2, nil, []string{"target", "c_binds_both"}},
+		{"then successful calls", 3, nil, []string{"target", "c_binds_both", "d_successful"}},
+		{"then more outputs", 4, nil, []string{"target", "c_binds_both", "d_successful", "e_more_outputs"}},
+		{"then the name", 5, nil, []string{"target", "c_binds_both", "d_successful", "e_more_outputs", "a_first_by_name"}},
+		{"relevance first", 2, map[string]float64{"b_relevant": 0.9}, []string{"target", "b_relevant"}},
+		{"by score, whatever else binds", 2, map[string]float64{"b_relevant": 0.9, "c_binds_both": 0.1}, []string{"target", "b_relevant"}},
+		{"the rest after the scored", 4, map[string]float64{"b_relevant": 0.9, "a_first_by_name": 0.2},
+			[]string{"target", "b_relevant", "a_first_by_name", "c_binds_both"}},
+		{"equal scores: binds", 2, map[string]float64{"a_first_by_name": 0.5, "c_binds_both": 0.5}, []string{"target", "c_binds_both"}},
+		{"all fit", 0, nil, []string{"target", "c_binds_both", "d_successful", "e_more_outputs", "a_first_by_name", "b_relevant"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.ElementsMatch(t, tt.want, read(tt.maxAPIs, tt.relevance))
+		})
+	}
+}
+
+// A subgraph reads every target, once, before any producer, and an API the graph lacks as
+// nothing.
+func TestSubgraphReadsTargetsFirst(t *testing.T) {
+	s, ctx, prefix, _ := imported(t)
+	targets := []string{prefix + "Restaurants", prefix + "Weather", prefix + "Restaurants", prefix + "Missing"}
+	read := func(maxAPIs int) []string {
+		t.Helper()
+		sub, err := s.Subgraph(ctx, targets, neo4j.SubgraphOptions{MaxAPIs: maxAPIs})
+		require.NoError(t, err)
+		var names []string
+		for _, id := range sub.APIs() {
+			names = append(names, strings.TrimPrefix(sub.Node(id).Name, prefix))
+		}
+		return names
+	}
+	assert.ElementsMatch(t, []string{"Restaurants", "Weather"}, read(3), "the targets fill MaxAPIs: no producer")
+	assert.ElementsMatch(t, []string{"Restaurants", "Weather", "Geocode"}, read(0), "then their producers")
 }

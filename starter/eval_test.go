@@ -108,33 +108,45 @@ func TestEvalRetrievalErrors(t *testing.T) {
 }
 
 // Ranking through Neo4j ranks as in process: the store's BM25 and vectors are the in-process
-// ones (bit-identical BM25 up to the statistics of the other catalogs the store holds), and the
-// evaluation removes the catalogs it imported.
+// ones, and the evaluation removes the catalogs it imported. The final API's ranks agree task
+// by task on a store that holds nothing else; the shared test store holds other catalogs,
+// whose documents enter the full-text index's BM25 statistics (document count, frequencies,
+// average lengths), so a close lexical tie may turn: most ranks, and @1 within two tasks.
 func TestEvalRetrievalThroughNeo4j(t *testing.T) {
 	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
-	var out bytes.Buffer
-	require.NoError(t, evalCmd([]string{"retrieval", "-neo4j", "-json", "-data", "", "-sets", "toolworld", "-toolworld-n", "12",
-		"-methods", "full,full@neo4j", "-out", ""}, streams{&out, io.Discard}))
+	const n = 10
+	dir := t.TempDir()
+	require.NoError(t, evalCmd([]string{"retrieval", "-neo4j", "-data", "", "-sets", "toolworld", "-toolworld-n", strconv.Itoa(n),
+		"-methods", "full,full@neo4j", "-out", dir}, streams{io.Discard, io.Discard}))
+	js, err := os.ReadFile(filepath.Join(dir, retrievalJSONFile))
+	require.NoError(t, err)
 	var rep retrievaleval.Report
-	require.NoError(t, json.Unmarshal(out.Bytes(), &rep), out.String())
+	require.NoError(t, json.Unmarshal(js, &rep), string(js))
 	mem, ok := rep.Result("ToolWorld", "full")
 	require.True(t, ok)
 	store, ok := rep.Result("ToolWorld", "full@neo4j")
 	require.True(t, ok)
-	require.Len(t, store.PerTask, 12)
+	require.Len(t, mem.PerTask, n)
+	require.Len(t, store.PerTask, n)
 	same := 0
 	for i := range mem.PerTask {
+		require.Equal(t, mem.PerTask[i].ID, store.PerTask[i].ID)
 		if mem.PerTask[i].FinalRank == store.PerTask[i].FinalRank {
 			same++
 		}
 	}
-	assert.GreaterOrEqual(t, same, 10, "the final API's rank agrees on most tasks")
-	assert.InDelta(t, mem.Metrics.Hit1, store.Metrics.Hit1, 0.17)
+	assert.GreaterOrEqual(t, same, n-2, "the final API's rank agrees on most tasks")
+	assert.InDelta(t, mem.Metrics.Hit1, store.Metrics.Hit1, 2.0/n+1e-9)
+	md, err := os.ReadFile(filepath.Join(dir, retrievalMarkdownFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(md), "| full@neo4j |")
 
+	// The imported copies (their names start with the run's "∴…∴" prefix) are gone.
 	found, err := stacktest.Store(t).FindAPIs(context.Background(), "geocode", 1000)
 	require.NoError(t, err)
+	require.NotEmpty(t, found)
 	for _, f := range found {
-		assert.False(t, strings.HasPrefix(f.Name, "eval-"), "the imported catalog is gone: %s", f.Name)
+		assert.NotContains(t, f.Name, "∴", "the imported catalog is gone")
 	}
 }
 

@@ -44,8 +44,9 @@ usage:
                                         -file history.json for an exported history instead); exit
                                         status 1 when the code is not deterministic for it
   navi rerun [flags] <workflow-id>      start a new run with the same input (-wait, -json, -timeout)
-  navi graph reembed [flags]            move the graph to another embedder in place (-embedder minilm|hashed),
-                                        keeping every learned statistic
+  navi graph reembed [flags]            move the graph in Neo4j to another embedder in place, keeping every
+                                        learned statistic (the way out of a "schema mismatch")
+      -embedder minilm|hashed  -every 1000  -timeout 1h
   navi tools show <api>                 one API: description, status, statistics, and what users called it
                                         (the requests of answered runs it served)
   navi tools import [flags] <file|URL>  import a native JSON or YAML tool catalog into the Neo4j graph
@@ -58,10 +59,11 @@ usage:
       -n 150  -seed 1  -tasks file.jsonl  -concurrency 4  -batches 5  -variants a,b  -failures=false
       -planner graph-first|llm  -out results/bench
   navi eval retrieval [flags]           rank the APIs of public dev sets (StableToolBench, RestBench,
-                                        API-Bank, tool world) with each retrieval method, in process;
+                                        API-Bank, tool world) with each retrieval method, in process
+                                        (and through the Neo4j store with -neo4j: the @neo4j methods);
                                         reports in -out (JSON, Markdown), the summary on stdout
       -data ../shared/data  -sets a,b  -methods a,b  -toolworld-n 300  -seed 1  -limit N
-      -out results/eval  -json
+      -out results/eval  -json  -neo4j
   navi schedule retrain [flags]         create or update the Schedule that retrains the graph model:
                                         -every 1h  -trigger (also run once now)  -train-queue Q
   navi dev up [flags]                   start the local stack (Temporal + UI, Neo4j, tool world, worker)

@@ -146,6 +146,11 @@ func getJSON(t testing.TB, u string, v any) {
 	require.NoError(t, json.NewDecoder(resp.Body).Decode(v), "decode %s", u)
 }
 
+// IndexCosineDelta is how far a score from a Neo4j vector index may stray from the exact
+// cosine: the index quantizes its vectors (int8), and the error grows with what else the
+// shared test store holds.
+const IndexCosineDelta = 0.015
+
 // Embedder returns the embedder the store's API vectors come from (embed.Standard), failing
 // the test when it cannot load (the model weights missing: make models).
 func Embedder(t testing.TB) embed.Embedder {
