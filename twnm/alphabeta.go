@@ -35,8 +35,11 @@ import (
 // Pruning. The path score P of a branch is the product of the link scores from the target
 // down to it. At a parameter node at depth d, producers v with P·S_d(v) < α_d are cut, where
 // α_d = Alpha0·e^(−Decay·d) (alpha pruning); since every value is at most 1, no cut branch
-// could have reached α_d. Producers are tried best first (score, then an API already chosen,
-// then fewer unbound required inputs, then name); once one sibling's value reaches Beta the
+// could have reached α_d. Producers are tried best first: by score, then an API already
+// chosen, then the one that takes more of the values the request states (a stated value is
+// there to be used: a search by the title the user gave beats a list of the latest), then
+// the more relevant to the request (SearchRequest.Relevance), then fewer unbound required
+// inputs, then name; once one sibling's value reaches Beta the
 // remaining siblings are cut (beta pruning), and a sibling whose S cannot exceed the best
 // value so far is cut as well (the bound). The connectivity constraint keeps the subgraph a
 // tree of bindings rooted at the target, at most MaxDepth deep and with at most MaxAPIs APIs
@@ -131,7 +134,7 @@ func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 		return nil, fmt.Errorf("alpha-beta search for %s: %w", g.Node(req.Target).Name, err)
 	}
 	s := &abSearch{
-		g: g, o: o, ctx: ctx, target: req.Target,
+		g: g, o: o, ctx: ctx, target: req.Target, relevance: req.Relevance,
 		known:   resolveParams(g, req.Known),
 		wanted:  resolveNames(g, req.Wanted),
 		exclude: req.Exclude,
@@ -151,18 +154,19 @@ func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 }
 
 type abSearch struct {
-	g       *Graph
-	o       AlphaBeta
-	ctx     context.Context
-	target  NodeID
-	known   map[NodeID]string
-	wanted  []NodeID
-	exclude map[NodeID]bool
-	onPath  map[NodeID]bool // APIs on the current path: expanding one again would be a cycle
-	chosen  map[NodeID]bool // APIs of the partial subgraph
-	log     []NodeID        // APIs added to chosen, in order, for undoing a branch
-	stats   SearchStats
-	err     error
+	g         *Graph
+	o         AlphaBeta
+	ctx       context.Context
+	target    NodeID
+	relevance map[string]float64
+	known     map[NodeID]string
+	wanted    []NodeID
+	exclude   map[NodeID]bool
+	onPath    map[NodeID]bool // APIs on the current path: expanding one again would be a cycle
+	chosen    map[NodeID]bool // APIs of the partial subgraph
+	log       []NodeID        // APIs added to chosen, in order, for undoing a branch
+	stats     SearchStats
+	err       error
 }
 
 // abTree is a resolved API: its supplies and the resolved producers it expanded.
@@ -210,10 +214,12 @@ func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full bool) (*abTree,
 }
 
 type abCandidate struct {
-	link    link
-	score   float64 // S_d(v), Eq. 22
-	reuse   bool    // already in the partial subgraph
-	unbound int     // required inputs not known
+	link      link
+	score     float64 // S_d(v), Eq. 22
+	reuse     bool    // already in the partial subgraph
+	stated    int     // inputs the request states a value for
+	relevance float64 // SearchRequest.Relevance
+	unbound   int     // required inputs not known
 }
 
 type abChoice struct {
@@ -315,9 +321,14 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 		if s.onPath[l.api] {
 			continue
 		}
-		c := abCandidate{link: l, score: s.o.linkScore(s.g, l, consumer, d, s.wanted), reuse: s.chosen[l.api]}
+		c := abCandidate{link: l, score: s.o.linkScore(s.g, l, consumer, d, s.wanted), reuse: s.chosen[l.api],
+			relevance: s.relevance[s.g.Node(l.api).Name]}
 		for _, e := range s.g.Inputs(l.api) {
-			if _, ok := s.known[e.From]; e.Required && !ok {
+			_, ok := s.known[e.From]
+			switch {
+			case ok:
+				c.stated++
+			case e.Required:
 				c.unbound++
 			}
 		}
@@ -330,6 +341,10 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 			return a.score > b.score
 		case a.reuse != b.reuse:
 			return a.reuse
+		case a.stated != b.stated:
+			return a.stated > b.stated
+		case a.relevance != b.relevance:
+			return a.relevance > b.relevance
 		case a.unbound != b.unbound:
 			return a.unbound < b.unbound
 		}

@@ -3,7 +3,6 @@ package twnm
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/naviagent/navi/twnm/embed"
@@ -22,6 +21,9 @@ type BuildOptions struct {
 	// one node). Default 0.7: with the offline embedder, city/city_name score 0.86, a hotel's
 	// name against city_name 0.58, latitude against longitude 0.37.
 	ClusterThreshold float64
+	// Links configures the data-flow links found between differently named parameters
+	// (FindLinks); zero values take its defaults.
+	Links LinkOptions
 }
 
 // DefaultClusterThreshold is BuildOptions.ClusterThreshold's default.
@@ -65,15 +67,44 @@ func Build(ctx context.Context, c Catalog, o BuildOptions) (*Graph, error) {
 			return nil, fmt.Errorf("build graph from %s: %w", c.Name, err)
 		}
 	}
+	g.addLinks(FindLinks(c.APIs, o.Links), nil)
 	return g, nil
 }
 
+// addLinks adds a FEEDS edge with the link's confidence for each link whose output and input
+// are different parameter nodes (those of one node need none), keeping the higher confidence
+// where two links join the same nodes. With only set, it adds only the links into or out of
+// that API.
+func (g *Graph) addLinks(links []Link, only *string) {
+	for _, l := range links {
+		if only != nil && l.From != *only && l.To != *only {
+			continue
+		}
+		from, ok1 := g.ParamOf(l.From, l.Output, false)
+		to, ok2 := g.ParamOf(l.To, l.Input, true)
+		if !ok1 || !ok2 || from == to {
+			continue
+		}
+		e := g.AddEdge(Feeds, from, to)
+		e.Confidence = max(e.Confidence, l.Confidence)
+	}
+}
+
 // Integrate adds one new tool to a built graph at once (NaviAgent's incremental integration):
-// its parameters join existing parameter nodes where they mean the same, its counts start at
+// its parameters join existing parameter nodes where they mean the same, its data-flow links
+// to and from the graph's APIs are found (FindLinks, default options), its counts start at
 // zero, and its structural edges carry the same weight as every other structural edge. On
 // error the graph is unchanged.
 func (g *Graph) Integrate(ctx context.Context, a API) error {
-	return g.integrate(ctx, a, nil)
+	if err := g.integrate(ctx, a, nil); err != nil {
+		return err
+	}
+	var apis []API
+	for _, id := range g.APIs() {
+		apis = append(apis, *g.nodes[id].API)
+	}
+	g.addLinks(FindLinks(apis, LinkOptions{}), &a.Name)
+	return nil
 }
 
 // integrate is Integrate with the API's vector when the caller embedded it already.
@@ -87,13 +118,14 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	if _, ok := g.APIByName(a.Name); ok {
 		return fmt.Errorf("integrate %s: already in the graph", a.Name)
 	}
+	noun := resourceNoun(a)
 	texts := make([]string, 0, 1+len(a.Inputs)+len(a.Outputs))
 	texts = append(texts, APIText(a))
 	for _, p := range a.Inputs {
-		texts = append(texts, paramText(p))
+		texts = append(texts, paramText(p, noun))
 	}
 	for _, p := range a.Outputs {
-		texts = append(texts, paramText(p))
+		texts = append(texts, paramText(p, noun))
 	}
 	vecs, err := g.clusters.emb.Embed(ctx, texts)
 	if err != nil {
@@ -128,7 +160,7 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	for _, d := range dirs {
 		used := map[string]bool{} // an API's parameters of one direction never share a node
 		for i, p := range d.params {
-			name := g.clusters.assign(g, p, d.vecs[i], used)
+			name := g.clusters.assign(g, p, noun, d.vecs[i], used)
 			used[name] = true
 			names[paramKey(a.Name, p.Name, d.input)] = name
 		}
@@ -140,7 +172,7 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	g.nodes[id].Embedding = vecs[0]
 	for _, d := range dirs {
 		for i, p := range d.params {
-			g.clusters.join(g, g.params[paramKey(a.Name, p.Name, d.input)], p, d.vecs[i])
+			g.clusters.join(g, g.params[paramKey(a.Name, p.Name, d.input)], p, noun, d.vecs[i])
 		}
 	}
 	return nil
@@ -151,12 +183,13 @@ func APIText(a API) string {
 	return strings.Join(embed.Tokenize(a.Name), " ") + ". " + a.Description
 }
 
-// paramText is what a parameter's embedding is computed from: its name and description. The
+// paramText is what a parameter's embedding is computed from: its concept (its name in words,
+// after its API's resource noun when the name is generic) and its description. The
 // type takes part in clustering as a compatibility check instead (typesCompatible): as text,
 // "float" against "number" would pull apart parameters that mean the same, and a shared
 // "(number)" would pull latitude towards longitude.
-func paramText(p Param) string {
-	return strings.Join(embed.Tokenize(p.Name), " ") + ". " + p.Description
+func paramText(p Param, noun string) string {
+	return strings.Join(concept(p.Name, noun), " ") + ". " + p.Description
 }
 
 // clusterer keeps, for each parameter node, the running mean of its members' embeddings and an
@@ -176,30 +209,42 @@ func newClusterer(emb embed.Embedder, threshold float64) *clusterer {
 	return &clusterer{emb: emb, threshold: threshold, sum: map[NodeID][]float64{}, size: map[NodeID]int{}, byWord: map[string][]NodeID{}, key: map[NodeID]string{}}
 }
 
-// assign returns the name of the parameter node p belongs to: the most similar existing node
-// sharing a name word, of a compatible type, not in used, at or above the threshold; otherwise
-// a new name (p's own, made unique).
-func (c *clusterer) assign(g *Graph, p Param, v []float64, used map[string]bool) string {
+// assign returns the name of the parameter node p (of an API about noun) belongs to: a node of
+// the same concept (see concept) whose type is not of another shape (a list and a single value
+// stay apart; an id written as a number and one written as a string do not), else the most
+// similar node sharing a concept word, of a compatible type and no conflicting role, not in
+// used, at or above the threshold; otherwise a new node, named after p (after its concept when
+// p's name is generic, so that a bare `id` becomes `person_id` and no hub), made unique.
+func (c *clusterer) assign(g *Graph, p Param, noun string, v []float64, used map[string]bool) string {
 	best, bestSim := NodeID(-1), c.threshold
 	seen := map[NodeID]bool{}
-	words := embed.Tokenize(p.Name)
-	key := strings.Join(words, " ")
-	for _, w := range words {
+	ws := concept(p.Name, noun)
+	key := strings.Join(ws, " ")
+	rs := roles(ws)
+	for _, w := range ws {
 		for _, id := range c.byWord[w] {
 			if seen[id] {
 				continue
 			}
 			seen[id] = true
 			n := g.nodes[id]
-			if used[n.Name] || !typesCompatible(n.Type, p.Type) {
+			if used[n.Name] {
 				continue
 			}
-			sim := embed.Cosine(v, c.sum[id])
+			var sim float64
 			if c.key[id] == key {
-				// The same name is the strongest evidence catalogs give: `humidity` described
+				// The same concept is the strongest evidence catalogs give: `humidity` described
 				// as "Relative humidity in percentage" and as "Current humidity level" is one
 				// parameter, whatever the descriptions' words.
-				sim = math.Max(sim, 1)
+				if !sameShape(n.Type, p.Type) {
+					continue
+				}
+				sim = 1 + 1e-9 // above any cosine
+			} else {
+				if !typesCompatible(n.Type, p.Type) || rolesConflict(rs, roles(strings.Fields(c.key[id]))) {
+					continue
+				}
+				sim = embed.Cosine(v, c.sum[id])
 			}
 			if sim >= bestSim {
 				if sim > bestSim || best < 0 || n.Name < g.nodes[best].Name {
@@ -211,34 +256,35 @@ func (c *clusterer) assign(g *Graph, p Param, v []float64, used map[string]bool)
 	if best >= 0 {
 		return g.nodes[best].Name
 	}
-	name := p.Name
+	base := p.Name
+	if key != strings.Join(words(p.Name), " ") { // a generic name, given its API's noun
+		base = strings.Join(ws, "_")
+	}
+	name := base
 	for i := 2; ; i++ {
 		if _, taken := g.ParamByName(name); !taken && !used[name] {
 			return name
 		}
-		name = fmt.Sprintf("%s_%d", p.Name, i)
+		name = fmt.Sprintf("%s_%d", base, i)
 	}
 }
 
-// join adds a member's embedding to node id's centroid and indexes its name words.
-func (c *clusterer) join(g *Graph, id NodeID, p Param, v []float64) {
+// join adds a member (of an API about noun) to node id: its embedding to the node's centroid,
+// its concept words to the index. The node's concept is its first member's.
+func (c *clusterer) join(g *Graph, id NodeID, p Param, noun string, v []float64) {
+	ws := concept(p.Name, noun)
 	s := c.sum[id]
 	if s == nil {
 		s = make([]float64, len(v))
 		c.sum[id] = s
-		// Index the node under the words of its canonical name and of each member's name.
-		words := embed.Tokenize(g.nodes[id].Name)
-		c.key[id] = strings.Join(words, " ")
-		for _, w := range words {
-			c.byWord[w] = append(c.byWord[w], id)
-		}
+		c.key[id] = strings.Join(ws, " ")
 	}
 	// Summing unit vectors keeps the centroid's direction; cosine ignores its length.
 	for i := range v {
 		s[i] += v[i]
 	}
 	c.size[id]++
-	for _, w := range embed.Tokenize(p.Name) {
+	for _, w := range ws {
 		if !containsID(c.byWord[w], id) {
 			c.byWord[w] = append(c.byWord[w], id)
 		}
@@ -275,6 +321,13 @@ func typeClass(t string) string {
 	default:
 		return strings.ToLower(t)
 	}
+}
+
+// sameShape is false only when both types are known and one is a list or an object and the
+// other is not of the same class: a number and a string may be the same id.
+func sameShape(a, b string) bool {
+	ca, cb := typeClass(a), typeClass(b)
+	return ca == "" || cb == "" || ca == cb || isScalarClass(ca) && isScalarClass(cb)
 }
 
 // typesCompatible is false only when both types are known and of different classes.

@@ -106,6 +106,10 @@ type Edge struct {
 	// whether there is one.
 	Predicted     float64
 	HasPrediction bool
+	// Confidence is the catalog's evidence for a FEEDS edge that Build found (FindLinks: the
+	// output's concept can bind the input's), 0 for one only history or the link predictor
+	// found. Search uses it until the edge has history.
+	Confidence float64
 
 	recent window
 }
@@ -115,11 +119,14 @@ type Edge struct {
 const StructuralWeight = 1.0
 
 // Strength is the weight graph search uses: the predicted probability where the link predictor
-// gave one, else the statistical weight of a behavioural edge, else StructuralWeight.
+// gave one, else the confidence of a FEEDS edge found in the catalog that no call has used yet,
+// else the statistical weight of a behavioural edge, else StructuralWeight.
 func (e *Edge) Strength() float64 {
 	switch {
 	case e.HasPrediction:
 		return e.Predicted
+	case e.Confidence > 0 && e.Count == 0:
+		return e.Confidence
 	case e.Kind.Behavioural():
 		return e.Weight
 	default:

@@ -27,6 +27,10 @@ type SearchRequest struct {
 	// Exclude lists API nodes the search must not use, e.g. an API that just failed
 	// (path recombination); the graph is left as it is.
 	Exclude map[NodeID]bool
+	// Relevance scores APIs by their relevance to the request (retrieval's scores, such as
+	// recall.Result.Relevance, by API name; higher is more relevant). Among producers that
+	// bind an input equally well, the search prefers the more relevant (optional).
+	Relevance map[string]float64
 }
 
 // Searcher finds the dependency subgraph of a target API.

@@ -76,9 +76,10 @@ func APIBankChains(path string) ([]Chain, error) {
 
 // RestBenchChains reads RestBench's TMDB queries ([{query, solution: ["GET /path", ...]}]) and
 // maps each endpoint to its API in cat by Endpoint.String() (see endpointShape). RestBench gives no values or data
-// flow, so this package assumes what its README states: a call's path parameters ({person_id})
-// are fed by the "id" output of the call before it, and every other required input is stated
-// by the query. Each consecutive pair of calls is a link.
+// flow, so this package assumes what its README states: a call's path parameters that name an
+// id ({person_id}) are fed by the "id" output of the call before it, and every other required
+// input ({season_number}, {media_type}) is stated by the query. Each consecutive pair of calls
+// is a link.
 func RestBenchChains(path string, cat twnm.Catalog) ([]Chain, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -112,7 +113,7 @@ func RestBenchChains(path string, cat twnm.Catalog) ([]Chain, error) {
 			}
 			c.Invocations = append(c.Invocations, twnm.Invocation{API: a.Name, Success: true})
 			for _, in := range a.Inputs {
-				fed := in.In == "path" && prev != nil && hasOutput(prev, "id")
+				fed := in.In == "path" && strings.HasSuffix(in.Name, "_id") && prev != nil && hasOutput(prev, "id")
 				if fed {
 					c.Transitions = append(c.Transitions, twnm.Transition{Kind: twnm.Feeds, From: prev.Name, To: a.Name, FromParam: "id", ToParam: in.Name, Success: true})
 					continue
@@ -262,6 +263,9 @@ type Options struct {
 	// Static skips the per-chain rebuild: the graph is built once with no chains to learn from.
 	Static   bool
 	Searcher twnm.Searcher
+	// Relevance, when set, scores the APIs against a chain's query for the search
+	// (twnm.SearchRequest.Relevance).
+	Relevance func(query string) map[string]float64
 }
 
 // Evaluate searches every chain from its target with its stated inputs and scores the result.
@@ -287,7 +291,11 @@ func Evaluate(ctx context.Context, chains []Chain, o Options) (Summary, error) {
 		if !ok {
 			return s, fmt.Errorf("chain %s: target %s is not in the graph", c.ID, c.Target())
 		}
-		sub, err := o.Searcher.Search(ctx, g, twnm.SearchRequest{Target: target, Known: c.Known})
+		req := twnm.SearchRequest{Target: target, Known: c.Known}
+		if o.Relevance != nil {
+			req.Relevance = o.Relevance(c.Query)
+		}
+		sub, err := o.Searcher.Search(ctx, g, req)
 		if err != nil {
 			return s, fmt.Errorf("chain %s: %w", c.ID, err)
 		}

@@ -1,0 +1,241 @@
+package chaineval
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/naviagent/navi/toolworld"
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/bm25"
+	"github.com/naviagent/navi/twnm/catalogs"
+	"github.com/naviagent/navi/twnm/embed"
+)
+
+// Set is a catalog with gold chains over it.
+type Set struct {
+	Name    string
+	Catalog twnm.Catalog
+	Chains  []Chain
+	Note    string
+}
+
+// Paths of the public dev sets inside the shared data folder.
+const (
+	apiBankCatalog   = "api-bank/api_catalog_extracted.json"
+	apiBankLevel3    = "api-bank/test-data/level-3.json"
+	restBenchSpec    = "restbench/specs/tmdb_oas.json"
+	restBenchQueries = "restbench/datasets/tmdb.json"
+)
+
+// APIBankSet reads API-Bank's level-3 chains over the whole API-Bank catalog.
+func APIBankSet(dataDir string) (Set, error) {
+	cat, err := catalogs.APIBank(filepath.Join(dataDir, apiBankCatalog))
+	if err != nil {
+		return Set{}, err
+	}
+	chains, err := APIBankChains(filepath.Join(dataDir, apiBankLevel3))
+	if err != nil {
+		return Set{}, err
+	}
+	return Set{Name: "API-Bank", Catalog: cat, Chains: chains,
+		Note: fmt.Sprintf("%d level-3 chains over the %d APIs of API-Bank; gold flows are the values one call output and a later one took (invlog.Link)", len(chains), len(cat.APIs))}, nil
+}
+
+// RestBenchSet reads RestBench's TMDB queries over the operations of the TMDB OpenAPI spec.
+func RestBenchSet(dataDir string) (Set, error) {
+	cat, err := catalogs.OpenAPI(filepath.Join(dataDir, restBenchSpec))
+	if err != nil {
+		return Set{}, err
+	}
+	chains, err := RestBenchChains(filepath.Join(dataDir, restBenchQueries), cat)
+	if err != nil {
+		return Set{}, err
+	}
+	return Set{Name: "RestBench", Catalog: cat, Chains: chains,
+		Note: fmt.Sprintf("%d TMDB queries over the %d operations of the TMDB spec; gold flows: each {x_id} path parameter fed by the previous call's id (RestBenchChains)", len(chains), len(cat.APIs))}, nil
+}
+
+// ToolWorldSet generates n tool-world tasks from seed over the tool world's catalog.
+func ToolWorldSet(n int, seed uint64) (Set, error) {
+	tasks, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: seed, N: n})
+	if err != nil {
+		return Set{}, fmt.Errorf("toolworld chains: %w", err)
+	}
+	cat := toolworld.Catalog("http://toolworld.invalid")
+	chains := ToolWorldChains(tasks)
+	return Set{Name: "ToolWorld", Catalog: cat, Chains: chains,
+		Note: fmt.Sprintf("%d generated tasks (seed %d) over the tool world's %d APIs; gold flows from the generator", len(chains), seed, len(cat.APIs))}, nil
+}
+
+// Method builds a graph from a catalog and searches it.
+type Method struct {
+	Name, Note string
+	Build      func(ctx context.Context, c twnm.Catalog) (*twnm.Graph, error)
+	// Searcher finds each chain from its target; nil scores the target alone.
+	Searcher twnm.Searcher
+	// Relevance passes the search each API's BM25 relevance to the chain's query (over name
+	// and description, scaled so that the best is 1), as the agent passes retrieval's.
+	Relevance bool
+}
+
+// Methods are the methods `navi eval chains` compares: the target alone, exact-name linking
+// (a parameter node per name, no links), and Navi's graph (concepts and scored links).
+func Methods() []Method {
+	names := func(_ context.Context, c twnm.Catalog) (*twnm.Graph, error) {
+		g := twnm.New()
+		for _, a := range c.APIs {
+			if _, err := g.AddAPI(a); err != nil {
+				return nil, err
+			}
+		}
+		return g, nil
+	}
+	links := func(ctx context.Context, c twnm.Catalog) (*twnm.Graph, error) {
+		return twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default()})
+	}
+	return []Method{
+		{Name: "target", Note: "the target alone (no search)", Build: links},
+		{Name: "names", Note: "exact-name linking: one parameter node per name, alpha-beta search", Build: names, Searcher: twnm.DefaultAlphaBeta()},
+		{Name: "links", Note: "Navi: parameter concepts and scored links (twnm.Build), alpha-beta search with the query's relevance", Build: links,
+			Searcher: twnm.DefaultAlphaBeta(), Relevance: true},
+	}
+}
+
+// MethodResult is one method on one set.
+type MethodResult struct {
+	Set    string    `json:"set"`
+	Method string    `json:"method"`
+	Links  LinkStats `json:"links"`
+	// All scores every chain; MultiStep only those of two APIs or more.
+	All       Summary `json:"all"`
+	MultiStep Summary `json:"multi_step"`
+}
+
+// Report is every method on every set.
+type Report struct {
+	Sets    []SetInfo      `json:"sets"`
+	Methods []string       `json:"methods"`
+	Results []MethodResult `json:"results"`
+}
+
+// SetInfo describes a set of a report.
+type SetInfo struct {
+	Name   string `json:"name"`
+	Chains int    `json:"chains"`
+	Note   string `json:"note"`
+}
+
+// Run evaluates every method on every set: the links of the graph the method builds, and each
+// chain searched from its target with the values its query states.
+func Run(ctx context.Context, sets []Set, methods []Method, progress io.Writer) (Report, error) {
+	var rep Report
+	for _, m := range methods {
+		rep.Methods = append(rep.Methods, m.Name)
+	}
+	for _, set := range sets {
+		rep.Sets = append(rep.Sets, SetInfo{Name: set.Name, Chains: len(set.Chains), Note: set.Note})
+		for _, m := range methods {
+			if progress != nil {
+				fmt.Fprintf(progress, "chains: %s, %s\n", set.Name, m.Name)
+			}
+			g, err := m.Build(ctx, set.Catalog)
+			if err != nil {
+				return rep, fmt.Errorf("%s, %s: %w", set.Name, m.Name, err)
+			}
+			var searcher twnm.Searcher = targetAlone{}
+			if m.Searcher != nil {
+				searcher = m.Searcher
+			}
+			o := Options{Static: true, Searcher: searcher, Build: func(context.Context, []Chain) (*twnm.Graph, error) { return g, nil }}
+			if m.Relevance {
+				o.Relevance = bm25Relevance(set.Catalog)
+			}
+			all, err := Evaluate(ctx, set.Chains, o)
+			if err != nil {
+				return rep, fmt.Errorf("%s, %s: %w", set.Name, m.Name, err)
+			}
+			rep.Results = append(rep.Results, MethodResult{Set: set.Name, Method: m.Name, Links: Links(g, set.Chains), All: all, MultiStep: multiStep(set.Chains, all)})
+		}
+	}
+	return rep, nil
+}
+
+// bm25Relevance scores a query against the catalog's APIs with BM25 over their tool
+// documents, scaled so that the best scores 1.
+func bm25Relevance(c twnm.Catalog) func(query string) map[string]float64 {
+	docs := make([]bm25.Document, len(c.APIs))
+	for i, a := range c.APIs {
+		docs[i] = twnm.APIDocument(a)
+	}
+	ix := bm25.New(docs, bm25.DefaultOptions())
+	return func(query string) map[string]float64 {
+		scores := ix.Scores(query)
+		best := 0.0
+		for _, v := range scores {
+			best = max(best, v)
+		}
+		for k, v := range scores {
+			scores[k] = v / best
+		}
+		return scores
+	}
+}
+
+// targetAlone is the baseline that answers with the target and nothing upstream.
+type targetAlone struct{}
+
+func (targetAlone) Search(_ context.Context, _ *twnm.Graph, req twnm.SearchRequest) (*twnm.Subgraph, error) {
+	return &twnm.Subgraph{Target: req.Target, APIs: []twnm.NodeID{req.Target}}, nil
+}
+
+// multiStep is the summary of the chains of two APIs or more.
+func multiStep(chains []Chain, all Summary) Summary {
+	var s Summary
+	for i, r := range all.Results {
+		if len(chains[i].APIs) < 2 {
+			continue
+		}
+		s.Chains++
+		if r.Exact {
+			s.Exact++
+		}
+		s.NodeF1 += r.NodeF1
+		s.LinkF1 += r.LinkF1
+	}
+	if s.Chains > 0 {
+		s.NodeF1 /= float64(s.Chains)
+		s.LinkF1 /= float64(s.Chains)
+	}
+	return s
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteMarkdown writes the report's table: per set and method, link coverage and precision,
+// parameter nodes per input, and exact recovery, node-F1 and link-F1 of the multi-step chains.
+func (r Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("| set | method | link coverage | link precision | sources/input | not linkable | nested | exact (multi-step) | node-F1 | link-F1 | exact (all) |\n")
+	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, x := range r.Results {
+		fmt.Fprintf(&b, "| %s | %s | %.1f%% (%d/%d) | %.2f (%d/%d) | %.2f | %d | %d | %.1f%% (%d/%d) | %.2f | %.2f | %.1f%% |\n",
+			x.Set, x.Method, 100*x.Links.Coverage(), x.Links.Covered, x.Links.Flows, x.Links.Precision(), x.Links.Correct, x.Links.Links,
+			x.Links.PerInput, x.Links.Unlinkable, x.Links.Nested,
+			100*x.MultiStep.ExactRate(), x.MultiStep.Exact, x.MultiStep.Chains, x.MultiStep.NodeF1, x.MultiStep.LinkF1, 100*x.All.ExactRate())
+	}
+	b.WriteString("\n")
+	for _, s := range r.Sets {
+		fmt.Fprintf(&b, "- %s: %s.\n", s.Name, s.Note)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,196 @@
+package twnm
+
+import (
+	"strings"
+
+	"github.com/naviagent/navi/twnm/embed"
+)
+
+// A parameter's concept is what its name means, as words: the name split into words
+// (camelCase, snake_case, dots), each word singular ("post_ids" → post id), and, when every
+// word of the name is generic ("id", "name", "title"…), the API's resource noun in front: the
+// bare `id` that GET /search/person returns is a person id, and the one GET /movie/top_rated
+// returns is a movie id. Role words (origin, destination, from, to…) stay in the concept, so
+// an origin never merges with a destination; Roles reads them out.
+//
+// Concepts decide which parameters become one parameter node (same concept, same node) and
+// score the links between those that do not (see FindLinks).
+
+// genericWords are the words that name a value only together with what it belongs to.
+var genericWords = set("id", "ids", "uuid", "guid", "key", "code", "name", "title", "slug", "handle", "value", "number", "no",
+	"num", "url", "uri", "link", "type", "kind", "data", "result", "item", "entry", "record", "object", "output", "response",
+	"ref", "reference", "label", "index", "idx")
+
+// verbWords are the words of API names and paths that say what the call does, not what it
+// is about: left out of an API's resource noun.
+var verbWords = set("get", "post", "put", "patch", "delete", "head", "options", "search", "find", "list", "query", "fetch",
+	"create", "update", "add", "remove", "retrieve", "lookup", "look", "up", "read", "write", "set", "check", "show", "view",
+	"by", "for", "of", "the", "a", "an", "to", "from", "in", "on", "with", "and", "or", "all", "api", "apis", "v1", "v2", "v3",
+	"info", "information", "detail", "details", "new", "my", "me", "current", "do", "make", "send", "run", "call", "request")
+
+// roleWords map each role word to its side: a value on one side never feeds an input on the
+// other (a destination is not an origin; an outbound leg's time is not the inbound one's).
+var roleWords = map[string]string{
+	"origin": "start", "source": "start", "from": "start", "departure": "start", "depart": "start", "start": "start",
+	"sender": "start", "src": "start", "begin": "start",
+	"destination": "end", "target": "end", "to": "end", "arrival": "end", "arrive": "end", "end": "end",
+	"recipient": "end", "receiver": "end", "dest": "end", "dst": "end", "until": "end",
+	"outbound": "outbound", "inbound": "inbound", "return": "inbound",
+	// A bound is the user's constraint, never a value a call returns: max_price is not a
+	// listing's price.
+	"min": "bound", "max": "bound", "minimum": "bound", "maximum": "bound",
+}
+
+// stopWords carry no meaning of their own in a parameter name (number_of_nights).
+var stopWords = set("of", "for", "the", "a", "an", "in", "at", "by", "on", "with", "is", "has")
+
+// optionWords name inputs that choose how a call answers (a page, a sort order) rather than
+// what it is about: like flags, they are set by the request, never fed by another call.
+var optionWords = set("page", "per page", "page size", "limit", "offset", "sort", "sort by", "order", "order by", "size",
+	"count", "include", "format", "fields", "lang", "language", "locale", "region", "units", "unit")
+
+// freeTextWords name inputs that take almost any text: a message, a note, a search query.
+// Links into them are not stored; a plan binds them when it is built.
+var freeTextWords = set("message", "text", "content", "body", "note", "notes", "comment", "description", "subject",
+	"prompt", "query", "q", "keyword", "keywords", "msg", "caption", "summary", "remark", "memo", "title")
+
+func set(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// singular returns a word's singular by the regular English rules, leaving words it cannot
+// tell apart ("status", "address", "news") as they are.
+func singular(w string) string {
+	switch {
+	case w == "ids":
+		return "id"
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 4 && (strings.HasSuffix(w, "sses") || strings.HasSuffix(w, "xes") || strings.HasSuffix(w, "ches") || strings.HasSuffix(w, "shes")):
+		return w[:len(w)-2]
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") &&
+		!strings.HasSuffix(w, "is") && !strings.HasSuffix(w, "ws"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// words splits a name into singular words, stop words left out; a rate ends at "per"
+// (price_per_night is a price, not nights).
+func words(name string) []string {
+	var ws []string
+	for _, w := range embed.Tokenize(name) {
+		if w == "per" && len(ws) > 0 {
+			break
+		}
+		if !stopWords[w] {
+			ws = append(ws, singular(w))
+		}
+	}
+	return ws
+}
+
+// resourceNoun is what an API is about: the first word of its endpoint's path (its name when
+// it has no path) that is neither a verb nor a path parameter, singular; "" when there is
+// none. REST paths put the collection first (/movie/top_rated, /person/{id}/images), and
+// names their action first (SearchHotels, GET_search-person).
+func resourceNoun(a API) string {
+	src := a.Name
+	if a.Endpoint != nil && a.Endpoint.Path != "" {
+		src = a.Endpoint.Path
+		if i := strings.Index(src, "://"); i >= 0 { // a full URL: its path only
+			if j := strings.Index(src[i+3:], "/"); j >= 0 {
+				src = src[i+3+j:]
+			}
+		}
+		var lit []string
+		for _, seg := range strings.Split(src, "/") {
+			if !strings.Contains(seg, "{") {
+				lit = append(lit, seg)
+			}
+		}
+		src = strings.Join(lit, " ")
+	}
+	for _, w := range words(src) {
+		if !verbWords[w] && !genericWords[w] && roleWords[w] == "" && !isNumber(w) {
+			return w
+		}
+	}
+	return ""
+}
+
+func isNumber(w string) bool {
+	for _, r := range w {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return w != ""
+}
+
+// concept returns the concept words of parameter name of an API whose resource noun is noun.
+func concept(name, noun string) []string {
+	ws := words(name)
+	generic := len(ws) > 0
+	for _, w := range ws {
+		if !genericWords[w] && roleWords[w] == "" {
+			generic = false
+			break
+		}
+	}
+	if generic && noun != "" {
+		ws = append([]string{noun}, ws...)
+	}
+	return ws
+}
+
+// Roles returns the sides (start, end, outbound, inbound) that a concept's role words name.
+func roles(ws []string) map[string]bool {
+	var m map[string]bool
+	for _, w := range ws {
+		if side := roleWords[w]; side != "" {
+			if m == nil {
+				m = map[string]bool{}
+			}
+			m[side] = true
+		}
+	}
+	return m
+}
+
+// rolesConflict reports whether two role sets name different sides of one axis: a start and
+// an end, or an outbound and an inbound leg. A side-less concept conflicts with none.
+func rolesConflict(a, b map[string]bool) bool {
+	return a["start"] && b["end"] && !b["start"] || a["end"] && b["start"] && !b["end"] ||
+		a["outbound"] && b["inbound"] || a["inbound"] && b["outbound"] || a["bound"] != b["bound"]
+}
+
+// Linkable reports whether an input can be fed by another call's output, as FindLinks links
+// inputs: not free text (a message, a note, a search query), not a flag (a boolean), not an
+// option (a page, a sort order, a language), and not a bound (max_price). A plan binds the
+// others from the request when it is built.
+func Linkable(p Param) bool {
+	if isFreeText(p.Name) || typeClass(p.Type) == "boolean" {
+		return false
+	}
+	ws := words(p.Name)
+	if len(ws) == 0 || optionWords[strings.Join(ws, " ")] || ws[0] == "include" {
+		return false
+	}
+	return !roles(ws)["bound"]
+}
+
+// isFreeText reports whether an input of this name takes free text (see freeTextWords): its
+// last word is a free-text word.
+func isFreeText(name string) bool {
+	ws := words(name)
+	return len(ws) > 0 && freeTextWords[ws[len(ws)-1]]
+}
+
+// IsFreeTextInput reports whether an input named name takes almost any text (a message, a
+// note, a search query).
+func IsFreeTextInput(name string) bool { return isFreeText(name) }
