@@ -159,7 +159,7 @@ type abSearch struct {
 	ctx       context.Context
 	target    NodeID
 	relevance map[string]float64
-	known     map[NodeID]string
+	known     knownValues
 	wanted    []NodeID
 	exclude   map[NodeID]bool
 	onPath    map[NodeID]bool // APIs on the current path: expanding one again would be a cycle
@@ -191,7 +191,7 @@ func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full bool) (*abTree,
 	value := 1.0
 	for _, e := range s.g.Inputs(api) {
 		in := Supply{API: api, Param: e.From, Required: e.Required}
-		if v, ok := s.known[e.From]; ok {
+		if v, ok := s.known.get(api, e.From); ok {
 			in.Source, in.Value = SupplyGiven, v
 		} else if !e.Required {
 			in.Source = SupplyUnbound
@@ -324,7 +324,7 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 		c := abCandidate{link: l, score: s.o.linkScore(s.g, l, consumer, d, s.wanted), reuse: s.chosen[l.api],
 			relevance: s.relevance[s.g.Node(l.api).Name]}
 		for _, e := range s.g.Inputs(l.api) {
-			_, ok := s.known[e.From]
+			_, ok := s.known.get(l.api, e.From)
 			switch {
 			case ok:
 				c.stated++

@@ -175,7 +175,7 @@ type heur struct {
 	g       *Graph
 	o       Heuristic
 	target  NodeID
-	known   map[NodeID]string
+	known   knownValues
 	exclude map[NodeID]bool
 	params  []NodeID       // the genes' parameters
 	cands   [][]link       // each gene's producers
@@ -199,7 +199,7 @@ func (h *heur) genes() {
 			continue
 		}
 		for _, e := range h.g.Inputs(it.api) {
-			if _, ok := h.known[e.From]; !e.Required || ok {
+			if _, ok := h.known.get(it.api, e.From); !e.Required || ok {
 				continue
 			}
 			if _, ok := h.gene[e.From]; ok {
@@ -277,7 +277,7 @@ func (h *heur) eval(genes []int) *heurCand {
 		api := order[i]
 		for _, e := range h.g.Inputs(api) {
 			in := Supply{API: api, Param: e.From, Required: e.Required}
-			if v, ok := h.known[e.From]; ok {
+			if v, ok := h.known.get(api, e.From); ok {
 				in.Source, in.Value = SupplyGiven, v
 			} else if !e.Required {
 				in.Source = SupplyUnbound

@@ -143,7 +143,7 @@ func (s *Subgraph) Plan(g *Graph, known map[string]string) (Plan, error) {
 		for _, in := range s.inputsOf(a) {
 			b := Binding{Param: catalogParamName(g, a, in.Param, true), Node: in.Param, Required: in.Required,
 				Source: in.Source, Value: in.Value}
-			if v, ok := values[in.Param]; ok && in.Source != SupplyUpstream {
+			if v, ok := values.get(in.API, in.Param); ok && in.Source != SupplyUpstream {
 				b.Source, b.Value = SupplyGiven, v
 			}
 			if in.Source == SupplyUpstream {

@@ -115,7 +115,7 @@ type recombiner struct {
 	s          Searcher
 	supplies   map[NodeID][]Supply
 	known      map[string]string
-	knownIDs   map[NodeID]string
+	knownIDs   knownValues
 	needed     []NodeID // output parameter nodes of the failed API the plan needs
 	consumers  []NodeID // APIs whose inputs the failed API binds, in step order
 }
@@ -214,7 +214,7 @@ func (r *recombiner) substitute() (Recombination, bool) {
 			c.strength += oe.Strength()
 		}
 		for _, in := range r.g.Inputs(v) {
-			_, given := r.knownIDs[in.From]
+			_, given := r.knownIDs.get(v, in.From)
 			_, produced := ran[in.From]
 			if in.Required && !given && !produced {
 				ok = false
@@ -243,7 +243,7 @@ func (r *recombiner) substitute() (Recombination, bool) {
 		var ins []Supply
 		for _, e := range r.g.Inputs(c.api) {
 			in := Supply{API: c.api, Param: e.From, Required: e.Required, Source: SupplyUnbound}
-			if v, ok := r.knownIDs[e.From]; ok {
+			if v, ok := r.knownIDs.get(c.api, e.From); ok {
 				in.Source, in.Value = SupplyGiven, v
 			} else if p, ok := ran[e.From]; ok {
 				in.Source, in.Producer, in.Output = SupplyUpstream, p, e.From

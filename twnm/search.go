@@ -217,19 +217,39 @@ func checkTarget(g *Graph, req SearchRequest) error {
 	return nil
 }
 
-// resolveParams maps parameter names (as SearchRequest.Known keys them) to parameter nodes
-// and returns the nodes with the values.
-func resolveParams(g *Graph, known map[string]string) map[NodeID]string {
-	out := make(map[NodeID]string, len(known))
+// knownValues are the values a request states: for one API's input (a key "API.param"
+// naming an input of the graph), or for a parameter node wherever it is an input (its
+// canonical name, or a member's parameter part). A value stated for one API's input binds that
+// input only: the latitude the user gave for a reverse geocoding is not the latitude of the
+// centre that a later call needs, though both are one parameter node.
+type knownValues struct {
+	node  map[NodeID]string
+	input map[[2]NodeID]string // {API, parameter node}
+}
+
+// get returns the value stated for the input param of api, and whether there is one.
+func (k knownValues) get(api, param NodeID) (string, bool) {
+	if v, ok := k.input[[2]NodeID{api, param}]; ok {
+		return v, true
+	}
+	v, ok := k.node[param]
+	return v, ok
+}
+
+// resolveParams maps parameter names (as SearchRequest.Known keys them) to the inputs and
+// parameter nodes they bind (see knownValues).
+func resolveParams(g *Graph, known map[string]string) knownValues {
+	out := knownValues{node: make(map[NodeID]string, len(known)), input: map[[2]NodeID]string{}}
 	var rest []string
 	for k, v := range known {
 		if id, ok := g.ParamByName(k); ok {
-			out[id] = v
+			out.node[id] = v
 			continue
 		}
-		if api, param, ok := strings.Cut(k, "."); ok {
-			if id, ok := g.ParamOf(api, param, true); ok {
-				out[id] = v
+		if i := strings.LastIndex(k, "."); i > 0 { // API names may hold dots; parameter names do not
+			if id, ok := g.ParamOf(k[:i], k[i+1:], true); ok {
+				a, _ := g.APIByName(k[:i])
+				out.input[[2]NodeID{a, id}] = v
 				continue
 			}
 		}
@@ -245,12 +265,12 @@ func resolveParams(g *Graph, known map[string]string) map[NodeID]string {
 		if n.Kind != KindParam {
 			continue
 		}
-		if _, done := out[n.ID]; done {
+		if _, done := out.node[n.ID]; done {
 			continue
 		}
 		for _, k := range rest {
 			if memberMatches(n.Members, k) {
-				out[n.ID] = known[k]
+				out.node[n.ID] = known[k]
 				break
 			}
 		}
@@ -274,7 +294,7 @@ func resolveNames(g *Graph, names []string) []NodeID {
 		m[n] = ""
 	}
 	ids := make([]NodeID, 0, len(names))
-	for id := range resolveParams(g, m) {
+	for id := range resolveParams(g, m).node {
 		ids = append(ids, id)
 	}
 	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
