@@ -226,9 +226,12 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			excludeIDs[id] = true
 		}
 	}
+	// Among producers that bind an input equally well, the search prefers those retrieval
+	// found more relevant to the request.
+	relevance := found.Relevance()
 	reqs := make([]twnm.SearchRequest, len(targets))
 	for i, t := range targets {
-		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: excludeIDs}
+		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: excludeIDs, Relevance: relevance}
 	}
 	subs, err := twnm.SearchTargets(ctx, g, searcher, reqs)
 	if err != nil {

@@ -20,6 +20,9 @@ type ImportStats struct {
 	Params  int `json:"params"`
 	Inputs  int `json:"inputs"`
 	Outputs int `json:"outputs"`
+	// Links counts the data-flow links between differently named parameters (FEEDS edges
+	// with a confidence) written.
+	Links int `json:"links"`
 }
 
 // afterBatch, when set (by tests), runs after each batch of an import; an error from it fails
@@ -71,6 +74,14 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 			apis = append(apis, api)
 		}
 	}
+	// The data-flow links Build found between differently named parameters (FEEDS edges with
+	// a confidence): what history learns about them is kept.
+	var links []map[string]any
+	for _, e := range g.Edges() {
+		if e.Kind == twnm.Feeds && e.Confidence > 0 {
+			links = append(links, map[string]any{"from": g.Node(e.From).Name, "to": g.Node(e.To).Name, "confidence": e.Confidence})
+		}
+	}
 	steps := []struct {
 		cypher string
 		rows   []map[string]any
@@ -80,6 +91,7 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 		{dropStaleEdges, apis},
 		{importInputs, inputs},
 		{importOutputs, outputs},
+		{importLinks, links},
 	}
 	err := s.writeTx(ctx, "import "+catalog, func(tx driver.ManagedTransaction) error {
 		batch := 0
@@ -102,7 +114,7 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 	if err != nil {
 		return ImportStats{}, err
 	}
-	return ImportStats{APIs: len(apis), Params: len(params), Inputs: len(inputs), Outputs: len(outputs)}, nil
+	return ImportStats{APIs: len(apis), Params: len(params), Inputs: len(inputs), Outputs: len(outputs), Links: len(links)}, nil
 }
 
 // edgeKey identifies a structural edge of one API: the parameter node and the API's own name
@@ -157,6 +169,14 @@ UNWIND $rows AS i
 MATCH (p:Param {name: i.node}), (a:API {name: i.api})
 MERGE (p)-[e:INPUT_OF {param: i.param}]->(a)
 SET e.required = i.required`
+
+// importLinks writes the links' confidence on their FEEDS edges, creating those that do not
+// exist; counts and weights learned from history stay.
+const importLinks = `
+UNWIND $rows AS l
+MATCH (p:Param {name: l.from}), (q:Param {name: l.to})
+MERGE (p)-[e:FEEDS]->(q)
+SET e.confidence = l.confidence`
 
 const importOutputs = `
 UNWIND $rows AS o

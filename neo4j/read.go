@@ -240,14 +240,14 @@ UNWIND $apis AS name
 MATCH (a:API {name: name})-[e:THEN]->(b:API)
 WHERE b.name IN $apis
 RETURN 'THEN' AS kind, a.name AS from, b.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
-       coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted,
+       coalesce(e.weight, 0.0) AS weight, 0.0 AS confidence, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted,
        ` + dayBuckets("e") + ` AS days
 UNION ALL
 UNWIND $params AS name
 MATCH (p:Param {name: name})-[e:FEEDS]->(q:Param)
 WHERE q.name IN $params
 RETURN 'FEEDS' AS kind, p.name AS from, q.name AS to, coalesce(e.count, 0) AS count, coalesce(e.success, 0) AS success,
-       coalesce(e.weight, 0.0) AS weight, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted,
+       coalesce(e.weight, 0.0) AS weight, coalesce(e.confidence, 0.0) AS confidence, CASE WHEN $key = '' THEN null ELSE e[$key] END AS predicted,
        ` + dayBuckets("e") + ` AS days`
 
 // dayBuckets lists the day-bucket properties (see dayKeys) of a node or relationship as
@@ -397,7 +397,7 @@ func (s *Store) load(ctx context.Context, rd reader, names []string, embeddings 
 			continue
 		}
 		e := g.AddEdge(kind, a, b)
-		e.Count, e.Success, e.Weight = m["count"].(int64), m["success"].(int64), m["weight"].(float64)
+		e.Count, e.Success, e.Weight, e.Confidence = m["count"].(int64), m["success"].(int64), m["weight"].(float64), m["confidence"].(float64)
 		restoreWindow(m["days"], e.SetRecent)
 		if p, ok := m["predicted"].(float64); ok {
 			e.Predicted, e.HasPrediction = p, true

@@ -169,3 +169,53 @@ func TestSubgraphReadsTargetsFirst(t *testing.T) {
 	assert.ElementsMatch(t, []string{"Restaurants", "Weather"}, read(3), "the targets fill MaxAPIs: no producer")
 	assert.ElementsMatch(t, []string{"Restaurants", "Weather", "Geocode"}, read(0), "then their producers")
 }
+
+// The data-flow links Build finds between differently named parameters are stored with their
+// confidence and read back with it, and feedback on them is kept when the catalog is imported
+// again.
+func TestImportKeepsLinks(t *testing.T) {
+	s := stacktest.Store(t)
+	ctx := context.Background()
+	p := stacktest.UniqueName("link") + "_"
+	c := twnm.Catalog{Name: p + "cat", APIs: []twnm.API{
+		{Name: p + "Place", Description: "finds a place", Inputs: []twnm.Param{{Name: p + "address", Required: true}},
+			Outputs: []twnm.Param{{Name: p + "placeId", Type: "string"}}},
+		{Name: p + "Route", Description: "plans a route", Inputs: []twnm.Param{{Name: "origin_" + p + "placeId", Type: "string", Required: true}},
+			Outputs: []twnm.Param{{Name: p + "duration", Type: "number"}}},
+	}}
+	build := func() *twnm.Graph {
+		g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
+		require.NoError(t, err)
+		return g
+	}
+	st, err := s.Import(ctx, build(), c.Name)
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = s.DeleteCatalog(context.Background(), c.Name) })
+	assert.Equal(t, 1, st.Links)
+
+	link := func() *twnm.Edge {
+		t.Helper()
+		sub, err := s.Subgraph(ctx, []string{p + "Route"}, neo4j.SubgraphOptions{Hops: 1})
+		require.NoError(t, err)
+		names := []string{}
+		for _, id := range sub.APIs() {
+			names = append(names, sub.Node(id).Name)
+		}
+		require.ElementsMatch(t, []string{p + "Route", p + "Place"}, names, "the subgraph follows the link to its producer")
+		for _, e := range sub.Edges() {
+			if e.Kind == twnm.Feeds {
+				return e
+			}
+		}
+		require.FailNow(t, "no FEEDS edge read")
+		return nil
+	}
+	assert.InDelta(t, 0.9, link().Confidence, 1e-9, "the input alone names a role")
+	require.NoError(t, s.RecordFeedback(ctx, []twnm.Invocation{{API: p + "Place", Success: true, Time: time.Now()}, {API: p + "Route", Success: true, Time: time.Now()}},
+		[]twnm.Transition{{Kind: twnm.Feeds, From: p + "Place", FromParam: p + "placeId", To: p + "Route", ToParam: "origin_" + p + "placeId", Success: true, Time: time.Now()}}))
+	_, err = s.Import(ctx, build(), c.Name)
+	require.NoError(t, err)
+	e := link()
+	assert.Equal(t, int64(1), e.Count, "history kept")
+	assert.InDelta(t, 0.9, e.Confidence, 1e-9)
+}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -36,10 +37,15 @@ type evalOptions struct {
 	neo4j      bool
 }
 
-// evalCmd runs `navi eval`: for now its one subcommand, retrieval, which runs the retrieval
-// methods over the dev sets, writes the reports to -out and prints the summary. Flags may
-// stand before or after the subcommand.
+// evalCmd runs `navi eval`: retrieval (the retrieval methods over the dev sets) or chains
+// (data-flow links and chain recovery, evalChainsCmd); each writes its reports to -out and
+// prints the summary. Flags may stand before or after the subcommand.
 func evalCmd(args []string, s streams) error {
+	for _, a := range args {
+		if a == "chains" {
+			return evalChainsCmd(args, s)
+		}
+	}
 	// No connection flags: the evaluation runs in process and needs no stack.
 	c := &command{name: "navi eval", fs: flag.NewFlagSet("navi eval retrieval", flag.ContinueOnError)}
 	c.fs.SetOutput(s.err)
@@ -55,12 +61,12 @@ func evalCmd(args []string, s streams) error {
 	fs.StringVar(&o.out, "out", "results/eval", `directory of the reports (`+retrievalJSONFile+`, `+retrievalMarkdownFile+`); "" writes none`)
 	fs.BoolVar(&o.json, "json", false, "print the JSON report on stdout instead of the Markdown summary")
 	fs.BoolVar(&o.neo4j, "neo4j", false, "also rank through the Neo4j store (NAVI_NEO4J_*): methods bm25@neo4j and full@neo4j")
-	pos, err := c.parse(args, 1, 1, "one subcommand: retrieval")
+	pos, err := c.parse(args, 1, 1, "one subcommand: retrieval or chains")
 	if err != nil {
 		return err
 	}
 	if pos[0] != "retrieval" {
-		return fmt.Errorf("%w: navi eval has no subcommand %q; want retrieval", errUsage, pos[0])
+		return fmt.Errorf("%w: navi eval has no subcommand %q; want retrieval or chains", errUsage, pos[0])
 	}
 	if o.limit < 0 || o.toolWorldN <= 0 || o.workers < 0 {
 		return fmt.Errorf("%w: -limit and -workers must be ≥ 0 and -toolworld-n > 0", errUsage)
@@ -150,6 +156,11 @@ func pickMethods(all []retrievaleval.Method, names []string) ([]retrievaleval.Me
 
 // writeRetrievalReports writes the JSON and Markdown reports into dir.
 func writeRetrievalReports(rep retrievaleval.Report, dir string) error {
+	return writeReports(dir, retrievalJSONFile, rep.WriteJSON, retrievalMarkdownFile, rep.WriteMarkdown)
+}
+
+// writeReports writes a report as JSON and as Markdown into dir.
+func writeReports(dir, jsonName string, writeJSON func(io.Writer) error, mdName string, writeMarkdown func(io.Writer) error) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("reports: %w", err)
 	}
@@ -157,8 +168,8 @@ func writeRetrievalReports(rep retrievaleval.Report, dir string) error {
 		name  string
 		write func(*bytes.Buffer) error
 	}{
-		{retrievalJSONFile, func(b *bytes.Buffer) error { return rep.WriteJSON(b) }},
-		{retrievalMarkdownFile, func(b *bytes.Buffer) error { return rep.WriteMarkdown(b) }},
+		{jsonName, func(b *bytes.Buffer) error { return writeJSON(b) }},
+		{mdName, func(b *bytes.Buffer) error { return writeMarkdown(b) }},
 	} {
 		var b bytes.Buffer
 		if err := f.write(&b); err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
+	"github.com/naviagent/navi/twnm/chaineval"
 	"github.com/naviagent/navi/twnm/retrievaleval"
 )
 
@@ -90,8 +91,11 @@ func TestEvalRetrievalErrors(t *testing.T) {
 		usage bool
 		want  string
 	}{
-		{"no subcommand", nil, true, "one subcommand: retrieval"},
-		{"other subcommand", []string{"chains"}, true, `no subcommand "chains"`},
+		{"no subcommand", nil, true, "one subcommand: retrieval or chains"},
+		{"other subcommand", []string{"links"}, true, `no subcommand "links"`},
+		{"chains: unknown set", []string{"chains", "-sets", "stabletoolbench"}, true, `unknown set "stabletoolbench"`},
+		{"chains: no data folder", []string{"chains", "-data", "", "-sets", "apibank"}, true, "pass -data or set NAVI_DATA_DIR"},
+		{"chains: no tasks", []string{"chains", "-toolworld-n", "0"}, true, "-toolworld-n must be > 0"},
 		{"unknown set", []string{"retrieval", "-sets", "toolbench"}, true, `unknown set "toolbench"`},
 		{"unknown method", []string{"retrieval", "-sets", "toolworld", "-methods", "bm26"}, true, `unknown method "bm26"; known: hashed+rerank, bm25`},
 		{"no data folder", []string{"retrieval", "-data", "", "-sets", "restbench"}, true, "pass -data or set NAVI_DATA_DIR"},
@@ -159,4 +163,29 @@ func TestEvalPrefixAddsNoWords(t *testing.T) {
 	prefixed := api
 	prefixed.Name = a + api.Name
 	assert.Equal(t, twnm.APIText(api), twnm.APIText(prefixed))
+}
+
+// navi eval chains on the tool world (no data folder needed): one row per method, the
+// reports written, and Navi's links recover more chains than the target alone.
+func TestEvalChains(t *testing.T) {
+	dir := t.TempDir()
+	var out bytes.Buffer
+	require.NoError(t, evalCmd([]string{"chains", "-data", "", "-sets", "toolworld", "-toolworld-n", "30", "-out", dir}, streams{&out, io.Discard}))
+	for _, m := range []string{"target", "names", "links"} {
+		assert.Contains(t, out.String(), "| ToolWorld | "+m+" |")
+	}
+	js, err := os.ReadFile(filepath.Join(dir, chainsJSONFile))
+	require.NoError(t, err)
+	var rep chaineval.Report
+	require.NoError(t, json.Unmarshal(js, &rep))
+	require.Len(t, rep.Results, 3)
+	target, links := rep.Results[0], rep.Results[2]
+	assert.Nil(t, target.Links, "the target alone has no links to report")
+	require.NotNil(t, links.Links)
+	assert.Equal(t, 30, links.All.Chains)
+	assert.Greater(t, links.MultiStep.Exact, target.MultiStep.Exact)
+	assert.Positive(t, links.Links.Flows)
+	md, err := os.ReadFile(filepath.Join(dir, chainsMarkdownFile))
+	require.NoError(t, err)
+	assert.Equal(t, out.String(), string(md))
 }

@@ -3,6 +3,7 @@ package twnm
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/naviagent/navi/twnm/embed"
@@ -212,7 +213,7 @@ func newClusterer(emb embed.Embedder, threshold float64) *clusterer {
 // assign returns the name of the parameter node p (of an API about noun) belongs to: a node of
 // the same concept (see concept) whose type is not of another shape (a list and a single value
 // stay apart; an id written as a number and one written as a string do not), else the most
-// similar node sharing a concept word, of a compatible type and no conflicting role, not in
+// similar node sharing a concept word, of a compatible type and the same roles, not in
 // used, at or above the threshold; otherwise a new node, named after p (after its concept when
 // p's name is generic, so that a bare `id` becomes `person_id` and no hub), made unique.
 func (c *clusterer) assign(g *Graph, p Param, noun string, v []float64, used map[string]bool) string {
@@ -241,7 +242,10 @@ func (c *clusterer) assign(g *Graph, p Param, noun string, v []float64, used map
 				}
 				sim = 1 + 1e-9 // above any cosine
 			} else {
-				if !typesCompatible(n.Type, p.Type) || rolesConflict(rs, roles(strings.Fields(c.key[id]))) {
+				// Only parameters of the same roles cluster: placeId feeds originPlaceId and
+				// destinationPlaceId through links, but a node holding both would feed an
+				// origin with a destination.
+				if !typesCompatible(n.Type, p.Type) || !maps.Equal(rs, roles(strings.Fields(c.key[id]))) {
 					continue
 				}
 				sim = embed.Cosine(v, c.sum[id])

@@ -137,7 +137,7 @@ func concept(name, noun string) []string {
 	ws := words(name)
 	generic := len(ws) > 0
 	for _, w := range ws {
-		if !genericWords[w] && roleWords[w] == "" {
+		if !genericWords[w] { // a role qualifies the value: destination_name is not the API's
 			generic = false
 			break
 		}

@@ -45,8 +45,10 @@ type linkField struct {
 //
 //	confidence = Dice(input, output) · role · type
 //
-// Dice is the overlap of the two concepts' words weighted by their IDF over all the catalog's
-// parameters (2·Σ shared / (Σ input + Σ output)), so that a shared `id` counts little and a
+// Dice is the overlap of the two concepts' words (role words left out) weighted by their IDF
+// over all the catalog's parameters, idf(w) = ln(1 + N/df(w)) with N the number of parameters
+// (inputs and outputs) and df(w) those whose concept holds w, as 2·Σ shared / (Σ input +
+// Σ output), so that a shared `id` counts little and a
 // shared `person` much; role is 0 when the two name different sides (a destination never
 // feeds an origin), 0.9 when only the input names one (`placeId` → `originPlaceId`), else 1;
 // type is 0 for incompatible types (a boolean into a number), 0.9 when a list feeds a single
@@ -66,8 +68,9 @@ func FindLinks(apis []API, o LinkOptions) []Link {
 		o.Near = DefaultLinkOptions().Near
 	}
 	var ins, outs []linkField
-	df := map[string]int{}
+	df, fields := map[string]int{}, 0 // IDF counts every parameter of the catalog
 	read := func(i int, p Param, noun string) linkField {
+		fields++
 		ws := concept(p.Name, noun)
 		f := linkField{api: i, name: p.Name, typ: p.Type, key: joinWords(ws), roles: roles(ws)}
 		for _, w := range ws {
@@ -96,7 +99,7 @@ func FindLinks(apis []API, o LinkOptions) []Link {
 			}
 		}
 	}
-	n := float64(len(ins) + len(outs))
+	n := float64(fields)
 	idf := func(w string) float64 { return math.Log(1 + n/float64(max(df[w], 1))) }
 	byWord := map[string][]int{}
 	for j, f := range outs {

@@ -142,3 +142,39 @@ func TestChainRecovery(t *testing.T) {
 	}
 	t.Log("\n" + table.String())
 }
+
+// Link coverage and precision on a hand-built catalog: two gold flows into linkable inputs
+// (one linked by name, one by a role-prefixed name), one into free text, one from a field
+// inside an output; links among the chain's APIs that are not gold count against precision.
+func TestLinks(t *testing.T) {
+	c := twnm.Catalog{Name: "c", APIs: []twnm.API{
+		{Name: "Place", Inputs: []twnm.Param{{Name: "address", Required: true}}, Outputs: []twnm.Param{{Name: "placeId"}, {Name: "address"}}},
+		{Name: "Route", Inputs: []twnm.Param{{Name: "originPlaceId", Required: true}, {Name: "address"}, {Name: "note"}},
+			Outputs: []twnm.Param{{Name: "legs", Type: "array"}}},
+		{Name: "Share", Inputs: []twnm.Param{{Name: "message", Required: true}, {Name: "leg_id", Required: true}}},
+	}}
+	g, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	feeds := func(from, out, to, in string) twnm.Transition {
+		return twnm.Transition{Kind: twnm.Feeds, From: from, FromParam: out, To: to, ToParam: in, Success: true}
+	}
+	chain := Chain{ID: "1", APIs: []string{"Place", "Route", "Share"}, Transitions: []twnm.Transition{
+		feeds("Place", "placeId", "Route", "originPlaceId"), // linked: placeId → originPlaceId
+		feeds("Route", "legs", "Share", "message"),          // into free text: not linkable
+		feeds("Route", "legs[0].id", "Share", "leg_id"),     // from inside an output
+		feeds("Route", "legs[1]", "Share", "leg_id"),        // an item of a list output: the list
+		feeds("Place", "placeId", "Route", "originPlaceId"), // repeated: counted once
+	}}
+	s := Links(g, []Chain{chain})
+	assert.Equal(t, 2, s.Flows, "placeId → originPlaceId and legs → leg_id")
+	assert.Equal(t, 1, s.Unlinkable)
+	assert.Equal(t, 1, s.Nested)
+	// legs → leg_id: {leg} against {leg, id}, a list into one value: linked.
+	assert.Equal(t, 2, s.Covered, "missed: %v", s.Missed)
+	// Links among the chain's APIs: the two gold ones, and Place.address → Route.address (same
+	// name, not a gold flow).
+	assert.Equal(t, 3, s.Links)
+	assert.Equal(t, 2, s.Correct)
+	assert.InDelta(t, 2.0/3, s.Precision(), 1e-12)
+	assert.Equal(t, 1.0, s.Coverage())
+}

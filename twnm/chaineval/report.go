@@ -108,8 +108,9 @@ func Methods() []Method {
 // MethodResult is one method on one set.
 type MethodResult struct {
 	Set    string    `json:"set"`
-	Method string    `json:"method"`
-	Links  LinkStats `json:"links"`
+	Method string `json:"method"`
+	// Links is nil for the method that searches nothing.
+	Links *LinkStats `json:"links,omitempty"`
 	// All scores every chain; MultiStep only those of two APIs or more.
 	All       Summary `json:"all"`
 	MultiStep Summary `json:"multi_step"`
@@ -158,7 +159,12 @@ func Run(ctx context.Context, sets []Set, methods []Method, progress io.Writer) 
 			if err != nil {
 				return rep, fmt.Errorf("%s, %s: %w", set.Name, m.Name, err)
 			}
-			rep.Results = append(rep.Results, MethodResult{Set: set.Name, Method: m.Name, Links: Links(g, set.Chains), All: all, MultiStep: multiStep(set.Chains, all)})
+			res := MethodResult{Set: set.Name, Method: m.Name, All: all, MultiStep: multiStep(set.Chains, all)}
+			if m.Searcher != nil {
+				l := Links(g, set.Chains)
+				res.Links = &l
+			}
+			rep.Results = append(rep.Results, res)
 		}
 	}
 	return rep, nil
@@ -227,9 +233,12 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	b.WriteString("| set | method | link coverage | link precision | sources/input | not linkable | nested | exact (multi-step) | node-F1 | link-F1 | exact (all) |\n")
 	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, x := range r.Results {
-		fmt.Fprintf(&b, "| %s | %s | %.1f%% (%d/%d) | %.2f (%d/%d) | %.2f | %d | %d | %.1f%% (%d/%d) | %.2f | %.2f | %.1f%% |\n",
-			x.Set, x.Method, 100*x.Links.Coverage(), x.Links.Covered, x.Links.Flows, x.Links.Precision(), x.Links.Correct, x.Links.Links,
-			x.Links.PerInput, x.Links.Unlinkable, x.Links.Nested,
+		links := "— | — | — | — | —"
+		if l := x.Links; l != nil {
+			links = fmt.Sprintf("%.1f%% (%d/%d) | %.2f (%d/%d) | %.2f | %d | %d", 100*l.Coverage(), l.Covered, l.Flows, l.Precision(), l.Correct, l.Links,
+				l.PerInput, l.Unlinkable, l.Nested)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %.1f%% (%d/%d) | %.2f | %.2f | %.1f%% |\n", x.Set, x.Method, links,
 			100*x.MultiStep.ExactRate(), x.MultiStep.Exact, x.MultiStep.Chains, x.MultiStep.NodeF1, x.MultiStep.LinkF1, 100*x.All.ExactRate())
 	}
 	b.WriteString("\n")

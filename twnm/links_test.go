@@ -1,0 +1,233 @@
+package twnm
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/twnm/embed"
+)
+
+func TestConcept(t *testing.T) {
+	tests := []struct {
+		name, noun string
+		want       []string
+	}{
+		{"placeId", "trip", []string{"place", "id"}},
+		{"originPlaceId", "trip", []string{"origin", "place", "id"}},
+		{"post_ids", "user", []string{"post", "id"}},
+		{"id", "person", []string{"person", "id"}},                      // generic: the API's noun in front
+		{"ID", "", []string{"id"}},                                      // no noun to give
+		{"price_per_night", "hotel", []string{"price"}},                 // a rate is what comes before "per"
+		{"number_of_nights", "hotel", []string{"number", "night"}},      // stop words out
+		{"destination_name", "flight", []string{"destination", "name"}}, // a role qualifies the name
+		{"status", "order", []string{"status"}},                         // singular leaves "status" alone
+		{"categories", "shop", []string{"category"}},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, concept(tt.name, tt.noun), tt.name)
+	}
+}
+
+func TestResourceNoun(t *testing.T) {
+	ep := func(path string) *Endpoint { return &Endpoint{Method: "GET", Path: path} }
+	tests := []struct {
+		api  API
+		want string
+	}{
+		{API{Name: "GET_search-person", Endpoint: ep("/search/person")}, "person"},
+		{API{Name: "GET_movie-top_rated", Endpoint: ep("/movie/top_rated")}, "movie"},
+		{API{Name: "x", Endpoint: ep("/person/{person_id}/images")}, "person"},
+		{API{Name: "x", Endpoint: ep("https://api.example.com/v2/pets/{id}")}, "pet"},
+		{API{Name: "SearchHotels"}, "hotel"},
+		{API{Name: "GetUserToken"}, "user"},
+		{API{Name: "get_all"}, ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, resourceNoun(tt.api), tt.api.Name)
+	}
+}
+
+func TestLinkable(t *testing.T) {
+	tests := []struct {
+		p    Param
+		want bool
+	}{
+		{Param{Name: "person_id", Type: "integer"}, true},
+		{Param{Name: "message"}, false},    // free text
+		{Param{Name: "email_body"}, false}, // free text, by its last word
+		{Param{Name: "query"}, false},      // a search's own words
+		{Param{Name: "include_adult", Type: "boolean"}, false},
+		{Param{Name: "verified", Type: "bool"}, false}, // a flag
+		{Param{Name: "page", Type: "integer"}, false},  // an option
+		{Param{Name: "sort_by"}, false},
+		{Param{Name: "max_price", Type: "number"}, false}, // a bound the user sets
+		{Param{Name: "latitude", Type: "number"}, true},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Linkable(tt.p), tt.p.Name)
+	}
+}
+
+// linkOf returns the confidence FindLinks gives the flow, or 0 when it has no such link.
+func linkOf(links []Link, from, output, to, input string) float64 {
+	for _, l := range links {
+		if l.From == from && l.Output == output && l.To == to && l.Input == input {
+			return l.Confidence
+		}
+	}
+	return 0
+}
+
+func TestFindLinks(t *testing.T) {
+	apis := []API{
+		{Name: "Place", Inputs: []Param{{Name: "address", Required: true}}, Outputs: []Param{{Name: "placeId", Type: "string"}}},
+		{Name: "Arrivals", Inputs: []Param{{Name: "airport", Required: true}}, Outputs: []Param{{Name: "destinationPlaceId", Type: "string"}}},
+		{Name: "Route", Inputs: []Param{{Name: "originPlaceId", Type: "string", Required: true}, {Name: "destinationPlaceId", Type: "string", Required: true}}},
+		{Name: "OrganizationMembers", Inputs: []Param{{Name: "organization", Required: true}}, Outputs: []Param{{Name: "members", Type: "list"}}},
+		{Name: "TravelStatus", Inputs: []Param{{Name: "member_name", Type: "str", Required: true}}, Outputs: []Param{{Name: "status", Type: "str"}}},
+		{Name: "SearchPerson", Endpoint: &Endpoint{Method: "GET", Path: "/search/person"},
+			Inputs: []Param{{Name: "query", Required: true}}, Outputs: []Param{{Name: "id", Type: "integer"}}},
+		{Name: "PersonImages", Endpoint: &Endpoint{Method: "GET", Path: "/person/{person_id}/images"},
+			Inputs: []Param{{Name: "person_id", Type: "integer", Required: true}}, Outputs: []Param{{Name: "id", Type: "integer"}, {Name: "file_path"}}},
+		{Name: "SearchMovie", Endpoint: &Endpoint{Method: "GET", Path: "/search/movie"},
+			Inputs: []Param{{Name: "query", Required: true}}, Outputs: []Param{{Name: "id", Type: "integer"}}},
+	}
+	links := FindLinks(apis, LinkOptions{})
+
+	// Same words, the input alone naming a role: Dice 1, role 0.9.
+	assert.InDelta(t, 0.9, linkOf(links, "Place", "placeId", "Route", "originPlaceId"), 1e-12)
+	assert.InDelta(t, 0.9, linkOf(links, "Place", "placeId", "Route", "destinationPlaceId"), 1e-12)
+	assert.InDelta(t, 1, linkOf(links, "Arrivals", "destinationPlaceId", "Route", "destinationPlaceId"), 1e-12)
+	assert.Zero(t, linkOf(links, "Arrivals", "destinationPlaceId", "Route", "originPlaceId"), "a destination never feeds an origin")
+
+	// members → member_name, by hand: N = 17 parameters; df(member) = 2, df(name) = 1.
+	// Dice = 2·idf(member) / (idf(member)+idf(name) + idf(member)); a list into one value: ·0.9.
+	n := 17.0
+	m, name := math.Log(1+n/2), math.Log(1+n/1)
+	assert.InDelta(t, 2*m/(2*m+name)*0.9, linkOf(links, "OrganizationMembers", "members", "TravelStatus", "member_name"), 1e-12)
+
+	// A bare id is its API's noun's id: the person search's feeds person_id, the movie
+	// search's does not, and the images' id, an echo of their own input, feeds nothing.
+	assert.InDelta(t, 1, linkOf(links, "SearchPerson", "id", "PersonImages", "person_id"), 1e-12)
+	assert.Zero(t, linkOf(links, "SearchMovie", "id", "PersonImages", "person_id"))
+	for _, l := range links {
+		assert.False(t, l.From == "PersonImages" && l.Output == "id", "echo: %+v", l)
+		assert.NotEqual(t, "query", l.Input, "free text is not linked")
+	}
+}
+
+func TestFindLinksKeepsTheBestPerInput(t *testing.T) {
+	apis := []API{
+		{Name: "Target", Inputs: []Param{{Name: "hotel_city_code", Required: true}}},
+		{Name: "A", Outputs: []Param{{Name: "hotel_city_code"}}},
+		{Name: "B", Outputs: []Param{{Name: "city_code"}}},
+		{Name: "C", Outputs: []Param{{Name: "hotel_code"}}},
+		{Name: "D", Outputs: []Param{{Name: "code"}}},
+	}
+	links := FindLinks(apis, LinkOptions{PerInput: 2, Near: 0.01})
+	var from []string
+	for _, l := range links {
+		from = append(from, l.From)
+	}
+	// The input's own concept first, then the best other one; never more than PerInput.
+	require.Len(t, from, 2)
+	assert.Equal(t, "A", from[0])
+}
+
+// Parameters join a node by concept: a bare id by its API's noun, the same concept whatever
+// number or string type it has, and a second node of a concept (a list where the first is a
+// value) does not catch later members of the first.
+func TestBuildClustersByConcept(t *testing.T) {
+	ep := func(path string) *Endpoint { return &Endpoint{Method: "GET", Path: path} }
+	c := Catalog{Name: "c", APIs: []API{
+		{Name: "SearchPerson", Endpoint: ep("/search/person"), Inputs: []Param{{Name: "query", Required: true}}, Outputs: []Param{{Name: "id", Type: "integer"}}},
+		{Name: "SearchMovie", Endpoint: ep("/search/movie"), Inputs: []Param{{Name: "query", Required: true}}, Outputs: []Param{{Name: "id", Type: "integer"}}},
+		{Name: "PersonImages", Endpoint: ep("/person/{person_id}/images"), Inputs: []Param{{Name: "person_id", Type: "string", Required: true}}},
+		{Name: "Clock", Inputs: []Param{{Name: "time", Type: "string", Required: true}}},
+		{Name: "Slots", Outputs: []Param{{Name: "time", Type: "array"}}},
+		{Name: "Alarm", Inputs: []Param{{Name: "time", Type: "string", Required: true}}},
+		{Name: "Place", Outputs: []Param{{Name: "placeId", Type: "string"}}},
+		{Name: "Route", Inputs: []Param{{Name: "originPlaceId", Type: "string", Required: true}, {Name: "destinationPlaceId", Type: "string", Required: true}}},
+	}}
+	g, err := Build(context.Background(), c, BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	node := func(api, param string, input bool) string {
+		id, ok := g.ParamOf(api, param, input)
+		require.True(t, ok, api+"."+param)
+		return g.Node(id).Name
+	}
+	assert.Equal(t, "person_id", node("SearchPerson", "id", false))
+	assert.Equal(t, "person_id", node("PersonImages", "person_id", true), "an integer id and a string id are one")
+	assert.Equal(t, "movie_id", node("SearchMovie", "id", false))
+	assert.Equal(t, "time", node("Clock", "time", true))
+	assert.Equal(t, "time_2", node("Slots", "time", false), "a list of times is not a time")
+	assert.Equal(t, "time", node("Alarm", "time", true))
+	// Roles never share a node; the role-less place id feeds both through links.
+	origin, destination := node("Route", "originPlaceId", true), node("Route", "destinationPlaceId", true)
+	assert.NotEqual(t, origin, destination)
+	assert.NotEqual(t, node("Place", "placeId", false), origin)
+	for _, in := range []string{origin, destination} {
+		e, ok := g.Edge(Feeds, mustParam(t, g, node("Place", "placeId", false)), mustParam(t, g, in))
+		require.True(t, ok, in)
+		assert.InDelta(t, 0.9, e.Confidence, 1e-12)
+	}
+	// The list of times feeds a time through a link (its first item).
+	e, ok := g.Edge(Feeds, mustParam(t, g, "time_2"), mustParam(t, g, "time"))
+	require.True(t, ok)
+	assert.InDelta(t, 0.9, e.Confidence, 1e-12)
+	assert.InDelta(t, 0.9, e.Strength(), 1e-12, "the confidence, until history says otherwise")
+	e.Count, e.Weight = 2, 0.5
+	assert.Equal(t, 0.5, e.Strength())
+}
+
+func mustParam(t *testing.T, g *Graph, name string) NodeID {
+	t.Helper()
+	id, ok := g.ParamByName(name)
+	require.True(t, ok, name)
+	return id
+}
+
+// chainOf searches target with known and relevance and returns the subgraph's APIs by name.
+func chainOf(t *testing.T, g *Graph, target string, known map[string]string, relevance map[string]float64) []string {
+	t.Helper()
+	sub, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, target), Known: known, Relevance: relevance})
+	require.NoError(t, err)
+	var names []string
+	for _, a := range sub.APIs {
+		names = append(names, g.Node(a).Name)
+	}
+	return names
+}
+
+// A value stated for one API's input binds that input, not every input of its parameter node:
+// the coordinates given to the reverse geocoding are not the centre's that the weather needs.
+func TestStatedValueBindsItsInputOnly(t *testing.T) {
+	g := graphOf(t,
+		API{Name: "geo.ReverseGeocode", Inputs: []Param{{Name: "latitude", Required: true}, {Name: "longitude", Required: true}}, Outputs: []Param{{Name: "city"}}},
+		API{Name: "geo.Geocode", Inputs: []Param{{Name: "city", Required: true}}, Outputs: []Param{{Name: "latitude"}, {Name: "longitude"}}},
+		API{Name: "weather.Current", Inputs: []Param{{Name: "latitude", Required: true}, {Name: "longitude", Required: true}}, Outputs: []Param{{Name: "temperature"}}},
+	)
+	stated := map[string]string{"geo.ReverseGeocode.latitude": "48.85", "geo.ReverseGeocode.longitude": "2.35"}
+	assert.Equal(t, []string{"weather.Current", "geo.Geocode", "geo.ReverseGeocode"}, chainOf(t, g, "weather.Current", stated, nil))
+	// Keyed by the parameter's name, a value binds it wherever it is an input.
+	assert.Equal(t, []string{"weather.Current"}, chainOf(t, g, "weather.Current", map[string]string{"latitude": "48.85", "longitude": "2.35"}, nil))
+}
+
+// Among producers that bind an input equally well, the search takes the one that uses a value
+// the request states, then the one retrieval found more relevant; never the first by name.
+func TestSearchPrefersStatedValuesThenRelevance(t *testing.T) {
+	g := graphOf(t,
+		API{Name: "A_latest", Outputs: []Param{{Name: "movie_id"}}},
+		API{Name: "B_search", Inputs: []Param{{Name: "query", Required: true}}, Outputs: []Param{{Name: "movie_id"}}},
+		API{Name: "C_discover", Inputs: []Param{{Name: "query", Required: true}}, Outputs: []Param{{Name: "movie_id"}}},
+		API{Name: "Reviews", Inputs: []Param{{Name: "movie_id", Required: true}}},
+	)
+	assert.Equal(t, []string{"Reviews", "A_latest"}, chainOf(t, g, "Reviews", nil, nil), "nothing stated: the producer with nothing to bind")
+	assert.Equal(t, []string{"Reviews", "B_search"}, chainOf(t, g, "Reviews", map[string]string{"query": "Titanic"}, nil), "a stated value is used")
+	assert.Equal(t, []string{"Reviews", "C_discover"}, chainOf(t, g, "Reviews", map[string]string{"query": "Titanic"},
+		map[string]float64{"B_search": 0.2, "C_discover": 0.7}), "then relevance")
+}
