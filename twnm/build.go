@@ -68,19 +68,15 @@ func Build(ctx context.Context, c Catalog, o BuildOptions) (*Graph, error) {
 			return nil, fmt.Errorf("build graph from %s: %w", c.Name, err)
 		}
 	}
-	g.addLinks(FindLinks(c.APIs, o.Links), nil)
+	g.addLinks(FindLinks(c.APIs, o.Links))
 	return g, nil
 }
 
 // addLinks adds a FEEDS edge with the link's confidence for each link whose output and input
 // are different parameter nodes (those of one node need none), keeping the higher confidence
-// where two links join the same nodes. With only set, it adds only the links into or out of
-// that API.
-func (g *Graph) addLinks(links []Link, only *string) {
+// where two links join the same nodes.
+func (g *Graph) addLinks(links []Link) {
 	for _, l := range links {
-		if only != nil && l.From != *only && l.To != *only {
-			continue
-		}
 		from, ok1 := g.ParamOf(l.From, l.Output, false)
 		to, ok2 := g.ParamOf(l.To, l.Input, true)
 		if !ok1 || !ok2 || from == to {
@@ -104,7 +100,7 @@ func (g *Graph) Integrate(ctx context.Context, a API) error {
 	for _, id := range g.APIs() {
 		apis = append(apis, *g.nodes[id].API)
 	}
-	g.addLinks(FindLinks(apis, LinkOptions{}), &a.Name)
+	g.addLinks(findLinks(apis, LinkOptions{}, a.Name))
 	return nil
 }
 

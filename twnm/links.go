@@ -1,7 +1,9 @@
 package twnm
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -30,16 +32,6 @@ func DefaultLinkOptions() LinkOptions {
 	return LinkOptions{MinConfidence: 0.5, PerInput: 2, Near: 0.8}
 }
 
-// linkField is one parameter of one API, read for linking.
-type linkField struct {
-	api     int
-	name    string
-	typ     string
-	concept []string // concept words, roles left out
-	key     string   // the whole concept, roles in
-	roles   map[string]bool
-}
-
 // FindLinks finds the data flows among the APIs of apis: for each input that can be fed
 // (Linkable), the outputs of other APIs whose concept can bind it, scored by
 //
@@ -57,7 +49,12 @@ type linkField struct {
 // MinConfidence and within Near of the best; links whose concept is the input's own (the two
 // share a parameter node) come first. Candidates come from an index of concept words, never
 // from every pair; the result is sorted by consumer, input, confidence (best first), producer.
-func FindLinks(apis []API, o LinkOptions) []Link {
+func FindLinks(apis []API, o LinkOptions) []Link { return findLinks(apis, o, "") }
+
+// findLinks is FindLinks, limited to the links into or out of the API named focus when focus
+// is not empty: only the inputs that API takes, and those whose candidates its outputs may
+// be, are scored.
+func findLinks(apis []API, o LinkOptions, focus string) []Link {
 	if o.MinConfidence == 0 {
 		o.MinConfidence = DefaultLinkOptions().MinConfidence
 	}
@@ -67,98 +64,129 @@ func FindLinks(apis []API, o LinkOptions) []Link {
 	if o.Near == 0 {
 		o.Near = DefaultLinkOptions().Near
 	}
-	var ins, outs []linkField
+	// Parameters of one concept and type class score alike: confidences are computed once per
+	// pair of such kinds, then given to each of their parameters.
+	kinds := map[string]*linkKind{}
+	var inKinds, outKinds []*linkKind
 	df, fields := map[string]int{}, 0 // IDF counts every parameter of the catalog
-	read := func(i int, p Param, noun string) linkField {
+	kindOf := func(p Param, noun string, input bool) *linkKind {
 		fields++
 		ws := concept(p.Name, noun)
-		f := linkField{api: i, name: p.Name, typ: p.Type, key: joinWords(ws), roles: roles(ws)}
-		for _, w := range ws {
+		key := joinWords(ws)
+		for w := range set(ws...) {
 			if roleWords[w] == "" {
-				f.concept = append(f.concept, w)
+				df[w]++
 			}
 		}
-		for w := range set(f.concept...) {
-			df[w]++
+		sig := fmt.Sprintf("%t\x00%s\x00%s", input, key, typeClass(p.Type))
+		k := kinds[sig]
+		if k == nil {
+			k = &linkKind{key: key, class: typeClass(p.Type), roles: roles(ws)}
+			for w := range set(ws...) {
+				if roleWords[w] == "" {
+					k.words = append(k.words, w)
+				}
+			}
+			sort.Strings(k.words)
+			kinds[sig] = k
+			if input {
+				inKinds = append(inKinds, k)
+			} else {
+				outKinds = append(outKinds, k)
+			}
 		}
-		return f
+		return k
 	}
+	ins, outs := map[*linkKind][]linkMember{}, map[*linkKind][]linkMember{}
 	for i, a := range apis {
 		noun := resourceNoun(a)
 		takes := map[string]bool{}
 		for _, p := range a.Inputs {
-			f := read(i, p, noun)
-			takes[f.key] = true
+			k := kindOf(p, noun, true)
+			takes[k.key] = true
 			if Linkable(p) {
-				ins = append(ins, f)
+				ins[k] = append(ins[k], linkMember{i, p.Name})
 			}
 		}
 		for _, p := range a.Outputs {
-			if f := read(i, p, noun); !takes[f.key] {
-				outs = append(outs, f)
+			if k := kindOf(p, noun, false); !takes[k.key] { // an echo of an input produces nothing
+				outs[k] = append(outs[k], linkMember{i, p.Name})
 			}
 		}
 	}
 	n := float64(fields)
-	idf := func(w string) float64 { return math.Log(1 + n/float64(max(df[w], 1))) }
-	byWord := map[string][]int{}
-	for j, f := range outs {
-		for w := range set(f.concept...) {
-			byWord[w] = append(byWord[w], j)
+	weights := make(map[string]float64, len(df))
+	for w, d := range df {
+		weights[w] = math.Log(1 + n/float64(d))
+	}
+	idf := func(w string) float64 { return weights[w] }
+	for _, k := range kinds {
+		for _, w := range k.words {
+			k.sum += idf(w)
 		}
 	}
+	byWord := map[string][]*linkKind{}
+	for _, k := range outKinds {
+		if len(outs[k]) == 0 {
+			continue
+		}
+		for _, w := range k.words {
+			byWord[w] = append(byWord[w], k)
+		}
+	}
+	if focus != "" {
+		inKinds = focusKinds(apis, focus, inKinds, ins, outs)
+	}
 	var links []Link
-	for _, in := range ins {
-		seen := map[int]bool{}
+	for _, in := range inKinds {
+		members := ins[in]
+		if len(members) == 0 {
+			continue
+		}
 		type scored struct {
-			out  int
+			out  *linkKind
 			conf float64
 		}
 		var cands []scored
-		for _, w := range in.concept {
-			for _, j := range byWord[w] {
-				if seen[j] {
+		seen := map[*linkKind]bool{}
+		for _, w := range probeWords(in, idf, o.MinConfidence) {
+			for _, out := range byWord[w] {
+				if seen[out] {
 					continue
 				}
-				seen[j] = true
-				out := outs[j]
-				if out.api == in.api {
-					continue
-				}
+				seen[out] = true
 				if c := linkConfidence(in, out, idf); c >= o.MinConfidence {
-					cands = append(cands, scored{j, c})
+					cands = append(cands, scored{out, c})
 				}
 			}
 		}
-		// Best per concept: one concept is one parameter node, however many APIs output it.
+		// The best per concept (one concept is one parameter node, whatever its types), the
+		// input's own first, then by confidence.
 		best := map[string]float64{}
 		for _, c := range cands {
-			best[outs[c.out].key] = math.Max(best[outs[c.out].key], c.conf)
+			best[c.out.key] = math.Max(best[c.out.key], c.conf)
 		}
-		concepts := make([]string, 0, len(best))
-		for k := range best {
-			concepts = append(concepts, k)
-		}
-		sort.Slice(concepts, func(a, b int) bool {
-			ka, kb := concepts[a], concepts[b]
-			switch {
-			case (ka == in.key) != (kb == in.key):
-				return ka == in.key
-			case best[ka] != best[kb]:
-				return best[ka] > best[kb]
+		for _, m := range members {
+			// Per member: its own API's outputs do not count.
+			own := map[string]float64{}
+			for _, c := range cands {
+				for _, om := range outs[c.out] {
+					if om.api != m.api {
+						own[c.out.key] = best[c.out.key]
+						break
+					}
+				}
 			}
-			return ka < kb
-		})
-		keep := map[string]bool{}
-		for i, k := range concepts {
-			if i >= o.PerInput || (k != in.key && best[k] < o.Near*best[concepts[0]]) {
-				break
-			}
-			keep[k] = true
-		}
-		for _, c := range cands {
-			if out := outs[c.out]; keep[out.key] {
-				links = append(links, Link{From: apis[out.api].Name, Output: out.name, To: apis[in.api].Name, Input: in.name, Confidence: c.conf})
+			keep := keepConcepts(own, in.key, o)
+			for _, c := range cands {
+				if !keep[c.out.key] {
+					continue
+				}
+				for _, om := range outs[c.out] {
+					if om.api != m.api && (focus == "" || apis[om.api].Name == focus || apis[m.api].Name == focus) {
+						links = append(links, Link{From: apis[om.api].Name, Output: om.name, To: apis[m.api].Name, Input: m.name, Confidence: c.conf})
+					}
+				}
 			}
 		}
 	}
@@ -179,8 +207,106 @@ func FindLinks(apis []API, o LinkOptions) []Link {
 	return links
 }
 
-// linkConfidence is FindLinks' confidence that output out binds input in.
-func linkConfidence(in, out linkField, idf func(string) float64) float64 {
+// focusKinds returns the input kinds whose links may involve the API named focus: those of
+// its inputs, and those sharing a word with its outputs.
+func focusKinds(apis []API, focus string, inKinds []*linkKind, ins, outs map[*linkKind][]linkMember) []*linkKind {
+	isFocus := func(ms []linkMember) bool {
+		for _, m := range ms {
+			if apis[m.api].Name == focus {
+				return true
+			}
+		}
+		return false
+	}
+	words := map[string]bool{}
+	for k, ms := range outs {
+		if isFocus(ms) {
+			for _, w := range k.words {
+				words[w] = true
+			}
+		}
+	}
+	var out []*linkKind
+	for _, k := range inKinds {
+		keep := isFocus(ins[k])
+		for _, w := range k.words {
+			keep = keep || words[w]
+		}
+		if keep {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// probeWords returns the words of in whose postings hold every output that can reach
+// minConf: its rarest words, until the rest cannot. An output sharing only the rest, of total
+// weight C, has a confidence of at most 2C / (Σ in + C); the rarest words are added until that
+// bound falls below minConf. Common words (`id`, `name`) are then rarely probed, which keeps
+// candidate generation far from every pair of parameters.
+func probeWords(in *linkKind, idf func(string) float64, minConf float64) []string {
+	ws := slices.Clone(in.words)
+	sort.Slice(ws, func(i, j int) bool {
+		if idf(ws[i]) != idf(ws[j]) {
+			return idf(ws[i]) > idf(ws[j])
+		}
+		return ws[i] < ws[j]
+	})
+	rest := in.sum
+	for i, w := range ws {
+		if 2*rest/(in.sum+rest) < minConf {
+			return ws[:i]
+		}
+		rest -= idf(w)
+	}
+	return ws
+}
+
+// linkMember is a parameter of a linkKind: its API (an index) and its name.
+type linkMember struct {
+	api  int
+	name string
+}
+
+// linkKind is a concept of a type class, as inputs or as outputs: what a link's confidence
+// depends on.
+type linkKind struct {
+	key   string          // the whole concept, roles in
+	words []string        // the concept's words, roles out, sorted, each once
+	sum   float64         // Σ idf over words
+	class string          // the type class (typeClass)
+	roles map[string]bool // the sides its role words name
+}
+
+// keepConcepts returns the concepts an input keeps from best (concept → confidence): its own
+// concept first, then the most confident, at most o.PerInput, each within o.Near of the best.
+func keepConcepts(best map[string]float64, own string, o LinkOptions) map[string]bool {
+	concepts := make([]string, 0, len(best))
+	for k := range best {
+		concepts = append(concepts, k)
+	}
+	sort.Slice(concepts, func(a, b int) bool {
+		ka, kb := concepts[a], concepts[b]
+		switch {
+		case (ka == own) != (kb == own):
+			return ka == own
+		case best[ka] != best[kb]:
+			return best[ka] > best[kb]
+		}
+		return ka < kb
+	})
+	keep := map[string]bool{}
+	for i, k := range concepts {
+		if i >= o.PerInput || (k != own && best[k] < o.Near*best[concepts[0]]) {
+			break
+		}
+		keep[k] = true
+	}
+	return keep
+}
+
+// linkConfidence is FindLinks' confidence that an output of kind out binds an input of kind in.
+func linkConfidence(in, out *linkKind, idf func(string) float64) float64 {
 	if rolesConflict(in.roles, out.roles) {
 		return 0
 	}
@@ -189,28 +315,23 @@ func linkConfidence(in, out linkField, idf func(string) float64) float64 {
 		role = 0.9
 	}
 	typ := 1.0
-	ci, co := typeClass(in.typ), typeClass(out.typ)
+	ci, co := in.class, out.class
 	switch {
 	case co == "array" && ci != "array" && ci != "":
 		typ = 0.9
-	case !typesCompatible(in.typ, out.typ) && !(isScalarClass(ci) && isScalarClass(co)):
+	case ci != "" && co != "" && ci != co && !(isScalarClass(ci) && isScalarClass(co)):
 		return 0
 	}
-	inW, outW := set(in.concept...), set(out.concept...)
-	var shared, sumIn, sumOut float64
-	for w := range inW {
-		sumIn += idf(w)
-		if outW[w] {
+	var shared float64
+	for _, w := range in.words {
+		if _, ok := slices.BinarySearch(out.words, w); ok {
 			shared += idf(w)
 		}
-	}
-	for w := range outW {
-		sumOut += idf(w)
 	}
 	if shared == 0 {
 		return 0
 	}
-	return 2 * shared / (sumIn + sumOut) * role * typ
+	return 2 * shared / (in.sum + out.sum) * role * typ
 }
 
 // isScalarClass reports whether a type class holds one text or number: ids are written as

@@ -231,3 +231,30 @@ func TestSearchPrefersStatedValuesThenRelevance(t *testing.T) {
 	assert.Equal(t, []string{"Reviews", "C_discover"}, chainOf(t, g, "Reviews", map[string]string{"query": "Titanic"},
 		map[string]float64{"B_search": 0.2, "C_discover": 0.7}), "then relevance")
 }
+
+// Integrating a tool finds its links as building the whole catalog would.
+func TestIntegrateFindsLinks(t *testing.T) {
+	apis := []API{
+		{Name: "Place", Inputs: []Param{{Name: "address", Required: true}}, Outputs: []Param{{Name: "placeId", Type: "string"}}},
+		{Name: "Route", Inputs: []Param{{Name: "originPlaceId", Type: "string", Required: true}}, Outputs: []Param{{Name: "legs", Type: "array"}}},
+		{Name: "Leg", Inputs: []Param{{Name: "leg_id", Type: "string", Required: true}}},
+	}
+	whole, err := Build(context.Background(), Catalog{Name: "c", APIs: apis}, BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	g, err := Build(context.Background(), Catalog{Name: "c", APIs: apis[:1]}, BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	for _, a := range apis[1:] {
+		require.NoError(t, g.Integrate(context.Background(), a))
+	}
+	feeds := func(g *Graph) map[string]float64 {
+		m := map[string]float64{}
+		for _, e := range g.Edges() {
+			if e.Kind == Feeds {
+				m[g.Node(e.From).Name+" -> "+g.Node(e.To).Name] = e.Confidence
+			}
+		}
+		return m
+	}
+	require.Len(t, feeds(whole), 2, "placeId → originPlaceId, legs → leg_id")
+	assert.Equal(t, feeds(whole), feeds(g))
+}
