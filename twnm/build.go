@@ -68,7 +68,8 @@ func Build(ctx context.Context, c Catalog, o BuildOptions) (*Graph, error) {
 			return nil, fmt.Errorf("build graph from %s: %w", c.Name, err)
 		}
 	}
-	g.addLinks(FindLinks(c.APIs, o.Links))
+	g.clusters.linkOptions = o.Links
+	g.addLinks(g.clusters.links.links(o.Links, g.clusters.links.inKinds, ""))
 	return g, nil
 }
 
@@ -89,18 +90,15 @@ func (g *Graph) addLinks(links []Link) {
 
 // Integrate adds one new tool to a built graph at once (NaviAgent's incremental integration):
 // its parameters join existing parameter nodes where they mean the same, its data-flow links
-// to and from the graph's APIs are found (FindLinks, default options), its counts start at
+// to and from the graph's APIs are found (as FindLinks finds them, with the graph's
+// BuildOptions.Links), its counts start at
 // zero, and its structural edges carry the same weight as every other structural edge. On
 // error the graph is unchanged.
 func (g *Graph) Integrate(ctx context.Context, a API) error {
 	if err := g.integrate(ctx, a, nil); err != nil {
 		return err
 	}
-	var apis []API
-	for _, id := range g.APIs() {
-		apis = append(apis, *g.nodes[id].API)
-	}
-	g.addLinks(findLinks(apis, LinkOptions{}, a.Name))
+	g.addLinks(g.clusters.links.linksOf(a.Name, g.clusters.linkOptions))
 	return nil
 }
 
@@ -172,6 +170,7 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 			g.clusters.join(g, g.params[paramKey(a.Name, p.Name, d.input)], p, noun, d.vecs[i])
 		}
 	}
+	g.clusters.links.add(a)
 	return nil
 }
 
@@ -193,6 +192,10 @@ func paramText(p Param, noun string) string {
 // index from name words to nodes, so that a new parameter is compared only with nodes that
 // share a word of its name.
 type clusterer struct {
+	// links indexes the graph's parameters for data-flow links, with the options they take.
+	links       *linkIndex
+	linkOptions LinkOptions
+
 	emb       embed.Embedder
 	apiEmb    embed.Embedder // embeds API descriptions when set; emb does otherwise
 	threshold float64
@@ -203,7 +206,7 @@ type clusterer struct {
 }
 
 func newClusterer(emb embed.Embedder, threshold float64) *clusterer {
-	return &clusterer{emb: emb, threshold: threshold, sum: map[NodeID][]float64{}, size: map[NodeID]int{}, byWord: map[string][]NodeID{}, key: map[NodeID]string{}}
+	return &clusterer{links: newLinkIndex(), emb: emb, threshold: threshold, sum: map[NodeID][]float64{}, size: map[NodeID]int{}, byWord: map[string][]NodeID{}, key: map[NodeID]string{}}
 }
 
 // assign returns the name of the parameter node p (of an API about noun) belongs to: a node of

@@ -49,12 +49,105 @@ func DefaultLinkOptions() LinkOptions {
 // MinConfidence and within Near of the best; links whose concept is the input's own (the two
 // share a parameter node) come first. Candidates come from an index of concept words, never
 // from every pair; the result is sorted by consumer, input, confidence (best first), producer.
-func FindLinks(apis []API, o LinkOptions) []Link { return findLinks(apis, o, "") }
+func FindLinks(apis []API, o LinkOptions) []Link {
+	x := newLinkIndex()
+	for _, a := range apis {
+		x.add(a)
+	}
+	return x.links(o, x.inKinds, "")
+}
 
-// findLinks is FindLinks, limited to the links into or out of the API named focus when focus
-// is not empty: only the inputs that API takes, and those whose candidates its outputs may
-// be, are scored.
-func findLinks(apis []API, o LinkOptions, focus string) []Link {
+// linkIndex holds a catalog's parameters for linking, grouped in kinds (parameters of one
+// concept and type class score alike, so confidences are computed once per pair of kinds and
+// given to each of their parameters), with the words' document frequencies and an index of
+// the kinds by word. It grows with the catalog: a graph keeps one, so that integrating a
+// tool scores only the links it takes part in.
+type linkIndex struct {
+	names     []string // API names, by index
+	kinds     map[string]*linkKind
+	inKinds   []*linkKind
+	ins, outs map[*linkKind][]linkMember
+	df        map[string]int // parameters whose concept holds the word
+	fields    int            // parameters read
+	outByWord map[string][]*linkKind
+	inByWord  map[string][]*linkKind
+}
+
+func newLinkIndex() *linkIndex {
+	return &linkIndex{kinds: map[string]*linkKind{}, ins: map[*linkKind][]linkMember{}, outs: map[*linkKind][]linkMember{},
+		df: map[string]int{}, outByWord: map[string][]*linkKind{}, inByWord: map[string][]*linkKind{}}
+}
+
+// add reads the parameters of one more API.
+func (x *linkIndex) add(a API) {
+	i := len(x.names)
+	x.names = append(x.names, a.Name)
+	noun := resourceNoun(a)
+	takes := map[string]bool{}
+	for _, p := range a.Inputs {
+		k := x.kindOf(p, noun, true)
+		takes[k.key] = true
+		if Linkable(p) {
+			x.member(k, linkMember{i, p.Name}, true)
+		}
+	}
+	for _, p := range a.Outputs {
+		if k := x.kindOf(p, noun, false); !takes[k.key] { // an echo of an input produces nothing
+			x.member(k, linkMember{i, p.Name}, false)
+		}
+	}
+}
+
+// kindOf counts p and returns its kind.
+func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
+	x.fields++
+	ws := concept(p.Name, noun)
+	for w := range set(ws...) {
+		if roleWords[w] == "" {
+			x.df[w]++
+		}
+	}
+	key := joinWords(ws)
+	sig := fmt.Sprintf("%t\x00%s\x00%s", input, key, typeClass(p.Type))
+	k := x.kinds[sig]
+	if k == nil {
+		k = &linkKind{key: key, class: typeClass(p.Type), roles: roles(ws)}
+		for w := range set(ws...) {
+			if roleWords[w] == "" {
+				k.words = append(k.words, w)
+			}
+		}
+		sort.Strings(k.words)
+		x.kinds[sig] = k
+	}
+	return k
+}
+
+// member adds m to kind k, indexing k by its words on its first member.
+func (x *linkIndex) member(k *linkKind, m linkMember, input bool) {
+	members, byWord := x.outs, x.outByWord
+	if input {
+		members, byWord = x.ins, x.inByWord
+	}
+	if len(members[k]) == 0 {
+		for _, w := range k.words {
+			byWord[w] = append(byWord[w], k)
+		}
+		if input {
+			x.inKinds = append(x.inKinds, k)
+		}
+	}
+	members[k] = append(members[k], m)
+}
+
+// idf is ln(1 + N/df(w)).
+func (x *linkIndex) idf(w string) float64 {
+	return math.Log(1 + float64(x.fields)/float64(max(x.df[w], 1)))
+}
+
+// links scores the links into the input kinds given; with focus set, only those into or out
+// of that API are returned.
+func (x *linkIndex) links(o LinkOptions, inKinds []*linkKind, focus string) []Link {
 	if o.MinConfidence == 0 {
 		o.MinConfidence = DefaultLinkOptions().MinConfidence
 	}
@@ -64,113 +157,36 @@ func findLinks(apis []API, o LinkOptions, focus string) []Link {
 	if o.Near == 0 {
 		o.Near = DefaultLinkOptions().Near
 	}
-	// Parameters of one concept and type class score alike: confidences are computed once per
-	// pair of such kinds, then given to each of their parameters.
-	kinds := map[string]*linkKind{}
-	var inKinds, outKinds []*linkKind
-	df, fields := map[string]int{}, 0 // IDF counts every parameter of the catalog
-	kindOf := func(p Param, noun string, input bool) *linkKind {
-		fields++
-		ws := concept(p.Name, noun)
-		key := joinWords(ws)
-		for w := range set(ws...) {
-			if roleWords[w] == "" {
-				df[w]++
-			}
-		}
-		sig := fmt.Sprintf("%t\x00%s\x00%s", input, key, typeClass(p.Type))
-		k := kinds[sig]
-		if k == nil {
-			k = &linkKind{key: key, class: typeClass(p.Type), roles: roles(ws)}
-			for w := range set(ws...) {
-				if roleWords[w] == "" {
-					k.words = append(k.words, w)
-				}
-			}
-			sort.Strings(k.words)
-			kinds[sig] = k
-			if input {
-				inKinds = append(inKinds, k)
-			} else {
-				outKinds = append(outKinds, k)
-			}
-		}
-		return k
-	}
-	ins, outs := map[*linkKind][]linkMember{}, map[*linkKind][]linkMember{}
-	for i, a := range apis {
-		noun := resourceNoun(a)
-		takes := map[string]bool{}
-		for _, p := range a.Inputs {
-			k := kindOf(p, noun, true)
-			takes[k.key] = true
-			if Linkable(p) {
-				ins[k] = append(ins[k], linkMember{i, p.Name})
-			}
-		}
-		for _, p := range a.Outputs {
-			if k := kindOf(p, noun, false); !takes[k.key] { // an echo of an input produces nothing
-				outs[k] = append(outs[k], linkMember{i, p.Name})
-			}
-		}
-	}
-	n := float64(fields)
-	weights := make(map[string]float64, len(df))
-	for w, d := range df {
-		weights[w] = math.Log(1 + n/float64(d))
-	}
-	idf := func(w string) float64 { return weights[w] }
-	for _, k := range kinds {
-		for _, w := range k.words {
-			k.sum += idf(w)
-		}
-	}
-	byWord := map[string][]*linkKind{}
-	for _, k := range outKinds {
-		if len(outs[k]) == 0 {
-			continue
-		}
-		for _, w := range k.words {
-			byWord[w] = append(byWord[w], k)
-		}
-	}
-	if focus != "" {
-		inKinds = focusKinds(apis, focus, inKinds, ins, outs)
-	}
 	var links []Link
 	for _, in := range inKinds {
-		members := ins[in]
-		if len(members) == 0 {
-			continue
-		}
+		members := x.ins[in]
 		type scored struct {
 			out  *linkKind
 			conf float64
 		}
 		var cands []scored
 		seen := map[*linkKind]bool{}
-		for _, w := range probeWords(in, idf, o.MinConfidence) {
-			for _, out := range byWord[w] {
+		for _, w := range x.probeWords(in, o.MinConfidence) {
+			for _, out := range x.outByWord[w] {
 				if seen[out] {
 					continue
 				}
 				seen[out] = true
-				if c := linkConfidence(in, out, idf); c >= o.MinConfidence {
+				if c := x.confidence(in, out); c >= o.MinConfidence {
 					cands = append(cands, scored{out, c})
 				}
 			}
 		}
-		// The best per concept (one concept is one parameter node, whatever its types), the
-		// input's own first, then by confidence.
+		// The best per concept (one concept is one parameter node, whatever its types).
 		best := map[string]float64{}
 		for _, c := range cands {
 			best[c.out.key] = math.Max(best[c.out.key], c.conf)
 		}
 		for _, m := range members {
-			// Per member: its own API's outputs do not count.
+			// Per member, its own API's outputs do not count.
 			own := map[string]float64{}
 			for _, c := range cands {
-				for _, om := range outs[c.out] {
+				for _, om := range x.outs[c.out] {
 					if om.api != m.api {
 						own[c.out.key] = best[c.out.key]
 						break
@@ -182,9 +198,10 @@ func findLinks(apis []API, o LinkOptions, focus string) []Link {
 				if !keep[c.out.key] {
 					continue
 				}
-				for _, om := range outs[c.out] {
-					if om.api != m.api && (focus == "" || apis[om.api].Name == focus || apis[m.api].Name == focus) {
-						links = append(links, Link{From: apis[om.api].Name, Output: om.name, To: apis[m.api].Name, Input: m.name, Confidence: c.conf})
+				for _, om := range x.outs[c.out] {
+					from, to := x.names[om.api], x.names[m.api]
+					if om.api != m.api && (focus == "" || from == focus || to == focus) {
+						links = append(links, Link{From: from, Output: om.name, To: to, Input: m.name, Confidence: c.conf})
 					}
 				}
 			}
@@ -207,36 +224,32 @@ func findLinks(apis []API, o LinkOptions, focus string) []Link {
 	return links
 }
 
-// focusKinds returns the input kinds whose links may involve the API named focus: those of
-// its inputs, and those sharing a word with its outputs.
-func focusKinds(apis []API, focus string, inKinds []*linkKind, ins, outs map[*linkKind][]linkMember) []*linkKind {
-	isFocus := func(ms []linkMember) bool {
-		for _, m := range ms {
-			if apis[m.api].Name == focus {
-				return true
-			}
+// linksOf returns the links into or out of the API last added, named name: its inputs' kinds
+// and the input kinds sharing a word with its outputs' kinds are scored.
+func (x *linkIndex) linksOf(name string, o LinkOptions) []Link {
+	i := len(x.names) - 1
+	kinds := map[*linkKind]bool{}
+	for k, ms := range x.ins {
+		if len(ms) > 0 && ms[len(ms)-1].api == i {
+			kinds[k] = true
 		}
-		return false
 	}
-	words := map[string]bool{}
-	for k, ms := range outs {
-		if isFocus(ms) {
+	for k, ms := range x.outs {
+		if len(ms) > 0 && ms[len(ms)-1].api == i {
 			for _, w := range k.words {
-				words[w] = true
+				for _, in := range x.inByWord[w] {
+					kinds[in] = true
+				}
 			}
 		}
 	}
-	var out []*linkKind
-	for _, k := range inKinds {
-		keep := isFocus(ins[k])
-		for _, w := range k.words {
-			keep = keep || words[w]
-		}
-		if keep {
-			out = append(out, k)
+	list := make([]*linkKind, 0, len(kinds))
+	for _, k := range x.inKinds { // in the index's order: deterministic
+		if kinds[k] {
+			list = append(list, k)
 		}
 	}
-	return out
+	return x.links(o, list, name)
 }
 
 // probeWords returns the words of in whose postings hold every output that can reach
@@ -244,7 +257,12 @@ func focusKinds(apis []API, focus string, inKinds []*linkKind, ins, outs map[*li
 // weight C, has a confidence of at most 2C / (Σ in + C); the rarest words are added until that
 // bound falls below minConf. Common words (`id`, `name`) are then rarely probed, which keeps
 // candidate generation far from every pair of parameters.
-func probeWords(in *linkKind, idf func(string) float64, minConf float64) []string {
+func (x *linkIndex) probeWords(in *linkKind, minConf float64) []string {
+	idf := x.idf
+	sum := 0.0
+	for _, w := range in.words {
+		sum += idf(w)
+	}
 	ws := slices.Clone(in.words)
 	sort.Slice(ws, func(i, j int) bool {
 		if idf(ws[i]) != idf(ws[j]) {
@@ -252,9 +270,9 @@ func probeWords(in *linkKind, idf func(string) float64, minConf float64) []strin
 		}
 		return ws[i] < ws[j]
 	})
-	rest := in.sum
+	rest := sum
 	for i, w := range ws {
-		if 2*rest/(in.sum+rest) < minConf {
+		if 2*rest/(sum+rest) < minConf {
 			return ws[:i]
 		}
 		rest -= idf(w)
@@ -273,7 +291,6 @@ type linkMember struct {
 type linkKind struct {
 	key   string          // the whole concept, roles in
 	words []string        // the concept's words, roles out, sorted, each once
-	sum   float64         // Σ idf over words
 	class string          // the type class (typeClass)
 	roles map[string]bool // the sides its role words name
 }
@@ -305,8 +322,8 @@ func keepConcepts(best map[string]float64, own string, o LinkOptions) map[string
 	return keep
 }
 
-// linkConfidence is FindLinks' confidence that an output of kind out binds an input of kind in.
-func linkConfidence(in, out *linkKind, idf func(string) float64) float64 {
+// confidence is FindLinks' confidence that an output of kind out binds an input of kind in.
+func (x *linkIndex) confidence(in, out *linkKind) float64 {
 	if rolesConflict(in.roles, out.roles) {
 		return 0
 	}
@@ -322,16 +339,20 @@ func linkConfidence(in, out *linkKind, idf func(string) float64) float64 {
 	case ci != "" && co != "" && ci != co && !(isScalarClass(ci) && isScalarClass(co)):
 		return 0
 	}
-	var shared float64
+	var shared, sumIn, sumOut float64
 	for _, w := range in.words {
+		sumIn += x.idf(w)
 		if _, ok := slices.BinarySearch(out.words, w); ok {
-			shared += idf(w)
+			shared += x.idf(w)
 		}
 	}
 	if shared == 0 {
 		return 0
 	}
-	return 2 * shared / (in.sum + out.sum) * role * typ
+	for _, w := range out.words {
+		sumOut += x.idf(w)
+	}
+	return 2 * shared / (sumIn + sumOut) * role * typ
 }
 
 // isScalarClass reports whether a type class holds one text or number: ids are written as
