@@ -57,6 +57,21 @@ func FindLinks(apis []API, o LinkOptions) []Link {
 	return x.links(o, x.inKinds, "")
 }
 
+// withDefaults fills the zero fields of o with DefaultLinkOptions'.
+func (o LinkOptions) withDefaults() LinkOptions {
+	d := DefaultLinkOptions()
+	if o.MinConfidence == 0 {
+		o.MinConfidence = d.MinConfidence
+	}
+	if o.PerInput == 0 {
+		o.PerInput = d.PerInput
+	}
+	if o.Near == 0 {
+		o.Near = d.Near
+	}
+	return o
+}
+
 // linkIndex holds a catalog's parameters for linking, grouped in kinds (parameters of one
 // concept and type class score alike, so confidences are computed once per pair of kinds and
 // given to each of their parameters), with the words' document frequencies and an index of
@@ -65,17 +80,23 @@ func FindLinks(apis []API, o LinkOptions) []Link {
 type linkIndex struct {
 	names     []string // API names, by index
 	kinds     map[string]*linkKind
-	inKinds   []*linkKind
+	inKinds   []*linkKind // kinds with linkable inputs, in the order first read
+	outKinds  []*linkKind // kinds with producing outputs, likewise
 	ins, outs map[*linkKind][]linkMember
 	df        map[string]int // parameters whose concept holds the word
 	fields    int            // parameters read
 	outByWord map[string][]*linkKind
 	inByWord  map[string][]*linkKind
+	// Words by number, and their weights (idf) as of weightsAt parameters read.
+	wordIDs   map[string]int32
+	weights   []float64
+	weightsAt int
+	floor     float64 // the MinConfidence of the scoring under way
 }
 
 func newLinkIndex() *linkIndex {
 	return &linkIndex{kinds: map[string]*linkKind{}, ins: map[*linkKind][]linkMember{}, outs: map[*linkKind][]linkMember{},
-		df: map[string]int{}, outByWord: map[string][]*linkKind{}, inByWord: map[string][]*linkKind{}}
+		df: map[string]int{}, outByWord: map[string][]*linkKind{}, inByWord: map[string][]*linkKind{}, wordIDs: map[string]int32{}}
 }
 
 // add reads the parameters of one more API.
@@ -118,6 +139,16 @@ func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
 			}
 		}
 		sort.Strings(k.words)
+		for _, w := range k.words {
+			id, ok := x.wordIDs[w]
+			if !ok {
+				id = int32(len(x.wordIDs))
+				x.wordIDs[w] = id
+			}
+			k.ids = append(k.ids, id)
+		}
+		slices.Sort(k.ids)
+		k.sumAt = -1
 		x.kinds[sig] = k
 	}
 	return k
@@ -135,6 +166,8 @@ func (x *linkIndex) member(k *linkKind, m linkMember, input bool) {
 		}
 		if input {
 			x.inKinds = append(x.inKinds, k)
+		} else {
+			x.outKinds = append(x.outKinds, k)
 		}
 	}
 	members[k] = append(members[k], m)
@@ -145,18 +178,31 @@ func (x *linkIndex) idf(w string) float64 {
 	return math.Log(1 + float64(x.fields)/float64(max(x.df[w], 1)))
 }
 
+// weigh returns Σ idf over k's words, computing the words' weights anew when parameters were
+// read since (IDF moves with the catalog).
+func (x *linkIndex) weigh(k *linkKind) float64 {
+	if len(x.weights) != len(x.wordIDs) || x.weightsAt != x.fields {
+		x.weights = make([]float64, len(x.wordIDs))
+		for w, id := range x.wordIDs {
+			x.weights[id] = x.idf(w)
+		}
+		x.weightsAt = x.fields
+	}
+	if k.sumAt != x.fields {
+		k.sum = 0
+		for _, id := range k.ids {
+			k.sum += x.weights[id]
+		}
+		k.sumAt = x.fields
+	}
+	return k.sum
+}
+
 // links scores the links into the input kinds given; with focus set, only those into or out
 // of that API are returned.
 func (x *linkIndex) links(o LinkOptions, inKinds []*linkKind, focus string) []Link {
-	if o.MinConfidence == 0 {
-		o.MinConfidence = DefaultLinkOptions().MinConfidence
-	}
-	if o.PerInput == 0 {
-		o.PerInput = DefaultLinkOptions().PerInput
-	}
-	if o.Near == 0 {
-		o.Near = DefaultLinkOptions().Near
-	}
+	o = o.withDefaults()
+	x.floor = o.MinConfidence
 	var links []Link
 	for _, in := range inKinds {
 		members := x.ins[in]
@@ -179,8 +225,12 @@ func (x *linkIndex) links(o LinkOptions, inKinds []*linkKind, focus string) []Li
 		}
 		// The best per concept (one concept is one parameter node, whatever its types).
 		best := map[string]float64{}
+		in.best = 0
 		for _, c := range cands {
 			best[c.out.key] = math.Max(best[c.out.key], c.conf)
+			if c.out.key != in.key {
+				in.best = math.Max(in.best, c.conf)
+			}
 		}
 		for _, m := range members {
 			// Per member, its own API's outputs do not count.
@@ -224,32 +274,50 @@ func (x *linkIndex) links(o LinkOptions, inKinds []*linkKind, focus string) []Li
 	return links
 }
 
-// linksOf returns the links into or out of the API last added, named name: its inputs' kinds
-// and the input kinds sharing a word with its outputs' kinds are scored.
+// linksOf returns the links into or out of the API last added, named name. Its inputs are
+// scored as FindLinks scores them. Its outputs feed an input elsewhere when the confidence
+// reaches MinConfidence and Near of the best link that input had when it was last scored
+// (without rescoring that input's other producers, so PerInput is not enforced there).
 func (x *linkIndex) linksOf(name string, o LinkOptions) []Link {
+	o = o.withDefaults()
+	x.floor = o.MinConfidence
 	i := len(x.names) - 1
-	kinds := map[*linkKind]bool{}
-	for k, ms := range x.ins {
-		if len(ms) > 0 && ms[len(ms)-1].api == i {
-			kinds[k] = true
+	var into []*linkKind
+	for _, k := range x.inKinds { // in the index's order: deterministic
+		if ms := x.ins[k]; ms[len(ms)-1].api == i {
+			into = append(into, k)
 		}
 	}
-	for k, ms := range x.outs {
-		if len(ms) > 0 && ms[len(ms)-1].api == i {
-			for _, w := range k.words {
-				for _, in := range x.inByWord[w] {
-					kinds[in] = true
+	links := x.links(o, into, name)
+	var mine []*linkKind
+	for _, k := range x.outKinds {
+		if ms := x.outs[k]; ms[len(ms)-1].api == i {
+			mine = append(mine, k)
+		}
+	}
+	for _, out := range mine {
+		seen := map[*linkKind]bool{}
+		for _, w := range out.words {
+			for _, in := range x.inByWord[w] {
+				if seen[in] {
+					continue
+				}
+				seen[in] = true
+				c := x.confidence(in, out)
+				if c < o.MinConfidence || c < o.Near*in.best {
+					continue
+				}
+				for _, m := range x.ins[in] {
+					for _, om := range x.outs[out] {
+						if om.api == i && m.api != i {
+							links = append(links, Link{From: name, Output: om.name, To: x.names[m.api], Input: m.name, Confidence: c})
+						}
+					}
 				}
 			}
 		}
 	}
-	list := make([]*linkKind, 0, len(kinds))
-	for _, k := range x.inKinds { // in the index's order: deterministic
-		if kinds[k] {
-			list = append(list, k)
-		}
-	}
-	return x.links(o, list, name)
+	return links
 }
 
 // probeWords returns the words of in whose postings hold every output that can reach
@@ -292,6 +360,10 @@ type linkKind struct {
 	key   string          // the whole concept, roles in
 	words []string        // the concept's words, roles out, sorted, each once
 	class string          // the type class (typeClass)
+	best  float64         // inputs: the best link from another concept when last scored
+	ids   []int32         // the words' numbers (linkIndex.wordIDs), sorted
+	sum   float64         // Σ idf over the words as of sumAt parameters read
+	sumAt int
 	roles map[string]bool // the sides its role words name
 }
 
@@ -339,18 +411,24 @@ func (x *linkIndex) confidence(in, out *linkKind) float64 {
 	case ci != "" && co != "" && ci != co && !(isScalarClass(ci) && isScalarClass(co)):
 		return 0
 	}
-	var shared, sumIn, sumOut float64
-	for _, w := range in.words {
-		sumIn += x.idf(w)
-		if _, ok := slices.BinarySearch(out.words, w); ok {
-			shared += x.idf(w)
+	sumIn, sumOut := x.weigh(in), x.weigh(out)
+	if 2*min(sumIn, sumOut)/(sumIn+sumOut)*role*typ < x.floor {
+		return 0 // even sharing every word of the shorter, it could not reach the floor
+	}
+	var shared float64
+	for i, j := 0, 0; i < len(in.ids) && j < len(out.ids); { // both sorted: merge
+		switch {
+		case in.ids[i] < out.ids[j]:
+			i++
+		case in.ids[i] > out.ids[j]:
+			j++
+		default:
+			shared += x.weights[in.ids[i]]
+			i, j = i+1, j+1
 		}
 	}
 	if shared == 0 {
 		return 0
-	}
-	for _, w := range out.words {
-		sumOut += x.idf(w)
 	}
 	return 2 * shared / (sumIn + sumOut) * role * typ
 }

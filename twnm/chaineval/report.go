@@ -107,7 +107,7 @@ func Methods() []Method {
 
 // MethodResult is one method on one set.
 type MethodResult struct {
-	Set    string    `json:"set"`
+	Set    string `json:"set"`
 	Method string `json:"method"`
 	// Links is nil for the method that searches nothing.
 	Links *LinkStats `json:"links,omitempty"`
