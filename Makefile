@@ -162,10 +162,11 @@ bench-agent: build
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
 	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt
 
-## eval: navi eval retrieval on every dev set in ../shared/data and the tool world, in process (no
+## eval: navi eval retrieval and navi eval chains on every dev set in ../shared/data and the tool world, in process (no
 ## stack needed): every method side by side; reports (JSON, Markdown) in results/eval
 eval: models bin/navi
 	bin/navi eval retrieval -out results/eval
+	bin/navi eval chains -out results/eval
 
 ## test-stack: only start the test stack, to run `go test` by hand against it
 test-stack: build

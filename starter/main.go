@@ -64,6 +64,11 @@ usage:
                                         reports in -out (JSON, Markdown), the summary on stdout
       -data ../shared/data  -sets a,b  -methods a,b  -toolworld-n 300  -seed 1  -limit N
       -out results/eval  -json  -neo4j
+  navi eval chains [flags]              data flow on API-Bank level-3, RestBench TMDB and the tool world: link
+                                        coverage and precision, and exact chain recovery from the gold final
+                                        API, for the target alone, exact-name linking and Navi's links
+      -data ../shared/data  -sets apibank,restbench,toolworld  -toolworld-n 300  -seed 1
+      -out results/eval  -json
   navi schedule retrain [flags]         create or update the Schedule that retrains the graph model:
                                         -every 1h  -trigger (also run once now)  -train-queue Q
   navi dev up [flags]                   start the local stack (Temporal + UI, Neo4j, tool world, worker)

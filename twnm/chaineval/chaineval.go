@@ -299,8 +299,18 @@ func Evaluate(ctx context.Context, chains []Chain, o Options) (Summary, error) {
 		if err != nil {
 			return s, fmt.Errorf("chain %s: %w", c.ID, err)
 		}
-		r := Score(g, c, sub)
-		s.Results = append(s.Results, r)
+		s.Results = append(s.Results, Score(g, c, sub))
+	}
+	return summarize(s.Results, nil), nil
+}
+
+// summarize counts and averages the results that keep (nil: all) keeps, by index.
+func summarize(results []Result, keep func(i int) bool) Summary {
+	s := Summary{Results: results}
+	for i, r := range results {
+		if keep != nil && !keep(i) {
+			continue
+		}
 		s.Chains++
 		if r.Exact {
 			s.Exact++
@@ -312,7 +322,7 @@ func Evaluate(ctx context.Context, chains []Chain, o Options) (Summary, error) {
 		s.NodeF1 /= float64(s.Chains)
 		s.LinkF1 /= float64(s.Chains)
 	}
-	return s, nil
+	return s
 }
 
 // Learn records the feedback of chains into g, skipping calls of APIs g does not know.

@@ -198,24 +198,10 @@ func (targetAlone) Search(_ context.Context, _ *twnm.Graph, req twnm.SearchReque
 	return &twnm.Subgraph{Target: req.Target, APIs: []twnm.NodeID{req.Target}}, nil
 }
 
-// multiStep is the summary of the chains of two APIs or more.
+// multiStep is the summary of the chains of two APIs or more (without their results).
 func multiStep(chains []Chain, all Summary) Summary {
-	var s Summary
-	for i, r := range all.Results {
-		if len(chains[i].APIs) < 2 {
-			continue
-		}
-		s.Chains++
-		if r.Exact {
-			s.Exact++
-		}
-		s.NodeF1 += r.NodeF1
-		s.LinkF1 += r.LinkF1
-	}
-	if s.Chains > 0 {
-		s.NodeF1 /= float64(s.Chains)
-		s.LinkF1 /= float64(s.Chains)
-	}
+	s := summarize(all.Results, func(i int) bool { return len(chains[i].APIs) >= 2 })
+	s.Results = nil
 	return s
 }
 
