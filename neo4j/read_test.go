@@ -171,8 +171,8 @@ func TestSubgraphReadsTargetsFirst(t *testing.T) {
 }
 
 // The data-flow links Build finds between differently named parameters are stored with their
-// confidence and read back with it, and feedback on them is kept when the catalog is imported
-// again.
+// confidence and read back with it; feedback on them is kept when the catalog is imported
+// again, and forgotten, the link kept, when the catalog's learned statistics are reset.
 func TestImportKeepsLinks(t *testing.T) {
 	s := stacktest.Store(t)
 	ctx := context.Background()
@@ -218,4 +218,11 @@ func TestImportKeepsLinks(t *testing.T) {
 	e := link()
 	assert.Equal(t, int64(1), e.Count, "history kept")
 	assert.InDelta(t, 0.9, e.Confidence, 1e-9)
+
+	_, err = s.ResetLearned(ctx, c.Name)
+	require.NoError(t, err)
+	e = link()
+	assert.Zero(t, e.Count, "history forgotten")
+	assert.InDelta(t, 0.9, e.Confidence, 1e-9, "the catalog's link kept")
+	assert.InDelta(t, 0.9, e.Strength(), 1e-9)
 }

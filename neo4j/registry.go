@@ -94,7 +94,9 @@ RETURN count(e) AS n`
 // ResetLearned forgets what executions taught the graph about the APIs of one catalog: the
 // THEN edges at those APIs and the FEEDS edges at their parameters (predicted ones included),
 // the counts and sliding windows of the APIs and parameters, and the APIs' statuses (active
-// again). Catalog entries and structural edges stay. The evaluation uses it to start every
+// again). Catalog entries and structural edges stay, and so do the data-flow links the
+// catalog gave (FEEDS edges with a confidence), with their counts, windows and predictions
+// cleared. The evaluation uses it to start every
 // variant from the same static graph. It returns how many APIs it reset.
 func (s *Store) ResetLearned(ctx context.Context, catalog string) (int, error) {
 	var n int64
@@ -122,10 +124,15 @@ CALL (apis) {
   MATCH (a)-[:INPUT_OF|OUTPUTS]-(p:Param)
   WITH DISTINCT p
   OPTIONAL MATCH (p)-[f:FEEDS]-(:Param)
-  DELETE f
-  WITH DISTINCT p
-  FOREACH (k IN [k IN keys(p) WHERE k =~ 'd[0-9]+_[sn]'] | SET p[k] = null)
-  SET p.success = 0, p.failure = 0
+  WITH collect(DISTINCT p) AS ps, collect(DISTINCT f) AS fs
+  WITH ps, [x IN fs WHERE x.confidence IS NULL] AS learned, [x IN fs WHERE x.confidence IS NOT NULL] AS links
+  FOREACH (f IN learned | DELETE f)
+  FOREACH (f IN links |
+    SET f.count = 0, f.success = 0, f.weight = 0.0
+    FOREACH (k IN [k IN keys(f) WHERE k =~ 'd[0-9]+_[sn]' OR k STARTS WITH 'p_'] | SET f[k] = null))
+  FOREACH (p IN ps |
+    FOREACH (k IN [k IN keys(p) WHERE k =~ 'd[0-9]+_[sn]'] | SET p[k] = null)
+    SET p.success = 0, p.failure = 0)
 }
 RETURN size(apis) AS n`
 

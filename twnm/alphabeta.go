@@ -16,8 +16,9 @@ import (
 //
 //	S_d(v) = EdgeWeight·γ^(d−1)·w(v,u) + TargetAPIWeight·1_A(v)·w(v,c) + TargetParamWeight·1_P(v)·w(v,t_p)
 //
-// where w(v,u) is the strength of the OUTPUTS edge v→u (times the FEEDS edge's strength when
-// v's output q reaches u through FEEDS q→u), the direct weight to the predecessor in the
+// where w(v,u) is the strength of the OUTPUTS edge v→u (times SimilarWeight when v's output
+// joined u's node by similarity rather than being u's very concept, and times the FEEDS edge's
+// strength when v's output q reaches u through FEEDS q→u), the direct weight to the predecessor in the
 // backward search; c is the target API of this expansion step (the search target at depth
 // 1, the consuming API deeper down), and 1_A(v) is 1 when a THEN edge v→c exists, with
 // w(v,c) its strength; t_p ranges over the request's Wanted parameters, and 1_P(v)·w(v,t_p)
@@ -95,6 +96,9 @@ func (o AlphaBeta) LinkScore(g *Graph, v, output, u, consumer NodeID, d int, wan
 		return 0
 	}
 	w := e.Strength()
+	if output == u && !sameConcept(g, v, consumer, u) {
+		w *= SimilarWeight
+	}
 	if output != u {
 		f, ok := g.Edge(Feeds, output, u)
 		if !ok {

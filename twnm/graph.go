@@ -150,13 +150,16 @@ type Graph struct {
 	in     [][]*Edge
 	// params maps "API\x00param\x00in|out" to the parameter node a catalog parameter became.
 	params map[string]NodeID
+	// concepts maps the same keys to each parameter's concept (see concept), which tells a
+	// producer of the input's own concept from one whose output joined its node by similarity.
+	concepts map[string]string
 	// clusters unifies parameters by meaning; nil for graphs built without an embedder.
 	clusters *clusterer
 }
 
 // New returns an empty graph.
 func New() *Graph {
-	return &Graph{byName: map[string]NodeID{}, byEdge: map[edgeKey]*Edge{}, params: map[string]NodeID{}}
+	return &Graph{byName: map[string]NodeID{}, byEdge: map[edgeKey]*Edge{}, params: map[string]NodeID{}, concepts: map[string]string{}}
 }
 
 // Len returns the number of nodes.
@@ -294,6 +297,7 @@ func (g *Graph) addAPI(a API, cluster func(p Param, input bool) string) (NodeID,
 		return 0, fmt.Errorf("add API %s: already in the graph", a.Name)
 	}
 	api := a
+	noun := resourceNoun(a)
 	n, _ := g.addNode(KindAPI, a.Name)
 	n.Description, n.API = a.Description, &api
 	for _, io := range []struct {
@@ -307,6 +311,7 @@ func (g *Graph) addAPI(a API, cluster func(p Param, input bool) string) (NodeID,
 			}
 			pn.Members = append(pn.Members, a.Name+"."+p.Name)
 			g.params[paramKey(a.Name, p.Name, io.input)] = pn.ID
+			g.concepts[paramKey(a.Name, p.Name, io.input)] = joinWords(concept(p.Name, noun))
 			if io.input {
 				e := g.AddEdge(InputOf, pn.ID, n.ID)
 				e.Required = e.Required || p.Required

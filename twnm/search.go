@@ -329,7 +329,11 @@ func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool) []link
 	for _, e := range g.In(p) {
 		switch e.Kind {
 		case Outputs:
-			add(e.From, p, e.Strength())
+			w := e.Strength()
+			if !sameConcept(g, e.From, consumer, p) {
+				w *= SimilarWeight
+			}
+			add(e.From, p, w)
 		case Feeds:
 			for _, o := range g.In(e.From) {
 				if o.Kind == Outputs {
@@ -340,6 +344,36 @@ func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool) []link
 	}
 	sort.Slice(ls, func(i, j int) bool { return ls[i].api < ls[j].api })
 	return ls
+}
+
+// SimilarWeight scales the link of a producer whose output joined the consumer's input's
+// parameter node by similarity (city_name into city), not by the same concept: where both
+// kinds of producer bind an input, the one that outputs the very concept wins.
+const SimilarWeight = 0.9
+
+// sameConcept reports whether an output of api that is parameter node p has the concept of
+// consumer's input that is p (true when either side is not found: nothing to tell apart).
+func sameConcept(g *Graph, api, consumer, p NodeID) bool {
+	a, c := g.nodes[api].API, g.nodes[consumer].API
+	if a == nil || c == nil {
+		return true
+	}
+	var in string
+	for _, q := range c.Inputs {
+		if k := paramKey(c.Name, q.Name, true); g.params[k] == p {
+			in = g.concepts[k]
+			break
+		}
+	}
+	if in == "" {
+		return true
+	}
+	for _, q := range a.Outputs {
+		if k := paramKey(a.Name, q.Name, false); g.params[k] == p {
+			return g.concepts[k] == in
+		}
+	}
+	return true
 }
 
 // thenWeight is the strength of the THEN edge from one API to another, and whether it exists.
