@@ -74,7 +74,10 @@ type SubgraphOptions struct {
 // ranked last are left out once MaxAPIs is reached, never by name:
 //
 //  1. those o.Relevance scores, by score, best first;
-//  2. then the rest, by how many of the level's inputs they can bind;
+//  2. then the rest, by how strongly they can bind the level's inputs: the sum over the inputs
+//     they bind of 1 for an output of the input's own parameter node, and of the link's
+//     strength for one reaching it through a FEEDS edge (its learned weight once calls used
+//     it, the catalog's confidence before);
 //  3. then by successful calls;
 //  4. then by how many outputs they give;
 //  5. then by name, for a deterministic read.
@@ -134,11 +137,13 @@ const producersQuery = `
 UNWIND $apis AS name
 MATCH (:API {name: name})<-[:INPUT_OF]-(p:Param)
 CALL (p) {
-  MATCH (p)<-[:OUTPUTS]-(b:API) RETURN b
+  MATCH (p)<-[:OUTPUTS]-(b:API) RETURN b, 1.0 AS w
   UNION
-  MATCH (p)<-[:FEEDS]-(:Param)<-[:OUTPUTS]-(b:API) RETURN b
+  MATCH (p)<-[f:FEEDS]-(:Param)<-[:OUTPUTS]-(b:API)
+  RETURN b, CASE WHEN coalesce(f.count, 0) > 0 THEN coalesce(f.weight, 0.0) ELSE coalesce(f.confidence, f.weight, 0.0) END AS w
 }
-WITH b, count(DISTINCT [name, p.name]) AS binds
+WITH b, name, p, max(w) AS w
+WITH b, sum(w) AS binds
 WHERE coalesce(b.status, 'active') = 'active' AND NOT b.name IN $seen
 WITH b, binds, $relevance[b.name] AS relevance, coalesce(b.success, 0) AS success, COUNT { (b)-[:OUTPUTS]->(:Param) } AS outputs
 RETURN b.name AS producer
