@@ -92,7 +92,8 @@ RETURN count(e) AS n`
 )
 
 // ResetLearned forgets what executions taught the graph about the APIs of one catalog: the
-// THEN edges at those APIs and the FEEDS edges at their parameters (predicted ones included),
+// past sub-goals they served (what users called them), the THEN edges at those APIs and the
+// FEEDS edges at their parameters (predicted ones included),
 // the counts and sliding windows of the APIs and parameters, and the APIs' statuses (active
 // again). Catalog entries and structural edges stay, and so do the data-flow links the
 // catalog gave (FEEDS edges with a confidence), with their counts, windows and predictions
@@ -112,6 +113,13 @@ func (s *Store) ResetLearned(ctx context.Context, catalog string) (int, error) {
 }
 
 const resetLearned = `
+CALL () {
+  MATCH (:API {catalog: $catalog})<-[s:SERVED]-(g:Goal)
+  DELETE s
+  WITH DISTINCT g
+  WHERE NOT (g)-[:SERVED]->()
+  DELETE g
+}
 MATCH (a:API {catalog: $catalog})
 OPTIONAL MATCH (a)-[t:THEN]-(:API)
 DELETE t

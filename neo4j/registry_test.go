@@ -86,6 +86,12 @@ func TestResetLearned(t *testing.T) {
 	invs, trs := feedbackOf(prefix, true, time.Now())
 	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
 	require.NoError(t, s.SetStatus(ctx, prefix+"Weather", twnm.Pruned))
+	vec, err := stacktest.Embedder(t).Embed(ctx, []string{"will it rain in " + word(prefix, "town")})
+	require.NoError(t, err)
+	require.NoError(t, s.RecordGoals(ctx, stacktest.UniqueName("reset"), []neo4j.GoalUse{{API: prefix + "Weather", Text: "will it rain", Vector: vec[0]}}, time.Now()))
+	goals, err := s.Goals(ctx, prefix+"Weather")
+	require.NoError(t, err)
+	require.Len(t, goals, 1)
 
 	n, err := s.ResetLearned(ctx, c.Name)
 	require.NoError(t, err)
@@ -106,6 +112,9 @@ func TestResetLearned(t *testing.T) {
 			assert.False(t, e.Kind.Behavioural(), "no behavioural edge left at %s", a.Name)
 		}
 	}
+	goals, err = s.Goals(ctx, prefix+"Weather")
+	require.NoError(t, err)
+	assert.Empty(t, goals, "what users called it is forgotten")
 	// The structure stays: the chain still plans.
 	sub, err := s.Subgraph(ctx, []string{prefix + "Weather"}, neo4j.SubgraphOptions{})
 	require.NoError(t, err)
