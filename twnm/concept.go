@@ -148,7 +148,8 @@ func concept(name, noun string) []string {
 	return ws
 }
 
-// Roles returns the sides (start, end, outbound, inbound) that a concept's role words name.
+// roles returns the sides (start, end, outbound, inbound, bound) that a concept's role words
+// name.
 func roles(ws []string) map[string]bool {
 	var m map[string]bool
 	for _, w := range ws {
@@ -163,7 +164,8 @@ func roles(ws []string) map[string]bool {
 }
 
 // rolesConflict reports whether two role sets name different sides of one axis: a start and
-// an end, or an outbound and an inbound leg. A side-less concept conflicts with none.
+// an end, an outbound and an inbound leg, or a bound and a value (max_price is not a price).
+// A concept naming no side conflicts only with a bound.
 func rolesConflict(a, b map[string]bool) bool {
 	return a["start"] && b["end"] && !b["start"] || a["end"] && b["start"] && !b["end"] ||
 		a["outbound"] && b["inbound"] || a["inbound"] && b["outbound"] || a["bound"] != b["bound"]
@@ -171,8 +173,8 @@ func rolesConflict(a, b map[string]bool) bool {
 
 // Linkable reports whether an input can be fed by another call's output, as FindLinks links
 // inputs: not free text (a message, a note, a search query), not a flag (a boolean), not an
-// option (a page, a sort order, a language), and not a bound (max_price). A plan binds the
-// others from the request when it is built.
+// option (a page, a sort order, a language), and not a bound (max_price). A plan binds those
+// from the request when it is built.
 func Linkable(p Param) bool {
 	if isFreeText(p.Name) || typeClass(p.Type) == "boolean" {
 		return false
@@ -190,7 +192,3 @@ func isFreeText(name string) bool {
 	ws := words(name)
 	return len(ws) > 0 && freeTextWords[ws[len(ws)-1]]
 }
-
-// IsFreeTextInput reports whether an input named name takes almost any text (a message, a
-// note, a search query).
-func IsFreeTextInput(name string) bool { return isFreeText(name) }

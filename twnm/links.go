@@ -38,17 +38,18 @@ func DefaultLinkOptions() LinkOptions {
 //	confidence = Dice(input, output) · role · type
 //
 // Dice is the overlap of the two concepts' words (role words left out) weighted by their IDF
-// over all the catalog's parameters, idf(w) = ln(1 + N/df(w)) with N the number of parameters
-// (inputs and outputs) and df(w) those whose concept holds w, as 2·Σ shared / (Σ input +
-// Σ output), so that a shared `id` counts little and a
-// shared `person` much; role is 0 when the two name different sides (a destination never
-// feeds an origin), 0.9 when only the input names one (`placeId` → `originPlaceId`), else 1;
-// type is 0 for incompatible types (a boolean into a number), 0.9 when a list feeds a single
-// value (its first item), else 1. Outputs that echo one of their API's own inputs (a concept
-// the API takes) do not produce it. Each input keeps its best PerInput concepts at or above
-// MinConfidence and within Near of the best; links whose concept is the input's own (the two
-// share a parameter node) come first. Candidates come from an index of concept words, never
-// from every pair; the result is sorted by consumer, input, confidence (best first), producer.
+// over all the catalog's parameters, 2·Σ shared / (Σ input + Σ output) with idf(w) =
+// ln(1 + N/df(w)), N the number of parameters (inputs and outputs) and df(w) those whose
+// concept holds w: a shared `id` counts little, a shared `person` much. Role is 0 when the two
+// name different sides (a destination never feeds an origin), 0.9 when only the input names
+// one (`placeId` → `originPlaceId`), else 1. Type is 0 for incompatible types (a boolean into
+// a number), 0.9 when a list feeds a single value (its first item), else 1.
+//
+// Outputs that echo one of their API's own inputs (a concept the API takes) produce nothing.
+// Each input keeps its best PerInput concepts at or above MinConfidence and within Near of
+// the best, its own concept (the two share a parameter node) first. Candidates come from an
+// index of concept words (see probeWords), never from every pair. The result is sorted by
+// consumer, input, confidence (best first), producer.
 func FindLinks(apis []API, o LinkOptions) []Link {
 	x := newLinkIndex()
 	for _, a := range apis {
@@ -357,12 +358,12 @@ type linkMember struct {
 // linkKind is a concept of a type class, as inputs or as outputs: what a link's confidence
 // depends on.
 type linkKind struct {
-	key   string          // the whole concept, roles in
-	words []string        // the concept's words, roles out, sorted, each once
-	class string          // the type class (typeClass)
-	best  float64         // inputs: the best link from another concept when last scored
-	ids   []int32         // the words' numbers (linkIndex.wordIDs), sorted
-	sum   float64         // Σ idf over the words as of sumAt parameters read
+	key   string   // the whole concept, roles in
+	words []string // the concept's words, roles out, sorted, each once
+	class string   // the type class (typeClass)
+	best  float64  // inputs: the best link from another concept when last scored
+	ids   []int32  // the words' numbers (linkIndex.wordIDs), sorted
+	sum   float64  // Σ idf over the words as of sumAt parameters read
 	sumAt int
 	roles map[string]bool // the sides its role words name
 }
