@@ -150,16 +150,17 @@ type Graph struct {
 	in     [][]*Edge
 	// params maps "API\x00param\x00in|out" to the parameter node a catalog parameter became.
 	params map[string]NodeID
-	// concepts maps the same keys to each parameter's concept (see concept), which tells a
-	// producer of the input's own concept from one whose output joined its node by similarity.
-	concepts map[string]string
+	// concepts maps {API, parameter node, 1 for an input} to the concept (see concept) of the
+	// API's parameter in that node, which tells a producer of the input's own concept from one
+	// whose output joined its node by similarity.
+	concepts map[[3]NodeID]string
 	// clusters unifies parameters by meaning; nil for graphs built without an embedder.
 	clusters *clusterer
 }
 
 // New returns an empty graph.
 func New() *Graph {
-	return &Graph{byName: map[string]NodeID{}, byEdge: map[edgeKey]*Edge{}, params: map[string]NodeID{}, concepts: map[string]string{}}
+	return &Graph{byName: map[string]NodeID{}, byEdge: map[edgeKey]*Edge{}, params: map[string]NodeID{}, concepts: map[[3]NodeID]string{}}
 }
 
 // Len returns the number of nodes.
@@ -311,7 +312,11 @@ func (g *Graph) addAPI(a API, cluster func(p Param, input bool) string) (NodeID,
 			}
 			pn.Members = append(pn.Members, a.Name+"."+p.Name)
 			g.params[paramKey(a.Name, p.Name, io.input)] = pn.ID
-			g.concepts[paramKey(a.Name, p.Name, io.input)] = joinWords(concept(p.Name, noun))
+			dir := NodeID(0)
+			if io.input {
+				dir = 1
+			}
+			g.concepts[[3]NodeID{n.ID, pn.ID, dir}] = joinWords(concept(p.Name, noun))
 			if io.input {
 				e := g.AddEdge(InputOf, pn.ID, n.ID)
 				e.Required = e.Required || p.Required

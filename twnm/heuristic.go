@@ -48,6 +48,10 @@ type Heuristic struct {
 	MaxAPIs     int     // most APIs in a candidate, the target included; default 8
 	Mutation    float64 // per-gene mutation probability at T0; default 0.3
 	Seed        uint64  // seeds the PCG source
+	// MaxProducers is how many producers a gene keeps, strongest first (0: all); default 32.
+	// The genes are found breadth first through every producer kept, so on a large catalog
+	// whose concepts many APIs output, keeping all of them walks most of the graph.
+	MaxProducers int
 
 	// Weights of the five terms of Eq. 23; default 1 each.
 	Compactness, Density, DepthPenalty, Weight, Complexity float64
@@ -57,7 +61,7 @@ type Heuristic struct {
 func DefaultHeuristic() Heuristic {
 	return Heuristic{
 		T0: 1, Cooling: 0.93, Population: 24, Generations: 40, MaxDepth: 4, MaxAPIs: 8,
-		Mutation: 0.3, Seed: 1,
+		Mutation: 0.3, Seed: 1, MaxProducers: 32,
 		Compactness: 1, Density: 1, DepthPenalty: 1, Weight: 1, Complexity: 1,
 	}
 }
@@ -212,6 +216,9 @@ func (h *heur) genes() {
 				}
 				return h.g.Node(ls[i].api).Name < h.g.Node(ls[j].api).Name
 			})
+			if h.o.MaxProducers > 0 && len(ls) > h.o.MaxProducers {
+				ls = ls[:h.o.MaxProducers]
+			}
 			h.gene[e.From] = len(h.params)
 			h.params = append(h.params, e.From)
 			h.cands = append(h.cands, ls)

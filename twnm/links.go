@@ -43,7 +43,11 @@ func DefaultLinkOptions() LinkOptions {
 // concept holds w: a shared `id` counts little, a shared `person` much. Role is 0 when the two
 // name different sides (a destination never feeds an origin), 0.9 when only the input names
 // one (`placeId` → `originPlaceId`), else 1. Type is 0 for incompatible types (a boolean into
-// a number), 0.9 when a list feeds a single value (its first item), else 1.
+// a number), 0.9 when a list feeds a single value (its first item), else 1. Two concepts of
+// two words or more whose last words differ are two attributes of one thing (city_name and
+// city_code), and two that each qualify it with a word the other lacks are one attribute of
+// two things (city_code and region_code): neither pair links. A more specific output feeds a
+// plainer input (leader_team_id → team_id), and the other way round.
 //
 // Outputs that echo one of their API's own inputs (a concept the API takes) produce nothing.
 // Each input keeps its best PerInput concepts at or above MinConfidence and within Near of
@@ -134,6 +138,11 @@ func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
 	k := x.kinds[sig]
 	if k == nil {
 		k = &linkKind{key: key, class: typeClass(p.Type), roles: roles(ws)}
+		for _, w := range ws {
+			if roleWords[w] == "" {
+				k.head = w // the last word names what the value is: a city_name is a name
+			}
+		}
 		for w := range set(ws...) {
 			if roleWords[w] == "" {
 				k.words = append(k.words, w)
@@ -147,8 +156,12 @@ func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
 				x.wordIDs[w] = id
 			}
 			k.ids = append(k.ids, id)
+			if !genericWords[w] {
+				k.spec = append(k.spec, id)
+			}
 		}
 		slices.Sort(k.ids)
+		slices.Sort(k.spec)
 		k.sumAt = -1
 		x.kinds[sig] = k
 	}
@@ -361,8 +374,10 @@ type linkKind struct {
 	key   string   // the whole concept, roles in
 	words []string // the concept's words, roles out, sorted, each once
 	class string   // the type class (typeClass)
+	head  string   // the last word, roles out
 	best  float64  // inputs: the best link from another concept when last scored
 	ids   []int32  // the words' numbers (linkIndex.wordIDs), sorted
+	spec  []int32  // those of the words that are not generic (genericWords), sorted
 	sum   float64  // Σ idf over the words as of sumAt parameters read
 	sumAt int
 	roles map[string]bool // the sides its role words name
@@ -400,6 +415,12 @@ func (x *linkIndex) confidence(in, out *linkKind) float64 {
 	if rolesConflict(in.roles, out.roles) {
 		return 0
 	}
+	if len(in.words) > 1 && len(out.words) > 1 && in.head != out.head {
+		return 0 // two attributes of one thing: a city's name is not its code
+	}
+	if hasOther(in.spec, out.ids) && hasOther(out.spec, in.ids) {
+		return 0 // one attribute of two things: a city code is not a region code
+	}
 	role := 1.0
 	if len(in.roles) > 0 && len(out.roles) == 0 {
 		role = 0.9
@@ -432,6 +453,20 @@ func (x *linkIndex) confidence(in, out *linkKind) float64 {
 		return 0
 	}
 	return 2 * shared / (sumIn + sumOut) * role * typ
+}
+
+// hasOther reports whether words (sorted) holds a word that of (sorted) lacks.
+func hasOther(words, of []int32) bool {
+	j := 0
+	for _, w := range words {
+		for j < len(of) && of[j] < w {
+			j++
+		}
+		if j == len(of) || of[j] != w {
+			return true
+		}
+	}
+	return false
 }
 
 // isScalarClass reports whether a type class holds one text or number: ids are written as

@@ -312,18 +312,18 @@ type link struct {
 // API ID; consumer and excluded APIs are left out.
 func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool) []link {
 	var ls []link
+	at := map[NodeID]int{} // API → its link in ls: one link per API, the strongest
 	add := func(api, output NodeID, w float64) {
 		if api == consumer || !usableAPI(g, api, exclude) {
 			return
 		}
-		for i := range ls {
-			if ls[i].api == api {
-				if w > ls[i].weight {
-					ls[i] = link{api, output, w}
-				}
-				return
+		if i, ok := at[api]; ok {
+			if w > ls[i].weight {
+				ls[i] = link{api, output, w}
 			}
+			return
 		}
+		at[api] = len(ls)
 		ls = append(ls, link{api, output, w})
 	}
 	for _, e := range g.In(p) {
@@ -351,29 +351,12 @@ func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool) []link
 // kinds of producer bind an input, the one that outputs the very concept wins.
 const SimilarWeight = 0.9
 
-// sameConcept reports whether an output of api that is parameter node p has the concept of
-// consumer's input that is p (true when either side is not found: nothing to tell apart).
+// sameConcept reports whether the output of api that is parameter node p has the concept of
+// consumer's input that is p (true when either is not known: nothing to tell apart).
 func sameConcept(g *Graph, api, consumer, p NodeID) bool {
-	a, c := g.nodes[api].API, g.nodes[consumer].API
-	if a == nil || c == nil {
-		return true
-	}
-	var in string
-	for _, q := range c.Inputs {
-		if k := paramKey(c.Name, q.Name, true); g.params[k] == p {
-			in = g.concepts[k]
-			break
-		}
-	}
-	if in == "" {
-		return true
-	}
-	for _, q := range a.Outputs {
-		if k := paramKey(a.Name, q.Name, false); g.params[k] == p {
-			return g.concepts[k] == in
-		}
-	}
-	return true
+	in, ok1 := g.concepts[[3]NodeID{consumer, p, 1}]
+	out, ok2 := g.concepts[[3]NodeID{api, p, 0}]
+	return !ok1 || !ok2 || in == out
 }
 
 // thenWeight is the strength of the THEN edge from one API to another, and whether it exists.
