@@ -155,6 +155,7 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 		return Result{}, &Error{Kind: ErrBadResponse, API: api.Name, Status: resp.StatusCode,
 			Detail: "body is not JSON", Body: excerpt(body, BodyExcerptBytes), Err: err}
 	}
+	exposeNested(output, api.Outputs)
 	res := Result{API: api.Name, Status: resp.StatusCode, Output: output, Bytes: len(body)}
 
 	limit := cmp.Or(c.MaxOutputBytes, DefaultMaxOutputBytes)
@@ -247,6 +248,23 @@ func decodeOutput(body []byte) (map[string]any, error) {
 		return m, nil
 	}
 	return map[string]any{"result": v}, nil
+}
+
+// exposeNested sets, for each declared output with a path (twnm.Param.Path) whose name the
+// answer has no top-level field for, the value the path finds: later calls bind inputs from
+// outputs by name, and a list's first item (the first search result's id) is what they take.
+func exposeNested(output map[string]any, outputs []twnm.Param) {
+	for _, p := range outputs {
+		if p.Path == "" {
+			continue
+		}
+		if _, ok := output[p.Name]; ok {
+			continue
+		}
+		if v, ok := twnm.Lookup(output, p.Path); ok {
+			output[p.Name] = v
+		}
+	}
 }
 
 // summarize keeps the top-level scalar fields of output, strings cut to MaxSummaryRunes

@@ -706,3 +706,27 @@ func TestDirStore(t *testing.T) {
 	_, err = toolcall.DirStore{}.Put(context.Background(), "k", nil)
 	assert.ErrorContains(t, err, "Dir is empty")
 }
+
+// Outputs found by a path in the answer are set under their names, for later calls to bind:
+// the first item's field of a list, a top-level field of that name left as it is.
+func TestCallExposesNestedOutputs(t *testing.T) {
+	body := `{"id": 7, "results": [{"id": 11, "name": "Sofia"}, {"id": 12}], "cast": [], "crew": [{"job": "Director"}]}`
+	rec := newRecorder(t, answerWith(200, body))
+	api := simpleAPI(rec.URL)
+	api.Outputs = []twnm.Param{
+		{Name: "id", Type: "integer"},
+		{Name: "results_id", Type: "integer", Path: "results[].id"},
+		{Name: "name", Path: "results[].name"},
+		{Name: "cast_id", Path: "cast[].id"}, // an empty list: nothing to expose
+		{Name: "job", Path: "crew[].job"},
+		{Name: "missing", Path: "results[].nope"},
+	}
+	res, err := (&toolcall.Client{}).Call(context.Background(), api, map[string]string{"city": "Paris"}, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, json.Number("7"), res.Output["id"], "the top-level field stays")
+	assert.Equal(t, json.Number("11"), res.Output["results_id"])
+	assert.Equal(t, "Sofia", res.Output["name"])
+	assert.Equal(t, "Director", res.Output["job"])
+	assert.NotContains(t, res.Output, "cast_id")
+	assert.NotContains(t, res.Output, "missing")
+}

@@ -29,6 +29,10 @@ type Param struct {
 	// In is where an HTTP API takes the input: query, path, header, body or cookie. Inputs
 	// only; empty for APIs that are not called over HTTP or whose source does not say.
 	In string `json:"in,omitempty"`
+	// Path is where an output's value lies inside the API's JSON answer, when not in its
+	// top-level field Name: keys joined by dots, "[]" after a key taking the first item of its
+	// list ("results[].id": the id of the first result; see Lookup). Outputs only.
+	Path string `json:"path,omitempty"`
 }
 
 // Endpoint says how an API is called over HTTP.
@@ -147,6 +151,9 @@ func (c Catalog) Validate() error {
 				if err := validateIn(p, ps.field == "inputs"); err != nil {
 					return fmt.Errorf("%s: %s[%d] (%s): %w", where, ps.field, k, p.Name, err)
 				}
+				if err := validatePath(p, ps.field == "inputs"); err != nil {
+					return fmt.Errorf("%s: %s[%d] (%s): %w", where, ps.field, k, p.Name, err)
+				}
 			}
 		}
 		if err := a.validateCall(); err != nil {
@@ -154,6 +161,45 @@ func (c Catalog) Validate() error {
 		}
 	}
 	return nil
+}
+
+// validatePath checks an output's path: on outputs only, keys that are not empty.
+func validatePath(p Param, input bool) error {
+	if p.Path == "" {
+		return nil
+	}
+	if input {
+		return fmt.Errorf("path %q: only outputs have a path", p.Path)
+	}
+	for _, seg := range strings.Split(p.Path, ".") {
+		if strings.TrimSuffix(seg, "[]") == "" {
+			return fmt.Errorf("path %q: empty key", p.Path)
+		}
+	}
+	return nil
+}
+
+// Lookup returns the value that path (see Param.Path) finds in v, and whether it finds one:
+// keys of objects, separated by dots, where "key[]" takes the first item of key's list.
+func Lookup(v any, path string) (any, bool) {
+	for _, seg := range strings.Split(path, ".") {
+		key, list := strings.CutSuffix(seg, "[]")
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[key]; !ok {
+			return nil, false
+		}
+		if list {
+			items, ok := v.([]any)
+			if !ok || len(items) == 0 {
+				return nil, false
+			}
+			v = items[0]
+		}
+	}
+	return v, true
 }
 
 // validateIn checks a parameter's HTTP location: a known one, and on inputs only.

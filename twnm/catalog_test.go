@@ -204,3 +204,36 @@ func TestAPICallable(t *testing.T) {
 		})
 	}
 }
+
+func TestLookup(t *testing.T) {
+	v := map[string]any{"id": 1.0, "results": []any{map[string]any{"id": 2.0, "tags": []any{"a", "b"}}}, "empty": []any{},
+		"owner": map[string]any{"name": "Ana"}}
+	tests := []struct {
+		path string
+		want any
+		ok   bool
+	}{
+		{"id", 1.0, true},
+		{"results[].id", 2.0, true},
+		{"results[].tags[]", "a", true},
+		{"owner.name", "Ana", true},
+		{"empty[].id", nil, false},
+		{"results.id", nil, false}, // a list is not an object
+		{"id[]", nil, false},       // nor is a number a list
+		{"owner.age", nil, false},
+	}
+	for _, tt := range tests {
+		got, ok := Lookup(v, tt.path)
+		assert.Equal(t, tt.ok, ok, tt.path)
+		assert.Equal(t, tt.want, got, tt.path)
+	}
+}
+
+func TestValidatePath(t *testing.T) {
+	api := func(in, out Param) Catalog {
+		return Catalog{Name: "c", APIs: []API{{Name: "A", Inputs: []Param{in}, Outputs: []Param{out}}}}
+	}
+	require.NoError(t, api(Param{Name: "q"}, Param{Name: "id", Path: "results[].id"}).Validate())
+	assert.ErrorContains(t, api(Param{Name: "q", Path: "x"}, Param{Name: "id"}).Validate(), `only outputs have a path`)
+	assert.ErrorContains(t, api(Param{Name: "q"}, Param{Name: "id", Path: "results..id"}).Validate(), `path "results..id": empty key`)
+}

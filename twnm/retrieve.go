@@ -3,6 +3,7 @@ package twnm
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/embed"
@@ -86,14 +87,19 @@ func (g *Graph) RequiredProducers(api NodeID) map[NodeID][]NodeID {
 
 // APIDocument is the tool document BM25 ranks an API by: its name (identifiers split) and
 // description in the main field, its input and output parameter names in a second, lighter
-// one. The store writes the same document into its full-text index, so both rank alike.
+// one (a nested output by the field's own name, the last key of its path: the answer's words,
+// each once). The store writes the same document into its full-text index, so both rank alike.
 func APIDocument(a API) bm25.Document {
 	params := make([]string, 0, len(a.Inputs)+len(a.Outputs))
 	for _, p := range a.Inputs {
 		params = append(params, p.Name)
 	}
 	for _, p := range a.Outputs {
-		params = append(params, p.Name)
+		name := p.Name
+		if p.Path != "" {
+			name = strings.TrimSuffix(p.Path[strings.LastIndex(p.Path, ".")+1:], "[]")
+		}
+		params = append(params, name)
 	}
 	return bm25.ToolDocument(a.Name, a.Description, params)
 }

@@ -328,16 +328,24 @@ func openAPIOutputs(op *openapi3.Operation) ([]twnm.Param, error) {
 		names[p.name] = true
 		out = append(out, twnm.Param{Name: p.name, Type: schemaType(p.schema), Description: schemaDesc(p.schema)})
 	}
+	// The fields of the items of a list (results[].id) are outputs too, found by their path
+	// in the first item; named by the field, or by list and field where the answer has a field
+	// of that name already (the credits' own id and cast_id, their cast's).
 	for _, p := range props {
 		if !isArrayOfObjects(p.schema) {
 			continue
 		}
 		for _, ip := range objectProps(p.schema) {
-			if names[ip.name] {
+			name := ip.name
+			if names[name] {
+				name = p.name + "_" + ip.name
+			}
+			if names[name] {
 				continue
 			}
-			names[ip.name] = true
-			out = append(out, twnm.Param{Name: ip.name, Type: schemaType(ip.schema), Description: schemaDesc(ip.schema)})
+			names[name] = true
+			out = append(out, twnm.Param{Name: name, Type: schemaType(ip.schema), Description: schemaDesc(ip.schema),
+				Path: p.name + "[]." + ip.name})
 		}
 	}
 	return out, nil

@@ -35,7 +35,7 @@ func TestOpenAPITMDB(t *testing.T) {
 	assert.Equal(t, []string{"page", "results", "total_pages", "total_results",
 		"adult", "id", "known_for", "name", "popularity", "profile_path"}, paramNames(a.Outputs))
 	assert.Equal(t, twnm.Param{Name: "results", Type: "array"}, a.Outputs[1])
-	assert.Equal(t, twnm.Param{Name: "id", Type: "integer"}, a.Outputs[5])
+	assert.Equal(t, twnm.Param{Name: "id", Type: "integer", Path: "results[].id"}, a.Outputs[5], "the first result's id")
 	assert.Equal(t, "string", a.Outputs[9].Type, "profile_path through $ref image-path")
 
 	// A path-level parameter, and a oneOf of plain types.
@@ -43,6 +43,14 @@ func TestOpenAPITMDB(t *testing.T) {
 	assert.Equal(t, "GET /person/{person_id}/movie_credits", a.Endpoint.String())
 	assert.Equal(t, []twnm.Param{{Name: "person_id", Type: "integer", Required: true, In: "path"}}, a.Inputs)
 	assert.Equal(t, []string{"cast", "crew", "id"}, paramNames(a.Outputs[:3]))
+	// The credits' own id is the person's; their cast's ids (the movies') are cast_id.
+	var castID twnm.Param
+	for _, p := range a.Outputs {
+		if p.Name == "cast_id" {
+			castID = p
+		}
+	}
+	assert.Equal(t, twnm.Param{Name: "cast_id", Type: "integer", Path: "cast[].id"}, castID)
 	for _, p := range a.Outputs {
 		if p.Name == "vote_average" {
 			assert.Equal(t, "integer|number", p.Type)
@@ -136,8 +144,11 @@ func TestOpenAPIRules(t *testing.T) {
 	assert.Equal(t, "addPet", add.Name)
 	assert.Equal(t, &twnm.Endpoint{Method: "POST", Path: "/pets", BaseURL: "/local"}, add.Endpoint)
 	assert.Equal(t, []twnm.Param{{Name: "body", Type: "array", In: "body"}}, add.Inputs, "a body that is not an object is one input")
-	// A recursive schema: its array of objects adds the item's properties, already taken.
-	assert.Equal(t, []string{"children", "label"}, paramNames(add.Outputs))
+	// A recursive schema: its array of objects adds the item's properties, whose names are
+	// taken, under the list's name, found by their path in the first item.
+	assert.Equal(t, []string{"children", "label", "children_children", "children_label"}, paramNames(add.Outputs))
+	assert.Equal(t, "children[].label", add.Outputs[3].Path)
+	assert.Empty(t, add.Outputs[1].Path, "a top-level field")
 
 	put := c.APIs[1]
 	assert.Equal(t, "PUT_pets_pet_id_owner_owner_id", put.Name, "no operationId")
