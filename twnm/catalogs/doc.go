@@ -19,7 +19,9 @@
 //     absolute http(s) URL or a path starting with "/";
 //   - inputs and outputs: parameters with name (required, unique in its list), type,
 //     description, and for inputs required and in (query, path, header, body or cookie; a
-//     path input must be required and appear in the endpoint path);
+//     path input must be required and appear in the endpoint path); for outputs path, where
+//     the value lies in the answer when not in its top-level field of that name (keys joined
+//     by dots, "[]" taking a list's first item: "results[].id");
 //   - retry: max_attempts (calls in all), initial_interval, max_interval (not below
 //     initial_interval); and timeout. Durations are Go duration strings: "500ms", "30s", "1m30s".
 //
