@@ -27,7 +27,7 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	c := catalog(prefix)
 	// Imported with vectors of another embedder (of the same dimension), which reembedding
 	// replaces.
-	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: axis{emb.Dim()}})
+	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.SameVector(emb.Dim())})
 	require.NoError(t, err)
 	_, err = s.Import(ctx, g, c.Name)
 	require.NoError(t, err)
@@ -51,12 +51,8 @@ func TestReembedKeepsStatistics(t *testing.T) {
 		for _, a := range c.APIs {
 			text, err := emb.Embed(ctx, []string{twnm.APIText(a)})
 			require.NoError(t, err)
-			hits, err := s.RecallSource(false).Dense(ctx, text[0], 1000)
-			require.NoError(t, err)
-			for _, h := range hits {
-				if h.Name == a.Name {
-					out[strings.TrimPrefix(a.Name, prefix)] = h.Score
-				}
+			if score := stacktest.DenseScore(t, s, text[0], a.Name); score != 0 {
+				out[strings.TrimPrefix(a.Name, prefix)] = score
 			}
 		}
 		return out
@@ -114,20 +110,6 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), recorded, "the schema records the embedder")
 	require.NoError(t, s.EnsureSchema(ctx, neo4j.SchemaOptions{}), "and accepts the standard one")
-}
-
-// axis is an embedder of the given dimension that gives every text the same vector.
-type axis struct{ dim int }
-
-func (a axis) Name() string { return "axis" }
-func (a axis) Dim() int     { return a.dim }
-func (a axis) Embed(_ context.Context, texts []string) ([][]float64, error) {
-	out := make([][]float64, len(texts))
-	for i := range out {
-		out[i] = make([]float64, a.dim)
-		out[i][0] = 1
-	}
-	return out, nil
 }
 
 // learned reads what the graph learned about the catalog's APIs (every API, probing ones

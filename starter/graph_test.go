@@ -33,7 +33,7 @@ func TestGraphReembedRewritesVectors(t *testing.T) {
 	word := stacktest.UniqueName("glacier")
 	api := twnm.API{Name: word + ".Depth", Description: "How deep the " + word + " ice is at a point.",
 		Inputs: []twnm.Param{{Name: word + "_point", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: word + "_depth", Type: "number"}}}
-	g, err := twnm.Build(ctx, twnm.Catalog{Name: word, APIs: []twnm.API{api}}, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: flat{emb.Dim()}})
+	g, err := twnm.Build(ctx, twnm.Catalog{Name: word, APIs: []twnm.API{api}}, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.SameVector(emb.Dim())})
 	require.NoError(t, err)
 	_, err = store.Import(ctx, g, word)
 	require.NoError(t, err)
@@ -41,17 +41,7 @@ func TestGraphReembedRewritesVectors(t *testing.T) {
 	require.NoError(t, store.RecordFeedback(ctx, []twnm.Invocation{{API: api.Name, Success: true, Time: time.Now()}}, nil))
 	text, err := emb.Embed(ctx, []string{twnm.APIText(api)})
 	require.NoError(t, err)
-	own := func() float64 { // the API's cosine with its text's vector
-		t.Helper()
-		hits, err := store.RecallSource(false).Dense(ctx, text[0], 1000)
-		require.NoError(t, err)
-		for _, h := range hits {
-			if h.Name == api.Name {
-				return h.Score
-			}
-		}
-		return 0
-	}
+	own := func() float64 { return stacktest.DenseScore(t, store, text[0], api.Name) } // the API's cosine with its text's vector
 	require.Less(t, own(), 0.9, "imported with another embedder's vector")
 
 	var out, progress bytes.Buffer
@@ -74,21 +64,6 @@ func TestGraphReembedRewritesVectors(t *testing.T) {
 	s, err := neo4j.OpenWithSchema(ctx, stacktest.Neo4jOptions(t))
 	require.NoError(t, err)
 	require.NoError(t, s.Close(ctx))
-}
-
-// flat is an embedder that gives every text the same vector: another embedder than the
-// graph's, of the same dimension.
-type flat struct{ dim int }
-
-func (f flat) Name() string { return "flat" }
-func (f flat) Dim() int     { return f.dim }
-func (f flat) Embed(_ context.Context, texts []string) ([][]float64, error) {
-	out := make([][]float64, len(texts))
-	for i := range out {
-		out[i] = make([]float64, f.dim)
-		out[i][f.dim-1] = 1
-	}
-	return out, nil
 }
 
 // navi graph reembed -h says what the command does and which flags it takes.

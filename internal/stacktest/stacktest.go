@@ -151,6 +151,41 @@ func getJSON(t testing.TB, u string, v any) {
 // shared test store holds.
 const IndexCosineDelta = 0.015
 
+// SameVector is an embedder of that many dimensions that gives every text the same vector,
+// the first axis: another embedder than the store's, of its dimension, for writing vectors
+// that a reembedding must replace.
+type SameVector int
+
+// Name implements embed.Embedder.
+func (d SameVector) Name() string { return "same-vector" }
+
+// Dim implements embed.Embedder.
+func (d SameVector) Dim() int { return int(d) }
+
+// Embed implements embed.Embedder.
+func (d SameVector) Embed(_ context.Context, texts []string) ([][]float64, error) {
+	out := make([][]float64, len(texts))
+	for i := range out {
+		out[i] = make([]float64, d)
+		out[i][0] = 1
+	}
+	return out, nil
+}
+
+// DenseScore is the score the store's vector index gives API api for vec (the cosine, within
+// IndexCosineDelta), or 0 when api is not among the 1,000 nearest.
+func DenseScore(t testing.TB, s *neo4j.Store, vec []float64, api string) float64 {
+	t.Helper()
+	hits, err := s.RecallSource(false).Dense(context.Background(), vec, 1000)
+	require.NoError(t, err)
+	for _, h := range hits {
+		if h.Name == api {
+			return h.Score
+		}
+	}
+	return 0
+}
+
 // Embedder returns the embedder the store's API vectors come from (embed.Standard), failing
 // the test when it cannot load (the model weights missing: make models).
 func Embedder(t testing.TB) embed.Embedder {
