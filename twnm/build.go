@@ -113,14 +113,17 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	if _, ok := g.APIByName(a.Name); ok {
 		return fmt.Errorf("integrate %s: already in the graph", a.Name)
 	}
+	// Each parameter's concept, computed once: its text, its cluster and its index words.
 	noun := resourceNoun(a)
+	concepts := make([][]string, 0, len(a.Inputs)+len(a.Outputs))
 	texts := make([]string, 0, 1+len(a.Inputs)+len(a.Outputs))
 	texts = append(texts, APIText(a))
-	for _, p := range a.Inputs {
-		texts = append(texts, paramText(p, noun))
-	}
-	for _, p := range a.Outputs {
-		texts = append(texts, paramText(p, noun))
+	for _, ps := range [][]Param{a.Inputs, a.Outputs} {
+		for _, p := range ps {
+			ws := concept(p.Name, noun)
+			concepts = append(concepts, ws)
+			texts = append(texts, paramText(ws, p))
+		}
 	}
 	vecs, err := g.clusters.emb.Embed(ctx, texts)
 	if err != nil {
@@ -144,18 +147,20 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	}
 
 	// The vectors of the inputs, then of the outputs, follow the API's own.
+	n := len(a.Inputs)
 	dirs := []struct {
-		params []Param
-		vecs   [][]float64
-		input  bool
-	}{{a.Inputs, vecs[1 : 1+len(a.Inputs)], true}, {a.Outputs, vecs[1+len(a.Inputs):], false}}
+		params   []Param
+		vecs     [][]float64
+		concepts [][]string
+		input    bool
+	}{{a.Inputs, vecs[1 : 1+n], concepts[:n], true}, {a.Outputs, vecs[1+n:], concepts[n:], false}}
 
 	// Decide every parameter's cluster before touching the graph.
 	names := map[string]string{} // paramKey -> cluster name
 	for _, d := range dirs {
 		used := map[string]bool{} // an API's parameters of one direction never share a node
 		for i, p := range d.params {
-			name := g.clusters.assign(g, p, noun, d.vecs[i], used)
+			name := g.clusters.assign(g, p, d.concepts[i], d.vecs[i], used)
 			used[name] = true
 			names[paramKey(a.Name, p.Name, d.input)] = name
 		}
@@ -167,7 +172,7 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	g.nodes[id].Embedding = vecs[0]
 	for _, d := range dirs {
 		for i, p := range d.params {
-			g.clusters.join(g, g.params[paramKey(a.Name, p.Name, d.input)], p, noun, d.vecs[i])
+			g.clusters.join(g, g.params[paramKey(a.Name, p.Name, d.input)], d.concepts[i], d.vecs[i])
 		}
 	}
 	g.clusters.links.add(a)
@@ -179,13 +184,13 @@ func APIText(a API) string {
 	return strings.Join(embed.Tokenize(a.Name), " ") + ". " + a.Description
 }
 
-// paramText is what a parameter's embedding is computed from: its concept (its name in words,
-// after its API's resource noun when the name is generic) and its description. The
+// paramText is what a parameter's embedding is computed from: its concept ws (its name in
+// words, after its API's resource noun when the name is generic) and its description. The
 // type takes part in clustering as a compatibility check instead (typesCompatible): as text,
 // "float" against "number" would pull apart parameters that mean the same, and a shared
 // "(number)" would pull latitude towards longitude.
-func paramText(p Param, noun string) string {
-	return strings.Join(concept(p.Name, noun), " ") + ". " + p.Description
+func paramText(ws []string, p Param) string {
+	return strings.Join(ws, " ") + ". " + p.Description
 }
 
 // clusterer keeps, for each parameter node, the running mean of its members' embeddings and an
@@ -209,16 +214,15 @@ func newClusterer(emb embed.Embedder, threshold float64) *clusterer {
 	return &clusterer{links: newLinkIndex(), emb: emb, threshold: threshold, sum: map[NodeID][]float64{}, size: map[NodeID]int{}, byWord: map[string][]NodeID{}, key: map[NodeID]string{}}
 }
 
-// assign returns the name of the parameter node p (of an API about noun) belongs to: a node of
-// the same concept (see concept) whose type is not of another shape (a list and a single value
+// assign returns the name of the parameter node p, of concept ws, belongs to: a node of the
+// same concept (see concept) whose type is not of another shape (a list and a single value
 // stay apart; an id written as a number and one written as a string do not), else the most
 // similar node sharing a concept word, of a compatible type and the same roles, not in
 // used, at or above the threshold; otherwise a new node, named after p (after its concept when
 // p's name is generic, so that a bare `id` becomes `person_id` and no hub), made unique.
-func (c *clusterer) assign(g *Graph, p Param, noun string, v []float64, used map[string]bool) string {
+func (c *clusterer) assign(g *Graph, p Param, ws []string, v []float64, used map[string]bool) string {
 	best, bestSim := NodeID(-1), c.threshold
 	seen := map[NodeID]bool{}
-	ws := concept(p.Name, noun)
 	key := strings.Join(ws, " ")
 	rs := roles(ws)
 	for _, w := range ws {
@@ -272,10 +276,9 @@ func (c *clusterer) assign(g *Graph, p Param, noun string, v []float64, used map
 	}
 }
 
-// join adds a member (of an API about noun) to node id: its embedding to the node's centroid,
-// its concept words to the index. The node's concept is its first member's.
-func (c *clusterer) join(g *Graph, id NodeID, p Param, noun string, v []float64) {
-	ws := concept(p.Name, noun)
+// join adds a member of concept ws to node id: its embedding to the node's centroid, its
+// concept words to the index. The node's concept is its first member's.
+func (c *clusterer) join(g *Graph, id NodeID, ws []string, v []float64) {
 	s := c.sum[id]
 	if s == nil {
 		s = make([]float64, len(v))

@@ -340,26 +340,32 @@ func (x *linkIndex) linksOf(name string, o LinkOptions) []Link {
 // bound falls below minConf. Common words (`id`, `name`) are then rarely probed, which keeps
 // candidate generation far from every pair of parameters.
 func (x *linkIndex) probeWords(in *linkKind, minConf float64) []string {
-	idf := x.idf
+	type weighted struct {
+		word string
+		idf  float64
+	}
+	ws := make([]weighted, len(in.words))
 	sum := 0.0
-	for _, w := range in.words {
-		sum += idf(w)
+	for i, w := range in.words {
+		ws[i] = weighted{w, x.idf(w)}
+		sum += ws[i].idf
 	}
-	ws := slices.Clone(in.words)
 	sort.Slice(ws, func(i, j int) bool {
-		if idf(ws[i]) != idf(ws[j]) {
-			return idf(ws[i]) > idf(ws[j])
+		if ws[i].idf != ws[j].idf {
+			return ws[i].idf > ws[j].idf
 		}
-		return ws[i] < ws[j]
+		return ws[i].word < ws[j].word
 	})
+	probe := make([]string, 0, len(ws))
 	rest := sum
-	for i, w := range ws {
+	for _, w := range ws {
 		if 2*rest/(sum+rest) < minConf {
-			return ws[:i]
+			break
 		}
-		rest -= idf(w)
+		probe = append(probe, w.word)
+		rest -= w.idf
 	}
-	return ws
+	return probe
 }
 
 // linkMember is a parameter of a linkKind: its API (an index) and its name.

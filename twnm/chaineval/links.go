@@ -3,6 +3,7 @@ package chaineval
 import (
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"
@@ -161,14 +162,7 @@ func Links(g *twnm.Graph, chains []Chain) LinkStats {
 func flowKey(f Flow) string { return f.To + "\x00" + f.Input + "\x00" + f.From + "\x00" + f.Output }
 
 // nested reports whether an output name locates a field inside an output.
-func nested(output string) bool {
-	for _, r := range output {
-		if r == '.' || r == '[' {
-			return true
-		}
-	}
-	return false
-}
+func nested(output string) bool { return strings.ContainsAny(output, ".[") }
 
 // input returns the catalog entry of input name of API api.
 func input(g *twnm.Graph, api, name string) (twnm.Param, bool) {
