@@ -8,7 +8,7 @@ import (
 )
 
 // DeleteCatalog removes the APIs an import named catalog wrote, in one transaction: the API
-// nodes with their edges and past sub-goals, their members from the parameter nodes, and the
+// nodes with their edges and the past sub-goals that served only them, their members from the parameter nodes, and the
 // parameter nodes no API uses any more. It returns how many APIs it removed. Other catalogs'
 // APIs and their statistics are not touched.
 func (s *Store) DeleteCatalog(ctx context.Context, catalog string) (int, error) {
@@ -31,7 +31,7 @@ RETURN count(DISTINCT a) AS apis, collect(DISTINCT p.name) AS params, collect(DI
 			return nil
 		}
 		for _, q := range []string{
-			"MATCH (:API {catalog: $catalog})<-[:SERVED]-(g:Goal) DETACH DELETE g",
+			forgetServedGoals,
 			"MATCH (a:API {catalog: $catalog}) DETACH DELETE a",
 			`UNWIND $params AS name
 MATCH (p:Param {name: name})

@@ -81,6 +81,16 @@ func (s *Store) RecordGoals(ctx context.Context, key string, uses []GoalUse, now
 	})
 }
 
+// forgetServedGoals forgets what users called the APIs of catalog $catalog: the SERVED edges
+// from past sub-goals to them, and the sub-goals left serving nothing. A sub-goal that also
+// served another catalog's API stays with that API.
+const forgetServedGoals = `
+MATCH (:API {catalog: $catalog})<-[s:SERVED]-(g:Goal)
+DELETE s
+WITH DISTINCT g
+WHERE NOT (g)-[:SERVED]->()
+DELETE g`
+
 const recordGoals = `
 UNWIND $rows AS r
 MATCH (a:API {name: r.api})

@@ -113,12 +113,7 @@ func (s *Store) ResetLearned(ctx context.Context, catalog string) (int, error) {
 }
 
 const resetLearned = `
-CALL () {
-  MATCH (:API {catalog: $catalog})<-[s:SERVED]-(g:Goal)
-  DELETE s
-  WITH DISTINCT g
-  WHERE NOT (g)-[:SERVED]->()
-  DELETE g
+CALL () {` + forgetServedGoals + `
 }
 MATCH (a:API {catalog: $catalog})
 OPTIONAL MATCH (a)-[t:THEN]-(:API)
