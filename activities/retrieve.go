@@ -194,7 +194,10 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if len(pool) == 0 {
 		return res, nil
 	}
-	g, err := a.Store.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: found.Relevance(), MaxAPIs: subgraphAPIs})
+	// How relevant each candidate is to some part of the request ranks the subgraph read and,
+	// among producers that bind an input equally well, the search's choice.
+	relevance := found.Relevance()
+	g, err := a.Store.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: relevance, MaxAPIs: subgraphAPIs})
 	if err != nil {
 		return RetrieveResult{}, graphError(err)
 	}
@@ -226,9 +229,6 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			excludeIDs[id] = true
 		}
 	}
-	// Among producers that bind an input equally well, the search prefers those retrieval
-	// found more relevant to the request.
-	relevance := found.Relevance()
 	reqs := make([]twnm.SearchRequest, len(targets))
 	for i, t := range targets {
 		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: excludeIDs, Relevance: relevance}

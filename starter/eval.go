@@ -41,10 +41,8 @@ type evalOptions struct {
 // (data-flow links and chain recovery, evalChainsCmd); each writes its reports to -out and
 // prints the summary. Flags may stand before or after the subcommand.
 func evalCmd(args []string, s streams) error {
-	for _, a := range args {
-		if a == "chains" {
-			return evalChainsCmd(args, s)
-		}
+	if len(args) > 0 && args[0] == "chains" {
+		return evalChainsCmd(args, s)
 	}
 	// No connection flags: the evaluation runs in process and needs no stack.
 	c := &command{name: "navi eval", fs: flag.NewFlagSet("navi eval retrieval", flag.ContinueOnError)}
@@ -64,6 +62,9 @@ func evalCmd(args []string, s streams) error {
 	pos, err := c.parse(args, 1, 1, "one subcommand: retrieval or chains")
 	if err != nil {
 		return err
+	}
+	if pos[0] == "chains" { // flags first: chains takes the same ones, which parsed above
+		return evalChainsCmd(args, s)
 	}
 	if pos[0] != "retrieval" {
 		return fmt.Errorf("%w: navi eval has no subcommand %q; want retrieval or chains", errUsage, pos[0])

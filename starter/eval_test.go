@@ -96,6 +96,8 @@ func TestEvalRetrievalErrors(t *testing.T) {
 		{"chains: unknown set", []string{"chains", "-sets", "stabletoolbench"}, true, `unknown set "stabletoolbench"`},
 		{"chains: no data folder", []string{"chains", "-data", "", "-sets", "apibank"}, true, "pass -data or set NAVI_DATA_DIR"},
 		{"chains: no tasks", []string{"chains", "-toolworld-n", "0"}, true, "-toolworld-n must be > 0"},
+		{"chains after its flags", []string{"-sets", "stabletoolbench", "chains"}, true, `unknown set "stabletoolbench"; known: apibank`},
+		{"a flag's value is not a subcommand", []string{"retrieval", "-out", "chains", "-sets", "toolbench"}, true, `unknown set "toolbench"; known: stabletoolbench`},
 		{"unknown set", []string{"retrieval", "-sets", "toolbench"}, true, `unknown set "toolbench"`},
 		{"unknown method", []string{"retrieval", "-sets", "toolworld", "-methods", "bm26"}, true, `unknown method "bm26"; known: hashed+rerank, bm25`},
 		{"no data folder", []string{"retrieval", "-data", "", "-sets", "restbench"}, true, "pass -data or set NAVI_DATA_DIR"},
