@@ -42,7 +42,17 @@ import (
 // the more relevant to the request (SearchRequest.Relevance), then fewer unbound required
 // inputs, then name; once one sibling's value reaches Beta the
 // remaining siblings are cut (beta pruning), and a sibling whose S cannot exceed the best
-// value so far is cut as well (the bound). The connectivity constraint keeps the subgraph a
+// value so far is cut as well (the bound).
+//
+// Grounding. A stated value is there to be used, also deeper down: the person whose birthday
+// the user asks for is the lead of the film the user named, found through the film's credits,
+// not the first of a list of popular people, though that branch is one link shorter and so
+// scores higher. A branch is grounded when it binds a stated value (an API it reuses, when
+// that API's branch did). Among siblings a grounded branch beats one that is not, then the
+// higher value wins; while the best branch is not grounded and some stated value is bound
+// nowhere in the partial subgraph yet, beta pruning and the bound wait (alpha pruning and
+// MaxExpansions still hold). A value stated for an API's own inputs counts as used before its
+// producers are chosen. The connectivity constraint keeps the subgraph a
 // tree of bindings rooted at the target, at most MaxDepth deep and with at most MaxAPIs APIs
 // (the target included). APIs on the current path are not expanded again, so cycles end.
 type AlphaBeta struct {
@@ -140,6 +150,8 @@ func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 	s := &abSearch{
 		g: g, o: o, ctx: ctx, target: req.Target, relevance: req.Relevance,
 		known:   resolveParams(g, req.Known),
+		used:     map[string]int{},
+		grounded: map[NodeID]bool{},
 		wanted:  resolveNames(g, req.Wanted),
 		exclude: req.Exclude,
 		onPath:  map[NodeID]bool{req.Target: true},
@@ -166,6 +178,8 @@ type abSearch struct {
 	known     knownValues
 	wanted    []NodeID
 	exclude   map[NodeID]bool
+	used      map[string]int  // stated values the partial subgraph binds, with how many inputs
+	grounded  map[NodeID]bool // chosen APIs whose branch binds a stated value
 	onPath    map[NodeID]bool // APIs on the current path: expanding one again would be a cycle
 	chosen    map[NodeID]bool // APIs of the partial subgraph
 	log       []NodeID        // APIs added to chosen, in order, for undoing a branch
@@ -187,16 +201,80 @@ func (t *abTree) collect(into map[NodeID][]Supply) {
 	}
 }
 
+// given calls f with each stated value the tree binds, once per input.
+func (t *abTree) given(f func(v string)) {
+	for _, in := range t.inputs {
+		if in.Source == SupplyGiven {
+			f(in.Value)
+		}
+	}
+	for _, k := range t.kids {
+		k.given(f)
+	}
+}
+
+// use counts one more input (sign +1) or one less (-1) that binds stated value v.
+func (s *abSearch) use(v string, sign int) {
+	if s.used[v] += sign; s.used[v] == 0 {
+		delete(s.used, v)
+	}
+}
+
+// count adds the tree's stated values to s.used with sign +1, or takes them out with -1.
+func (s *abSearch) count(t *abTree, sign int) {
+	t.given(func(v string) { s.use(v, sign) })
+}
+
+// unused reports whether a stated value is bound by no input of the partial subgraph.
+func (s *abSearch) unused() bool {
+	for _, v := range s.known.node {
+		if s.used[v] == 0 {
+			return true
+		}
+	}
+	for _, v := range s.known.input {
+		if s.used[v] == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// ground records, for t's API and each API below it, whether its branch binds a stated value.
+func (s *abSearch) ground(t *abTree) bool {
+	g := false
+	for _, in := range t.inputs {
+		g = g || in.Source == SupplyGiven
+	}
+	for _, k := range t.kids {
+		g = s.ground(k) || g
+	}
+	for _, in := range t.inputs {
+		g = g || in.Source == SupplyUpstream && s.grounded[in.Producer]
+	}
+	s.grounded[t.api] = g
+	return g
+}
+
 // resolveAPI binds the inputs of api, at depth d with path score p, and returns the product
 // of their values. Unless full, it stops at the first missing required input, since the
 // caller then discards the branch.
 func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full bool) (*abTree, float64) {
 	t := &abTree{api: api}
 	value := 1.0
-	for _, e := range s.g.Inputs(api) {
+	// The values stated for the API's own inputs are used before its producers are chosen.
+	inputs := s.g.Inputs(api)
+	given := make([]bool, len(inputs))
+	values := make([]string, len(inputs))
+	for i, e := range inputs {
+		if values[i], given[i] = s.known.get(api, e.From); given[i] {
+			s.use(values[i], +1)
+		}
+	}
+	for i, e := range inputs {
 		in := Supply{API: api, Param: e.From, Required: e.Required}
-		if v, ok := s.known.get(api, e.From); ok {
-			in.Source, in.Value = SupplyGiven, v
+		if given[i] {
+			in.Source, in.Value = SupplyGiven, values[i]
 		} else if !e.Required {
 			in.Source = SupplyUnbound
 		} else if c, val := s.resolveParam(e.From, api, d+1, p); c != nil {
@@ -209,6 +287,11 @@ func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full bool) (*abTree,
 			in.Source = SupplyMissing
 			value = 0
 			if !full {
+				for j := i + 1; j < len(inputs); j++ { // counted above, but not in the tree
+					if given[j] {
+						s.use(values[j], -1)
+					}
+				}
 				return t, 0
 			}
 		}
@@ -230,6 +313,8 @@ type abChoice struct {
 	abCandidate
 	tree  *abTree  // nil when reused
 	added []NodeID // APIs the branch added to chosen
+	// grounded: the branch binds a value the request states (a reused API, if its own did).
+	grounded bool
 }
 
 // resolveParam chooses the producer of parameter u, an input of consumer, at depth d, with
@@ -254,6 +339,7 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 	}
 	cands := s.candidates(u, consumer, d)
 	alpha := s.o.alphaAt(d)
+	unused := s.unused()
 	var best *abChoice
 	bestVal := 0.0
 	for i, c := range cands {
@@ -264,18 +350,22 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 			s.stats.AlphaPruned += len(cands) - i
 			break
 		}
-		if best != nil && bestVal >= s.o.Beta {
+		// A stated value is there to be used: while the best branch binds none and one is
+		// left unused, a weaker branch that binds it may still win, so beta and the bound
+		// cut wait.
+		settled := best != nil && (best.grounded || !unused)
+		if settled && bestVal >= s.o.Beta {
 			s.stats.BetaPruned += len(cands) - i
 			break
 		}
-		if c.score <= bestVal {
+		if c.score <= bestVal && (best == nil || settled) {
 			// Values are at most S, and candidates come best S first: none can win.
 			break
 		}
 		var val float64
 		ch := &abChoice{abCandidate: c}
 		if c.reuse {
-			val = c.score
+			val, ch.grounded = c.score, s.grounded[c.link.api]
 		} else {
 			if len(s.chosen) >= s.o.MaxAPIs {
 				continue
@@ -288,11 +378,14 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 			ch.tree, val = tree, c.score*a
 			ch.added = append([]NodeID(nil), s.log[mark:]...)
 			s.undo(mark)
+			s.count(tree, -1)
+			ch.grounded = s.ground(tree)
 		}
 		if s.err != nil {
 			return nil, 0
 		}
-		if val > bestVal {
+		// A branch grounded in what the user stated beats one that is not; then the stronger.
+		if val > 0 && (best == nil || ch.grounded && !best.grounded || ch.grounded == best.grounded && val > bestVal) {
 			best, bestVal = ch, val
 		}
 	}
@@ -301,6 +394,10 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 	}
 	for _, id := range best.added {
 		s.choose(id)
+	}
+	if best.tree != nil {
+		s.count(best.tree, +1)
+		s.ground(best.tree)
 	}
 	return best, bestVal
 }

@@ -120,7 +120,7 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	texts = append(texts, APIText(a))
 	for _, ps := range [][]Param{a.Inputs, a.Outputs} {
 		for _, p := range ps {
-			ws := concept(p.Name, noun)
+			ws := concept(p, noun)
 			concepts = append(concepts, ws)
 			texts = append(texts, paramText(ws, p))
 		}

@@ -33,6 +33,11 @@ type Param struct {
 	// top-level field Name: keys joined by dots, "[]" after a key taking the first item of its
 	// list ("results[].id": the id of the first result; see Lookup). Outputs only.
 	Path string `json:"path,omitempty"`
+	// Entity is the resource an output inside a list item belongs to when the item is one of
+	// the catalog's resources ("movie" for the cast of a person's movie credits; see
+	// TypeListItems): a generic field of it (id, name) means that resource's, not the API's.
+	// Outputs only.
+	Entity string `json:"entity,omitempty"`
 }
 
 // Endpoint says how an API is called over HTTP.

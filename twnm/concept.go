@@ -132,17 +132,20 @@ func isNumber(w string) bool {
 	return w != ""
 }
 
-// concept returns the concept words of parameter name of an API whose resource noun is noun.
-func concept(name, noun string) []string {
-	ws := words(name)
-	generic := len(ws) > 0
-	for _, w := range ws {
-		if !genericWords[w] { // a role qualifies the value: destination_name is not the API's
-			generic = false
-			break
+// concept returns the concept words of parameter p of an API whose resource noun is noun. A
+// field of a list item typed as a resource (p.Entity) is read by its own key with that
+// resource's noun: the cast[].id named cast_id of a person's credits is a movie id.
+func concept(p Param, noun string) []string {
+	name := p.Name
+	if p.Entity != "" {
+		noun = p.Entity
+		if p.Path != "" {
+			name = lastKey(p.Path)
 		}
 	}
-	if generic && noun != "" {
+	ws := words(name)
+	// A role qualifies the value: destination_name is not the API's.
+	if allGeneric(ws) && noun != "" {
 		ws = append([]string{noun}, ws...)
 	}
 	return ws

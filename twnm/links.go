@@ -127,7 +127,7 @@ func (x *linkIndex) add(a API) {
 // kindOf counts p and returns its kind.
 func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
 	x.fields++
-	ws := concept(p.Name, noun)
+	ws := concept(p, noun)
 	for w := range set(ws...) {
 		if roleWords[w] == "" {
 			x.df[w]++

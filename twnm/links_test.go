@@ -28,8 +28,11 @@ func TestConcept(t *testing.T) {
 		{"categories", "shop", []string{"category"}},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, concept(tt.name, tt.noun), tt.name)
+		assert.Equal(t, tt.want, concept(Param{Name: tt.name}, tt.noun), tt.name)
 	}
+	// A typed list item's field is read by its own key, with its resource's noun.
+	assert.Equal(t, []string{"movie", "id"}, concept(Param{Name: "cast_id", Path: "cast[].id", Entity: "movie"}, "person"))
+	assert.Equal(t, []string{"movie", "id"}, concept(Param{Name: "id", Entity: "movie"}, "person"))
 }
 
 func TestResourceNoun(t *testing.T) {

@@ -450,3 +450,36 @@ func TestAlphaBetaExpansionBudget(t *testing.T) {
 	assert.Less(t, cut.Stats.Expanded, full.Stats.Expanded)
 	assert.NotEmpty(t, cut.Missing(), "what the budget left unexplored is reported missing")
 }
+
+// A stated value is there to be used: a person's id comes from the credits of the movie the
+// user named, not from a list of popular people that ignores the title, although the list
+// alone scores higher (one link against two).
+func TestAlphaBetaPrefersGroundedBranch(t *testing.T) {
+	apis := []API{
+		tool("PopularPeople", "", "person_id"),
+		tool("SearchMovie", "title", "movie_id"),
+		tool("MovieCredits", "movie_id", "person_id"),
+		tool("PersonBirthday", "person_id", "birthday"),
+		tool("PersonRole", "title person_id", "role"),
+	}
+	tests := []struct {
+		name, target string
+		known        map[string]string
+		want         []string
+		score        float64
+	}{
+		{"the title is used", "PersonBirthday", map[string]string{"title": "Titanic"}, []string{"PersonBirthday", "MovieCredits", "SearchMovie"}, 0.6 * 0.6 * 0.8},
+		{"nothing stated: the shortest", "PersonBirthday", nil, []string{"PersonBirthday", "PopularPeople"}, 0.6},
+		// The target itself uses the title: nothing pulls the longer branch.
+		{"stated value used already", "PersonRole", map[string]string{"title": "Titanic"}, []string{"PersonRole", "PopularPeople"}, 0.6},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := graphOf(t, apis...)
+			sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, tt.target), Known: tt.known})
+			require.NoError(t, err)
+			assert.ElementsMatch(t, tt.want, names(g, sg.APIs))
+			assert.InDelta(t, tt.score, sg.Score, 1e-9)
+		})
+	}
+}

@@ -21,7 +21,9 @@
 //     description, and for inputs required and in (query, path, header, body or cookie; a
 //     path input must be required and appear in the endpoint path); for outputs path, where
 //     the value lies in the answer when not in its top-level field of that name (keys joined
-//     by dots, "[]" taking a list's first item: "results[].id");
+//     by dots, "[]" taking a list's first item: "results[].id"), and entity, the resource a
+//     list item's generic field (id, name) belongs to when it is not the API's own
+//     ("movie" for the cast[].id of a person's credits; the OpenAPI importer infers it);
 //   - retry: max_attempts (calls in all), initial_interval, max_interval (not below
 //     initial_interval); and timeout. Durations are Go duration strings: "500ms", "30s", "1m30s".
 //

@@ -41,7 +41,10 @@ var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 //     item. Then, for each top-level property that is an array of objects ("results" of a
 //     search), the item's properties are added too, under their own names where not taken, so
 //     that the "id" of a search result can feed a later {person_id}. Nested objects are not
-//     expanded further.
+//     expanded further. A list whose items are one of the spec's resources (by the list's
+//     name or by the fields its items share with a getter's answer) marks their generic
+//     fields with that resource (twnm.TypeListItems): the cast[].id of a person's movie
+//     credits is a movie id.
 func OpenAPI(path string) (twnm.Catalog, error) {
 	c, err := openAPI(path)
 	if err != nil {
@@ -121,6 +124,7 @@ func openAPI(path string) (twnm.Catalog, error) {
 		a.Provider = c.Name
 		c.APIs = append(c.APIs, a)
 	}
+	twnm.TypeListItems(&c)
 	if err := c.Validate(); err != nil {
 		return twnm.Catalog{}, err
 	}
@@ -330,15 +334,18 @@ func openAPIOutputs(op *openapi3.Operation) ([]twnm.Param, error) {
 	}
 	// The fields of the items of a list (results[].id) are outputs too, found by their path
 	// in the first item; named by the field, or by list and field where the answer has a field
-	// of that name already (the credits' own id and cast_id, their cast's).
+	// of that name already (the credits' own id: cast_id), or by list, "item" and field where
+	// that is taken too (the cast's own cast_id: the cast's id is cast_item_id).
 	for _, p := range props {
 		if !isArrayOfObjects(p.schema) {
 			continue
 		}
 		for _, ip := range objectProps(p.schema) {
 			name := ip.name
-			if names[name] {
-				name = p.name + "_" + ip.name
+			for _, alt := range []string{p.name + "_" + ip.name, p.name + "_item_" + ip.name} {
+				if names[name] {
+					name = alt
+				}
 			}
 			if names[name] {
 				continue

@@ -35,7 +35,8 @@ func TestOpenAPITMDB(t *testing.T) {
 	assert.Equal(t, []string{"page", "results", "total_pages", "total_results",
 		"adult", "id", "known_for", "name", "popularity", "profile_path"}, paramNames(a.Outputs))
 	assert.Equal(t, twnm.Param{Name: "results", Type: "array"}, a.Outputs[1])
-	assert.Equal(t, twnm.Param{Name: "id", Type: "integer", Path: "results[].id"}, a.Outputs[5], "the first result's id")
+	assert.Equal(t, twnm.Param{Name: "id", Type: "integer", Path: "results[].id", Entity: "person"}, a.Outputs[5],
+		"the first result's id, a person's by the shape of the results")
 	assert.Equal(t, "string", a.Outputs[9].Type, "profile_path through $ref image-path")
 
 	// A path-level parameter, and a oneOf of plain types.
@@ -50,10 +51,28 @@ func TestOpenAPITMDB(t *testing.T) {
 			castID = p
 		}
 	}
-	assert.Equal(t, twnm.Param{Name: "cast_id", Type: "integer", Path: "cast[].id"}, castID)
+	assert.Equal(t, twnm.Param{Name: "cast_id", Type: "integer", Path: "cast[].id", Entity: "movie"}, castID,
+		"a movie's id: the cast items are shaped like GET /movie/{movie_id}'s answer")
 	for _, p := range a.Outputs {
 		if p.Name == "vote_average" {
 			assert.Equal(t, "integer|number", p.Type)
+		}
+	}
+
+	// A movie's credits: their cast have a cast_id of their own, so the cast's id is
+	// cast_item_id, and it is a person's.
+	a = api(t, c, "GET_movie-movie_id-credits")
+	byName := map[string]twnm.Param{}
+	for _, p := range a.Outputs {
+		byName[p.Name] = p
+	}
+	assert.Equal(t, twnm.Param{Name: "cast_id", Type: "integer", Path: "cast[].cast_id"}, byName["cast_id"])
+	assert.Equal(t, twnm.Param{Name: "cast_item_id", Type: "integer", Path: "cast[].id", Entity: "person"}, byName["cast_item_id"])
+	// A list named for a resource holds it: a show's networks are networks.
+	a = api(t, c, "GET_tv-tv_id")
+	for _, p := range a.Outputs {
+		if p.Path == "networks[].id" {
+			assert.Equal(t, "network", p.Entity)
 		}
 	}
 }

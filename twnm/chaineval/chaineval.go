@@ -28,6 +28,10 @@ type Chain struct {
 	// graph has learned from the other chains.
 	Invocations []twnm.Invocation
 	Transitions []twnm.Transition
+	// Alternatives are other outputs of a gold flow's producer that the gold accepts in its
+	// place, where the data names no field: RestBench says only that the previous call's id
+	// feeds the next call, so any id of its answer, top level or in a list's items, is gold.
+	Alternatives map[Flow][]string
 }
 
 // Target is the chain's final API.
@@ -77,7 +81,8 @@ func APIBankChains(path string) ([]Chain, error) {
 // RestBenchChains reads RestBench's TMDB queries ([{query, solution: ["GET /path", ...]}]) and
 // maps each endpoint to its API in cat by Endpoint.String() (see endpointShape). RestBench gives no values or data
 // flow, so this package assumes what its README states: a call's path parameters that name an
-// id ({person_id}) are fed by the "id" output of the call before it, and every other required
+// id ({person_id}) are fed by an id of the call before it (its top-level "id", or the id of
+// a list's items: Chain.Alternatives), and every other required
 // input ({season_number}, {media_type}) is stated by the query. Each consecutive pair of calls
 // is a link.
 func RestBenchChains(path string, cat twnm.Catalog) ([]Chain, error) {
@@ -116,6 +121,15 @@ func RestBenchChains(path string, cat twnm.Catalog) ([]Chain, error) {
 				fed := in.In == "path" && strings.HasSuffix(in.Name, "_id") && prev != nil && hasOutput(prev, "id")
 				if fed {
 					c.Transitions = append(c.Transitions, twnm.Transition{Kind: twnm.Feeds, From: prev.Name, To: a.Name, FromParam: "id", ToParam: in.Name, Success: true})
+					f := Flow{From: prev.Name, Output: "id", To: a.Name, Input: in.Name}
+					for _, o := range prev.Outputs {
+						if strings.HasSuffix(o.Path, "[].id") {
+							if c.Alternatives == nil {
+								c.Alternatives = map[Flow][]string{}
+							}
+							c.Alternatives[f] = append(c.Alternatives[f], o.Name)
+						}
+					}
 					continue
 				}
 				if in.Required {
@@ -325,7 +339,9 @@ func summarize(results []Result, keep func(i int) bool) Summary {
 	return s
 }
 
-// Learn records the feedback of chains into g, skipping calls of APIs g does not know.
+// Learn records the feedback of chains into g, skipping calls of APIs g does not know. A flow
+// whose gold accepts other outputs (Chain.Alternatives) is recorded from the first accepted
+// output that g links to the input, as a run would record the output its plan bound.
 func Learn(g *twnm.Graph, chains []Chain) error {
 	for _, c := range chains {
 		var invs []twnm.Invocation
@@ -338,9 +354,21 @@ func Learn(g *twnm.Graph, chains []Chain) error {
 		for _, tr := range c.Transitions {
 			_, okF := g.APIByName(tr.From)
 			_, okT := g.APIByName(tr.To)
-			if okF && okT {
-				trs = append(trs, tr)
+			if !okF || !okT {
+				continue
 			}
+			if tr.Kind == twnm.Feeds {
+				f := Flow{From: tr.From, Output: tr.FromParam, To: tr.To, Input: tr.ToParam}
+				if !linked(g, f) {
+					for _, o := range c.Alternatives[f] {
+						if f.Output = o; linked(g, f) {
+							tr.FromParam = o
+							break
+						}
+					}
+				}
+			}
+			trs = append(trs, tr)
 		}
 		if err := g.Record(invs, trs); err != nil {
 			return fmt.Errorf("learn from chain %s: %w", c.ID, err)
