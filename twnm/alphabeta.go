@@ -149,13 +149,13 @@ func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 	}
 	s := &abSearch{
 		g: g, o: o, ctx: ctx, target: req.Target, relevance: req.Relevance,
-		known:   resolveParams(g, req.Known),
+		known:    resolveParams(g, req.Known),
 		used:     map[string]int{},
 		grounded: map[NodeID]bool{},
-		wanted:  resolveNames(g, req.Wanted),
-		exclude: req.Exclude,
-		onPath:  map[NodeID]bool{req.Target: true},
-		chosen:  map[NodeID]bool{req.Target: true},
+		wanted:   resolveNames(g, req.Wanted),
+		exclude:  req.Exclude,
+		onPath:   map[NodeID]bool{req.Target: true},
+		chosen:   map[NodeID]bool{req.Target: true},
 	}
 	root, score := s.resolveAPI(req.Target, 0, 1, true)
 	if s.err != nil {
