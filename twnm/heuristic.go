@@ -255,15 +255,20 @@ type heurCand struct {
 	fitness  float64
 	apis     int
 	key      string
+	used     int // distinct stated values the subgraph binds
 }
 
 func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(c.missing) }
 
-// better orders candidates: feasible first, fewer missing, higher fitness, fewer APIs, key.
+// better orders candidates: feasible first, fewer missing, more of the stated values used (a
+// stated value is there to be used; see AlphaBeta's grounding), higher fitness, fewer APIs,
+// key.
 func (c *heurCand) better(d *heurCand) bool {
 	switch {
 	case c.missing != d.missing:
 		return c.missing < d.missing
+	case c.used != d.used:
+		return c.used > d.used
 	case c.fitness != d.fitness:
 		return c.fitness > d.fitness
 	case c.apis != d.apis:
@@ -280,12 +285,14 @@ func (h *heur) eval(genes []int) *heurCand {
 	deps := map[NodeID][]NodeID{} // API -> the producers binding its inputs
 	order := []NodeID{h.target}
 	var keys []string
+	used := map[string]bool{}
 	for i := 0; i < len(order); i++ {
 		api := order[i]
 		for _, e := range h.g.Inputs(api) {
 			in := Supply{API: api, Param: e.From, Required: e.Required}
 			if v, ok := h.known.get(api, e.From); ok {
 				in.Source, in.Value = SupplyGiven, v
+				used[v] = true
 			} else if !e.Required {
 				in.Source = SupplyUnbound
 			} else if l, ok := h.bind(genes, e.From, api, depth, deps, order); ok {
@@ -303,7 +310,7 @@ func (h *heur) eval(genes []int) *heurCand {
 			c.supplies[api] = append(c.supplies[api], in)
 		}
 	}
-	c.apis = len(order)
+	c.apis, c.used = len(order), len(used)
 	c.key = strings.Join(keys, ";")
 	c.fitness = h.fitness(assemble(h.g, h.target, c.supplies), depth)
 	return c
