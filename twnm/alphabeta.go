@@ -42,7 +42,9 @@ import (
 // the more relevant to the request (SearchRequest.Relevance), then fewer unbound required
 // inputs, then name; once one sibling's value reaches Beta the
 // remaining siblings are cut (beta pruning), and a sibling whose S cannot exceed the best
-// value so far is cut as well (the bound).
+// value so far is cut as well (the bound). The connectivity constraint keeps the subgraph a
+// tree of bindings rooted at the target, at most MaxDepth deep and with at most MaxAPIs APIs
+// (the target included). APIs on the current path are not expanded again, so cycles end.
 //
 // Grounding. A stated value is there to be used, also deeper down: the person whose birthday
 // the user asks for is the lead of the film the user named, found through the film's credits,
@@ -52,9 +54,7 @@ import (
 // higher value wins; while the best branch is not grounded and some stated value is bound
 // nowhere in the partial subgraph yet, beta pruning and the bound wait (alpha pruning and
 // MaxExpansions still hold). A value stated for an API's own inputs counts as used before its
-// producers are chosen. The connectivity constraint keeps the subgraph a
-// tree of bindings rooted at the target, at most MaxDepth deep and with at most MaxAPIs APIs
-// (the target included). APIs on the current path are not expanded again, so cycles end.
+// producers are chosen.
 type AlphaBeta struct {
 	Alpha0   float64 // α0, lower bound on path scores at depth 0; default 0.1
 	Decay    float64 // κ in α_d = α0·e^(−κd); default 0.5
