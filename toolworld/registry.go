@@ -22,6 +22,10 @@ type Tool struct {
 	// Handle computes the response from the inputs, by parameter name. The same inputs always
 	// give the same response. An invalid or missing input gives an *InputError.
 	Handle func(inputs map[string]string) (map[string]any, error)
+	// Renamed marks the providers that name shared values their own way (camelCase, a bare
+	// id in a list, role-prefixed inputs): the renamed tasks use them, the classic tasks and
+	// the failure scenario's faults do not.
+	Renamed bool
 }
 
 // InputError is a missing or invalid input; the server answers it with 400 naming Param.
@@ -38,16 +42,34 @@ var Domains = []string{"geolocation", "weather", "air_quality", "restaurants", "
 
 // Registry returns the tool world's APIs, in a stable order. Each call builds a fresh copy.
 func Registry() []Tool {
-	defs := definitions()
-	tools := make([]Tool, 0, len(defs))
+	defs, renamed := definitions(), renamedDefinitions()
+	tools := make([]Tool, 0, len(defs)+len(renamed))
 	for _, d := range defs {
 		tools = append(tools, d.tool())
+	}
+	for _, d := range renamed {
+		t := d.tool()
+		t.Renamed = true
+		tools = append(tools, t)
 	}
 	return tools
 }
 
-// Catalog returns the registry as a Navi catalog named "toolworld". baseURL, when not empty,
-// becomes every endpoint's base_url.
+// Classic returns the registry without the renamed providers: the 41 APIs the classic tasks
+// are generated over.
+func Classic() []Tool {
+	var out []Tool
+	for _, t := range Registry() {
+		if !t.Renamed {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Catalog returns the registry as a Navi catalog named "toolworld", its list items typed as
+// the resources they are (twnm.TypeListItems). baseURL, when not empty, becomes every
+// endpoint's base_url.
 func Catalog(baseURL string) twnm.Catalog {
 	c := twnm.Catalog{Name: "toolworld"}
 	for _, t := range Registry() {
@@ -59,6 +81,7 @@ func Catalog(baseURL string) twnm.Catalog {
 		}
 		c.APIs = append(c.APIs, a)
 	}
+	twnm.TypeListItems(&c) // a track search's results[].id is a track's
 	return c
 }
 
@@ -75,10 +98,12 @@ type inp struct {
 	req                  bool
 }
 
-// outp is an output field of a def with the generator of its value.
+// outp is an output field of a def with the generator of its value. A field with a path
+// ("results[].id") lies in the first item of a list of the answer, not at its top level.
 type outp struct {
 	name, typ, desc string
 	gen             gen
+	path            string
 }
 
 // gen computes one output value.
@@ -106,7 +131,7 @@ func (d def) tool() Tool {
 		a.Inputs = append(a.Inputs, twnm.Param{Name: p.name, Type: p.typ, Description: p.desc, Required: p.req, In: p.loc})
 	}
 	for _, o := range d.out {
-		a.Outputs = append(a.Outputs, twnm.Param{Name: o.name, Type: o.typ, Description: o.desc})
+		a.Outputs = append(a.Outputs, twnm.Param{Name: o.name, Type: o.typ, Description: o.desc, Path: o.path})
 	}
 	return Tool{Domain: d.domain, API: a, Handle: d.handle}
 }
@@ -137,6 +162,21 @@ func (d def) handle(inputs map[string]string) (map[string]any, error) {
 		c.field = o.name
 		c.out[o.name] = o.gen(c)
 	}
+	// Fields of a list's item move into the list's first item, computed under their own
+	// names above so that generators could read them.
+	for _, o := range d.out {
+		list, key, ok := strings.Cut(o.path, "[].")
+		if !ok {
+			continue
+		}
+		items, _ := c.out[list].([]any)
+		if len(items) == 0 {
+			items = []any{map[string]any{}}
+			c.out[list] = items
+		}
+		items[0].(map[string]any)[key] = c.out[o.name]
+		delete(c.out, o.name)
+	}
 	return c.out, nil
 }
 
@@ -145,7 +185,7 @@ func (d def) handle(inputs map[string]string) (map[string]any, error) {
 var idPrefixes = map[string]string{
 	"hotel_id": "htl-", "property_code": "lod-", "restaurant_id": "rst-", "place_id": "plc-",
 	"listing_id": "lst-", "property_id": "nst-", "agent_id": "agt-", "team_id": "team-",
-	"match_id": "match-", "club_id": "club-",
+	"match_id": "match-", "club_id": "club-", "trackId": "trk-", "track_id": "trk-", "originPlaceId": "rpl-",
 }
 
 func checkInput(p inp, v string) error {
@@ -196,6 +236,11 @@ func body(name, typ, desc string) inp {
 }
 func o(name, typ, desc string, g gen) outp {
 	return outp{name: name, typ: typ, desc: desc, gen: g}
+}
+
+// item is field key of the first item of list, an output named name.
+func item(list, key, name, typ, desc string, g gen) outp {
+	return outp{name: name, typ: typ, desc: desc, gen: g, path: list + "[]." + key}
 }
 
 // Generators.
@@ -263,6 +308,16 @@ func keyedAs(concept, src string, g gen) gen {
 	return func(c *genCtx) any {
 		k := *c
 		k.rng = rngOf("keyed", src, c.value(src), concept)
+		return g(&k)
+	}
+}
+
+// keyedValue is keyedAs seeded by src's value alone, not its name, so that providers that name
+// one id differently (trackId, track_id, a search result's id) agree on its fields.
+func keyedValue(concept, src string, g gen) gen {
+	return func(c *genCtx) any {
+		k := *c
+		k.rng = rngOf("keyed-value", c.value(src), concept)
 		return g(&k)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,12 +14,16 @@ import (
 	"github.com/naviagent/navi/twnm"
 )
 
-// Task difficulties: easy is one call, medium two, hard three or four.
+// Task difficulties: easy is one call, medium two, hard three or four, all cycles the three.
+// Renamed tasks are two or three calls over every provider, the renamed ones included, with
+// at least one flow from an output into an input of another name (lat into latitude, a
+// search result's id into track_id); all never includes them.
 const (
-	DifficultyEasy   = "easy"
-	DifficultyMedium = "medium"
-	DifficultyHard   = "hard"
-	DifficultyAll    = "all"
+	DifficultyEasy    = "easy"
+	DifficultyMedium  = "medium"
+	DifficultyHard    = "hard"
+	DifficultyAll     = "all"
+	DifficultyRenamed = "renamed"
 )
 
 // Task is one generated question over the tool world with its gold answer (NaviAgent
@@ -40,7 +45,8 @@ type Task struct {
 	Expected map[string]any `json:"expected"`
 }
 
-// Flow binds input Input of ToAPI to output Output of FromAPI; Output equals Input.
+// Flow binds input Input of ToAPI to output Output of FromAPI; Output equals Input except in
+// renamed tasks.
 type Flow struct {
 	FromAPI string `json:"from_api"`
 	Output  string `json:"output"`
@@ -70,9 +76,9 @@ func GenerateTasks(opts TaskOptions) ([]Task, error) {
 		diff = DifficultyAll
 	}
 	switch diff {
-	case DifficultyEasy, DifficultyMedium, DifficultyHard, DifficultyAll:
+	case DifficultyEasy, DifficultyMedium, DifficultyHard, DifficultyAll, DifficultyRenamed:
 	default:
-		return nil, fmt.Errorf("generate tasks: unknown difficulty %q, want easy, medium, hard or all", diff)
+		return nil, fmt.Errorf("generate tasks: unknown difficulty %q, want easy, medium, hard, all or renamed", diff)
 	}
 	w := world()
 	tasks := make([]Task, 0, opts.N)
@@ -87,6 +93,9 @@ func GenerateTasks(opts TaskOptions) ([]Task, error) {
 			return nil, fmt.Errorf("generate task %d: %w", i, err)
 		}
 		t.ID = fmt.Sprintf("tw-%d-%04d", opts.Seed, i)
+		if d == DifficultyRenamed {
+			t.ID = fmt.Sprintf("tw-renamed-%d-%04d", opts.Seed, i)
+		}
 		tasks = append(tasks, t)
 	}
 	return tasks, nil
@@ -154,12 +163,27 @@ func bindInputs(task Task, api twnm.API, outs map[string]map[string]any) (map[st
 			return nil, fmt.Errorf("%s.%s: %s has not run before it", f.ToAPI, f.Input, f.FromAPI)
 		}
 		v, ok := prev[f.Output]
+		if p, found := outputParam(f.FromAPI, f.Output); found && p.Path != "" {
+			v, ok = twnm.Lookup(prev, p.Path)
+		}
 		if !ok {
 			return nil, fmt.Errorf("%s.%s: %s gave no %s", f.ToAPI, f.Input, f.FromAPI, f.Output)
 		}
 		in[f.Input] = ValueString(v)
 	}
 	return in, nil
+}
+
+// outputParam returns the catalog entry of output name of API api.
+func outputParam(api, name string) (twnm.Param, bool) {
+	if t, ok := world().byName[api]; ok {
+		for _, p := range t.API.Outputs {
+			if p.Name == name {
+				return p, true
+			}
+		}
+	}
+	return twnm.Param{}, false
 }
 
 // ValueString renders an output value as an input value: strings as they are, anything else
@@ -177,26 +201,43 @@ func ValueString(v any) string {
 
 // taskWorld is the registry indexed for generation.
 type taskWorld struct {
-	tools  []Tool
-	byName map[string]Tool
-	// producers maps an input name to the APIs whose outputs carry exactly that name and that
-	// do not take it as an input themselves (no echo producers), in registry order.
-	producers map[string][]string
+	tools   []Tool // the classic APIs, which the classic tasks end at
+	all     []Tool // every API, which the renamed tasks end at
+	byName  map[string]Tool
+	// producers maps an input name to the classic APIs whose outputs carry exactly that name
+	// and that do not take it as an input themselves (no echo producers), in registry order;
+	// renamedProducers to every API with an output that feeds it (see feeds), likewise.
+	producers, renamedProducers map[string][]string
 }
 
 var world = sync.OnceValue(func() *taskWorld {
-	w := &taskWorld{tools: Registry(), byName: map[string]Tool{}, producers: map[string][]string{}}
-	for _, t := range w.tools {
+	w := &taskWorld{all: Registry(), byName: map[string]Tool{}, producers: map[string][]string{}, renamedProducers: map[string][]string{}}
+	inputs := map[string]bool{}
+	for _, t := range w.all {
 		w.byName[t.API.Name] = t
+		if !t.Renamed {
+			w.tools = append(w.tools, t)
+		}
+		for _, p := range t.API.Inputs {
+			inputs[p.Name] = true
+		}
 	}
-	for _, t := range w.tools {
+	for _, t := range w.all {
 		takes := map[string]bool{}
 		for _, p := range t.API.Inputs {
 			takes[p.Name] = true
 		}
 		for _, o := range t.API.Outputs {
-			if !takes[o.Name] {
+			if takes[o.Name] {
+				continue
+			}
+			if !t.Renamed {
 				w.producers[o.Name] = append(w.producers[o.Name], t.API.Name)
+			}
+			for in := range inputs {
+				if feeds(t.API.Name, o.Name, in, true) && !slices.Contains(w.renamedProducers[in], t.API.Name) {
+					w.renamedProducers[in] = append(w.renamedProducers[in], t.API.Name)
+				}
 			}
 		}
 	}
@@ -220,7 +261,12 @@ func newContext(rng *rand.Rand) taskContext {
 	c := cities[cn]
 	day := time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, rng.IntN(92)).Format(time.DateOnly)
 	guests := []string{"Ada Lovelace", "Alan Turing", "Grace Hopper", "Marie Curie", "Nikola Tesla", "Rosalind Franklin"}
+	// The renamed providers' leaves come from a hash, not from rng, so that the classic
+	// tasks draw exactly what they drew before those providers existed.
+	h := hashOf("renamed", cn, day)
 	return taskContext{
+		"cityName": title(cn), "artistName": artists[h%uint64(len(artists))],
+		"minutes": strconv.Itoa(15 * (1 + int(h>>8%4))),
 		"city": title(cn), "city_name": title(cn),
 		"latitude": ValueString(c.lat), "longitude": ValueString(c.lon), "lat": ValueString(c.lat), "lon": ValueString(c.lon),
 		"team_name": teams[rng.IntN(len(teams))], "club_name": teams[rng.IntN(len(teams))],
@@ -245,6 +291,11 @@ type draft struct {
 
 // generate makes one task of difficulty d.
 func (w *taskWorld) generate(rng *rand.Rand, d string) (Task, error) {
+	renamed := d == DifficultyRenamed
+	tools, producers := w.tools, w.producers
+	if renamed {
+		tools, producers = w.all, w.renamedProducers
+	}
 	for range maxAttempts {
 		want := 1
 		switch d {
@@ -252,11 +303,13 @@ func (w *taskWorld) generate(rng *rand.Rand, d string) (Task, error) {
 			want = 2
 		case DifficultyHard:
 			want = 3 + rng.IntN(2)
+		case DifficultyRenamed:
+			want = 2 + rng.IntN(2)
 		}
 		ctx := newContext(rng)
-		final := w.tools[rng.IntN(len(w.tools))].API.Name
-		dr, ok := w.grow(rng, ctx, final, want)
-		if !ok {
+		final := tools[rng.IntN(len(tools))].API.Name
+		dr, ok := w.grow(rng, ctx, final, want, producers, renamed)
+		if !ok || renamed && !slices.ContainsFunc(dr.flows, func(f Flow) bool { return f.Output != f.Input }) {
 			continue
 		}
 		return w.finish(dr, d)
@@ -264,8 +317,10 @@ func (w *taskWorld) generate(rng *rand.Rand, d string) (Task, error) {
 	return Task{}, fmt.Errorf("no %s chain found in %d attempts", d, maxAttempts)
 }
 
-// grow builds a chain of exactly want distinct APIs ending at final, or reports failure.
-func (w *taskWorld) grow(rng *rand.Rand, ctx taskContext, final string, want int) (*draft, bool) {
+// grow builds a chain of exactly want distinct APIs ending at final, or reports failure. An
+// input's producers are producers[input]; when renamed, an output feeds an input of another
+// name as renames says, and never when it echoes the producer's own input.
+func (w *taskWorld) grow(rng *rand.Rand, ctx taskContext, final string, want int, producers map[string][]string, renamed bool) (*draft, bool) {
 	dr := &draft{final: final, apis: map[string]bool{final: true}, children: map[string][]string{},
 		given: map[string]string{}, source: map[string]map[string]string{}}
 	queue := []string{final}
@@ -291,7 +346,7 @@ func (w *taskWorld) grow(rng *rand.Rand, ctx taskContext, final string, want int
 				}
 			}
 			var cands []string
-			for _, prod := range w.producers[p.Name] {
+			for _, prod := range producers[p.Name] {
 				if !dr.apis[prod] && prod != a {
 					cands = append(cands, prod)
 				}
@@ -310,20 +365,29 @@ func (w *taskWorld) grow(rng *rand.Rand, ctx taskContext, final string, want int
 			dr.apis[prod] = true
 			dr.children[a] = append(dr.children[a], prod)
 			queue = append(queue, prod)
-			// The producer binds every required input of a that it outputs under the same name.
-			outs := map[string]bool{}
-			for _, o := range w.byName[prod].API.Outputs {
-				outs[o.Name] = true
-			}
+			// The producer binds every required input of a that it outputs (under the same
+			// name, or as renames says).
+			papi := w.byName[prod].API
 			for _, q := range api.Inputs {
-				if _, done := src[q.Name]; !done && q.Required && outs[q.Name] {
-					src[q.Name] = prod
-					dr.flows = append(dr.flows, Flow{FromAPI: prod, Output: q.Name, ToAPI: a, Input: q.Name})
+				if _, done := src[q.Name]; done || !q.Required {
+					continue
+				}
+				for _, o := range papi.Outputs {
+					if feeds(prod, o.Name, q.Name, renamed) && (o.Name == q.Name || !takes(papi, o.Name)) {
+						src[q.Name] = prod
+						dr.flows = append(dr.flows, Flow{FromAPI: prod, Output: o.Name, ToAPI: a, Input: q.Name})
+						break
+					}
 				}
 			}
 		}
 	}
 	return dr, len(dr.apis) == want
+}
+
+// takes reports whether api has an input of that name.
+func takes(api twnm.API, name string) bool {
+	return slices.ContainsFunc(api.Inputs, func(p twnm.Param) bool { return p.Name == name })
 }
 
 // finish orders the chain (producers first, post-order from the final API), phrases the
@@ -397,6 +461,11 @@ var asks = map[string]string{
 	"sports.TeamPlayers":     "Who is the top scorer of {team_id}?",
 	"scoreline.FindClub":     "Which league does the club {club_name} play in?",
 	"scoreline.ClubMatches":  "When is the next match of {club_id}?",
+	"tunes.SearchTracks":     "What is the top track of {artistName}?",
+	"tunes.Track":            "How long is {trackId}, and when was it released?",
+	"lyrico.Lyrics":          "What is the first line of the lyrics of {track_id}?",
+	"routely.FindPlace":      "Find {cityName} on the map.",
+	"routely.Reachable":      "How much area can I reach within {minutes} minutes from {originPlaceId}?",
 }
 
 // refs phrase how a consumer's question names what a producer gives, keyed "API.output"
@@ -416,6 +485,9 @@ var refs = map[string]string{
 	"sports.SearchTeam.league":  "the league that {team_name} plays in",
 	"sports.TeamFixtures":       "the next match of {team_id}",
 	"scoreline.FindClub":        "the club {club_name}",
+	"scoreline.ClubMatches":     "the next match of {club_id}",
+	"tunes.SearchTracks":        "the top track of {artistName}",
+	"routely.FindPlace":         "the centre of {cityName}",
 }
 
 // phrase renders the query of a draft.

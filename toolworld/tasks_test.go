@@ -219,3 +219,79 @@ func TestChainInputs(t *testing.T) {
 	assert.Equal(t, "41.9028", in["weather.Current.latitude"], "the value the first call produced")
 	assert.NotEmpty(t, in["weather.Current.longitude"])
 }
+
+// Renamed tasks chain through outputs named otherwise than the inputs they feed, as the
+// tool world's renames say; classic tasks never touch the renamed providers.
+func TestRenamedTasks(t *testing.T) {
+	_, ts := newTestServer(t, Options{})
+	tasks := genTasks(t, TaskOptions{Seed: 1, N: 120, Difficulty: DifficultyRenamed})
+	renamedFlows, renamedAPIs := 0, map[string]bool{}
+	for _, task := range tasks {
+		assert.Equal(t, DifficultyRenamed, task.Difficulty)
+		assert.True(t, strings.HasPrefix(task.ID, "tw-renamed-1-"), task.ID)
+		assert.Contains(t, []int{2, 3}, len(task.GoldChain), task.ID)
+		differ := false
+		for _, f := range task.GoldFlow {
+			assert.True(t, feeds(f.FromAPI, f.Output, f.Input, true), "%s: %+v", task.ID, f)
+			assert.True(t, hasParam(apiByName(t, f.FromAPI).Outputs, f.Output), "%s: %+v", task.ID, f)
+			assert.True(t, hasParam(apiByName(t, f.ToAPI).Inputs, f.Input), "%s: %+v", task.ID, f)
+			if f.Output != f.Input {
+				differ = true
+				renamedFlows++
+			}
+		}
+		assert.True(t, differ, "%s: no flow across names", task.ID)
+		for k, v := range task.Given {
+			assert.Contains(t, task.Query, v, "%s: %s", task.ID, k)
+		}
+		for _, a := range task.GoldChain {
+			if tool, _ := world().byName[a]; tool.Renamed {
+				renamedAPIs[a] = true
+			}
+		}
+
+		// In process and over HTTP, the gold chain gives the expected answer.
+		got, err := RunChain(task)
+		require.NoError(t, err, task.ID)
+		assert.Equal(t, normalize(t, task.Expected), normalize(t, got), task.ID)
+		outs := map[string]map[string]any{}
+		for _, name := range task.GoldChain {
+			a := apiByName(t, name)
+			in, err := bindInputs(task, a, outs)
+			require.NoError(t, err, task.ID)
+			status, body, _ := call(t, ts.URL, a, in)
+			require.Equal(t, http.StatusOK, status, "%s %s: %s", task.ID, name, body)
+			outs[name] = decode(t, body)
+		}
+		assert.Equal(t, normalize(t, task.Expected), normalize(t, outs[task.GoldChain[len(task.GoldChain)-1]]), task.ID)
+	}
+	assert.Greater(t, renamedFlows, 120)
+	assert.Len(t, renamedAPIs, 5, "every renamed provider's API takes part")
+
+	for _, task := range genTasks(t, TaskOptions{Seed: 1, N: 300}) {
+		for _, a := range task.GoldChain {
+			assert.False(t, world().byName[a].Renamed, "%s: classic task uses %s", task.ID, a)
+		}
+	}
+}
+
+// A search result's id is nested: the chain reads it from the first result.
+func TestRenamedNestedFlow(t *testing.T) {
+	task := Task{ID: "x", GoldChain: []string{"tunes.SearchTracks", "lyrico.Lyrics"},
+		GoldFlow: []Flow{{FromAPI: "tunes.SearchTracks", Output: "id", ToAPI: "lyrico.Lyrics", Input: "track_id"}},
+		Given:    map[string]string{"tunes.SearchTracks.artistName": "Nina Simone"}}
+	in, err := ChainInputs(task)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(in["lyrico.Lyrics.track_id"], "trk-nina-simone-"), in["lyrico.Lyrics.track_id"])
+	out, err := world().byName["tunes.SearchTracks"].Handle(map[string]string{"artistName": "Nina Simone"})
+	require.NoError(t, err)
+	results := out["results"].([]any)
+	require.Len(t, results, 1)
+	assert.Equal(t, in["lyrico.Lyrics.track_id"], results[0].(map[string]any)["id"])
+	assert.NotContains(t, out, "id", "the id is inside the list, not at the top")
+	// The track's own API agrees with the search on its title.
+	track, err := world().byName["tunes.Track"].Handle(map[string]string{"trackId": in["lyrico.Lyrics.track_id"]})
+	require.NoError(t, err)
+	assert.Equal(t, results[0].(map[string]any)["title"], track["title"])
+	assert.Equal(t, "Nina Simone", track["artistName"])
+}
