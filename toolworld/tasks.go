@@ -201,9 +201,9 @@ func ValueString(v any) string {
 
 // taskWorld is the registry indexed for generation.
 type taskWorld struct {
-	tools   []Tool // the classic APIs, which the classic tasks end at
-	all     []Tool // every API, which the renamed tasks end at
-	byName  map[string]Tool
+	tools  []Tool // the classic APIs, which the classic tasks end at
+	all    []Tool // every API, which the renamed tasks end at
+	byName map[string]Tool
 	// producers maps an input name to the classic APIs whose outputs carry exactly that name
 	// and that do not take it as an input themselves (no echo producers), in registry order;
 	// renamedProducers to every API with an output that feeds it (see feeds), likewise.
@@ -267,7 +267,7 @@ func newContext(rng *rand.Rand) taskContext {
 	return taskContext{
 		"cityName": title(cn), "artistName": artists[h%uint64(len(artists))],
 		"minutes": strconv.Itoa(15 * (1 + int(h>>8%4))),
-		"city": title(cn), "city_name": title(cn),
+		"city":    title(cn), "city_name": title(cn),
 		"latitude": ValueString(c.lat), "longitude": ValueString(c.lon), "lat": ValueString(c.lat), "lon": ValueString(c.lon),
 		"team_name": teams[rng.IntN(len(teams))], "club_name": teams[rng.IntN(len(teams))],
 		"league":   leagues[rng.IntN(len(leagues))],
