@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm/chaineval"
 )
 
@@ -20,7 +21,7 @@ const (
 )
 
 // chainSetKeys are the sets navi eval chains knows, in report order.
-var chainSetKeys = []string{"apibank", "restbench", "toolworld"}
+var chainSetKeys = []string{"apibank", "restbench", "toolworld", "toolworld-renamed"}
 
 // evalChainsCmd runs `navi eval chains`: for each set (API-Bank level-3, RestBench TMDB, the
 // tool world's generated tasks) and each method (the target alone, exact-name linking, Navi's
@@ -59,12 +60,14 @@ func evalChainsCmd(args []string, s streams) error {
 		case "restbench":
 			set, err = chaineval.RestBenchSet(*data)
 		case "toolworld":
-			set, err = chaineval.ToolWorldSet(*toolWorldN, *seed)
+			set, err = chaineval.ToolWorldSet(*toolWorldN, *seed, toolworld.DifficultyAll)
+		case "toolworld-renamed":
+			set, err = chaineval.ToolWorldSet(*toolWorldN, *seed, toolworld.DifficultyRenamed)
 		default:
 			return fmt.Errorf("%w: unknown set %q; known: %s", errUsage, n, strings.Join(chainSetKeys, ", "))
 		}
 		if err != nil {
-			if *data == "" && !strings.EqualFold(n, "toolworld") {
+			if *data == "" && !strings.HasPrefix(strings.ToLower(n), "toolworld") {
 				return fmt.Errorf("%w: set %s needs the shared data folder: pass -data or set NAVI_DATA_DIR", errUsage, n)
 			}
 			return fmt.Errorf("navi eval chains: %w", err)

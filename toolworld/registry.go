@@ -185,7 +185,7 @@ func (d def) handle(inputs map[string]string) (map[string]any, error) {
 var idPrefixes = map[string]string{
 	"hotel_id": "htl-", "property_code": "lod-", "restaurant_id": "rst-", "place_id": "plc-",
 	"listing_id": "lst-", "property_id": "nst-", "agent_id": "agt-", "team_id": "team-",
-	"match_id": "match-", "club_id": "club-", "trackId": "trk-", "track_id": "trk-", "originPlaceId": "rpl-",
+	"match_id": "match-", "club_id": "club-", "trackId": "trk-", "track_id": "trk-", "originStopId": "stp-",
 }
 
 func checkInput(p inp, v string) error {

@@ -2,7 +2,7 @@ package toolworld
 
 // The renamed providers name shared values their own way, as real catalogs do: camelCase
 // beside snake_case, a bare id inside a list (results[].id) where the consumer wants a
-// track_id, and a role-prefixed input (originPlaceId) fed by a plain placeId. The renamed
+// track_id, and a role-prefixed input (originStopId) fed by a plain stopId. The renamed
 // tasks chain them with each other and with the classic APIs through flows whose output and
 // input names differ; the classic tasks never use them.
 
@@ -42,16 +42,16 @@ func renamedDefinitions() []def {
 			}},
 
 		// Routes.
-		{name: "routely.FindPlace", provider: "routely", domain: "routes", method: "GET", path: "/routely/places",
-			desc: "Finds a place on the map by city name.",
+		{name: "routely.FindStop", provider: "routely", domain: "routes", method: "GET", path: "/routely/stops",
+			desc: "Finds the main public transport stop of a city.",
 			in:   []inp{q("cityName", "string", dCity)},
 			out: []outp{
-				o("placeId", "string", "Id of the place.", slugID("rpl-", "cityName")),
-				o("formattedAddress", "string", "Full name of the place.", fn(func(c *genCtx) any { return title(c.value("cityName")) + " city centre" })),
+				o("stopId", "string", "Id of the stop.", slugID("stp-", "cityName")),
+				o("stopName", "string", "Name of the stop.", fn(func(c *genCtx) any { return title(c.value("cityName")) + " Central" })),
 			}},
 		{name: "routely.Reachable", provider: "routely", domain: "routes", method: "GET", path: "/routely/reachable",
-			desc: "Area and towns reachable from a place within a travel time.",
-			in:   []inp{q("originPlaceId", "string", "Place id to start from."), q("minutes", "integer", "Travel time in minutes.")},
+			desc: "Area and towns reachable by public transport from a stop within a travel time.",
+			in:   []inp{q("originStopId", "string", "Stop id to start from."), q("minutes", "integer", "Travel time in minutes.")},
 			out: []outp{
 				o("reachableAreaKm2", "number", "Area reachable in km².", fn(func(c *genCtx) any {
 					return round(float64(c.intIn("minutes", 30))*float64(c.intIn("minutes", 30))*(2+c.rng.Float64()), 1)
@@ -78,7 +78,7 @@ var renames = map[string][]string{
 	"*.city_name": {"city", "cityName"}, "*.city": {"city_name", "cityName"},
 	"scoreline.ClubMatches.game_id": {"match_id"},
 	"tunes.SearchTracks.id":         {"track_id", "trackId"},
-	"routely.FindPlace.placeId":     {"originPlaceId"},
+	"routely.FindStop.stopId":       {"originStopId"},
 }
 
 // feeds reports whether output out of API api binds input in: by the same name, or, for

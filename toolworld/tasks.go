@@ -464,8 +464,8 @@ var asks = map[string]string{
 	"tunes.SearchTracks":     "What is the top track of {artistName}?",
 	"tunes.Track":            "How long is {trackId}, and when was it released?",
 	"lyrico.Lyrics":          "What is the first line of the lyrics of {track_id}?",
-	"routely.FindPlace":      "Find {cityName} on the map.",
-	"routely.Reachable":      "How much area can I reach within {minutes} minutes from {originPlaceId}?",
+	"routely.FindStop":       "Which is the main public transport stop of {cityName}?",
+	"routely.Reachable":      "How much area can I reach by public transport within {minutes} minutes from {originStopId}?",
 }
 
 // refs phrase how a consumer's question names what a producer gives, keyed "API.output"
@@ -487,7 +487,7 @@ var refs = map[string]string{
 	"scoreline.FindClub":        "the club {club_name}",
 	"scoreline.ClubMatches":     "the next match of {club_id}",
 	"tunes.SearchTracks":        "the top track of {artistName}",
-	"routely.FindPlace":         "the centre of {cityName}",
+	"routely.FindStop":          "the main stop of {cityName}",
 }
 
 // phrase renders the query of a draft.

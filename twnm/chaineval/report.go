@@ -59,16 +59,22 @@ func RestBenchSet(dataDir string) (Set, error) {
 		Note: fmt.Sprintf("%d TMDB queries over the %d operations of the TMDB spec; gold flows: each {x_id} path parameter fed by the previous call's id (RestBenchChains)", len(chains), len(cat.APIs))}, nil
 }
 
-// ToolWorldSet generates n tool-world tasks from seed over the tool world's catalog.
-func ToolWorldSet(n int, seed uint64) (Set, error) {
-	tasks, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: seed, N: n})
+// ToolWorldSet generates n tool-world tasks of difficulty all (easy, medium and hard, whose
+// flows keep their names) or renamed (flows across names) from seed over the tool world's
+// catalog.
+func ToolWorldSet(n int, seed uint64, difficulty string) (Set, error) {
+	tasks, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: seed, N: n, Difficulty: difficulty})
 	if err != nil {
 		return Set{}, fmt.Errorf("toolworld chains: %w", err)
 	}
 	cat := toolworld.Catalog("http://toolworld.invalid")
 	chains := ToolWorldChains(tasks)
-	return Set{Name: "ToolWorld", Catalog: cat, Chains: chains,
-		Note: fmt.Sprintf("%d generated tasks (seed %d) over the tool world's %d APIs; gold flows from the generator", len(chains), seed, len(cat.APIs))}, nil
+	name, what := "ToolWorld", "generated tasks"
+	if difficulty == toolworld.DifficultyRenamed {
+		name, what = "ToolWorld renamed", "generated renamed tasks (flows across names: lat into latitude, a search result's id into track_id)"
+	}
+	return Set{Name: name, Catalog: cat, Chains: chains,
+		Note: fmt.Sprintf("%d %s (seed %d) over the tool world's %d APIs; gold flows from the generator", len(chains), what, seed, len(cat.APIs))}, nil
 }
 
 // Method builds a graph from a catalog and searches it.
