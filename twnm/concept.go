@@ -79,13 +79,24 @@ func singular(w string) string {
 	return w
 }
 
-// words splits a name into singular words, stop words left out; a rate ends at "per"
-// (price_per_night is a price, not nights).
+// abbreviations are the short forms APIs commonly use for a word, read as the word: lat is a
+// latitude whoever names it so. Only forms with one reading are listed (not "temp", "long").
+var abbreviations = map[string]string{
+	"lat": "latitude", "lon": "longitude", "lng": "longitude", "addr": "address", "qty": "quantity",
+	"amt": "amount", "desc": "description", "img": "image", "tz": "timezone", "pwd": "password",
+	"org": "organization", "dept": "department", "loc": "location", "msg": "message",
+}
+
+// words splits a name into singular words, abbreviations spelled out and stop words left
+// out; a rate ends at "per" (price_per_night is a price, not nights).
 func words(name string) []string {
 	var ws []string
 	for _, w := range embed.Tokenize(name) {
 		if w == "per" && len(ws) > 0 {
 			break
+		}
+		if full, ok := abbreviations[w]; ok {
+			w = full
 		}
 		if !stopWords[w] {
 			ws = append(ws, singular(w))
