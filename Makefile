@@ -16,6 +16,7 @@ BENCH_FLAGS ?= -benchtime 40x -count 3
 # Flags of navi bench in make bench, and where its reports go; see `bin/navi bench -h`.
 BENCH_ARGS  ?= -n 150 -seed 1 -concurrency 4 -batches 5
 BENCH_OUT   ?= results/bench
+BENCH_RENAMED_ARGS ?= -n 90 -seed 1 -concurrency 4 -batches 3
 # The demo's tools: the tool world's own catalog, served by the running tool world.
 CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json
 GO          ?= go
@@ -142,11 +143,14 @@ test: build
 
 ## bench: the evaluation on the local stack (make up): the tool world's catalog imported, then
 ## navi bench (the paper's ablation variants, the failure scenario, a simulated user answering
-## the agent's questions); reports (JSON, Markdown, PNG) in $(BENCH_OUT). The stack stays up.
+## the agent's questions) on the classic tasks, and the ablation variants on the renamed tasks
+## (flows across names); reports (JSON, Markdown, PNG) in $(BENCH_OUT) and $(BENCH_OUT)/renamed.
+## The stack stays up.
 bench: up
 	@set -a; . $(STATE)/stack.env; set +a; \
 	bin/navi tools import $(CATALOG) && \
-	bin/navi bench $(BENCH_ARGS) -out $(BENCH_OUT)
+	bin/navi bench $(BENCH_ARGS) -out $(BENCH_OUT) && \
+	bin/navi bench $(BENCH_RENAMED_ARGS) -difficulty renamed -failures=false -out $(BENCH_OUT)/renamed
 
 ## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries) against a
 ## fresh stack of their own on free ports (no worker: each benchmark runs its own), stopped

@@ -37,7 +37,7 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		rows = append(rows, row{vm.Variant, vm.All()})
 	}
 	table(&b, "Variant", rows)
-	for _, d := range Difficulties[:3] {
+	for _, d := range Difficulties[:len(Difficulties)-1] {
 		rows = rows[:0]
 		n := 0
 		for _, vm := range r.Metrics {

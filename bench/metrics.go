@@ -113,8 +113,8 @@ func Percentile(xs []float64, p float64) float64 {
 	return s[max(0, min(i, len(s)-1))]
 }
 
-// Difficulties are the difficulty groups reported, in order.
-var Difficulties = []string{toolworld.DifficultyEasy, toolworld.DifficultyMedium, toolworld.DifficultyHard, toolworld.DifficultyAll}
+// Difficulties are the difficulty groups reported, in order; all is every task.
+var Difficulties = []string{toolworld.DifficultyEasy, toolworld.DifficultyMedium, toolworld.DifficultyHard, toolworld.DifficultyRenamed, toolworld.DifficultyAll}
 
 // Summarize computes each variant's metrics from the outcomes: by difficulty always, by
 // phase when phases is not empty, and by batch when batches > 1. Outcomes of variants not
