@@ -25,6 +25,13 @@
 // providers. Ids carry a prefix (htl-, rst-, team-, ...); an id the world did not hand out
 // is rejected with 400.
 //
+// The renamed providers (Tool.Renamed; Classic leaves them out) name shared values their own
+// way, as real catalogs do: tunes.SearchTracks(artistName) answers a list whose first
+// item's id (results[].id) tunes.Track(trackId) and lyrico.Lyrics(track_id) take, and
+// routely.FindStop(cityName) gives the stopId that routely.Reachable(originStopId, minutes)
+// takes. The renamed tasks (DifficultyRenamed) chain through flows across names, as renames
+// says (lat feeds latitude, city_name feeds city, game_id feeds match_id).
+//
 // # Server
 //
 // New builds the http.Handler. Besides the API endpoints it serves:
