@@ -14,7 +14,7 @@ import (
 //
 // Candidates. Every required, unknown parameter reachable backwards from the target within
 // MaxDepth is a gene whose value picks one of its producers (sorted by link strength, then
-// name) or none. A genome decodes breadth first from the target: an input is bound by an API
+// relevance to the request, then name) or none. A genome decodes breadth first from the target: an input is bound by an API
 // already in the candidate that outputs it when one does (so one Geocoding serves latitude
 // and longitude), else by the gene's producer, which joins the candidate unless that would
 // close a cycle, exceed MaxDepth or exceed MaxAPIs; otherwise the input is missing.
@@ -30,7 +30,9 @@ import (
 // bindings of w(v,u) (OUTPUTS strength, times FEEDS for an alias) plus the strength of the
 // THEN edge v→consumer where one exists, divided by the number of bindings (1 when there
 // are none), so that size alone is not rewarded. Feasible candidates (no missing required
-// input) always beat infeasible ones; then fewer missing inputs, higher F, fewer APIs, and
+// input) always beat infeasible ones; then fewer missing inputs, more distinct stated values
+// used (a stated value is there to be used, as in AlphaBeta's grounding), fewer APIs (Eq. 23
+// alone preferred a detour through a hotel's coordinates to the city's own), higher F, and
 // the bindings' names in order break ties, so results are deterministic for a Seed.
 //
 // Search. The population starts with the greedy genome (every gene its strongest producer)
@@ -94,7 +96,7 @@ func (o Heuristic) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 		return nil, fmt.Errorf("heuristic search: %w", err)
 	}
 	h := &heur{g: g, o: o, target: req.Target, known: resolveParams(g, req.Known), exclude: req.Exclude,
-		gene: map[NodeID]int{}}
+		relevance: req.Relevance, gene: map[NodeID]int{}}
 	h.genes()
 	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))
 
@@ -181,10 +183,12 @@ type heur struct {
 	target  NodeID
 	known   knownValues
 	exclude map[NodeID]bool
-	params  []NodeID       // the genes' parameters
-	cands   [][]link       // each gene's producers
-	gene    map[NodeID]int // parameter -> gene index
-	stats   SearchStats
+	// relevance is SearchRequest.Relevance: producers are tried and candidates ranked by it.
+	relevance map[string]float64
+	params    []NodeID       // the genes' parameters
+	cands     [][]link       // each gene's producers
+	gene      map[NodeID]int // parameter -> gene index
+	stats     SearchStats
 }
 
 // genes finds the required unknown parameters reachable from the target within MaxDepth
@@ -213,6 +217,10 @@ func (h *heur) genes() {
 			sort.SliceStable(ls, func(i, j int) bool {
 				if ls[i].weight != ls[j].weight {
 					return ls[i].weight > ls[j].weight
+				}
+				ri, rj := h.relevance[h.g.Node(ls[i].api).Name], h.relevance[h.g.Node(ls[j].api).Name]
+				if ri != rj {
+					return ri > rj
 				}
 				return h.g.Node(ls[i].api).Name < h.g.Node(ls[j].api).Name
 			})
@@ -261,18 +269,18 @@ type heurCand struct {
 func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(c.missing) }
 
 // better orders candidates: feasible first, fewer missing, more of the stated values used (a
-// stated value is there to be used; see AlphaBeta's grounding), higher fitness, fewer APIs,
-// key.
+// stated value is there to be used; see AlphaBeta's grounding), fewer APIs (a detour through
+// a hotel's coordinates is not a city's), higher fitness, key.
 func (c *heurCand) better(d *heurCand) bool {
 	switch {
 	case c.missing != d.missing:
 		return c.missing < d.missing
 	case c.used != d.used:
 		return c.used > d.used
-	case c.fitness != d.fitness:
-		return c.fitness > d.fitness
 	case c.apis != d.apis:
 		return c.apis < d.apis
+	case c.fitness != d.fitness:
+		return c.fitness > d.fitness
 	}
 	return c.key < d.key
 }

@@ -26,7 +26,7 @@ func TestConcept(t *testing.T) {
 		{"destination_name", "flight", []string{"destination", "name"}}, // a role qualifies the name
 		{"status", "order", []string{"status"}},                         // singular leaves "status" alone
 		{"categories", "shop", []string{"category"}},
-		{"lat", "city", []string{"latitude"}},                   // abbreviations spelled out
+		{"lat", "city", []string{"latitude"}},                  // abbreviations spelled out
 		{"originLng", "trip", []string{"origin", "longitude"}}, // also inside a name
 	}
 	for _, tt := range tests {
