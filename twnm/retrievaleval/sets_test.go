@@ -53,7 +53,7 @@ func TestLoadSets(t *testing.T) {
 			final: "EmailReminder", chain: []string{"QueryMeeting", "EmailReminder"},
 		},
 		{
-			name: "ToolWorld", tasks: 30, apis: 41, ordered: true,
+			name: "ToolWorld", tasks: 30, apis: 46, ordered: true,
 			id: "tw-1-0001", query: "What is the air quality at the centre of Rome?",
 			final: "airq.Current", chain: []string{"geo.Geocode", "airq.Current"},
 		},
