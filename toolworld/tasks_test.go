@@ -97,21 +97,27 @@ func TestRunChainMatchesExpected(t *testing.T) {
 
 func TestTasksOverHTTP(t *testing.T) {
 	_, ts := newTestServer(t, Options{})
-	tasks := genTasks(t, TaskOptions{Seed: 2, N: 120})
-	for _, task := range tasks {
-		outs := map[string]map[string]any{}
-		var last map[string]any
-		for _, name := range task.GoldChain {
-			a := apiByName(t, name)
-			in, err := bindInputs(task, a, outs)
-			require.NoError(t, err, task.ID)
-			status, body, _ := call(t, ts.URL, a, in)
-			require.Equal(t, http.StatusOK, status, "%s %s: %s", task.ID, name, body)
-			last = decode(t, body)
-			outs[name] = last
-		}
-		assert.Equal(t, normalize(t, task.Expected), normalize(t, last), task.ID)
+	for _, task := range genTasks(t, TaskOptions{Seed: 2, N: 120}) {
+		assert.Equal(t, normalize(t, task.Expected), normalize(t, runOverHTTP(t, ts.URL, task)), task.ID)
 	}
+}
+
+// runOverHTTP calls the task's gold chain on the server at base, each input bound as the task
+// says, and returns the final API's answer.
+func runOverHTTP(t *testing.T, base string, task Task) map[string]any {
+	t.Helper()
+	outs := map[string]map[string]any{}
+	var last map[string]any
+	for _, name := range task.GoldChain {
+		a := apiByName(t, name)
+		in, err := bindInputs(task, a, outs)
+		require.NoError(t, err, task.ID)
+		status, body, _ := call(t, base, a, in)
+		require.Equal(t, http.StatusOK, status, "%s %s: %s", task.ID, name, body)
+		last = decode(t, body)
+		outs[name] = last
+	}
+	return last
 }
 
 func TestTaskQueriesStateLeaves(t *testing.T) {
@@ -254,16 +260,7 @@ func TestRenamedTasks(t *testing.T) {
 		got, err := RunChain(task)
 		require.NoError(t, err, task.ID)
 		assert.Equal(t, normalize(t, task.Expected), normalize(t, got), task.ID)
-		outs := map[string]map[string]any{}
-		for _, name := range task.GoldChain {
-			a := apiByName(t, name)
-			in, err := bindInputs(task, a, outs)
-			require.NoError(t, err, task.ID)
-			status, body, _ := call(t, ts.URL, a, in)
-			require.Equal(t, http.StatusOK, status, "%s %s: %s", task.ID, name, body)
-			outs[name] = decode(t, body)
-		}
-		assert.Equal(t, normalize(t, task.Expected), normalize(t, outs[task.GoldChain[len(task.GoldChain)-1]]), task.ID)
+		assert.Equal(t, normalize(t, task.Expected), normalize(t, runOverHTTP(t, ts.URL, task)), task.ID)
 	}
 	assert.Greater(t, renamedFlows, 120)
 	assert.Len(t, renamedAPIs, 5, "every renamed provider's API takes part")
