@@ -168,8 +168,11 @@ func (c Catalog) Validate() error {
 	return nil
 }
 
-// validatePath checks an output's path: on outputs only, keys that are not empty.
+// validatePath checks an output's path and entity: on outputs only, keys that are not empty.
 func validatePath(p Param, input bool) error {
+	if p.Entity != "" && input {
+		return fmt.Errorf("entity %q: only outputs have an entity", p.Entity)
+	}
 	if p.Path == "" {
 		return nil
 	}

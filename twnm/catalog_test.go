@@ -236,4 +236,6 @@ func TestValidatePath(t *testing.T) {
 	require.NoError(t, api(Param{Name: "q"}, Param{Name: "id", Path: "results[].id"}).Validate())
 	assert.ErrorContains(t, api(Param{Name: "q", Path: "x"}, Param{Name: "id"}).Validate(), `only outputs have a path`)
 	assert.ErrorContains(t, api(Param{Name: "q"}, Param{Name: "id", Path: "results..id"}).Validate(), `path "results..id": empty key`)
+	require.NoError(t, api(Param{Name: "q"}, Param{Name: "id", Path: "results[].id", Entity: "movie"}).Validate())
+	assert.ErrorContains(t, api(Param{Name: "q", Entity: "movie"}, Param{Name: "id"}).Validate(), `only outputs have an entity`)
 }
