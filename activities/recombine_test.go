@@ -87,6 +87,13 @@ func TestRecombineReplacesTheFailedProducer(t *testing.T) {
 			}
 		})
 	}
+
+	// Without the values found in the query, the plan's own given latitude and longitude bind
+	// the substitute's lat and lon: lat is read as latitude.
+	res, err := recombine(t, a, activities.RecombineInput{Plan: plan, FailedStep: failed, Strategy: twnm.StrategySubstitution})
+	require.NoError(t, err)
+	requireRepaired(t, res, "homes.MarketStats", "geo.ReverseGeocode")
+	assert.Equal(t, "48.85", binding(t, res.Plan, "opengeo.Reverse", "lat").Value)
 }
 
 func TestRecombineFindsNothing(t *testing.T) {
@@ -102,14 +109,6 @@ func TestRecombineFindsNothing(t *testing.T) {
 		// strategy failed.
 		reasons []string
 	}{
-		{
-			// opengeo.Reverse takes lat and lon, which the plan's given latitude and longitude
-			// do not bind: only the values found in the query (Known) do.
-			name:     "substitute without the query's values",
-			in:       activities.RecombineInput{Plan: market, FailedStep: 0},
-			strategy: twnm.StrategySubstitution,
-			reasons:  []string{"after geo.ReverseGeocode failed", "provides city", "substitution: no I/O-equivalent API"},
-		},
 		{
 			name:     "the other provider failed too",
 			in:       activities.RecombineInput{Plan: market, FailedStep: 0, Known: marketKnown, Exclude: []string{"geo.ReverseGeocode", "opengeo.Reverse"}},
@@ -129,9 +128,10 @@ func TestRecombineFindsNothing(t *testing.T) {
 			reasons:  []string{"provides city", "leaves homes.MarketStats.city missing"},
 		},
 		{
-			// Only geo.Geocode and stay.HotelDetails output latitude; the hotel needs an id.
-			name:     "no API gives a city's coordinates from the city alone",
-			in:       activities.RecombineInput{Plan: weather, FailedStep: 0, Known: weatherKnown},
+			// Besides opengeo.Locate (failed too), only stay.HotelDetails outputs latitude;
+			// the hotel needs an id.
+			name:     "no other API gives a city's coordinates from the city alone",
+			in:       activities.RecombineInput{Plan: weather, FailedStep: 0, Known: weatherKnown, Exclude: []string{"opengeo.Locate"}},
 			strategy: twnm.StrategySubstitution,
 			reasons:  []string{"after geo.Geocode failed", "provides latitude, longitude", "no I/O-equivalent API"},
 		},
@@ -170,17 +170,28 @@ func TestRecombineFindsNothing(t *testing.T) {
 	}
 }
 
-// The weather needs coordinates; without geo.Geocode the only other source is a hotel in the
-// city (stay.SearchHotels → stay.HotelDetails). Excluding a hotel API takes that path away.
+// The weather needs coordinates; without geo.Geocode they come from the other geocoder
+// (opengeo.Locate, whose lat and lon are latitude and longitude), and without both from a
+// hotel in the city (stay.SearchHotels → stay.HotelDetails). Excluding a hotel API takes that
+// path away too.
 func TestRecombineReroutesAroundTheFailedProducer(t *testing.T) {
 	a, _, _ := toolWorld(t)
 	plan, known := weatherPlan(t, a)
 	failed := plan.StepOf("geo.Geocode")
 
 	for _, strategy := range []string{twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch} {
-		t.Run(strategy, func(t *testing.T) {
+		t.Run(strategy+" through the other geocoder", func(t *testing.T) {
 			res, err := recombine(t, a, activities.RecombineInput{Plan: plan, FailedStep: failed, Strategy: strategy, Known: known,
 				Exclude: []string{"geo.Geocode"}})
+			require.NoError(t, err)
+			requireRepaired(t, res, "weather.Current", "geo.Geocode")
+			lat := binding(t, res.Plan, "weather.Current", "latitude")
+			assert.Equal(t, "opengeo.Locate", lat.FromAPI)
+			assert.Equal(t, "lat", lat.FromOutput)
+		})
+		t.Run(strategy, func(t *testing.T) {
+			res, err := recombine(t, a, activities.RecombineInput{Plan: plan, FailedStep: failed, Strategy: strategy, Known: known,
+				Exclude: []string{"geo.Geocode", "opengeo.Locate"}})
 			require.NoError(t, err)
 			assert.Equal(t, strategy, res.Strategy)
 			requireRepaired(t, res, "weather.Current", "geo.Geocode")
@@ -197,7 +208,7 @@ func TestRecombineReroutesAroundTheFailedProducer(t *testing.T) {
 		for _, other := range []string{"stay.HotelDetails", "stay.SearchHotels"} {
 			t.Run(strategy+" without "+other, func(t *testing.T) {
 				res, err := recombine(t, a, activities.RecombineInput{Plan: plan, FailedStep: failed, Strategy: strategy, Known: known,
-					Exclude: []string{"geo.Geocode", other}})
+					Exclude: []string{"geo.Geocode", "opengeo.Locate", other}})
 				require.NoError(t, err)
 				assert.False(t, res.Found, "%s failed in this run: it must not come back (plan %v)", other, res.Plan.APIs())
 				assert.Contains(t, res.Reason, "provides latitude, longitude")
