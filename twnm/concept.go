@@ -105,6 +105,11 @@ func words(name string) []string {
 	return ws
 }
 
+// ParamWords returns the words of a parameter name as concepts read them: split at case and
+// punctuation changes, singular, common abbreviations spelled out (lat is latitude), stop
+// words left out.
+func ParamWords(name string) []string { return words(name) }
+
 // resourceNoun is what an API is about: the first word of its endpoint's path (its name when
 // it has no path) that is neither a verb nor a path parameter, singular; "" when there is
 // none. REST paths put the collection first (/movie/top_rated, /person/{id}/images), and

@@ -3,6 +3,7 @@ package recall
 import (
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
@@ -31,7 +32,11 @@ const finalists = 5
 // leader nor its own input names match takes the leader's place: "who directed the top-rated
 // movie" is answered by the credits, fed by the top-rated list, while "the current weather
 // conditions" stay with the weather API although a clothing recommendation consumes its
-// "weather conditions". The final step's required inputs that the request leaves to other
+// "weather conditions". The other way round, a leader whose words in the request all name
+// its inputs (and none its outputs) yields to a finalist that feeds it, scores at least
+// ConsumerRatio of it, and outputs a word of the request: "what are the latitude and longitude
+// of Toronto?" is answered by a geocoder, not by the reverse geocoder that takes them. The
+// final step's required inputs that the request leaves to other
 // tools are then bound by the producer the request favours; those producers and the other
 // parts' best candidates that feed the chain come before it in Chain. Ranked holds the final
 // step, its producers, then the sub-goals' candidates round-robin, so that every part of the
@@ -77,6 +82,19 @@ func Choose(r *Result, links Links, o Options) error {
 			}
 			if !moved {
 				break
+			}
+		}
+		// A final step that only takes what the request asks for yields to a finalist that
+		// feeds it and gives it: "what are the latitude and longitude of Toronto?" is
+		// answered by a geocoder, not by the reverse geocoder that takes them.
+		if takesWhatIsAsked(asked, links, best) {
+			for _, p := range top {
+				// Unlike a consumer's move, this one holds where the two feed each other (a
+				// geocoder and its reverse): what the request asks for decides.
+				if p != best && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) {
+					best = p
+					break
+				}
 			}
 		}
 	}
@@ -155,8 +173,8 @@ func (r *Result) Finalists() []string {
 // consumer's input names. Words naming an input describe what flows into the consumer ("weather
 // conditions" into a clothing recommendation), not what the request wants out of it.
 func asksFor(asked []string, links Links, consumer, producer string) bool {
-	text, inputs := terms(links, consumer)
-	ptext, _ := terms(links, producer)
+	text, inputs, _ := terms(links, consumer)
+	ptext, _, _ := terms(links, producer)
 	skip := map[string]bool{}
 	for _, w := range ptext {
 		skip[w] = true
@@ -176,16 +194,56 @@ func asksFor(asked []string, links Links, consumer, producer string) bool {
 	return false
 }
 
-// terms are the words of api's tool document (name and description) and of its input names.
-func terms(links Links, api string) (text, inputs []string) {
+// takesWhatIsAsked reports whether the words of the request that api's document matches all
+// name inputs of api (one at least) and none names an output: the request names what api
+// takes, not what it gives.
+func takesWhatIsAsked(asked []string, links Links, api string) bool {
+	text, inputs, outputs := terms(links, api)
+	in, out, doc := set(inputs), set(outputs), set(text)
+	matched := false
+	for _, w := range asked {
+		switch {
+		case out[w]:
+			return false
+		case doc[w] && !in[w]:
+			return false
+		case doc[w] || in[w]:
+			matched = true
+		}
+	}
+	return matched
+}
+
+// gives reports whether a word of the request names an output of api.
+func gives(asked []string, links Links, api string) bool {
+	_, _, outputs := terms(links, api)
+	out := set(outputs)
+	return slices.ContainsFunc(asked, func(w string) bool { return out[w] })
+}
+
+func set(ws []string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// terms are the words of api's tool document (name and description), of its input names and
+// of its output names; names are read as concepts read them (lat is latitude).
+func terms(links Links, api string) (text, inputs, outputs []string) {
 	a, ok := links.API(api)
 	if !ok {
-		return nil, nil
+		return nil, nil, nil
 	}
-	for _, p := range a.Inputs {
-		inputs = append(inputs, bm25.Tokens(p.Name)...)
+	names := func(ps []twnm.Param) []string {
+		var out []string
+		for _, p := range ps {
+			out = append(out, bm25.Tokens(strings.Join(twnm.ParamWords(p.Name), " "))...)
+		}
+		return out
 	}
-	return twnm.APIDocument(a).Fields[bm25.FieldText], inputs
+	return twnm.APIDocument(a).Fields[bm25.FieldText], names(a.Inputs), names(a.Outputs)
 }
 
 // pickProducer is the producer of one input the request favours: the one with the best

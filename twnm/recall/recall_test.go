@@ -117,6 +117,29 @@ func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
 	assert.Equal(t, "Clothing", r.Final)
 }
 
+func TestChooseProducerOfWhatIsAsked(t *testing.T) {
+	// The reverse geocoder leads (1 against .9) but the request's words it matches (latitude,
+	// longitude) only name what it takes, read as concepts read them (lat is latitude); the
+	// geocoder feeds it and gives them: the geocoder is final, though each feeds the other.
+	r := &Result{Goals: []Goal{
+		goal(0, true, Candidate{Name: "Reverse", Score: 1}, Candidate{Name: "Locate", Score: .9}),
+	}}
+	r.Goals[0].Text = "What are the latitude and longitude of Toronto?"
+	l := links{feeds: map[[2]string]bool{{"Locate", "Reverse"}: true, {"Reverse", "Locate"}: true},
+		apis: map[string]twnm.API{
+			"Reverse": {Name: "opengeo.Reverse", Description: "Names the place at a latitude and longitude.",
+				Inputs: []twnm.Param{{Name: "lat"}, {Name: "lon"}}, Outputs: []twnm.Param{{Name: "city_name"}}},
+			"Locate": {Name: "opengeo.Locate", Description: "Locates a city: latitude and longitude of a place name.",
+				Inputs: []twnm.Param{{Name: "city_name"}}, Outputs: []twnm.Param{{Name: "lat"}, {Name: "lon"}}}}}
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Locate", r.Final)
+
+	// Asked for the place at a point, the reverse geocoder answers: "place" is its own word.
+	r.Goals[0].Text = "Which place is at latitude 43.65, longitude -79.38?"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Reverse", r.Final)
+}
+
 func TestChooseWeakConsumerStaysBehind(t *testing.T) {
 	// C consumes P's output but scores (.2 + .2)/2 = .2 < .7·1: a search API stays final.
 	r := &Result{Goals: []Goal{
