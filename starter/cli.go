@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
@@ -103,7 +104,33 @@ func queryState(ctx context.Context, tc client.Client, id string, limit time.Dur
 
 // field prints one "label     value" line, the layout of every human-readable output here.
 func field(w io.Writer, label, format string, args ...any) {
-	fmt.Fprintf(w, "%-9s "+format+"\n", append([]any{label}, args...)...)
+	fmt.Fprintln(w, terminalSafe(fmt.Sprintf("%-9s "+format, append([]any{label}, args...)...)))
+}
+
+// terminalSafe escapes what a terminal would obey rather than show in text that users or
+// tools wrote (a query, an answer, a tool's output): control characters but newline and tab
+// (an ANSI escape sequence starts with one) and the bidirectional overrides that reorder what
+// is shown.
+func terminalSafe(s string) string {
+	if !strings.ContainsFunc(s, unsafeRune) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !unsafeRune(r):
+			b.WriteRune(r)
+		case r < 0x100:
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		}
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	return r != '\n' && r != '\t' && unicode.IsControl(r) || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
 func printJSON(w io.Writer, v any) error {

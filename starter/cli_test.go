@@ -330,6 +330,22 @@ func TestUsageErrors(t *testing.T) {
 	require.ErrorIs(t, ask([]string{"-h"}, streams{out: io.Discard, err: io.Discard}), flag.ErrHelp)
 }
 
+// Text over the run limits is refused before anything is dialled, naming the limit.
+func TestAskAndAnswerLimits(t *testing.T) {
+	s := streams{out: io.Discard, err: io.Discard}
+	err := ask([]string{strings.Repeat("weather ", 3000)}, s)
+	require.ErrorIs(t, err, errUsage)
+	assert.ErrorContains(t, err, "the query is 23.4 KiB, over the limit of 16 KiB (NAVI_MAX_QUERY_BYTES)")
+	err = ask([]string{"-max-query-bytes", "10", "weather in Rome"}, s)
+	assert.ErrorContains(t, err, "the query is 15 B, over the limit of 10 B")
+	err = ask([]string{"-max-query-bytes", "300000", "q"}, s)
+	assert.ErrorContains(t, err, "NAVI_MAX_QUERY_BYTES 300000: want 0 (the default) to 262144 bytes")
+	t.Setenv("NAVI_MAX_ANSWER_BYTES", "3")
+	err = answer([]string{"navi-1", "Rome"}, s)
+	require.ErrorIs(t, err, errUsage)
+	assert.ErrorContains(t, err, "the answer is 4 B, over the limit of 3 B (NAVI_MAX_ANSWER_BYTES)")
+}
+
 // The recorded histories of the workflows package replay on the current code, as `navi replay
 // -file` reads them.
 func TestReplayRecordedHistoryFile(t *testing.T) {
@@ -368,4 +384,19 @@ func TestReplayDetectsNondeterminism(t *testing.T) {
 	require.Error(t, err)
 	t.Log(err)
 	assert.Regexp(t, `(?i)TMPRL1100|nondetermin`, err.Error(), "the SDK's nondeterminism error")
+}
+
+func TestTerminalSafe(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Rome: 12 °C\n\tclear", "Rome: 12 °C\n\tclear"},
+		{"\x1b[31mred\x1b[0m", `\x1b[31mred\x1b[0m`},
+		{"bell\a and \x7f and \u0085", `bell\x07 and \x7f and \x85`},
+		{"abc\u202edcba", `abc\u202edcba`},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, terminalSafe(tt.in), "%q", tt.in)
+	}
+	var b strings.Builder
+	field(&b, "answer", "%s", "\x1b]0;owned\x07")
+	assert.Equal(t, "answer    \\x1b]0;owned\\x07\n", b.String())
 }

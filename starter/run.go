@@ -49,6 +49,7 @@ func ask(args []string, s streams) error {
 		return err
 	}
 	req.Query = strings.TrimSpace(strings.Join(pos, " "))
+	req.Limits = c.limits()
 	if err := checkRequest(req); err != nil {
 		return err
 	}
@@ -74,7 +75,19 @@ func checkRequest(req workflows.QueryRequest) error {
 	case req.ClarifyDeadline < 0:
 		return fmt.Errorf("%w: -clarify-deadline %s: want a positive duration", errUsage, req.ClarifyDeadline)
 	}
+	if err := req.Limits.Validate(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if err := req.Limits.CheckQuery(req.Query); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
 	return nil
+}
+
+// limits are the run limits the command's settings give (NAVI_MAX_QUERY_BYTES,
+// NAVI_MAX_ANSWER_BYTES).
+func (c *command) limits() workflows.Limits {
+	return workflows.Limits{MaxQueryBytes: c.cfg.MaxQueryBytes, MaxAnswerBytes: c.cfg.MaxAnswerBytes}
 }
 
 // rerun starts a new run with the input of an old one.
@@ -197,7 +210,7 @@ func printResult(w io.Writer, res workflows.QueryResult, requested string) {
 	field(w, "steps", "%d", res.Steps)
 	field(w, "tools", "%d call(s), %d recombination(s)", res.ToolCalls, res.Recombinations)
 	field(w, "llm", "%s", usageLine(res.Usage.LLMCalls, res.Usage.PromptTokens, res.Usage.CompletionTokens))
-	fmt.Fprintf(w, "\n%s\n", res.Answer)
+	fmt.Fprintf(w, "\n%s\n", terminalSafe(res.Answer))
 }
 
 // plannerLabel says which planner ran, and why graph-first did when it was not asked for.
@@ -227,6 +240,10 @@ func answer(args []string, s streams) error {
 	id, text := pos[0], strings.TrimSpace(strings.Join(pos[1:], " "))
 	if text == "" {
 		return fmt.Errorf("%w: navi answer needs a non-empty answer", errUsage)
+	}
+	// The run checks against its own limit too; this one saves the round trip.
+	if err := c.limits().CheckAnswer(text); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	return c.withTemporal(*timeout, func(ctx context.Context, tc client.Client) error {
 		question, err := sendAnswer(ctx, tc, id, text)

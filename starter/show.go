@@ -127,7 +127,7 @@ func (c *command) printShown(w io.Writer, v shown) {
 		printResult(w, *v.Result, requested)
 	}
 	if v.Error != "" {
-		fmt.Fprintf(w, "\n%s\n", v.Error)
+		fmt.Fprintf(w, "\n%s\n", terminalSafe(v.Error))
 	}
 }
 
@@ -192,7 +192,7 @@ func printState(w io.Writer, id string, st workflows.QueryState, requested strin
 	if len(st.Trace) > 0 {
 		fmt.Fprintln(w, "trace")
 		for _, e := range st.Trace {
-			fmt.Fprintln(w, traceLine(e))
+			fmt.Fprintln(w, terminalSafe(traceLine(e)))
 		}
 	}
 	if st.Question != "" {
@@ -201,7 +201,7 @@ func printState(w io.Writer, id string, st workflows.QueryState, requested strin
 	if len(st.Bindings) > 0 {
 		fmt.Fprintln(w, "bindings")
 		for _, k := range slices.Sorted(maps.Keys(st.Bindings)) {
-			fmt.Fprintf(w, "  %s = %s\n", k, st.Bindings[k])
+			fmt.Fprintln(w, terminalSafe(fmt.Sprintf("  %s = %s", k, st.Bindings[k])))
 		}
 	}
 	if st.Plan != nil {
@@ -210,7 +210,7 @@ func printState(w io.Writer, id string, st workflows.QueryState, requested strin
 	if len(st.SubGoals) > 0 {
 		fmt.Fprintln(w, "sub-goals (what retrieval searched for, and its best tools)")
 		for _, g := range st.SubGoals {
-			fmt.Fprintf(w, "  %s\n", g)
+			fmt.Fprintln(w, terminalSafe(fmt.Sprintf("  %s", g)))
 		}
 	}
 	if st.Final != "" {

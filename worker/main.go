@@ -66,7 +66,7 @@ type options struct {
 func run(cfg config.Config, o options, logger *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	acts, plannerName, err := newActivities(o.outputDir)
+	acts, plannerName, err := newActivities(o.outputDir, cfg.MaxToolOutputBytes)
 	if err != nil {
 		return err
 	}
@@ -103,15 +103,17 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 
 // newActivities builds the activities' dependencies other than the graph store: the
 // embedder the graph was built with, the LLM planner when NAVI_LLM_* configure one, and the
-// HTTP tool client. It names the planner runs will use by default.
-func newActivities(outputDir string) (*activities.Activities, string, error) {
+// HTTP tool client, which keeps outputs over maxToolOutput bytes out of the history (0: its
+// default). It names the planner runs will use by default.
+func newActivities(outputDir string, maxToolOutput int) (*activities.Activities, string, error) {
 	emb, err := embed.Standard()
 	if err != nil {
 		return nil, "", err
 	}
 	acts := &activities.Activities{
 		Embedder: emb,
-		Tools:    &toolcall.Client{HTTP: &http.Client{}, UserAgent: "navi-worker", Outputs: toolcall.DirStore{Dir: outputDir}},
+		Tools: &toolcall.Client{HTTP: &http.Client{}, UserAgent: "navi-worker", Outputs: toolcall.DirStore{Dir: outputDir},
+			MaxOutputBytes: maxToolOutput},
 	}
 	lc, err := llm.ConfigFromEnv()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -15,8 +16,10 @@ import (
 	"github.com/stretchr/testify/require"
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"google.golang.org/protobuf/encoding/protojson"
 
@@ -392,4 +395,61 @@ func TestAgentProjectionInHistory(t *testing.T) {
 	assert.Equal(t, "made.Up", rec.Proposed.TargetAPI)
 	assert.Equal(t, "made.Up is not among the candidate APIs (none retrieved yet)", rec.Reason)
 	assert.Equal(t, planner.RetrieveAPI, rec.Executed.Action, "the graph-first choice on the same state")
+}
+
+// TestOversizedInputsOnRealStack sends a run texts far over its limits, as a client that
+// skips the command line would: a 10 MiB query and a 450 KiB one, a 10 MiB answer and a
+// 10 KiB one. Each gets a clear error, and no run is left jammed: the oversized queries start
+// no run or end theirs at once, and the asking run still takes a normal answer and completes.
+func TestOversizedInputsOnRealStack(t *testing.T) {
+	a := startAgent(t, agentOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	// 10 MiB: the server refuses the start, so no run exists.
+	id := stacktest.UniqueName("navi-e2e-huge-")
+	_, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}, workflows.QueryWorkflow,
+		workflows.QueryRequest{Query: strings.Repeat("weather ", 10<<20/8)})
+	require.Error(t, err, "a 10 MiB start is refused")
+	t.Logf("a 10 MiB query: %v", err)
+	_, err = a.c.DescribeWorkflowExecution(ctx, id, "")
+	var nf *serviceerror.NotFound
+	require.ErrorAs(t, err, &nf, "no run was created")
+
+	// 450 KiB: accepted by the server, ended by the run before it does anything.
+	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-large-"), workflows.QueryRequest{Query: strings.Repeat("weather ", 450<<10/8)})
+	err = run.Get(ctx, nil)
+	var appErr *temporal.ApplicationError
+	require.ErrorAs(t, err, &appErr)
+	assert.Equal(t, workflows.ErrTypeInputTooLarge, appErr.Type())
+	assert.Contains(t, appErr.Message(), "the query is 450 KiB, over the limit of 16 KiB (NAVI_MAX_QUERY_BYTES)")
+	desc, err := a.c.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
+	require.NoError(t, err)
+	assert.Equal(t, enumspb.WORKFLOW_EXECUTION_STATUS_FAILED, desc.WorkflowExecutionInfo.Status)
+	assert.LessOrEqual(t, desc.WorkflowExecutionInfo.HistoryLength, int64(10), "no activity, no retry loop: a handful of events")
+
+	// Answers: a run that asks takes neither oversized answer, then a normal one.
+	run = a.start(ctx, t, stacktest.UniqueName("navi-e2e-ask-large-"), workflows.QueryRequest{Query: "What is the weather right now?"})
+	var st workflows.QueryState
+	require.Eventually(t, func() bool {
+		v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", workflows.StateQuery)
+		return err == nil && v.Get(&st) == nil && st.Status == workflows.StatusWaiting
+	}, time.Minute, 200*time.Millisecond)
+	answer := func(text string) error {
+		h, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate,
+			Args: []any{workflows.ClarifyAnswer{Text: text}}, WaitForStage: client.WorkflowUpdateStageCompleted})
+		if err == nil {
+			err = h.Get(ctx, nil)
+		}
+		return err
+	}
+	err = answer(strings.Repeat("Rome ", 10<<20/5))
+	require.Error(t, err, "a 10 MiB answer is refused")
+	t.Logf("a 10 MiB answer: %v", err)
+	err = answer(strings.Repeat("Rome ", 10<<10/5))
+	require.ErrorContains(t, err, "the answer is 10 KiB, over the limit of 4 KiB (NAVI_MAX_ANSWER_BYTES)")
+	require.NoError(t, answer("Rome"), "the run still waits for its answer")
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	assert.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 }

@@ -21,6 +21,10 @@ import (
 const (
 	agentLoopChange  = "agent-loop"
 	agentLoopVersion = 1
+	// inputLimitsChange marks runs that check their query against Limits before anything
+	// else; runs recorded before it take any query.
+	inputLimitsChange  = "input-limits"
+	inputLimitsVersion = 1
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000
@@ -38,6 +42,13 @@ func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) 
 	}
 	if workflow.GetVersion(ctx, agentLoopChange, workflow.DefaultVersion, agentLoopVersion) == workflow.DefaultVersion {
 		return lookupSlice(ctx, query)
+	}
+	if workflow.GetVersion(ctx, inputLimitsChange, workflow.DefaultVersion, inputLimitsVersion) >= inputLimitsVersion && req.Carry == nil {
+		// Before the query enters any command: an oversized one ends the run here, with one
+		// small event, instead of jamming it.
+		if err := req.Limits.CheckQuery(query); err != nil {
+			return QueryResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInputTooLarge, nil)
+		}
 	}
 	r := newRun(ctx, req, query)
 	if err := r.register(); err != nil {
@@ -113,6 +124,10 @@ func (r *run) register() error {
 				return errors.New("no question is pending in this run")
 			case strings.TrimSpace(a.Text) == "":
 				return errors.New("the answer is empty")
+			}
+			// A rejected Update leaves no event: an oversized answer never enters the history.
+			if err := r.req.Limits.CheckAnswer(a.Text); err != nil {
+				return err
 			}
 			return nil
 		}})

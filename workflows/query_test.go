@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -199,7 +200,7 @@ func TestQueryWorkflowClarifies(t *testing.T) {
 	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
 	(&feedbackSink{}).on(env)
 
-	var rejected, accepted error
+	var rejected, tooLarge, accepted error
 	var answered string
 	env.RegisterDelayedCallback(func() {
 		s := state(t, env)
@@ -209,6 +210,9 @@ func TestQueryWorkflowClarifies(t *testing.T) {
 		env.UpdateWorkflow(AnswerUpdate, "empty", &testsuite.TestUpdateCallback{
 			OnReject: func(err error) { rejected = err }, OnAccept: func() {}, OnComplete: func(any, error) {},
 		}, ClarifyAnswer{Text: "  "})
+		env.UpdateWorkflow(AnswerUpdate, "large", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { tooLarge = err }, OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, ClarifyAnswer{Text: strings.Repeat("Rome ", 30)})
 		env.UpdateWorkflow(AnswerUpdate, "rome", &testsuite.TestUpdateCallback{
 			OnReject: func(err error) { accepted = err }, OnAccept: func() {},
 			OnComplete: func(v any, err error) {
@@ -218,11 +222,13 @@ func TestQueryWorkflowClarifies(t *testing.T) {
 		}, ClarifyAnswer{Text: "Rome"})
 	}, 3*time.Hour)
 
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now"})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now", Limits: Limits{MaxAnswerBytes: 100}})
 	res := result(t, env)
 	assert.Equal(t, StatusAnswered, res.Status)
 	require.Error(t, rejected)
 	assert.Contains(t, rejected.Error(), "the answer is empty")
+	require.Error(t, tooLarge, "an answer over the run's limit is refused, and the run still takes the next")
+	assert.Contains(t, tooLarge.Error(), "the answer is 150 B, over the limit of 100 B (NAVI_MAX_ANSWER_BYTES)")
 	assert.NoError(t, accepted)
 	assert.Contains(t, answered, "geo.Geocode.city")
 	s := state(t, env)
@@ -397,6 +403,40 @@ func TestQueryWorkflowRejectsEmptyQuery(t *testing.T) {
 	var appErr *temporal.ApplicationError
 	require.ErrorAs(t, env.GetWorkflowError(), &appErr)
 	assert.Equal(t, activities.ErrTypeInvalidInput, appErr.Type())
+}
+
+// A query over the run's limit ends the run at once, before it enters any command: no
+// activity runs and nothing jams.
+func TestQueryWorkflowRejectsOversizedQuery(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		limits Limits
+		size   int
+		want   string
+	}{
+		{"the default limit", Limits{}, 450 << 10, "the query is 450 KiB, over the limit of 16 KiB (NAVI_MAX_QUERY_BYTES)"},
+		{"a lower limit", Limits{MaxQueryBytes: 1000}, 1001, "the query is 1001 B, over the limit of 1000 B"},
+		{"no limit above the cap", Limits{MaxQueryBytes: 1 << 30}, 300 << 10, "over the limit of 256 KiB"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t, nil)
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: strings.Repeat("x", tt.size), Limits: tt.limits})
+			require.True(t, env.IsWorkflowCompleted())
+			var appErr *temporal.ApplicationError
+			require.ErrorAs(t, env.GetWorkflowError(), &appErr)
+			assert.Equal(t, ErrTypeInputTooLarge, appErr.Type())
+			assert.True(t, appErr.NonRetryable())
+			assert.Contains(t, appErr.Message(), tt.want)
+			env.AssertExpectations(t) // no activity was expected, and none ran
+		})
+	}
+	// At the limit, the run goes on (and ends for another reason: these tests have no graph).
+	env := newEnv(t, nil)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: strings.Repeat("x", 1000), Limits: Limits{MaxQueryBytes: 1000}})
+	var appErr *temporal.ApplicationError
+	if errors.As(env.GetWorkflowError(), &appErr) {
+		assert.NotEqual(t, ErrTypeInputTooLarge, appErr.Type())
+	}
 }
 
 func TestQueryWorkflowContinuesAsNew(t *testing.T) {

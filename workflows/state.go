@@ -65,6 +65,8 @@ type QueryRequest struct {
 	ContinueAfter int `json:"continue_after,omitempty"`
 	// Carry is the state a run hands to its continuation (continue-as-new); nil for a new query.
 	Carry *Carry `json:"carry,omitempty"`
+	// Limits bound the query and the answers the run takes; zero fields take the defaults.
+	Limits Limits `json:"limits"`
 }
 
 // QueryResult is what a query workflow returns.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 
 	"go.temporal.io/sdk/client"
@@ -40,11 +41,20 @@ type Config struct {
 	Neo4jURI        string // bolt:// or neo4j:// URI
 	Neo4jUser       string
 	Neo4jPassword   string // from NAVI_NEO4J_PASSWORD only; never logged
+
+	// Limits on what enters a run's history, in bytes; 0 takes the default of the package
+	// that applies it (workflows.Limits for the query and answers, toolcall.Client for tool
+	// outputs kept in full; a larger output goes to the output store).
+	MaxQueryBytes      int // NAVI_MAX_QUERY_BYTES
+	MaxAnswerBytes     int // NAVI_MAX_ANSWER_BYTES
+	MaxToolOutputBytes int // NAVI_MAX_TOOL_OUTPUT_BYTES
+
+	badInt error // the first NAVI_MAX_* that is not a number, for Validate
 }
 
 // FromEnv reads the NAVI_* environment variables, with defaults for the local stack.
 func FromEnv() Config {
-	return Config{
+	c := Config{
 		TemporalAddress: Getenv("NAVI_TEMPORAL_ADDRESS", DefaultTemporalAddress),
 		Namespace:       Getenv("NAVI_TEMPORAL_NAMESPACE", DefaultNamespace),
 		TaskQueue:       Getenv("NAVI_TASK_QUEUE", DefaultTaskQueue),
@@ -53,6 +63,20 @@ func FromEnv() Config {
 		Neo4jUser:       Getenv("NAVI_NEO4J_USER", DefaultNeo4jUser),
 		Neo4jPassword:   Getenv("NAVI_NEO4J_PASSWORD", DefaultNeo4jPassword),
 	}
+	for _, f := range []struct {
+		env string
+		v   *int
+	}{{"NAVI_MAX_QUERY_BYTES", &c.MaxQueryBytes}, {"NAVI_MAX_ANSWER_BYTES", &c.MaxAnswerBytes},
+		{"NAVI_MAX_TOOL_OUTPUT_BYTES", &c.MaxToolOutputBytes}} {
+		if v := Getenv(f.env, ""); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil && c.badInt == nil {
+				c.badInt = fmt.Errorf("%s %q: want a number of bytes", f.env, v)
+			}
+			*f.v = n
+		}
+	}
+	return c
 }
 
 // RegisterFlags binds flags to c, using c's current values as defaults, so that a caller
@@ -64,10 +88,24 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.UIURL, "ui", c.UIURL, "Temporal UI base URL, for links (NAVI_TEMPORAL_UI)")
 	fs.StringVar(&c.Neo4jURI, "neo4j-uri", c.Neo4jURI, "Neo4j Bolt URI (NAVI_NEO4J_URI)")
 	fs.StringVar(&c.Neo4jUser, "neo4j-user", c.Neo4jUser, "Neo4j user (NAVI_NEO4J_USER; password from NAVI_NEO4J_PASSWORD)")
+	fs.IntVar(&c.MaxQueryBytes, "max-query-bytes", c.MaxQueryBytes, "largest query a run takes, in bytes; 0: the default (NAVI_MAX_QUERY_BYTES)")
+	fs.IntVar(&c.MaxAnswerBytes, "max-answer-bytes", c.MaxAnswerBytes, "largest answer to a question, in bytes; 0: the default (NAVI_MAX_ANSWER_BYTES)")
+	fs.IntVar(&c.MaxToolOutputBytes, "max-tool-output-bytes", c.MaxToolOutputBytes, "largest tool output kept in a history, in bytes; larger ones go to the output store; 0: the default (NAVI_MAX_TOOL_OUTPUT_BYTES)")
 }
 
 // Validate reports the first setting that cannot work, naming its variable.
 func (c Config) Validate() error {
+	if c.badInt != nil {
+		return c.badInt
+	}
+	for _, f := range []struct {
+		env string
+		v   int
+	}{{"NAVI_MAX_QUERY_BYTES", c.MaxQueryBytes}, {"NAVI_MAX_ANSWER_BYTES", c.MaxAnswerBytes}, {"NAVI_MAX_TOOL_OUTPUT_BYTES", c.MaxToolOutputBytes}} {
+		if f.v < 0 {
+			return fmt.Errorf("%s %d: want a positive number of bytes, or 0 for the default", f.env, f.v)
+		}
+	}
 	if c.TemporalAddress == "" || !strings.Contains(c.TemporalAddress, ":") {
 		return fmt.Errorf("NAVI_TEMPORAL_ADDRESS %q: want host:port", c.TemporalAddress)
 	}
