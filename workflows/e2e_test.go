@@ -148,7 +148,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		}, summaries)
 		assert.Equal(t, int32(3), retrieveAttempt, "the history records the attempt that succeeded")
 
-		replayAndRecord(t, hist, "query_v2_chain")
+		replayAndRecord(t, hist, "query_v3_chain")
 	}
 }
 
@@ -180,7 +180,7 @@ func TestAgentClarifiesOnRealStack(t *testing.T) {
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v2_clarify")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v3_clarify")
 	require.Len(t, res.Chain, 2)
 	assert.Contains(t, []string{"geo.Geocode", "opengeo.Locate"}, res.Chain[0], "Rome was geocoded")
 	assert.Contains(t, fmt.Sprint(res.Results[res.Chain[0]]), "Rome")
@@ -231,7 +231,7 @@ func TestAgentRecombinesOnRealStack(t *testing.T) {
 		}
 	}
 	assert.Contains(t, recombined, "substitution")
-	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v2_recombine")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v3_recombine")
 }
 
 // TestAgentLLMOnRealStack drives the real go-openai client against a scripted
@@ -427,6 +427,7 @@ func TestOversizedInputsOnRealStack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, enumspb.WORKFLOW_EXECUTION_STATUS_FAILED, desc.WorkflowExecutionInfo.Status)
 	assert.LessOrEqual(t, desc.WorkflowExecutionInfo.HistoryLength, int64(10), "no activity, no retry loop: a handful of events")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v3_too_large")
 
 	// Answers: a run that asks takes neither oversized answer, then a normal one.
 	run = a.start(ctx, t, stacktest.UniqueName("navi-e2e-ask-large-"), workflows.QueryRequest{Query: "What is the weather right now?"})
