@@ -56,6 +56,10 @@ type CallToolInput struct {
 	Args map[string]string `json:"args,omitempty"`
 	// Step is the index of the plan step, for logs and the caller's bookkeeping.
 	Step int `json:"step"`
+	// IdempotencyKey is the key of the logical call when the caller retries it as activities
+	// of their own (each attempt a new activity); empty, the activity makes one
+	// (ToolIdempotencyKey), the same for all of Temporal's retries of one activity.
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
 
 // CallToolResult is a successful call: the toolcall.Result (api, status, output, bytes, ref,
@@ -96,8 +100,10 @@ func (a *Activities) CallTool(ctx context.Context, in CallToolInput) (CallToolRe
 		return CallToolResult{}, temporal.NewNonRetryableApplicationError(
 			"call tool: the worker has no tool client (Activities.Tools)", ErrTypeNoToolClient, nil)
 	}
-	info := activity.GetInfo(ctx)
-	key := ToolIdempotencyKey(info)
+	key := in.IdempotencyKey
+	if key == "" {
+		key = ToolIdempotencyKey(activity.GetInfo(ctx))
+	}
 	res, err := a.Tools.Call(ctx, in.API, in.Args, toolcall.CallOptions{
 		IdempotencyKey: key,
 		Heartbeat:      func(details any) { activity.RecordHeartbeat(ctx, details) },

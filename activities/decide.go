@@ -38,6 +38,7 @@ type DecideInput struct {
 // attempt, and credentials the endpoint refuses, fail the step for good with a message that
 // says what was wrong; an endpoint that is down or rate limited is retried by Temporal.
 func (a *Activities) Decide(ctx context.Context, in DecideInput) (planner.Result, error) {
+	defer keepAlive(ctx)()
 	var p planner.Planner = planner.GraphFirst{}
 	switch in.Planner {
 	case PlannerGraphFirst:

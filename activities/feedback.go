@@ -37,6 +37,7 @@ type GoalFeedback struct {
 // the chain's key, so a retried attempt never counts a chain twice. A Neo4j that is down is
 // retried.
 func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) error {
+	defer keepAlive(ctx)()
 	if a.Store == nil {
 		return temporal.NewNonRetryableApplicationError("feedback: the worker has no graph store", ErrTypeNoGraphStore, nil)
 	}

@@ -37,6 +37,7 @@ type RecombineResult struct {
 // substitutes and reroutes may use APIs the plan never touched. Finding no alternative is a
 // result, not an error: the workflow then tries the next strategy.
 func (a *Activities) Recombine(ctx context.Context, in RecombineInput) (RecombineResult, error) {
+	defer keepAlive(ctx)()
 	if a.Store == nil {
 		return RecombineResult{}, temporal.NewNonRetryableApplicationError("recombine: the worker has no graph store", ErrTypeNoGraphStore, nil)
 	}

@@ -144,6 +144,7 @@ const subgraphAPIs = 60
 // no candidates: the planner says so instead of answering from a wrong tool. Neo4j being down
 // fails the attempt so that Temporal retries it.
 func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveResult, error) {
+	defer keepAlive(ctx)()
 	if a.Store == nil || a.Embedder == nil {
 		return RetrieveResult{}, temporal.NewNonRetryableApplicationError("retrieve: the worker has no graph store or embedder", ErrTypeNoGraphStore, nil)
 	}

@@ -23,6 +23,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"google.golang.org/protobuf/encoding/protojson"
 
+	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
@@ -148,7 +149,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		}, summaries)
 		assert.Equal(t, int32(3), retrieveAttempt, "the history records the attempt that succeeded")
 
-		replayAndRecord(t, hist, "query_v3_chain")
+		replayAndRecord(t, hist, "query_v4_chain")
 	}
 }
 
@@ -180,7 +181,7 @@ func TestAgentClarifiesOnRealStack(t *testing.T) {
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v3_clarify")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v4_clarify")
 	require.Len(t, res.Chain, 2)
 	assert.Contains(t, []string{"geo.Geocode", "opengeo.Locate"}, res.Chain[0], "Rome was geocoded")
 	assert.Contains(t, fmt.Sprint(res.Results[res.Chain[0]]), "Rome")
@@ -231,7 +232,7 @@ func TestAgentRecombinesOnRealStack(t *testing.T) {
 		}
 	}
 	assert.Contains(t, recombined, "substitution")
-	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v3_recombine")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v4_recombine")
 }
 
 // TestAgentLLMOnRealStack drives the real go-openai client against a scripted
@@ -311,6 +312,26 @@ func TestWorkerCrashResumesWithoutRepeatingCalls(t *testing.T) {
 	calls, _ := stacktest.ToolCalls(t, prefix)
 	assert.Equal(t, map[string]int{"homes.Listings": 1, "homes.ListingDetails": 1, "homes.Agent": 2}, calls,
 		"the calls that had succeeded ran once; the one cut off by the crash ran again")
+	assert.Zero(t, res.Recombinations, "a crash is not the tool's failure")
+
+	// The attempt the crash cut off is no failure of homes.Agent: the feedback the run
+	// recorded has every call succeeding, and the history shows the lost attempt as such.
+	hist := history(ctx, t, c, run.GetID(), run.GetRunID())
+	var lost, failedFeedback bool
+	for _, e := range hist.Events {
+		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == "RecordFeedback" {
+			var in activities.FeedbackInput
+			require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(a.Input, &in))
+			for _, inv := range in.Invocations {
+				failedFeedback = failedFeedback || !inv.Success
+			}
+		}
+		if a := e.GetActivityTaskTimedOutEventAttributes(); a != nil {
+			lost = true
+		}
+	}
+	assert.True(t, lost, "the attempt the crash cut off timed out")
+	assert.False(t, failedFeedback, "no call is recorded as failed")
 }
 
 // buildWorker builds navi-worker from this tree.
@@ -427,7 +448,7 @@ func TestOversizedInputsOnRealStack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, enumspb.WORKFLOW_EXECUTION_STATUS_FAILED, desc.WorkflowExecutionInfo.Status)
 	assert.LessOrEqual(t, desc.WorkflowExecutionInfo.HistoryLength, int64(10), "no activity, no retry loop: a handful of events")
-	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v3_too_large")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v4_too_large")
 
 	// Answers: a run that asks takes neither oversized answer, then a normal one.
 	run = a.start(ctx, t, stacktest.UniqueName("navi-e2e-ask-large-"), workflows.QueryRequest{Query: "What is the weather right now?"})

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/activities"
@@ -53,6 +56,12 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 			continue
 		}
 		out, err := r.call(step.API, args, i)
+		if lost := (*errWorkerLost)(nil); errors.As(err, &lost) {
+			// Not the tool's failure: nothing to recombine around, nothing against it in the
+			// graph. The planner sees what happened and may call again.
+			r.pc.Observation = lost.Error()
+			return nil
+		}
 		ch.add(plan, step, args, err == nil, workflow.Now(r.ctx))
 		if err == nil {
 			r.pc.Results[step.API] = out.Output
@@ -75,25 +84,129 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 	return nil
 }
 
-// call runs one tool call activity with the tool's own retry policy and timeouts.
+// call runs one tool call with the tool's own retry policy and timeouts. Runs recorded before
+// crashAwareCallsChange leave the retries to Temporal; later ones retry in the workflow
+// (callAttempts), so that attempts lost to a dead worker are told apart from the tool's.
 func (r *run) call(api string, args map[string]string, step int) (activities.CallToolResult, error) {
 	spec := r.apis[api]
 	startToClose, heartbeat, policy := activities.ToolRetryPolicy(spec)
-	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: startToClose,
-		HeartbeatTimeout:    heartbeat,
-		RetryPolicy:         policy,
-		Summary:             "call " + api,
-	})
 	r.state.ToolCalls++
 	var out activities.CallToolResult
-	err := workflow.ExecuteActivity(ctx, (*activities.Activities).CallTool, activities.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
+	var err error
+	if workflow.GetVersion(r.ctx, crashAwareCallsChange, workflow.DefaultVersion, crashAwareCallsVersion) == workflow.DefaultVersion {
+		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: startToClose,
+			HeartbeatTimeout:    heartbeat,
+			RetryPolicy:         policy,
+			Summary:             "call " + api,
+		})
+		err = workflow.ExecuteActivity(ctx, (*activities.Activities).CallTool, activities.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
+	} else {
+		out, err = r.callAttempts(spec, args, step, startToClose, heartbeat, policy)
+	}
+	if lost := (*errWorkerLost)(nil); errors.As(err, &lost) {
+		r.trace(TraceCall, false, lost.Error())
+		return out, err
+	}
 	if err != nil {
 		r.trace(TraceCall, false, fmt.Sprintf("%s failed: %s", api, rootMessage(err)))
 		return out, err
 	}
 	r.trace(TraceCall, true, fmt.Sprintf("%s(%s) → %s", api, formatArgs(args), describe(out.Output)))
 	return out, nil
+}
+
+// crashAwareCallsChange marks runs whose tool calls retry in the workflow.
+const (
+	crashAwareCallsChange  = "crash-aware-calls"
+	crashAwareCallsVersion = 1
+	// MaxWorkerLosses is how many attempts of one tool call may be lost to dead or stuck
+	// workers (heartbeat or start-to-close timeouts) before the call is given up, without
+	// blaming the tool.
+	MaxWorkerLosses = 5
+)
+
+// errWorkerLost ends a tool call whose attempts were all lost to workers: not the tool's
+// failure, so it is neither recombined around nor recorded against the tool.
+type errWorkerLost struct {
+	api    string
+	losses int
+	last   error
+}
+
+func (e *errWorkerLost) Error() string {
+	return fmt.Sprintf("%s: %d attempts lost to workers that stopped answering (%s); the tool itself did not fail", e.api, e.losses, rootMessage(e.last))
+}
+
+func (e *errWorkerLost) Unwrap() error { return e.last }
+
+// callAttempts calls a tool with one activity per attempt, all under one idempotency key so
+// that the tool can tell a retry from a new request. A tool error counts against the
+// policy's attempts, with its backoff (or the tool's Retry-After); a heartbeat or
+// start-to-close timeout is a worker lost mid-call (the tool's own timeout is shorter, and
+// fails as a tool error): it is retried at once and never counts against the tool, up to
+// MaxWorkerLosses, after which the call ends with errWorkerLost.
+func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, startToClose, heartbeat time.Duration, policy *temporal.RetryPolicy) (activities.CallToolResult, error) {
+	info := workflow.GetInfo(r.ctx)
+	in := activities.CallToolInput{API: spec, Args: args, Step: step,
+		IdempotencyKey: fmt.Sprintf("navi/%s/%s/call-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.state.ToolCalls)}
+	failures, losses := 0, 0
+	for {
+		summary := "call " + spec.Name
+		if n := failures + losses; n > 0 {
+			summary = fmt.Sprintf("call %s (retry %d: %d tool error(s), %d worker(s) lost)", spec.Name, n, failures, losses)
+		}
+		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: startToClose,
+			HeartbeatTimeout:    heartbeat,
+			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+			Summary:             summary,
+		})
+		var out activities.CallToolResult
+		err := workflow.ExecuteActivity(ctx, (*activities.Activities).CallTool, in).Get(r.ctx, &out)
+		if err == nil {
+			return out, nil
+		}
+		var timeout *temporal.TimeoutError
+		var app *temporal.ApplicationError
+		switch {
+		case errors.As(err, &timeout) && (timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_HEARTBEAT || timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_START_TO_CLOSE):
+			losses++
+			if losses > MaxWorkerLosses {
+				return out, &errWorkerLost{api: spec.Name, losses: losses, last: err}
+			}
+			r.trace(TraceCall, false, fmt.Sprintf("%s: attempt lost to a worker (%s); calling again, not counted against the tool", spec.Name, rootMessage(err)))
+			continue
+		case !errors.As(err, &app) || app.NonRetryable() || slices.Contains(policy.NonRetryableErrorTypes, app.Type()):
+			return out, err
+		}
+		failures++
+		if failures >= int(policy.MaximumAttempts) {
+			return out, err
+		}
+		delay := backoff(policy, failures)
+		var detail activities.ToolFailure
+		if app.HasDetails() && app.Details(&detail) == nil && detail.RetryAfter > 0 {
+			delay = detail.RetryAfter
+		}
+		r.trace(TraceCall, false, fmt.Sprintf("%s: attempt %d of %d failed (%s); again in %s", spec.Name, failures, policy.MaximumAttempts, rootMessage(err), delay))
+		if err := workflow.Sleep(r.ctx, delay); err != nil {
+			return out, err
+		}
+	}
+}
+
+// backoff is the policy's delay before retry n (1 for the first): the initial interval times
+// the coefficient to the power n−1, at most the maximum interval.
+func backoff(p *temporal.RetryPolicy, n int) time.Duration {
+	d := float64(p.InitialInterval)
+	for range n - 1 {
+		d *= p.BackoffCoefficient
+	}
+	if p.MaximumInterval > 0 {
+		d = min(d, float64(p.MaximumInterval))
+	}
+	return time.Duration(d)
 }
 
 // args resolves a step's inputs: given values, and outputs of earlier steps. When an earlier
@@ -121,6 +234,7 @@ func (r *run) recombine(plan planner.Plan, failed int) (planner.Plan, bool) {
 	for _, strategy := range recombinationStrategies {
 		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: time.Minute,
+			HeartbeatTimeout:    activities.KeepAliveTimeout,
 			RetryPolicy:         graphRetry(),
 			Summary:             fmt.Sprintf("recombine: %s for %s", strategy, api),
 		})
@@ -188,6 +302,7 @@ func (r *run) recordFeedback(ch *chain) {
 	info := workflow.GetInfo(r.ctx)
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
+		HeartbeatTimeout:    activities.KeepAliveTimeout,
 		RetryPolicy:         graphRetry(),
 		Summary:             fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs)),
 	})

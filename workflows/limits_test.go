@@ -3,9 +3,11 @@ package workflows
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/temporal"
 )
 
 func TestLimits(t *testing.T) {
@@ -45,4 +47,12 @@ func TestByteSize(t *testing.T) {
 	for n, want := range map[int]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 450 << 10: "450 KiB", 10 << 20: "10 MiB", 9<<20 + 512<<10: "9.5 MiB"} {
 		assert.Equal(t, want, byteSize(n), n)
 	}
+}
+
+func TestBackoff(t *testing.T) {
+	p := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second}
+	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 8 * time.Second, 5: 10 * time.Second} {
+		assert.Equal(t, want, backoff(p, n), "retry %d", n)
+	}
+	assert.Equal(t, 3*time.Second, backoff(&temporal.RetryPolicy{InitialInterval: 3 * time.Second, BackoffCoefficient: 1}, 4), "no maximum, no growth")
 }

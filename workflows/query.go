@@ -218,6 +218,7 @@ func (r *run) decide() (planner.Result, error) {
 	}
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 2 * time.Minute,
+		HeartbeatTimeout:    activities.KeepAliveTimeout,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
 			NonRetryableErrorTypes: []string{activities.ErrTypePlannerInvalidOutput, activities.ErrTypeLLMUnauthorized, activities.ErrTypeLLMRejected, activities.ErrTypeNoLLM, activities.ErrTypeInvalidInput}},
 		Summary: fmt.Sprintf("decide: step %d (%s)", r.state.Step, name),
@@ -291,6 +292,7 @@ func (r *run) clarify(d planner.Decision) (bool, QueryResult, error) {
 func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
+		HeartbeatTimeout:    activities.KeepAliveTimeout,
 		RetryPolicy:         graphRetry(),
 		Summary:             "retrieve: " + quote(d.RecallDescription, 60),
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
@@ -540,4 +541,91 @@ func TestQueryWorkflowLLMPlannerMissing(t *testing.T) {
 	res := result(t, env)
 	assert.Equal(t, StatusPlannerFailed, res.Status)
 	assert.Contains(t, res.Answer, "NAVI_LLM_BASE_URL")
+}
+
+// Attempts lost to dead workers (heartbeat or start-to-close timeouts) are called again under
+// the same idempotency key and never count against the tool: no recombination, no failed call
+// in the feedback. Past MaxWorkerLosses the call is given up, still without blaming the tool.
+func TestQueryWorkflowWorkerLossIsNotTheTools(t *testing.T) {
+	lost := func(tt enumspb.TimeoutType) error { return temporal.NewTimeoutError(tt, nil) }
+	t.Run("lost twice, then answered", func(t *testing.T) {
+		env := newEnv(t, nil)
+		env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+		onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+		var keys []string
+		calls := 0
+		onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
+			keys = append(keys, in.IdempotencyKey)
+			calls++
+			switch calls {
+			case 1:
+				return activities.CallToolResult{}, lost(enumspb.TIMEOUT_TYPE_HEARTBEAT)
+			case 2:
+				return activities.CallToolResult{}, lost(enumspb.TIMEOUT_TYPE_START_TO_CLOSE)
+			}
+			return toolOK(weather), nil
+		}).Times(3)
+		var fb feedbackSink
+		fb.on(env)
+		env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+		res := result(t, env)
+		assert.Equal(t, StatusAnswered, res.Status)
+		assert.Zero(t, res.Recombinations)
+		require.Len(t, keys, 3)
+		assert.Equal(t, keys[0], keys[2], "every attempt of the call carries one key")
+		assert.Contains(t, keys[0], "/call-2")
+		require.Len(t, fb.runs, 1)
+		for _, inv := range fb.runs[0].Invocations {
+			assert.True(t, inv.Success, "%s: a lost attempt is no failure", inv.API)
+		}
+		env.AssertExpectations(t) // Recombine was never called
+	})
+	t.Run("lost past the limit", func(t *testing.T) {
+		env := newEnv(t, nil)
+		env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
+		onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+		onCall(env, "weather.Current").Return(activities.CallToolResult{}, lost(enumspb.TIMEOUT_TYPE_HEARTBEAT))
+		var fb feedbackSink
+		fb.on(env)
+		env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", MaxSteps: 4})
+		require.True(t, env.IsWorkflowCompleted())
+		s := state(t, env)
+		var lostLine string
+		for _, e := range s.Trace {
+			if strings.Contains(e.Summary, "lost to workers") {
+				lostLine = e.Summary
+			}
+		}
+		assert.Contains(t, lostLine, fmt.Sprintf("%d attempts lost to workers", MaxWorkerLosses+1))
+		assert.NotContains(t, traceKinds(s), "recombine-")
+		for _, run := range fb.runs {
+			for _, inv := range run.Invocations {
+				assert.NotEqual(t, "weather.Current", inv.API, "no call of the lost tool is recorded")
+			}
+		}
+	})
+}
+
+// A tool's own errors count: retried with the policy's backoff, and after the last attempt the
+// tool has failed.
+func TestQueryWorkflowToolErrorsCount(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	unavailable := temporal.NewApplicationError("weather.Current: HTTP 503", activities.ErrTypeToolUnavailable, activities.ToolFailure{API: "weather.Current"})
+	onCall(env, "weather.Current").Return(activities.CallToolResult{}, unavailable).Times(activities.DefaultToolAttempts)
+	for _, s := range []string{twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch} {
+		onRecombine(env, s).Return(activities.RecombineResult{Strategy: s, Reason: "nothing else"}, nil).Once()
+	}
+	var fb feedbackSink
+	fb.on(env)
+	start := env.Now()
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", MaxSteps: 3})
+	require.True(t, env.IsWorkflowCompleted())
+	assert.GreaterOrEqual(t, env.Now().Sub(start), activities.DefaultToolInitialInterval*3, "backoff of 1 s, then 2 s")
+	require.NotEmpty(t, fb.runs)
+	last := fb.runs[0].Invocations[len(fb.runs[0].Invocations)-1]
+	assert.Equal(t, "weather.Current", last.API)
+	assert.False(t, last.Success, "the tool failed, and the graph hears of it")
+	env.AssertExpectations(t)
 }
