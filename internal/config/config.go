@@ -6,8 +6,11 @@ package config
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"flag"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strconv"
@@ -42,6 +45,17 @@ type Config struct {
 	Neo4jUser       string
 	Neo4jPassword   string // from NAVI_NEO4J_PASSWORD only; never logged
 
+	// TLS to Temporal (Temporal Cloud, or a cluster that requires it): TemporalTLS turns it
+	// on with the system's roots; a CA file replaces them, a certificate and key (mTLS) are
+	// presented to the server, ServerName overrides the name checked. An API key (Temporal
+	// Cloud) implies TLS; it comes from NAVI_TEMPORAL_API_KEY only and is never logged.
+	TemporalTLS           bool
+	TemporalTLSCA         string
+	TemporalTLSCert       string
+	TemporalTLSKey        string
+	TemporalTLSServerName string
+	TemporalAPIKey        string
+
 	// Limits on what enters a run's history, in bytes; 0 takes the default of the package
 	// that applies it (workflows.Limits for the query and answers, toolcall.Client for tool
 	// outputs kept in full; a larger output goes to the output store).
@@ -50,6 +64,9 @@ type Config struct {
 	MaxToolOutputBytes int // NAVI_MAX_TOOL_OUTPUT_BYTES
 
 	badInt error // the first NAVI_MAX_* that is not a number, for Validate
+	// devPassword: NAVI_NEO4J_PASSWORD was unset and the development password stands in,
+	// which Validate allows only for a Neo4j on this machine.
+	devPassword bool
 }
 
 // FromEnv reads the NAVI_* environment variables, with defaults for the local stack.
@@ -62,6 +79,20 @@ func FromEnv() Config {
 		Neo4jURI:        Getenv("NAVI_NEO4J_URI", DefaultNeo4jURI),
 		Neo4jUser:       Getenv("NAVI_NEO4J_USER", DefaultNeo4jUser),
 		Neo4jPassword:   Getenv("NAVI_NEO4J_PASSWORD", DefaultNeo4jPassword),
+
+		TemporalTLSCA:         Getenv("NAVI_TEMPORAL_TLS_CA", ""),
+		TemporalTLSCert:       Getenv("NAVI_TEMPORAL_TLS_CERT", ""),
+		TemporalTLSKey:        Getenv("NAVI_TEMPORAL_TLS_KEY", ""),
+		TemporalTLSServerName: Getenv("NAVI_TEMPORAL_TLS_SERVER_NAME", ""),
+		TemporalAPIKey:        Getenv("NAVI_TEMPORAL_API_KEY", ""),
+	}
+	c.devPassword = Getenv("NAVI_NEO4J_PASSWORD", "") == ""
+	if v := Getenv("NAVI_TEMPORAL_TLS", ""); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil && c.badInt == nil {
+			c.badInt = fmt.Errorf("NAVI_TEMPORAL_TLS %q: want true or false", v)
+		}
+		c.TemporalTLS = on
 	}
 	for _, f := range []struct {
 		env string
@@ -88,6 +119,11 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.UIURL, "ui", c.UIURL, "Temporal UI base URL, for links (NAVI_TEMPORAL_UI)")
 	fs.StringVar(&c.Neo4jURI, "neo4j-uri", c.Neo4jURI, "Neo4j Bolt URI (NAVI_NEO4J_URI)")
 	fs.StringVar(&c.Neo4jUser, "neo4j-user", c.Neo4jUser, "Neo4j user (NAVI_NEO4J_USER; password from NAVI_NEO4J_PASSWORD)")
+	fs.BoolVar(&c.TemporalTLS, "temporal-tls", c.TemporalTLS, "connect to Temporal over TLS with the system's roots (NAVI_TEMPORAL_TLS; on with an API key)")
+	fs.StringVar(&c.TemporalTLSCA, "temporal-tls-ca", c.TemporalTLSCA, "PEM file of the CA that signs Temporal's certificate (NAVI_TEMPORAL_TLS_CA)")
+	fs.StringVar(&c.TemporalTLSCert, "temporal-tls-cert", c.TemporalTLSCert, "PEM client certificate for mTLS (NAVI_TEMPORAL_TLS_CERT; with -temporal-tls-key)")
+	fs.StringVar(&c.TemporalTLSKey, "temporal-tls-key", c.TemporalTLSKey, "PEM client key for mTLS (NAVI_TEMPORAL_TLS_KEY)")
+	fs.StringVar(&c.TemporalTLSServerName, "temporal-tls-server-name", c.TemporalTLSServerName, "server name to check Temporal's certificate against (NAVI_TEMPORAL_TLS_SERVER_NAME; API key from NAVI_TEMPORAL_API_KEY)")
 	fs.IntVar(&c.MaxQueryBytes, "max-query-bytes", c.MaxQueryBytes, "largest query a run takes, in bytes; 0: the default (NAVI_MAX_QUERY_BYTES)")
 	fs.IntVar(&c.MaxAnswerBytes, "max-answer-bytes", c.MaxAnswerBytes, "largest answer to a question, in bytes; 0: the default (NAVI_MAX_ANSWER_BYTES)")
 	fs.IntVar(&c.MaxToolOutputBytes, "max-tool-output-bytes", c.MaxToolOutputBytes, "largest tool output kept in a history, in bytes; larger ones go to the output store; 0: the default (NAVI_MAX_TOOL_OUTPUT_BYTES)")
@@ -124,7 +160,54 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("NAVI_NEO4J_URI %q: scheme %q is not a Bolt scheme (bolt://, neo4j://, or their +s/+ssc forms)", c.Neo4jURI, u.Scheme)
 	}
+	if c.devPassword && !loopback(u.Hostname()) {
+		return fmt.Errorf("NAVI_NEO4J_PASSWORD is not set: the development password is only for a Neo4j on this machine, and NAVI_NEO4J_URI is %s", c.Neo4jURI)
+	}
+	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
+		return fmt.Errorf("NAVI_TEMPORAL_TLS_CERT and NAVI_TEMPORAL_TLS_KEY go together: set both for mTLS, or neither")
+	}
 	return nil
+}
+
+// loopback reports whether host names this machine.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ClientOptions are the Temporal client options of c: address, namespace, and TLS and API
+// key when set. A certificate or CA file that cannot be read is an error naming it.
+func (c Config) ClientOptions(logger sdklog.Logger) (client.Options, error) {
+	o := client.Options{HostPort: c.TemporalAddress, Namespace: c.Namespace, Logger: logger}
+	if !c.TemporalTLS && c.TemporalAPIKey == "" && c.TemporalTLSCA == "" && c.TemporalTLSCert == "" {
+		return o, nil
+	}
+	t := &tls.Config{ServerName: c.TemporalTLSServerName, MinVersion: tls.VersionTLS12}
+	if c.TemporalTLSCA != "" {
+		pem, err := os.ReadFile(c.TemporalTLSCA)
+		if err != nil {
+			return o, fmt.Errorf("NAVI_TEMPORAL_TLS_CA: %w", err)
+		}
+		t.RootCAs = x509.NewCertPool()
+		if !t.RootCAs.AppendCertsFromPEM(pem) {
+			return o, fmt.Errorf("NAVI_TEMPORAL_TLS_CA %s: no PEM certificate in it", c.TemporalTLSCA)
+		}
+	}
+	if c.TemporalTLSCert != "" {
+		cert, err := tls.LoadX509KeyPair(c.TemporalTLSCert, c.TemporalTLSKey)
+		if err != nil {
+			return o, fmt.Errorf("NAVI_TEMPORAL_TLS_CERT/NAVI_TEMPORAL_TLS_KEY: %w", err)
+		}
+		t.Certificates = []tls.Certificate{cert}
+	}
+	o.ConnectionOptions.TLS = t
+	if c.TemporalAPIKey != "" {
+		o.Credentials = client.NewAPIKeyStaticCredentials(c.TemporalAPIKey)
+	}
+	return o, nil
 }
 
 // RunURL is the Temporal UI page of one workflow execution.
@@ -146,7 +229,11 @@ func (c Config) DialTemporal(ctx context.Context, logger sdklog.Logger) (client.
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	cl, err := client.DialContext(ctx, client.Options{HostPort: c.TemporalAddress, Namespace: c.Namespace, Logger: logger})
+	opts, err := c.ClientOptions(logger)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach Temporal at %s: %w (is the stack up? `make up`; is NAVI_TEMPORAL_ADDRESS right?)", c.TemporalAddress, err)
 	}
