@@ -30,12 +30,20 @@ func OpenWithSchema(ctx context.Context, o Options) (*Store, error) {
 type LoadStats struct {
 	APIs   int `json:"apis"`
 	Params int `json:"params"`
+	// Replaced and Reset are ImportStats' (APIs taken over, APIs whose endpoint changed).
+	Replaced []string `json:"replaced,omitempty"`
+	Reset    []string `json:"reset,omitempty"`
 }
 
 // LoadCatalog builds c's graph (parameters clustered by the offline hashed embedder, APIs
 // embedded by embed.Standard, the embedder retrieval uses) and imports it as one unit: see
 // Import.
 func (s *Store) LoadCatalog(ctx context.Context, c twnm.Catalog) (LoadStats, error) {
+	return s.LoadCatalogWith(ctx, c, ImportOptions{})
+}
+
+// LoadCatalogWith is LoadCatalog with the options of ImportWith.
+func (s *Store) LoadCatalogWith(ctx context.Context, c twnm.Catalog, o ImportOptions) (LoadStats, error) {
 	emb, err := embed.Standard()
 	if err != nil {
 		return LoadStats{}, fmt.Errorf("load catalog %s: %w", c.Name, err)
@@ -44,11 +52,11 @@ func (s *Store) LoadCatalog(ctx context.Context, c twnm.Catalog) (LoadStats, err
 	if err != nil {
 		return LoadStats{}, fmt.Errorf("load catalog %s: %w", c.Name, err)
 	}
-	st, err := s.Import(ctx, g, c.Name)
+	st, err := s.ImportWith(ctx, g, c.Name, o)
 	if err != nil {
 		return LoadStats{}, err
 	}
-	return LoadStats{APIs: st.APIs, Params: st.Params}, nil
+	return LoadStats{APIs: st.APIs, Params: st.Params, Replaced: st.Replaced, Reset: st.Reset}, nil
 }
 
 // Counts is the size of the graph.

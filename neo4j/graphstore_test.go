@@ -255,3 +255,66 @@ func TestSnapshot(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, int64(1), g.Node(lat).Success)
 }
+
+// An import that would change APIs of another catalog is refused and changes nothing; with
+// Replace it takes them over and resets what was learned about them.
+func TestImportRefusesAnotherCatalogsAPIs(t *testing.T) {
+	s, ctx, prefix, c := imported(t)
+	invs, trs := feedbackOf(prefix, true, time.Now())
+	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
+	before := apiProps(t, s, prefix)
+	require.Positive(t, before["success"])
+
+	other := c
+	other.Name = prefix + "other"
+	other.APIs = append([]twnm.API(nil), c.APIs[:2]...)
+	other.APIs[0].Description = "v2 " + other.APIs[0].Description
+	_, err := s.Import(ctx, build(t, other), other.Name)
+	var conflict *neo4j.CatalogConflictError
+	require.ErrorAs(t, err, &conflict)
+	assert.Equal(t, 2, conflict.Total)
+	assert.Equal(t, []string{prefix + "Geocode", prefix + "Weather"}, conflict.APIs)
+	assert.Equal(t, []string{c.Name, c.Name}, conflict.Owners)
+	assert.ErrorContains(t, err, "import with -replace to take them over")
+	assert.Equal(t, before, apiProps(t, s, prefix), "the refused import changed nothing")
+
+	st, err := s.ImportWith(ctx, build(t, other), other.Name, neo4j.ImportOptions{Replace: true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{prefix + "Geocode", prefix + "Weather"}, st.Replaced)
+	after := apiProps(t, s, prefix)
+	assert.Equal(t, int64(1), after["renamed"], "the new entry is written")
+	assert.Zero(t, after["success"], "what was learned about the old tools is gone")
+	assert.Zero(t, after["then"])
+}
+
+// A changed endpoint within one catalog resets what was learned about that API only.
+func TestImportResetsAChangedEndpoint(t *testing.T) {
+	s := stacktest.Store(t)
+	ctx := context.Background()
+	prefix := stacktest.UniqueName("t") + "_"
+	c := catalog(prefix)
+	for i := range c.APIs {
+		c.APIs[i].Endpoint = &twnm.Endpoint{Method: "GET", BaseURL: "https://tools.example", Path: "/" + c.APIs[i].Name}
+	}
+	_, err := s.Import(ctx, build(t, c), c.Name)
+	require.NoError(t, err)
+	invs, trs := feedbackOf(prefix, true, time.Now())
+	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
+
+	st, err := s.Import(ctx, build(t, c), c.Name)
+	require.NoError(t, err)
+	assert.Empty(t, st.Reset, "the same catalog again resets nothing")
+	assert.Positive(t, apiProps(t, s, prefix)["success"])
+
+	c.APIs[1].Endpoint = &twnm.Endpoint{Method: "GET", BaseURL: "https://other.example", Path: "/weather"}
+	st, err = s.Import(ctx, build(t, c), c.Name)
+	require.NoError(t, err)
+	assert.Equal(t, []string{prefix + "Weather"}, st.Reset)
+	n, err := neo4j.QueryCount(ctx, s, "MATCH (a:API {name: $n}) RETURN a.success AS n", map[string]any{"n": prefix + "Weather"})
+	require.NoError(t, err)
+	assert.Zero(t, n, "Weather's record is another tool's")
+	n, err = neo4j.QueryCount(ctx, s, "MATCH (a:API {name: $n}) RETURN a.success AS n", map[string]any{"n": prefix + "Geocode"})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), n, "Geocode keeps its own")
+	assert.Zero(t, apiProps(t, s, prefix)["then"], "the THEN edge into Weather is gone")
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -20,9 +21,46 @@ type ImportStats struct {
 	Params  int `json:"params"`
 	Inputs  int `json:"inputs"`
 	Outputs int `json:"outputs"`
-	// Links counts the data-flow links between differently named parameters (FEEDS edges
-	// with a confidence) written.
+	// Links counts the data-flow links between differently named parameters (FEEDS edges with
+	// a confidence) written.
 	Links int `json:"links"`
+	// Replaced names the APIs taken over from other catalogs (ImportOptions.Replace), and
+	// Reset those of this catalog whose endpoint changed: what was learned about both was
+	// reset, since calls of another tool say nothing about this one.
+	Replaced []string `json:"replaced,omitempty"`
+	Reset    []string `json:"reset,omitempty"`
+}
+
+// ImportOptions are the options of ImportWith.
+type ImportOptions struct {
+	// Replace lets the import take over APIs of the same name that another catalog imported,
+	// resetting what was learned about them; without it such an import fails with a
+	// *CatalogConflictError and changes nothing.
+	Replace bool
+}
+
+// CatalogConflictError is an import that would change APIs another catalog owns.
+type CatalogConflictError struct {
+	Catalog string
+	// APIs are the names in conflict (at most 10) and Owners their catalogs, in order; Total
+	// counts them all.
+	APIs, Owners []string
+	Total        int
+}
+
+func (e *CatalogConflictError) Error() string {
+	var b strings.Builder
+	for i, a := range e.APIs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (catalog %s)", a, e.Owners[i])
+	}
+	if e.Total > len(e.APIs) {
+		fmt.Fprintf(&b, " and %d more", e.Total-len(e.APIs))
+	}
+	return fmt.Sprintf("import %s: %d APIs of the same name belong to other catalogs: %s; importing would change their endpoints and keep what was learned about other tools. Rename them, or import with -replace to take them over (their learned statistics are reset)",
+		e.Catalog, e.Total, b.String())
 }
 
 // afterBatch, when set (by tests), runs after each batch of an import; an error from it fails
@@ -35,6 +73,15 @@ var afterBatch func(batch int) error
 // gets its new description, specification and parameters (stale structural edges are removed)
 // and keeps its statistics, status and behavioural edges. catalog names the source.
 func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (ImportStats, error) {
+	return s.ImportWith(ctx, g, catalog, ImportOptions{})
+}
+
+// ImportWith is Import with options. Before it writes, it checks the APIs against the store,
+// in the same transaction: an API of the same name from another catalog fails the import
+// (a *CatalogConflictError) unless o.Replace; an API of this catalog whose endpoint (method,
+// base URL and path) changed keeps its node but loses what was learned about it (counts,
+// windows, status, THEN edges), as a taken-over API does. ImportStats names both.
+func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o ImportOptions) (ImportStats, error) {
 	var params, apis, inputs, outputs []map[string]any
 	for _, n := range g.Nodes() {
 		switch n.Kind {
@@ -60,8 +107,12 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 				outKeys = append(outKeys, edgeKey(g.Node(id).Name, p.Name))
 				outputs = append(outputs, map[string]any{"api": n.Name, "node": g.Node(id).Name, "param": p.Name})
 			}
+			endpoint := ""
+			if e := n.API.Endpoint; e != nil {
+				endpoint = e.Method + " " + e.BaseURL + " " + e.Path
+			}
 			api := map[string]any{
-				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec),
+				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec), "endpoint": endpoint,
 				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys), "callable": n.API.Callable(),
 			}
 			for k, v := range textProperties(n.API) {
@@ -93,7 +144,34 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 		{importOutputs, outputs},
 		{importLinks, links},
 	}
+	var replaced, reset []string
 	err := s.writeTx(ctx, "import "+catalog, func(tx driver.ManagedTransaction) error {
+		replaced, reset = nil, nil // a retried transaction starts over
+		recs, err := runTx(ctx, tx, importConflicts, map[string]any{"rows": apis, "catalog": catalog})
+		if err != nil {
+			return err
+		}
+		conflict := &CatalogConflictError{Catalog: catalog}
+		for _, r := range recs {
+			m := r.AsMap()
+			name, _ := m["name"].(string)
+			owner, _ := m["owner"].(string)
+			if owner == catalog {
+				reset = append(reset, name)
+				continue
+			}
+			conflict.Total++
+			if len(conflict.APIs) < 10 {
+				conflict.APIs, conflict.Owners = append(conflict.APIs, name), append(conflict.Owners, owner)
+			}
+			replaced = append(replaced, name)
+		}
+		if conflict.Total > 0 && !o.Replace {
+			return conflict
+		}
+		if _, err := runTx(ctx, tx, resetAPIs, map[string]any{"names": append(append([]string{}, replaced...), reset...)}); err != nil {
+			return err
+		}
 		batch := 0
 		for _, st := range steps {
 			for i := 0; i < len(st.rows); i += BatchSize {
@@ -114,8 +192,31 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 	if err != nil {
 		return ImportStats{}, err
 	}
-	return ImportStats{APIs: len(apis), Params: len(params), Inputs: len(inputs), Outputs: len(outputs), Links: len(links)}, nil
+	return ImportStats{APIs: len(apis), Params: len(params), Inputs: len(inputs), Outputs: len(outputs), Links: len(links),
+		Replaced: replaced, Reset: reset}, nil
 }
+
+// importConflicts finds the APIs of an import that exist already and either belong to another
+// catalog or had another endpoint: owner is the catalog that has them now. Nodes imported
+// before endpoints were stored have none and are taken as unchanged.
+const importConflicts = `
+UNWIND $rows AS a
+MATCH (n:API {name: a.name})
+WITH a, n, coalesce(n.catalog, $catalog) AS owner
+WHERE owner <> $catalog OR (n.endpoint IS NOT NULL AND n.endpoint <> a.endpoint)
+RETURN n.name AS name, owner
+ORDER BY name`
+
+// resetAPIs forgets what was learned about the named APIs: their counts, sliding windows,
+// status and THEN edges. Their parameters, shared with other APIs, keep theirs.
+const resetAPIs = `
+UNWIND $names AS name
+MATCH (a:API {name: name})
+OPTIONAL MATCH (a)-[t:THEN]-(:API)
+DELETE t
+WITH DISTINCT a
+FOREACH (k IN [k IN keys(a) WHERE k =~ 'd[0-9]+_[sn]'] | SET a[k] = null)
+SET a.success = 0, a.failure = 0, a.status = 'active'`
 
 // edgeKey identifies a structural edge of one API: the parameter node and the API's own name
 // for the parameter.
@@ -146,7 +247,7 @@ const importAPIs = `
 UNWIND $rows AS a
 MERGE (n:API {name: a.name})
 ON CREATE SET n.success = 0, n.failure = 0, n.status = 'active'
-SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog,
+SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog, n.endpoint = a.endpoint,
     n.embedding = a.embedding, n.callable = a.callable, n.bm25_text = a.bm25_text, n.bm25_params = a.bm25_params`
 
 // dropStaleEdges removes the structural edges an API no longer has.

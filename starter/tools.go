@@ -23,6 +23,7 @@ func tools(args []string, s streams) error {
 		return fmt.Errorf("%w: navi tools import <catalog.json|yaml|URL>, or navi tools show <api>", errUsage)
 	}
 	c := newCommand("tools " + args[0])
+	replace := c.fs.Bool("replace", false, "take over APIs of the same name that another catalog imported (what was learned about them is reset)")
 	pos, err := c.parse(args[1:], 1, 1, "one catalog file or URL")
 	if err != nil {
 		return err
@@ -49,9 +50,15 @@ func tools(args []string, s streams) error {
 		return err
 	}
 	defer store.Close(context.Background())
-	stats, err := store.LoadCatalog(ctx, cat)
+	stats, err := store.LoadCatalogWith(ctx, cat, neo4j.ImportOptions{Replace: *replace})
 	if err != nil {
 		return err
+	}
+	if len(stats.Replaced) > 0 {
+		fmt.Fprintf(s.out, "took over %d APIs from other catalogs, resetting what was learned about them: %s\n", len(stats.Replaced), strings.Join(stats.Replaced, ", "))
+	}
+	if len(stats.Reset) > 0 {
+		fmt.Fprintf(s.out, "reset what was learned about %d APIs whose endpoint changed: %s\n", len(stats.Reset), strings.Join(stats.Reset, ", "))
 	}
 	counts, err := store.Counts(ctx)
 	if err != nil {
