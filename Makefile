@@ -17,6 +17,10 @@ BENCH_FLAGS ?= -benchtime 40x -count 3
 BENCH_ARGS  ?= -n 150 -seed 1 -concurrency 4 -batches 5
 BENCH_OUT   ?= results/bench
 BENCH_RENAMED_ARGS ?= -n 90 -seed 1 -concurrency 4 -batches 3
+# Fuzz targets (name@package) and how long make fuzz runs each.
+FUZZTIME    ?= 3s
+FUZZ_TARGETS = FuzzImporters@./twnm/catalogs FuzzSplit@./twnm/subgoal FuzzToolBenchEvent@./twnm/invlog FuzzLink@./twnm/invlog \
+	FuzzParseDecisions@./planner/llm FuzzExtract@./planner FuzzDecodeOutput@./toolcall
 # The demo's tools: the tool world's own catalog, served by the running tool world.
 CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json
 GO          ?= go
@@ -33,7 +37,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack bench bench-agent eval clean reset
+.PHONY: run up down logs status build test test-stack fuzz bench bench-agent eval clean reset
 
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
 build: models bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
@@ -140,6 +144,16 @@ test: build
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
 	$(GO) vet ./... && \
 	$(GO) test -count=1 ./... || { rc=$$?; bin/navi dev logs -state $(TEST_STATE) -n 30; exit $$rc; }
+	@$(MAKE) --no-print-directory fuzz
+
+## fuzz: every fuzz target for $(FUZZTIME) (make test runs them for 3s each); a longer local
+## run: make fuzz FUZZTIME=2m. A crasher fails it and stays in the package's testdata/fuzz.
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  name=$${t%%@*}; pkg=$${t#*@}; \
+	  out=$$($(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg 2>&1) || { echo "$$out"; exit 1; }; \
+	  echo "fuzz $$name ($$pkg): $$(echo "$$out" | grep -o 'execs: [0-9]*' | tail -1) in $(FUZZTIME), no crasher"; \
+	done
 
 ## bench: the evaluation on the local stack (make up): the tool world's catalog imported, then
 ## navi bench (the paper's ablation variants, the failure scenario, a simulated user answering
