@@ -50,6 +50,8 @@ type Client struct {
 	// Outputs stores the full body of an output over MaxOutputBytes; nil keeps only the
 	// summary.
 	Outputs OutputStore
+	// Secrets resolves the secrets of APIs with an Auth; nil refuses to call them.
+	Secrets SecretSource
 	// HeartbeatInterval is the time between two CallOptions.Heartbeat calls while a request
 	// is in flight (DefaultHeartbeatInterval when zero). Keep it well under the activity's
 	// heartbeat timeout.
@@ -122,6 +124,11 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 	if err != nil {
 		return Result{}, err
 	}
+	// The secret goes on the request and nowhere else: every error below is redacted.
+	secret, err := c.authorize(req, api)
+	if err != nil {
+		return Result{}, err
+	}
 	req.Header.Set("User-Agent", cmp.Or(c.UserAgent, DefaultUserAgent))
 	if opts.IdempotencyKey != "" {
 		req.Header.Set("Idempotency-Key", opts.IdempotencyKey)
@@ -141,10 +148,10 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 		if resp != nil {
 			e.Status = resp.StatusCode
 		}
-		return Result{}, e
+		return Result{}, e.redact(secret)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return Result{}, classify(api.Name, resp, body, time.Now())
+		return Result{}, classify(api.Name, resp, body, time.Now()).redact(secret)
 	}
 	if int64(len(body)) > cmp.Or(c.MaxResponseBytes, DefaultMaxResponseBytes) {
 		return Result{}, &Error{Kind: ErrBadResponse, API: api.Name, Status: resp.StatusCode,
@@ -152,8 +159,16 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 	}
 	output, err := decodeOutput(body)
 	if err != nil {
-		return Result{}, &Error{Kind: ErrBadResponse, API: api.Name, Status: resp.StatusCode,
-			Detail: "body is not JSON", Body: excerpt(body, BodyExcerptBytes), Err: err}
+		return Result{}, (&Error{Kind: ErrBadResponse, API: api.Name, Status: resp.StatusCode,
+			Detail: "body is not JSON", Body: excerpt(body, BodyExcerptBytes), Err: err}).redact(secret)
+	}
+	if secret != "" {
+		// A tool may echo its key (in any JSON escaping): redact the decoded strings, and
+		// keep their encoding as the body the output store may get.
+		redactValue(output, secret)
+		if b, err := json.Marshal(output); err == nil {
+			body = b
+		}
 	}
 	exposeNested(output, api.Outputs)
 	res := Result{API: api.Name, Status: resp.StatusCode, Output: output, Bytes: len(body)}

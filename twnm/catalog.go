@@ -100,6 +100,26 @@ type API struct {
 	Retry       *RetryHint `json:"retry,omitempty"`
 	// Timeout bounds one call; zero leaves it to the caller.
 	Timeout Duration `json:"timeout,omitempty"`
+	// Auth says how a call proves who it is: which secret it sends, and how. The catalog
+	// names the secret, never its value; the tool call resolves it when it sends the request.
+	Auth *Auth `json:"auth,omitempty"`
+}
+
+// Auth schemes.
+const (
+	AuthBearer = "bearer" // Authorization: Bearer <secret>
+	AuthHeader = "header" // <Name>: <secret>, an API key in a header
+	AuthQuery  = "query"  // ?<Name>=<secret>, an API key in the query
+	AuthBasic  = "basic"  // Authorization: Basic, the secret being "user:password"
+)
+
+// Auth is the credential of an API: Secret names it (a name the worker resolves from its
+// environment or secret files), Scheme says how the request carries it, and Name is the
+// header or query parameter of the header and query schemes.
+type Auth struct {
+	Scheme string `json:"scheme"`
+	Name   string `json:"name,omitempty"`
+	Secret string `json:"secret"`
 }
 
 // Callable reports whether the catalog says how to call the API over HTTP: a method and an
@@ -284,6 +304,16 @@ func (a API) validateCall() error {
 	}
 	if a.Timeout < 0 {
 		return fmt.Errorf("field timeout is %s, want 0 or more", a.Timeout)
+	}
+	if au := a.Auth; au != nil {
+		switch {
+		case au.Scheme != AuthBearer && au.Scheme != AuthHeader && au.Scheme != AuthQuery && au.Scheme != AuthBasic:
+			return fmt.Errorf("auth: field scheme is %q, want bearer, header, query or basic", au.Scheme)
+		case strings.TrimSpace(au.Secret) == "":
+			return fmt.Errorf("auth: field secret is empty: name the secret (its value never goes in a catalog)")
+		case (au.Scheme == AuthHeader || au.Scheme == AuthQuery) && strings.TrimSpace(au.Name) == "":
+			return fmt.Errorf("auth: scheme %s needs field name (the header or query parameter)", au.Scheme)
+		}
 	}
 	for k, t := range a.Tags {
 		if strings.TrimSpace(t) == "" {

@@ -113,7 +113,9 @@ func newActivities(outputDir string, maxToolOutput int) (*activities.Activities,
 	acts := &activities.Activities{
 		Embedder: emb,
 		Tools: &toolcall.Client{HTTP: &http.Client{}, UserAgent: "navi-worker", Outputs: toolcall.DirStore{Dir: outputDir},
-			MaxOutputBytes: maxToolOutput},
+			MaxOutputBytes: maxToolOutput,
+			// Secrets of the catalogs' Auth: NAVI_SECRET_<NAME>, or files in NAVI_SECRETS_DIR.
+			Secrets: toolcall.EnvSecrets{Dir: config.Getenv("NAVI_SECRETS_DIR", "")}},
 	}
 	lc, err := llm.ConfigFromEnv()
 	if err != nil {

@@ -26,6 +26,10 @@
 //     ("movie" for the cast[].id of a person's credits; the OpenAPI importer infers it);
 //   - retry: max_attempts (calls in all), initial_interval, max_interval (not below
 //     initial_interval); and timeout. Durations are Go duration strings: "500ms", "30s", "1m30s".
+//   - auth: the credential a call sends: scheme (bearer; header or query, an API key under
+//     name; basic, the secret being "user:password") and secret, the name of a secret the
+//     worker resolves (NAVI_SECRET_<NAME>, or a file in NAVI_SECRETS_DIR). A catalog never
+//     holds a secret's value: {"scheme": "header", "name": "X-Api-Key", "secret": "weather"}.
 //
 // In JSON:
 //

@@ -131,6 +131,56 @@ func openAPI(path string) (twnm.Catalog, error) {
 	return c, nil
 }
 
+// openAPIAuth maps the security an operation requires (its own, else the document's) to a
+// twnm.Auth: the first requirement's first scheme, by name, that Navi can send. An API key
+// in a header or the query is sent under its name; HTTP bearer, OAuth 2 and OpenID Connect
+// send a bearer token; HTTP basic a "user:password" secret. The secret is named after the
+// spec's title and the scheme ("tmdb.api_key"): a catalog never holds a value. A cookie key
+// and unknown schemes give no Auth.
+func openAPIAuth(doc *openapi3.T, op *openapi3.Operation) *twnm.Auth {
+	reqs := doc.Security
+	if op.Security != nil {
+		reqs = *op.Security
+	}
+	if doc.Components == nil {
+		return nil
+	}
+	prefix := identifierOr(specTitle(doc))
+	for _, req := range reqs {
+		names := make([]string, 0, len(req))
+		for n := range req {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			ref := doc.Components.SecuritySchemes[n]
+			if ref == nil || ref.Value == nil {
+				continue
+			}
+			sc, secret := ref.Value, strings.ToLower(prefix)+"."+n
+			switch {
+			case sc.Type == "apiKey" && sc.In == "header" && sc.Name != "":
+				return &twnm.Auth{Scheme: twnm.AuthHeader, Name: sc.Name, Secret: secret}
+			case sc.Type == "apiKey" && sc.In == "query" && sc.Name != "":
+				return &twnm.Auth{Scheme: twnm.AuthQuery, Name: sc.Name, Secret: secret}
+			case sc.Type == "http" && strings.EqualFold(sc.Scheme, "basic"):
+				return &twnm.Auth{Scheme: twnm.AuthBasic, Secret: secret}
+			case sc.Type == "http" && strings.EqualFold(sc.Scheme, "bearer"), sc.Type == "oauth2", sc.Type == "openIdConnect":
+				return &twnm.Auth{Scheme: twnm.AuthBearer, Secret: secret}
+			}
+		}
+	}
+	return nil
+}
+
+// specTitle is the spec's title, or "openapi".
+func specTitle(doc *openapi3.T) string {
+	if doc.Info != nil && doc.Info.Title != "" {
+		return doc.Info.Title
+	}
+	return "openapi"
+}
+
 func methodRank(m string) int {
 	for i, x := range methodOrder {
 		if x == m {
@@ -157,6 +207,7 @@ func openAPIOperation(doc *openapi3.T, o openAPIOp, taken map[string]bool) (twnm
 	if a.Outputs, err = openAPIOutputs(o.op); err != nil {
 		return twnm.API{}, err
 	}
+	a.Auth = openAPIAuth(doc, o.op)
 	return a, nil
 }
 

@@ -216,3 +216,40 @@ func TestOpenAPIErrors(t *testing.T) {
 		})
 	}
 }
+
+// Security schemes become the APIs' Auth: which secret, sent how; never a value.
+func TestOpenAPIAuth(t *testing.T) {
+	c, err := OpenAPI(tmdbSpec)
+	require.NoError(t, err)
+	assert.Equal(t, &twnm.Auth{Scheme: twnm.AuthQuery, Name: "api_key", Secret: "api.api_key"}, api(t, c, "GET_search-person").Auth,
+		"TMDB's api_key in the query, named after the spec's title")
+
+	spec := `openapi: 3.0.0
+info: {title: Shop API, version: "1"}
+security: [{token: []}]
+components:
+  securitySchemes:
+    token: {type: http, scheme: bearer}
+    key: {type: apiKey, in: header, name: X-Api-Key}
+    login: {type: http, scheme: basic}
+    crumb: {type: apiKey, in: cookie, name: sid}
+paths:
+  /a: {get: {operationId: a, responses: {"200": {description: ok}}}}
+  /b: {get: {operationId: b, security: [{key: []}], responses: {"200": {description: ok}}}}
+  /c: {get: {operationId: c, security: [{crumb: []}, {login: []}], responses: {"200": {description: ok}}}}
+  /d: {get: {operationId: d, security: [], responses: {"200": {description: ok}}}}
+`
+	c, err = OpenAPI(writeFile(t, "shop.yaml", spec))
+	require.NoError(t, err)
+	byName := map[string]*twnm.Auth{}
+	for _, a := range c.APIs {
+		byName[a.Name] = a.Auth
+	}
+	assert.Equal(t, map[string]*twnm.Auth{
+		"a": {Scheme: twnm.AuthBearer, Secret: "shop_api.token"},                  // the document's requirement
+		"b": {Scheme: twnm.AuthHeader, Name: "X-Api-Key", Secret: "shop_api.key"}, // the operation's own
+		"c": {Scheme: twnm.AuthBasic, Secret: "shop_api.login"},                   // a cookie cannot be sent: the next requirement
+		"d": nil,                                                                  // an empty list: no auth
+	}, byName)
+	require.NoError(t, c.Validate())
+}
