@@ -127,6 +127,10 @@ func (d def) tool() Tool {
 		Tags:        []string{d.domain},
 		Endpoint:    &twnm.Endpoint{Method: d.method, Path: d.path},
 	}
+	if d.method != "GET" {
+		// Every tool of the world answers a repeated Idempotency-Key from its stored answer.
+		a.Effect = twnm.EffectIdempotent
+	}
 	for _, p := range d.in {
 		a.Inputs = append(a.Inputs, twnm.Param{Name: p.name, Type: p.typ, Description: p.desc, Required: p.req, In: p.loc})
 	}

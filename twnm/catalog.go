@@ -103,6 +103,32 @@ type API struct {
 	// Auth says how a call proves who it is: which secret it sends, and how. The catalog
 	// names the secret, never its value; the tool call resolves it when it sends the request.
 	Auth *Auth `json:"auth,omitempty"`
+	// Effect is what a call changes (EffectRead, EffectIdempotent, EffectUnsafe); empty
+	// means read for GET, HEAD and OPTIONS and unsafe for the other methods (CallEffect).
+	Effect string `json:"effect,omitempty"`
+}
+
+// Effects of a call, which decide whether a call cut off mid-flight may be sent again.
+const (
+	EffectRead       = "read"       // changes nothing
+	EffectIdempotent = "idempotent" // changes something once per Idempotency-Key: a repeat with the key is safe
+	EffectUnsafe     = "unsafe"     // changes something and honours no key: a repeat may do it twice
+)
+
+// CallEffect is a.Effect, or the effect its method implies: read for GET, HEAD and OPTIONS
+// (and an API with no endpoint), unsafe for the others.
+func (a API) CallEffect() string {
+	if a.Effect != "" {
+		return a.Effect
+	}
+	if e := a.Endpoint; e != nil {
+		switch e.Method {
+		case "", "GET", "HEAD", "OPTIONS":
+		default:
+			return EffectUnsafe
+		}
+	}
+	return EffectRead
 }
 
 // Auth schemes.
@@ -304,6 +330,11 @@ func (a API) validateCall() error {
 	}
 	if a.Timeout < 0 {
 		return fmt.Errorf("field timeout is %s, want 0 or more", a.Timeout)
+	}
+	switch a.Effect {
+	case "", EffectRead, EffectIdempotent, EffectUnsafe:
+	default:
+		return fmt.Errorf("field effect is %q, want read, idempotent or unsafe", a.Effect)
 	}
 	if au := a.Auth; au != nil {
 		switch {

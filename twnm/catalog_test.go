@@ -239,3 +239,22 @@ func TestValidatePath(t *testing.T) {
 	require.NoError(t, api(Param{Name: "q"}, Param{Name: "id", Path: "results[].id", Entity: "movie"}).Validate())
 	assert.ErrorContains(t, api(Param{Name: "q", Entity: "movie"}, Param{Name: "id"}).Validate(), `only outputs have an entity`)
 }
+
+func TestCallEffect(t *testing.T) {
+	ep := func(m string) *Endpoint { return &Endpoint{Method: m, Path: "/x", BaseURL: "https://t.example"} }
+	tests := []struct {
+		api  API
+		want string
+	}{
+		{API{Name: "a", Endpoint: ep("GET")}, EffectRead},
+		{API{Name: "a", Endpoint: ep("POST")}, EffectUnsafe},
+		{API{Name: "a", Endpoint: ep("DELETE")}, EffectUnsafe},
+		{API{Name: "a", Endpoint: ep("POST"), Effect: EffectIdempotent}, EffectIdempotent},
+		{API{Name: "a"}, EffectRead}, // not called over HTTP
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, tt.api.CallEffect(), "%+v", tt.api)
+	}
+	bad := Catalog{Name: "c", APIs: []API{{Name: "a", Effect: "sometimes"}}}
+	assert.ErrorContains(t, bad.Validate(), `field effect is "sometimes", want read, idempotent or unsafe`)
+}

@@ -62,6 +62,13 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 			r.pc.Observation = lost.Error()
 			return nil
 		}
+		if maybe := (*errMayHaveRun)(nil); errors.As(err, &maybe) {
+			// Not the tool's failure either, but it must not be called again in this run:
+			// it stays out of the admissible calls, and the planner tells the user why.
+			r.markFailed(step.API)
+			r.pc.Observation = maybe.Error()
+			return nil
+		}
 		ch.add(plan, step, args, err == nil, workflow.Now(r.ctx))
 		if err == nil {
 			r.pc.Results[step.API] = out.Output
@@ -104,8 +111,8 @@ func (r *run) call(api string, args map[string]string, step int) (activities.Cal
 	} else {
 		out, err = r.callAttempts(spec, args, step, startToClose, heartbeat, policy)
 	}
-	if lost := (*errWorkerLost)(nil); errors.As(err, &lost) {
-		r.trace(TraceCall, false, lost.Error())
+	if lost, maybe := (*errWorkerLost)(nil), (*errMayHaveRun)(nil); errors.As(err, &lost) || errors.As(err, &maybe) {
+		r.trace(TraceCall, false, err.Error())
 		return out, err
 	}
 	if err != nil {
@@ -140,12 +147,28 @@ func (e *errWorkerLost) Error() string {
 
 func (e *errWorkerLost) Unwrap() error { return e.last }
 
+// errMayHaveRun ends a call of an unsafe API (twnm.EffectUnsafe) whose attempt was cut off
+// with its worker: the request may have reached the tool, and sending it again may do
+// what it does twice (book twice), so it is not sent again.
+type errMayHaveRun struct {
+	api  string
+	last error
+}
+
+func (e *errMayHaveRun) Error() string {
+	return fmt.Sprintf("%s: its worker was lost mid-call (%s) and %s honours no idempotency key: the call may have taken effect, so it is not sent again; check %s before asking again",
+		e.api, rootMessage(e.last), e.api, e.api)
+}
+
+func (e *errMayHaveRun) Unwrap() error { return e.last }
+
 // callAttempts calls a tool with one activity per attempt, all under one idempotency key so
 // that the tool can tell a retry from a new request. A tool error counts against the
 // policy's attempts, with its backoff (or the tool's Retry-After); a heartbeat or
 // start-to-close timeout is a worker lost mid-call (the tool's own timeout is shorter, and
 // fails as a tool error): it is retried at once and never counts against the tool, up to
-// MaxWorkerLosses, after which the call ends with errWorkerLost.
+// MaxWorkerLosses, after which the call ends with errWorkerLost; an API whose calls honour
+// no idempotency key (twnm.EffectUnsafe) is not sent again at all (errMayHaveRun).
 func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, startToClose, heartbeat time.Duration, policy *temporal.RetryPolicy) (activities.CallToolResult, error) {
 	info := workflow.GetInfo(r.ctx)
 	in := activities.CallToolInput{API: spec, Args: args, Step: step,
@@ -171,6 +194,9 @@ func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, star
 		var app *temporal.ApplicationError
 		switch {
 		case errors.As(err, &timeout) && (timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_HEARTBEAT || timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_START_TO_CLOSE):
+			if spec.CallEffect() == twnm.EffectUnsafe {
+				return out, &errMayHaveRun{api: spec.Name, last: err}
+			}
 			losses++
 			if losses > MaxWorkerLosses {
 				return out, &errWorkerLost{api: spec.Name, losses: losses, last: err}

@@ -606,6 +606,48 @@ func TestQueryWorkflowWorkerLossIsNotTheTools(t *testing.T) {
 	})
 }
 
+// A call of an API that honours no idempotency key (a POST with no declared effect) whose
+// worker was lost is not sent again: it may have booked already. No recombination, no
+// feedback against it, and the run says why.
+func TestQueryWorkflowUnsafeCallIsNotRepeated(t *testing.T) {
+	env := newEnv(t, nil)
+	res := retrieved("Rome")
+	apis := map[string]twnm.API{}
+	for k, v := range res.APIs {
+		apis[k] = v
+	}
+	book := apis["weather.Current"]
+	ep := *book.Endpoint
+	ep.Method = "POST"
+	book.Endpoint = &ep
+	apis["weather.Current"] = book
+	res.APIs = apis
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(res, nil)
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "weather.Current").Return(activities.CallToolResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, nil)).Once()
+	var fb feedbackSink
+	fb.on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", MaxSteps: 4})
+	require.True(t, env.IsWorkflowCompleted())
+	s := state(t, env)
+	var said string
+	for _, e := range s.Trace {
+		if strings.Contains(e.Summary, "may have taken effect") {
+			said = e.Summary
+		}
+	}
+	assert.Contains(t, said, "weather.Current: its worker was lost mid-call")
+	assert.NotContains(t, traceKinds(s), "recombine-")
+	for _, run := range fb.runs {
+		for _, inv := range run.Invocations {
+			assert.NotEqual(t, "weather.Current", inv.API, "nothing recorded against it")
+		}
+	}
+	env.AssertExpectations(t) // one call of weather.Current, never a second
+	assert.Equal(t, twnm.EffectUnsafe, book.CallEffect())
+	assert.Equal(t, twnm.EffectRead, apis["geo.Geocode"].CallEffect())
+}
+
 // A tool's own errors count: retried with the policy's backoff, and after the last attempt the
 // tool has failed.
 func TestQueryWorkflowToolErrorsCount(t *testing.T) {

@@ -29,7 +29,10 @@
 //   - auth: the credential a call sends: scheme (bearer; header or query, an API key under
 //     name; basic, the secret being "user:password") and secret, the name of a secret the
 //     worker resolves (NAVI_SECRET_<NAME>, or a file in NAVI_SECRETS_DIR). A catalog never
-//     holds a secret's value: {"scheme": "header", "name": "X-Api-Key", "secret": "weather"}.
+//     holds a secret's value: {"scheme": "header", "name": "X-Api-Key", "secret": "weather"};
+//   - effect: read, idempotent (honours the Idempotency-Key Navi sends) or unsafe; left out,
+//     GET, HEAD and OPTIONS read and other methods are unsafe. A call of an unsafe API cut
+//     off with its worker is not sent again.
 //
 // In JSON:
 //
