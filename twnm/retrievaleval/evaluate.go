@@ -127,8 +127,10 @@ func evaluateOne(ctx context.Context, s Set, tasks []Task, m Method, known map[s
 
 	start = time.Now()
 	out := make([]TaskResult, len(tasks))
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	// Each task's error, so that the one reported is the first task's whatever the workers'
+	// timing (the others stop taking tasks at the first error).
+	errs := make([]error, len(tasks))
+	var failed atomic.Bool
 	var next, done atomic.Int64
 	last := time.Now() // of the last progress line; under mu
 	var wg sync.WaitGroup
@@ -136,13 +138,14 @@ func evaluateOne(ctx context.Context, s Set, tasks []Task, m Method, known map[s
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(tasks) || ctx.Err() != nil {
+				if i >= len(tasks) || ctx.Err() != nil || failed.Load() {
 					return
 				}
 				t := tasks[i]
 				tr, err := rankTask(ctx, r, t, known)
 				if err != nil {
-					cancel(fmt.Errorf("retrieval eval: set %s, method %s, task %s: %w", s.Name, m.Name, t.ID, err))
+					errs[i] = fmt.Errorf("retrieval eval: set %s, method %s, task %s: %w", s.Name, m.Name, t.ID, err)
+					failed.Store(true)
 					return
 				}
 				out[i] = tr
@@ -159,8 +162,13 @@ func evaluateOne(ctx context.Context, s Set, tasks []Task, m Method, known map[s
 		})
 	}
 	wg.Wait()
-	if err := context.Cause(ctx); err != nil {
-		return Result{}, err
+	for _, err := range errs {
+		if err != nil {
+			return Result{}, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("retrieval eval: set %s, method %s: %w", s.Name, m.Name, err)
 	}
 	res.WallSeconds = time.Since(start).Seconds()
 	res.PerTask = out
