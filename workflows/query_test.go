@@ -590,20 +590,31 @@ func TestQueryWorkflowWorkerLossIsNotTheTools(t *testing.T) {
 		env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", MaxSteps: 4})
 		require.True(t, env.IsWorkflowCompleted())
 		s := state(t, env)
-		var lostLine string
-		for _, e := range s.Trace {
-			if strings.Contains(e.Summary, "lost to workers") {
-				lostLine = e.Summary
-			}
-		}
-		assert.Contains(t, lostLine, fmt.Sprintf("%d attempts lost to workers", MaxWorkerLosses+1))
-		assert.NotContains(t, traceKinds(s), "recombine-")
-		for _, run := range fb.runs {
-			for _, inv := range run.Invocations {
-				assert.NotEqual(t, "weather.Current", inv.API, "no call of the lost tool is recorded")
-			}
-		}
+		assert.Contains(t, traceWith(s, "lost to workers"), fmt.Sprintf("%d attempts lost to workers", MaxWorkerLosses+1))
+		assertNotBlamed(t, s, &fb, "weather.Current")
 	})
+}
+
+// traceWith is the last trace entry of s that says text, or "".
+func traceWith(s QueryState, text string) string {
+	var line string
+	for _, e := range s.Trace {
+		if strings.Contains(e.Summary, text) {
+			line = e.Summary
+		}
+	}
+	return line
+}
+
+// assertNotBlamed checks that the run neither recombined around api nor recorded a call of it.
+func assertNotBlamed(t *testing.T, s QueryState, fb *feedbackSink, api string) {
+	t.Helper()
+	assert.NotContains(t, traceKinds(s), "recombine-")
+	for _, run := range fb.runs {
+		for _, inv := range run.Invocations {
+			assert.NotEqual(t, api, inv.API, "a call of %s is recorded", api)
+		}
+	}
 }
 
 // A call of an API that honours no idempotency key (a POST with no declared effect) whose
@@ -630,19 +641,8 @@ func TestQueryWorkflowUnsafeCallIsNotRepeated(t *testing.T) {
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", MaxSteps: 4})
 	require.True(t, env.IsWorkflowCompleted())
 	s := state(t, env)
-	var said string
-	for _, e := range s.Trace {
-		if strings.Contains(e.Summary, "may have taken effect") {
-			said = e.Summary
-		}
-	}
-	assert.Contains(t, said, "weather.Current: its worker was lost mid-call")
-	assert.NotContains(t, traceKinds(s), "recombine-")
-	for _, run := range fb.runs {
-		for _, inv := range run.Invocations {
-			assert.NotEqual(t, "weather.Current", inv.API, "nothing recorded against it")
-		}
-	}
+	assert.Contains(t, traceWith(s, "may have taken effect"), "weather.Current: its worker was lost mid-call")
+	assertNotBlamed(t, s, &fb, "weather.Current")
 	env.AssertExpectations(t) // one call of weather.Current, never a second
 	assert.Equal(t, twnm.EffectUnsafe, book.CallEffect())
 	assert.Equal(t, twnm.EffectRead, apis["geo.Geocode"].CallEffect())
