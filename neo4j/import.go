@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -169,7 +170,7 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 		if conflict.Total > 0 && !o.Replace {
 			return conflict
 		}
-		if _, err := runTx(ctx, tx, resetAPIs, map[string]any{"names": append(append([]string{}, replaced...), reset...)}); err != nil {
+		if _, err := runTx(ctx, tx, resetAPIs, map[string]any{"names": slices.Concat(replaced, reset)}); err != nil {
 			return err
 		}
 		batch := 0
@@ -211,12 +212,7 @@ ORDER BY name`
 // status and THEN edges. Their parameters, shared with other APIs, keep theirs.
 const resetAPIs = `
 UNWIND $names AS name
-MATCH (a:API {name: name})
-OPTIONAL MATCH (a)-[t:THEN]-(:API)
-DELETE t
-WITH DISTINCT a
-FOREACH (k IN [k IN keys(a) WHERE k =~ 'd[0-9]+_[sn]'] | SET a[k] = null)
-SET a.success = 0, a.failure = 0, a.status = 'active'`
+MATCH (a:API {name: name})` + forgetLearnedAPI
 
 // edgeKey identifies a structural edge of one API: the parameter node and the API's own name
 // for the parameter.

@@ -115,12 +115,7 @@ func (s *Store) ResetLearned(ctx context.Context, catalog string) (int, error) {
 const resetLearned = `
 CALL () {` + forgetServedGoals + `
 }
-MATCH (a:API {catalog: $catalog})
-OPTIONAL MATCH (a)-[t:THEN]-(:API)
-DELETE t
-WITH DISTINCT a
-FOREACH (k IN [k IN keys(a) WHERE k =~ 'd[0-9]+_[sn]'] | SET a[k] = null)
-SET a.success = 0, a.failure = 0, a.status = 'active'
+MATCH (a:API {catalog: $catalog})` + forgetLearnedAPI + `
 WITH collect(a) AS apis
 CALL (apis) {
   UNWIND apis AS a
@@ -138,6 +133,15 @@ CALL (apis) {
     SET p.success = 0, p.failure = 0)
 }
 RETURN size(apis) AS n`
+
+// forgetLearnedAPI follows a MATCH of API nodes a: it forgets what was learned about each,
+// its counts, sliding windows, status and THEN edges, and goes on with a.
+const forgetLearnedAPI = `
+OPTIONAL MATCH (a)-[t:THEN]-(:API)
+DELETE t
+WITH DISTINCT a
+FOREACH (k IN [k IN keys(a) WHERE k =~ 'd[0-9]+_[sn]'] | SET a[k] = null)
+SET a.success = 0, a.failure = 0, a.status = 'active'`
 
 // DeactivateModel makes reads ignore every model's predictions until a version is activated.
 func (s *Store) DeactivateModel(ctx context.Context) error {

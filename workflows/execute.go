@@ -56,17 +56,14 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 			continue
 		}
 		out, err := r.call(step.API, args, i)
-		if lost := (*errWorkerLost)(nil); errors.As(err, &lost) {
+		if cut := (*errCutOff)(nil); errors.As(err, &cut) {
 			// Not the tool's failure: nothing to recombine around, nothing against it in the
-			// graph. The planner sees what happened and may call again.
-			r.pc.Observation = lost.Error()
-			return nil
-		}
-		if maybe := (*errMayHaveRun)(nil); errors.As(err, &maybe) {
-			// Not the tool's failure either, but it must not be called again in this run:
-			// it stays out of the admissible calls, and the planner tells the user why.
-			r.markFailed(step.API)
-			r.pc.Observation = maybe.Error()
+			// graph. The planner sees what happened and may call again, unless the call may
+			// have taken effect: then it stays out of the admissible calls of this run.
+			if cut.mayHaveRun {
+				r.markFailed(step.API)
+			}
+			r.pc.Observation = cut.Error()
 			return nil
 		}
 		ch.add(plan, step, args, err == nil, workflow.Now(r.ctx))
@@ -111,8 +108,8 @@ func (r *run) call(api string, args map[string]string, step int) (activities.Cal
 	} else {
 		out, err = r.callAttempts(spec, args, step, startToClose, heartbeat, policy)
 	}
-	if lost, maybe := (*errWorkerLost)(nil), (*errMayHaveRun)(nil); errors.As(err, &lost) || errors.As(err, &maybe) {
-		r.trace(TraceCall, false, err.Error())
+	if cut := (*errCutOff)(nil); errors.As(err, &cut) {
+		r.trace(TraceCall, false, cut.Error())
 		return out, err
 	}
 	if err != nil {
@@ -133,42 +130,35 @@ const (
 	MaxWorkerLosses = 5
 )
 
-// errWorkerLost ends a tool call whose attempts were all lost to workers: not the tool's
-// failure, so it is neither recombined around nor recorded against the tool.
-type errWorkerLost struct {
-	api    string
-	losses int
-	last   error
+// errCutOff ends a tool call cut off with its worker: not the tool's failure, so it is
+// neither recombined around nor recorded against the tool. Either every attempt was lost
+// (losses of them), or the API honours no idempotency key (twnm.EffectUnsafe) and the one
+// attempt may have reached the tool (mayHaveRun): sending it again may do what it does twice
+// (book twice), so it is not sent again.
+type errCutOff struct {
+	api        string
+	losses     int
+	mayHaveRun bool
+	last       error
 }
 
-func (e *errWorkerLost) Error() string {
+func (e *errCutOff) Error() string {
+	if e.mayHaveRun {
+		return fmt.Sprintf("%s: its worker was lost mid-call (%s) and %s honours no idempotency key: the call may have taken effect, so it is not sent again; check %s before asking again",
+			e.api, rootMessage(e.last), e.api, e.api)
+	}
 	return fmt.Sprintf("%s: %d attempts lost to workers that stopped answering (%s); the tool itself did not fail", e.api, e.losses, rootMessage(e.last))
 }
 
-func (e *errWorkerLost) Unwrap() error { return e.last }
-
-// errMayHaveRun ends a call of an unsafe API (twnm.EffectUnsafe) whose attempt was cut off
-// with its worker: the request may have reached the tool, and sending it again may do
-// what it does twice (book twice), so it is not sent again.
-type errMayHaveRun struct {
-	api  string
-	last error
-}
-
-func (e *errMayHaveRun) Error() string {
-	return fmt.Sprintf("%s: its worker was lost mid-call (%s) and %s honours no idempotency key: the call may have taken effect, so it is not sent again; check %s before asking again",
-		e.api, rootMessage(e.last), e.api, e.api)
-}
-
-func (e *errMayHaveRun) Unwrap() error { return e.last }
+func (e *errCutOff) Unwrap() error { return e.last }
 
 // callAttempts calls a tool with one activity per attempt, all under one idempotency key so
 // that the tool can tell a retry from a new request. A tool error counts against the
 // policy's attempts, with its backoff (or the tool's Retry-After); a heartbeat or
 // start-to-close timeout is a worker lost mid-call (the tool's own timeout is shorter, and
 // fails as a tool error): it is retried at once and never counts against the tool, up to
-// MaxWorkerLosses, after which the call ends with errWorkerLost; an API whose calls honour
-// no idempotency key (twnm.EffectUnsafe) is not sent again at all (errMayHaveRun).
+// MaxWorkerLosses, after which the call ends with errCutOff; an API whose calls honour no
+// idempotency key (twnm.EffectUnsafe) is not sent again at all (errCutOff, mayHaveRun).
 func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, startToClose, heartbeat time.Duration, policy *temporal.RetryPolicy) (activities.CallToolResult, error) {
 	info := workflow.GetInfo(r.ctx)
 	in := activities.CallToolInput{API: spec, Args: args, Step: step,
@@ -195,11 +185,11 @@ func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, star
 		switch {
 		case errors.As(err, &timeout) && (timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_HEARTBEAT || timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_START_TO_CLOSE):
 			if spec.CallEffect() == twnm.EffectUnsafe {
-				return out, &errMayHaveRun{api: spec.Name, last: err}
+				return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err}
 			}
 			losses++
 			if losses > MaxWorkerLosses {
-				return out, &errWorkerLost{api: spec.Name, losses: losses, last: err}
+				return out, &errCutOff{api: spec.Name, losses: losses, last: err}
 			}
 			r.trace(TraceCall, false, fmt.Sprintf("%s: attempt lost to a worker (%s); calling again, not counted against the tool", spec.Name, rootMessage(err)))
 			continue

@@ -63,7 +63,7 @@ type Config struct {
 	MaxAnswerBytes     int // NAVI_MAX_ANSWER_BYTES
 	MaxToolOutputBytes int // NAVI_MAX_TOOL_OUTPUT_BYTES
 
-	badInt error // the first NAVI_MAX_* that is not a number, for Validate
+	badEnv error // the first NAVI_MAX_* or NAVI_TEMPORAL_TLS that does not parse, for Validate
 	// devPassword: NAVI_NEO4J_PASSWORD was unset and the development password stands in,
 	// which Validate allows only for a Neo4j on this machine.
 	devPassword bool
@@ -89,25 +89,33 @@ func FromEnv() Config {
 	c.devPassword = Getenv("NAVI_NEO4J_PASSWORD", "") == ""
 	if v := Getenv("NAVI_TEMPORAL_TLS", ""); v != "" {
 		on, err := strconv.ParseBool(v)
-		if err != nil && c.badInt == nil {
-			c.badInt = fmt.Errorf("NAVI_TEMPORAL_TLS %q: want true or false", v)
+		if err != nil && c.badEnv == nil {
+			c.badEnv = fmt.Errorf("NAVI_TEMPORAL_TLS %q: want true or false", v)
 		}
 		c.TemporalTLS = on
 	}
-	for _, f := range []struct {
-		env string
-		v   *int
-	}{{"NAVI_MAX_QUERY_BYTES", &c.MaxQueryBytes}, {"NAVI_MAX_ANSWER_BYTES", &c.MaxAnswerBytes},
-		{"NAVI_MAX_TOOL_OUTPUT_BYTES", &c.MaxToolOutputBytes}} {
+	for _, f := range c.limits() {
 		if v := Getenv(f.env, ""); v != "" {
 			n, err := strconv.Atoi(v)
-			if err != nil && c.badInt == nil {
-				c.badInt = fmt.Errorf("%s %q: want a number of bytes", f.env, v)
+			if err != nil && c.badEnv == nil {
+				c.badEnv = fmt.Errorf("%s %q: want a number of bytes", f.env, v)
 			}
 			*f.v = n
 		}
 	}
 	return c
+}
+
+// limit is one of the NAVI_MAX_* settings of a Config.
+type limit struct {
+	env string
+	v   *int
+}
+
+// limits are c's NAVI_MAX_* settings.
+func (c *Config) limits() []limit {
+	return []limit{{"NAVI_MAX_QUERY_BYTES", &c.MaxQueryBytes}, {"NAVI_MAX_ANSWER_BYTES", &c.MaxAnswerBytes},
+		{"NAVI_MAX_TOOL_OUTPUT_BYTES", &c.MaxToolOutputBytes}}
 }
 
 // RegisterFlags binds flags to c, using c's current values as defaults, so that a caller
@@ -131,15 +139,12 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 
 // Validate reports the first setting that cannot work, naming its variable.
 func (c Config) Validate() error {
-	if c.badInt != nil {
-		return c.badInt
+	if c.badEnv != nil {
+		return c.badEnv
 	}
-	for _, f := range []struct {
-		env string
-		v   int
-	}{{"NAVI_MAX_QUERY_BYTES", c.MaxQueryBytes}, {"NAVI_MAX_ANSWER_BYTES", c.MaxAnswerBytes}, {"NAVI_MAX_TOOL_OUTPUT_BYTES", c.MaxToolOutputBytes}} {
-		if f.v < 0 {
-			return fmt.Errorf("%s %d: want a positive number of bytes, or 0 for the default", f.env, f.v)
+	for _, f := range c.limits() {
+		if *f.v < 0 {
+			return fmt.Errorf("%s %d: want a positive number of bytes, or 0 for the default", f.env, *f.v)
 		}
 	}
 	if c.TemporalAddress == "" || !strings.Contains(c.TemporalAddress, ":") {

@@ -175,23 +175,8 @@ func (r *Result) Finalists() []string {
 func asksFor(asked []string, links Links, consumer, producer string) bool {
 	text, inputs, _ := terms(links, consumer)
 	ptext, _, _ := terms(links, producer)
-	skip := map[string]bool{}
-	for _, w := range ptext {
-		skip[w] = true
-	}
-	for _, w := range inputs {
-		skip[w] = true
-	}
-	mine := map[string]bool{}
-	for _, w := range text {
-		mine[w] = true
-	}
-	for _, w := range asked {
-		if mine[w] && !skip[w] {
-			return true
-		}
-	}
-	return false
+	mine, skip := set(text), set(slices.Concat(ptext, inputs))
+	return slices.ContainsFunc(asked, func(w string) bool { return mine[w] && !skip[w] })
 }
 
 // takesWhatIsAsked reports whether the words of the request that api's document matches all
