@@ -23,11 +23,16 @@ type Links interface {
 // other through the graph.
 const finalists = 5
 
+// actionMismatch scales the final-step score of a tool whose action is not the one the
+// request asks for (see Action).
+const actionMismatch = 0.8
+
 // Choose picks the final step and orders the result, filling r.Final, r.Chain and r.Ranked.
 //
 // The final step's score is the mean of its (normalised) score for the whole request and for
 // the request's last clause, since the final step of a request is usually what its last part
-// asks for. Among the best finalists, a candidate that consumes the leader's output, scores
+// asks for, scaled by actionMismatch for a tool whose action is not the one the request asks
+// for ("book a meeting" is not answered by QueryMeeting; see Action). Among the best finalists, a candidate that consumes the leader's output, scores
 // at least ConsumerRatio of the leader's, and matches a word of the request that neither the
 // leader nor its own input names match takes the leader's place: "who directed the top-rated
 // movie" is answered by the credits, fed by the top-rated list, while "the current weather
@@ -62,9 +67,20 @@ func Choose(r *Result, links Links, o Options) error {
 		r.Final, r.Chain, r.Ranked, r.Scores = "", nil, nil, nil
 		return nil
 	}
+	want := RequestAction(last.Text)
+	if want == ActionUnknown {
+		want = RequestAction(whole.Text)
+	}
 	final := map[string]float64{}
 	for name := range pool {
 		final[name] = (sWhole[name] + sLast[name]) / 2
+		if links != nil && want != ActionUnknown {
+			if a, ok := links.API(name); ok {
+				if act := APIAction(a); act != ActionUnknown && act != want {
+					final[name] *= actionMismatch
+				}
+			}
+		}
 	}
 	names := sortedBy(final)
 	best := names[0]

@@ -1,0 +1,122 @@
+package recall
+
+import (
+	"strings"
+
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/bm25"
+)
+
+// Action is what a request asks done to its object, or what a tool does to it: the four
+// operations every API catalog is made of. Two tools over one object (AddMeeting,
+// QueryMeeting, DeleteMeeting) share almost every word and differ by their action alone, so
+// "book a meeting" must find the one that creates.
+type Action uint8
+
+// Actions.
+const (
+	ActionUnknown Action = iota
+	ActionCreate
+	ActionRead
+	ActionUpdate
+	ActionDelete
+)
+
+// String names the action for traces.
+func (a Action) String() string {
+	switch a {
+	case ActionCreate:
+		return "create"
+	case ActionRead:
+		return "read"
+	case ActionUpdate:
+		return "update"
+	case ActionDelete:
+		return "delete"
+	}
+	return "unknown"
+}
+
+// actionWords are English verbs (and their nouns) that name one action unambiguously, keyed by
+// their BM25 stems so that "booking", "booked" and "books" read alike. Verbs whose action
+// depends on their object ("set", "send", "make" alone) are left out: an unknown action
+// changes no score.
+var actionWords = func() map[string]Action {
+	lists := map[Action]string{
+		ActionCreate: "add create book booking reserve reservation schedule register registration " +
+			"insert submit publish upload",
+		ActionRead: "get query find search retrieve fetch show list check look view see read lookup " +
+			"tell display browse",
+		ActionUpdate: "update modify change edit reschedule rename replace adjust amend",
+		ActionDelete: "delete remove cancel cancellation erase unsubscribe unregister drop",
+	}
+	m := map[string]Action{}
+	for a, words := range lists {
+		for _, w := range strings.Fields(words) {
+			for _, t := range bm25.Tokens(w) {
+				m[t] = a
+			}
+		}
+	}
+	return m
+}()
+
+// firstAction is the action of the first word of text that names one (ActionUnknown if none).
+func firstAction(text string) Action {
+	for _, t := range bm25.Tokens(text) {
+		if a, ok := actionWords[t]; ok {
+			return a
+		}
+	}
+	return ActionUnknown
+}
+
+// RequestAction is the action a request (or one of its clauses) asks for: read for a question
+// that opens with a question word ("what time is my reservation?"), else that of its first
+// action word ("book a meeting for the team who are not travelling" creates; "can you cancel
+// it?" deletes), else read for any other question.
+func RequestAction(text string) Action {
+	t := strings.TrimSpace(text)
+	if f := strings.Fields(strings.ToLower(t)); len(f) > 0 {
+		switch strings.TrimRight(f[0], "'s") {
+		case "what", "which", "who", "whom", "whose", "when", "where", "why", "how":
+			return ActionRead
+		}
+	}
+	if a := firstAction(t); a != ActionUnknown {
+		return a
+	}
+	if strings.HasSuffix(t, "?") {
+		return ActionRead
+	}
+	return ActionUnknown
+}
+
+// APIAction is what api does: the action of its name's first word (AddMeeting creates; a
+// later word is a noun as often as a verb: TrainSchedule), else the one its HTTP method
+// states (GET reads, PUT and PATCH update, DELETE deletes), else that of the first action word
+// of its description's first sentence ("This API allows users to make a reservation for a
+// meeting" creates). POST states nothing: searches are POSTs too.
+func APIAction(api twnm.API) Action {
+	name := api.Name[strings.LastIndex(api.Name, ".")+1:] // stay.SearchHotels: the provider names no action
+	if ts := bm25.Tokens(name); len(ts) > 0 {
+		if a, ok := actionWords[ts[0]]; ok {
+			return a
+		}
+	}
+	if e := api.Endpoint; e != nil {
+		switch strings.ToUpper(e.Method) {
+		case "GET", "HEAD":
+			return ActionRead
+		case "PUT", "PATCH":
+			return ActionUpdate
+		case "DELETE":
+			return ActionDelete
+		}
+	}
+	d := api.Description
+	if i := strings.IndexAny(d, ".\n"); i >= 0 {
+		d = d[:i]
+	}
+	return firstAction(d)
+}

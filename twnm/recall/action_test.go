@@ -1,0 +1,82 @@
+package recall
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+func TestRequestAction(t *testing.T) {
+	tests := []struct {
+		text string
+		want Action
+	}{
+		{"Book a meeting for me, including all employees who are not traveling", ActionCreate},
+		{"Can you cancel my appointment with Dr. Smith?", ActionDelete},
+		{"please reschedule the call to Friday", ActionUpdate},
+		{"Retrieve the total number of likes of user 2", ActionRead},
+		{"What time is my reservation?", ActionRead}, // a question word first: the noun does not book
+		{"When's the next train to Lyon", ActionRead},
+		{"Is it going to rain in Paris tomorrow?", ActionRead},
+		{"I need a hotel reservation in Paris", ActionCreate},
+		{"the weather in Paris", ActionUnknown},
+		{"", ActionUnknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			assert.Equal(t, tt.want, RequestAction(tt.text))
+		})
+	}
+}
+
+func TestAPIAction(t *testing.T) {
+	tests := []struct {
+		name string
+		api  twnm.API
+		want Action
+	}{
+		{"name's first word", twnm.API{Name: "AddMeeting", Description: "Query the meetings."}, ActionCreate},
+		{"provider ignored", twnm.API{Name: "stay.SearchHotels"}, ActionRead},
+		{"snake case", twnm.API{Name: "delete_user"}, ActionDelete},
+		{"a later word is a noun", twnm.API{Name: "TrainSchedule", Description: "Train times between two stations."}, ActionUnknown},
+		{"method", twnm.API{Name: "movie credits", Endpoint: &twnm.Endpoint{Method: "GET"}}, ActionRead},
+		{"put", twnm.API{Name: "pets", Endpoint: &twnm.Endpoint{Method: "PUT"}}, ActionUpdate},
+		{"post states nothing", twnm.API{Name: "pets", Endpoint: &twnm.Endpoint{Method: "POST"}}, ActionUnknown},
+		{"description's first sentence", twnm.API{Name: "Meeting",
+			Description: "This API allows users to make a reservation for a meeting. Users can query it later."}, ActionCreate},
+		{"not past the first sentence", twnm.API{Name: "Meeting", Description: "Meetings of a team. Delete them here."}, ActionUnknown},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, APIAction(tt.api))
+		})
+	}
+}
+
+func TestChooseActionOfTheRequest(t *testing.T) {
+	// Query leads Add (1 against .9) on the words they share; "book" creates, so Query's final
+	// score is scaled by actionMismatch to .8 < .9 and Add is final. Asked what is booked,
+	// the query tool stays final.
+	r := &Result{Goals: []Goal{
+		goal(0, true, Candidate{Name: "Query", Score: 1}, Candidate{Name: "Add", Score: .9}),
+	}}
+	l := links{apis: map[string]twnm.API{
+		"Query": {Name: "QueryMeeting", Description: "This API allows users to query the information of a meeting."},
+		"Add":   {Name: "AddMeeting", Description: "This API allows users to make a reservation for a meeting."}}}
+	r.Goals[0].Text = "Book a meeting with the team at 3pm"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Add", r.Final)
+	assert.InDelta(t, 0.8, r.Scores["Query"], 1e-12)
+
+	r.Goals[0].Text = "Which meetings have I booked for today?"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Query", r.Final)
+
+	// Without the graph, relevance alone decides.
+	r.Goals[0].Text = "Book a meeting with the team at 3pm"
+	require.NoError(t, Choose(r, l, Options{NoGraph: true}))
+	assert.Equal(t, "Query", r.Final)
+}
