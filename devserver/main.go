@@ -54,10 +54,12 @@ var searchAttributes = map[string]enumspb.IndexedValueType{
 
 // options configures one dev server.
 type options struct {
-	IP        string
-	Port      int // frontend gRPC
-	HTTPPort  int // frontend HTTP API; 0 picks a free port
-	UIPort    int // 0 disables the UI
+	IP       string
+	Port     int // frontend gRPC
+	HTTPPort int // frontend HTTP API; 0 picks a free port
+	UIPort   int // 0 disables the UI
+	// UICodec is the codec server the UI decodes payloads through ("": none).
+	UICodec   string
 	DBFile    string
 	Namespace string
 	LogFile   string
@@ -70,6 +72,7 @@ func main() {
 	flag.IntVar(&o.Port, "port", 7233, "frontend gRPC port")
 	flag.IntVar(&o.HTTPPort, "http-port", 0, "frontend HTTP port (0: any free port)")
 	flag.IntVar(&o.UIPort, "ui-port", 8233, "Temporal UI port (0: no UI)")
+	flag.StringVar(&o.UICodec, "ui-codec-endpoint", "", "codec server the UI decodes payloads through, such as http://localhost:8234 (navi codec-server)")
 	flag.StringVar(&o.DBFile, "db-file", ".state/temporal/temporal.db", "SQLite database file")
 	flag.StringVar(&o.Namespace, "namespace", "default", "namespace to create")
 	flag.StringVar(&o.LogFile, "log-file", "", "server log file (default: standard error)")
@@ -153,6 +156,7 @@ func run(o options) error {
 			EnableUI:            true,
 			DefaultNamespace:    o.Namespace,
 			CORS:                uiconfig.CORS{CookieInsecure: true},
+			Codec:               uiconfig.Codec{Endpoint: o.UICodec},
 			HideLogs:            true,
 			DisableNewsFetch:    true, // no internet on the build machines
 		}))

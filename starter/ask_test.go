@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/workflows"
@@ -195,7 +196,7 @@ func TestRerunThroughStackWorker(t *testing.T) {
 	c := stacktest.TemporalClient(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req, err := startedRequest(ctx, c, id, "")
+	req, err := startedRequest(ctx, c, converter.GetDefaultDataConverter(), id, "")
 	require.NoError(t, err)
 	assert.Equal(t, workflows.QueryRequest{Query: demoQuery, Planner: "graph-first", MaxSteps: 8,
 		ClarifyDeadline: time.Minute, RerunOf: old}, req)

@@ -15,6 +15,7 @@ import (
 
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/naviagent/navi/internal/config"
@@ -72,6 +73,16 @@ func (c *command) withTemporal(timeout time.Duration, fn func(ctx context.Contex
 	}
 	defer tc.Close()
 	return fn(ctx, tc)
+}
+
+// dataConverter reads payloads as the worker wrote them: through the codec when keys are
+// configured (NAVI_CODEC_KEYS), else as they are.
+func (c *command) dataConverter() (converter.DataConverter, error) {
+	cdc, err := c.cfg.Codec()
+	if err != nil || cdc == nil {
+		return converter.GetDefaultDataConverter(), err
+	}
+	return cdc.DataConverter(), nil
 }
 
 // sdkLogger logs only the SDK's errors, on stderr.

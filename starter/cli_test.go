@@ -22,6 +22,7 @@ import (
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/codec"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -230,7 +231,7 @@ func TestDecodeRequest(t *testing.T) {
 			workflows.QueryRequest{}, "not the start of a workflow"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := decodeRequest(tc.ev)
+			got, err := decodeRequest(tc.ev, converter.GetDefaultDataConverter())
 			if tc.wantErr != "" {
 				require.ErrorContains(t, err, tc.wantErr)
 				return
@@ -239,6 +240,26 @@ func TestDecodeRequest(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+func TestDecodeEncryptedRequest(t *testing.T) {
+	key, err := codec.NewKey("k1")
+	require.NoError(t, err)
+	keys, err := codec.ParseKeys(key, "")
+	require.NoError(t, err)
+	dc := codec.New(keys).DataConverter()
+	req := workflows.QueryRequest{Query: "weather in Lyon"}
+	ev := startedEvent(t, "QueryWorkflow", req)
+	attrs := ev.GetWorkflowExecutionStartedEventAttributes()
+	attrs.Input, err = dc.ToPayloads(req)
+	require.NoError(t, err)
+
+	got, err := decodeRequest(ev, dc)
+	require.NoError(t, err)
+	assert.Equal(t, req, got)
+	_, err = decodeRequest(ev, converter.GetDefaultDataConverter())
+	require.ErrorContains(t, err, "the run's payloads are encrypted: give this command the worker's keys in NAVI_CODEC_KEYS")
+	assert.NoError(t, explainEncrypted(nil))
 }
 
 func TestRerunRequest(t *testing.T) {
@@ -380,7 +401,7 @@ func TestReplayDetectsNondeterminism(t *testing.T) {
 	for _, e := range events {
 		e.EventTime = at
 	}
-	err := replayHistory(&historypb.History{Events: events}, workflow.Execution{ID: "w1", RunID: "r1"}, sdkLogger())
+	err := replayHistory(&historypb.History{Events: events}, workflow.Execution{ID: "w1", RunID: "r1"}, sdkLogger(), converter.GetDefaultDataConverter())
 	require.Error(t, err)
 	t.Log(err)
 	assert.Regexp(t, `(?i)TMPRL1100|nondetermin`, err.Error(), "the SDK's nondeterminism error")

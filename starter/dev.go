@@ -59,8 +59,14 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 		return err
 	}
 	o.StateDir = *state
+	// With payload encryption keys configured, the stack encrypts and the UI decodes through
+	// a codec server of its own.
+	cdc, err := cfg.Codec()
+	if err != nil {
+		return err
+	}
+	o.Codec = cdc != nil
 	if !*free {
-		var err error
 		if o.TemporalPort, err = portEnv("NAVI_TEMPORAL_PORT", 7233); err != nil {
 			return err
 		}
@@ -73,6 +79,9 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 		if o.ToolPort, err = portEnv("NAVI_TOOLWORLD_PORT", 8300); err != nil {
 			return err
 		}
+		if o.CodecPort, err = portEnv("NAVI_CODEC_PORT", 8234); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -82,6 +91,9 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 	}
 	fmt.Printf("\nstack up: Temporal %s, Temporal UI %s, Neo4j %s, tool world %s\nendpoints in %s\n",
 		ep.TemporalAddress, ep.UIURL, ep.Neo4jURI, ep.ToolWorldURL, devstack.EnvFile(*state))
+	if ep.CodecURL != "" {
+		fmt.Printf("payloads encrypted; the UI decodes them through %s\n", ep.CodecURL)
+	}
 	return nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/codec"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -63,7 +64,11 @@ func replay(args []string, s streams) error {
 	if *verbose {
 		logger = sdkLogger()
 	}
-	if err := replayHistory(hist, exec, logger); err != nil {
+	dc, err := c.dataConverter()
+	if err != nil {
+		return err
+	}
+	if err := replayHistory(hist, exec, logger, dc); err != nil {
 		if strings.Contains(err.Error(), "TMPRL1100") { // the SDK's code for nondeterminism
 			return fmt.Errorf("replay of %d events: not deterministic, the current code diverges from the history: %w", len(hist.GetEvents()), err)
 		}
@@ -100,9 +105,13 @@ func fetchHistory(ctx context.Context, tc client.Client, id, runID string) (*his
 	return h, nil
 }
 
-// replayHistory replays h on Navi's registered workflows; exec names the run, when known.
-func replayHistory(h *historypb.History, exec workflow.Execution, logger sdklog.Logger) error {
-	r := worker.NewWorkflowReplayer()
+// replayHistory replays h on Navi's registered workflows, its payloads read by dc; exec names
+// the run, when known.
+func replayHistory(h *historypb.History, exec workflow.Execution, logger sdklog.Logger, dc converter.DataConverter) error {
+	r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{DataConverter: dc})
+	if err != nil {
+		return err
+	}
 	workflows.Register(replayRegistry{WorkflowReplayer: r}, &activities.Activities{})
 	return r.ReplayWorkflowHistoryWithOptions(logger, h, worker.ReplayWorkflowHistoryOptions{OriginalExecution: exec})
 }
@@ -118,8 +127,8 @@ func (replayRegistry) RegisterActivity(any)                                     
 func (replayRegistry) RegisterActivityWithOptions(any, activity.RegisterOptions)    {}
 func (replayRegistry) RegisterDynamicActivity(any, activity.DynamicRegisterOptions) {}
 
-// startedRequest reads the input of a run (runID "" is the latest) from its first event.
-func startedRequest(ctx context.Context, tc client.Client, id, runID string) (workflows.QueryRequest, error) {
+// startedRequest reads the input of a run (runID "" is the latest) from its first event, by dc.
+func startedRequest(ctx context.Context, tc client.Client, dc converter.DataConverter, id, runID string) (workflows.QueryRequest, error) {
 	it := tc.GetWorkflowHistory(ctx, id, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
 	if !it.HasNext() {
 		return workflows.QueryRequest{}, fmt.Errorf("workflow %s has no history", id)
@@ -128,11 +137,20 @@ func startedRequest(ctx context.Context, tc client.Client, id, runID string) (wo
 	if err != nil {
 		return workflows.QueryRequest{}, err
 	}
-	return decodeRequest(ev)
+	return decodeRequest(ev, dc)
 }
 
-// decodeRequest decodes the QueryRequest a WorkflowExecutionStarted event carries.
-func decodeRequest(ev *historypb.HistoryEvent) (workflows.QueryRequest, error) {
+// explainEncrypted says what to do about a payload that is encrypted while this command has
+// no key (the SDK only says the encoding is not supported).
+func explainEncrypted(err error) error {
+	if err != nil && strings.Contains(err.Error(), codec.Encoding) {
+		return fmt.Errorf("%w (the run's payloads are encrypted: give this command the worker's keys in NAVI_CODEC_KEYS or NAVI_CODEC_KEYS_FILE)", err)
+	}
+	return err
+}
+
+// decodeRequest decodes, by dc, the QueryRequest a WorkflowExecutionStarted event carries.
+func decodeRequest(ev *historypb.HistoryEvent, dc converter.DataConverter) (workflows.QueryRequest, error) {
 	var req workflows.QueryRequest
 	attrs := ev.GetWorkflowExecutionStartedEventAttributes()
 	if attrs == nil {
@@ -145,8 +163,8 @@ func decodeRequest(ev *historypb.HistoryEvent) (workflows.QueryRequest, error) {
 	if len(input) == 0 {
 		return req, errors.New("the run started with no input")
 	}
-	if err := converter.GetDefaultDataConverter().FromPayload(input[0], &req); err != nil {
-		return req, fmt.Errorf("decode the run's input: %w", err)
+	if err := dc.FromPayload(input[0], &req); err != nil {
+		return req, fmt.Errorf("decode the run's input: %w", explainEncrypted(err))
 	}
 	return req, nil
 }

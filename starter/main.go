@@ -14,6 +14,8 @@
 //	navi bench [flags]               run a task suite under the paper's ablation variants and the
 //	                                 failure scenario, with a simulated user; write the reports
 //	navi eval retrieval [flags]      rank the dev sets' APIs with each retrieval method; write the reports
+//	navi codec-key [id]              print a new payload encryption key
+//	navi codec-server [flags]        decode encrypted payloads for the Temporal UI and CLI
 //	navi dev up|down|status|logs     the local stack: Temporal (with UI), Neo4j, the worker
 //
 // Connection settings come from NAVI_* environment variables or flags; see `navi <command> -h`.
@@ -71,6 +73,10 @@ usage:
       -out results/eval  -json
   navi schedule retrain [flags]         create or update the Schedule that retrains the graph model:
                                         -every 1h  -trigger (also run once now)  -train-queue Q
+  navi codec-key [id]                   print a new AES-256 key for NAVI_CODEC_KEYS ("id=base64")
+  navi codec-server [flags]             decode encrypted payloads for the Temporal UI and CLI (keys from
+                                        NAVI_CODEC_KEYS, bearer token from NAVI_CODEC_SERVER_TOKEN)
+      -addr 127.0.0.1:8234  -origin http://localhost:8233
   navi dev up [flags]                   start the local stack (Temporal + UI, Neo4j, tool world, worker)
   navi dev down [flags]                 stop it
   navi dev status [flags]               say what runs
@@ -94,19 +100,21 @@ func main() {
 		os.Exit(2)
 	}
 	commands := map[string]func([]string, streams) error{
-		"ask":      ask,
-		"answer":   answer,
-		"show":     show,
-		"list":     list,
-		"replay":   replay,
-		"rerun":    rerun,
-		"tools":    tools,
-		"demo":     demo,
-		"schedule": schedule,
-		"bench":    benchmark,
-		"graph":    graphCmd,
-		"eval":     evalCmd,
-		"dev":      func(args []string, _ streams) error { return dev(args) },
+		"ask":          ask,
+		"answer":       answer,
+		"show":         show,
+		"list":         list,
+		"replay":       replay,
+		"rerun":        rerun,
+		"tools":        tools,
+		"demo":         demo,
+		"schedule":     schedule,
+		"bench":        benchmark,
+		"graph":        graphCmd,
+		"eval":         evalCmd,
+		"dev":          func(args []string, _ streams) error { return dev(args) },
+		"codec-server": codecServer,
+		"codec-key":    codecKey,
 	}
 	cmd := os.Args[1]
 	if cmd == "help" || cmd == "-h" || cmd == "--help" {

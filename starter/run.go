@@ -99,8 +99,12 @@ func rerun(args []string, s streams) error {
 		return err
 	}
 	old := pos[0]
+	dc, err := c.dataConverter()
+	if err != nil {
+		return err
+	}
 	return c.withTemporal(wf.timeout, func(ctx context.Context, tc client.Client) error {
-		req, err := startedRequest(ctx, tc, old, "")
+		req, err := startedRequest(ctx, tc, dc, old, "")
 		if err != nil {
 			return c.notFound(err, old, "read the input of")
 		}

@@ -73,7 +73,11 @@ func (c *command) inspect(ctx context.Context, tc client.Client, id string) (sho
 		t := ct.AsTime()
 		v.CloseTime = &t
 	}
-	if req, err := startedRequest(ctx, tc, id, v.RunID); err == nil {
+	dc, err := c.dataConverter()
+	if err != nil {
+		return shown{}, err
+	}
+	if req, err := startedRequest(ctx, tc, dc, id, v.RunID); err == nil {
 		v.Request = &req
 	}
 	if st, err := queryState(ctx, tc, id, 5*time.Second); err == nil {
@@ -86,7 +90,7 @@ func (c *command) inspect(ctx context.Context, tc client.Client, id string) (sho
 	case enumspb.WORKFLOW_EXECUTION_STATUS_COMPLETED:
 		var res workflows.QueryResult
 		if err := tc.GetWorkflow(ctx, id, v.RunID).Get(ctx, &res); err != nil {
-			return v, fmt.Errorf("result of %s: %w", id, err)
+			return v, fmt.Errorf("result of %s: %w", id, explainEncrypted(err))
 		}
 		v.Result = &res
 	default:

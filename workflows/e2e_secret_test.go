@@ -54,6 +54,17 @@ func (s fixedSecrets) Secret(name string) (string, error) {
 	return "", toolcall.ErrNoSecret
 }
 
+// outlookAPI is a one-call tool named after word (a word no other API has, so that retrieval
+// finds it), served at baseURL: GET /outlook?city= answers {"outlook", "echo"}.
+func outlookAPI(word, baseURL string) twnm.API {
+	return twnm.API{
+		Name: word + ".Outlook", Description: "The " + word + " outlook of a city.",
+		Endpoint: &twnm.Endpoint{Method: "GET", Path: "/outlook", BaseURL: baseURL},
+		Inputs:   []twnm.Param{{Name: "city", Type: "string", Required: true, In: twnm.InQuery}},
+		Outputs:  []twnm.Param{{Name: "outlook", Type: "string"}, {Name: "echo", Type: "string"}},
+	}
+}
+
 // TestCanarySecretStaysInTheRequest runs a query whose tool needs a bearer token, planted as a
 // canary, and echoes it back: the run answers, the tool saw the token, and the canary is
 // nowhere else: not in the run's history, not in the worker's logs (at debug level), not in
@@ -74,13 +85,9 @@ func TestCanarySecretStaysInTheRequest(t *testing.T) {
 
 	store := stacktest.Store(t)
 	word := strings.ReplaceAll(stacktest.UniqueName("zephyrcast"), "-", "")
-	cat := twnm.Catalog{Name: word, APIs: []twnm.API{{
-		Name: word + ".Outlook", Description: "The " + word + " outlook of a city.",
-		Endpoint: &twnm.Endpoint{Method: "GET", Path: "/outlook", BaseURL: srv.URL},
-		Inputs:   []twnm.Param{{Name: "city", Type: "string", Required: true, In: twnm.InQuery}},
-		Outputs:  []twnm.Param{{Name: "outlook", Type: "string"}, {Name: "echo", Type: "string"}},
-		Auth:     &twnm.Auth{Scheme: twnm.AuthBearer, Secret: word + ".token"},
-	}}}
+	api := outlookAPI(word, srv.URL)
+	api.Auth = &twnm.Auth{Scheme: twnm.AuthBearer, Secret: word + ".token"}
+	cat := twnm.Catalog{Name: word, APIs: []twnm.API{api}}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	_, err := store.LoadCatalog(ctx, cat)

@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"errors"
 	"flag"
 	"fmt"
 	"net"
@@ -19,6 +20,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/naviagent/navi/codec"
 	"github.com/naviagent/navi/neo4j"
 )
 
@@ -63,6 +65,14 @@ type Config struct {
 	MaxAnswerBytes     int // NAVI_MAX_ANSWER_BYTES
 	MaxToolOutputBytes int // NAVI_MAX_TOOL_OUTPUT_BYTES
 
+	// Payload encryption (package codec): the keys, written "id=base64", come inline from
+	// NAVI_CODEC_KEYS only (never logged) or from the file NAVI_CODEC_KEYS_FILE names;
+	// CodecKeyID names the key that seals new payloads (default: the first). No keys: payloads
+	// are written as they are.
+	CodecKeys     string
+	CodecKeysFile string
+	CodecKeyID    string
+
 	badEnv error // the first NAVI_MAX_* or NAVI_TEMPORAL_TLS that does not parse, for Validate
 	// devPassword: NAVI_NEO4J_PASSWORD was unset and the development password stands in,
 	// which Validate allows only for a Neo4j on this machine.
@@ -85,6 +95,10 @@ func FromEnv() Config {
 		TemporalTLSKey:        Getenv("NAVI_TEMPORAL_TLS_KEY", ""),
 		TemporalTLSServerName: Getenv("NAVI_TEMPORAL_TLS_SERVER_NAME", ""),
 		TemporalAPIKey:        Getenv("NAVI_TEMPORAL_API_KEY", ""),
+
+		CodecKeys:     Getenv("NAVI_CODEC_KEYS", ""),
+		CodecKeysFile: Getenv("NAVI_CODEC_KEYS_FILE", ""),
+		CodecKeyID:    Getenv("NAVI_CODEC_KEY_ID", ""),
 	}
 	c.devPassword = Getenv("NAVI_NEO4J_PASSWORD", "") == ""
 	if v := Getenv("NAVI_TEMPORAL_TLS", ""); v != "" {
@@ -132,6 +146,8 @@ func (c *Config) RegisterFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.TemporalTLSCert, "temporal-tls-cert", c.TemporalTLSCert, "PEM client certificate for mTLS (NAVI_TEMPORAL_TLS_CERT; with -temporal-tls-key)")
 	fs.StringVar(&c.TemporalTLSKey, "temporal-tls-key", c.TemporalTLSKey, "PEM client key for mTLS (NAVI_TEMPORAL_TLS_KEY)")
 	fs.StringVar(&c.TemporalTLSServerName, "temporal-tls-server-name", c.TemporalTLSServerName, "server name to check Temporal's certificate against (NAVI_TEMPORAL_TLS_SERVER_NAME; API key from NAVI_TEMPORAL_API_KEY)")
+	fs.StringVar(&c.CodecKeysFile, "codec-keys-file", c.CodecKeysFile, "file of the payload encryption keys, one id=base64 per line (NAVI_CODEC_KEYS_FILE; inline keys from NAVI_CODEC_KEYS)")
+	fs.StringVar(&c.CodecKeyID, "codec-key-id", c.CodecKeyID, "ID of the key that encrypts new payloads; default the first (NAVI_CODEC_KEY_ID)")
 	fs.IntVar(&c.MaxQueryBytes, "max-query-bytes", c.MaxQueryBytes, "largest query a run takes, in bytes; 0: the default (NAVI_MAX_QUERY_BYTES)")
 	fs.IntVar(&c.MaxAnswerBytes, "max-answer-bytes", c.MaxAnswerBytes, "largest answer to a question, in bytes; 0: the default (NAVI_MAX_ANSWER_BYTES)")
 	fs.IntVar(&c.MaxToolOutputBytes, "max-tool-output-bytes", c.MaxToolOutputBytes, "largest tool output kept in a history, in bytes; larger ones go to the output store; 0: the default (NAVI_MAX_TOOL_OUTPUT_BYTES)")
@@ -165,7 +181,7 @@ func (c Config) Validate() error {
 	default:
 		return fmt.Errorf("NAVI_NEO4J_URI %q: scheme %q is not a Bolt scheme (bolt://, neo4j://, or their +s/+ssc forms)", c.Neo4jURI, u.Scheme)
 	}
-	if c.devPassword && !loopback(u.Hostname()) {
+	if c.devPassword && !Loopback(u.Hostname()) {
 		return fmt.Errorf("NAVI_NEO4J_PASSWORD is not set: the development password is only for a Neo4j on this machine, and NAVI_NEO4J_URI is %s", c.Neo4jURI)
 	}
 	if (c.TemporalTLSCert == "") != (c.TemporalTLSKey == "") {
@@ -174,8 +190,8 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// loopback reports whether host names this machine.
-func loopback(host string) bool {
+// Loopback reports whether host names this machine only.
+func Loopback(host string) bool {
 	if host == "localhost" {
 		return true
 	}
@@ -183,10 +199,45 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// ClientOptions are the Temporal client options of c: address, namespace, and TLS and API
-// key when set. A certificate or CA file that cannot be read is an error naming it.
+// Codec is the payload codec of c's keys, or nil when none is configured. Errors name the
+// setting, never a key.
+func (c Config) Codec() (*codec.Codec, error) {
+	spec, from := c.CodecKeys, "NAVI_CODEC_KEYS"
+	if c.CodecKeysFile != "" {
+		if spec != "" {
+			return nil, errors.New("NAVI_CODEC_KEYS and NAVI_CODEC_KEYS_FILE are both set: keep the keys in one place")
+		}
+		b, err := os.ReadFile(c.CodecKeysFile)
+		if err != nil {
+			return nil, fmt.Errorf("NAVI_CODEC_KEYS_FILE: %w", err)
+		}
+		spec, from = string(b), "NAVI_CODEC_KEYS_FILE "+c.CodecKeysFile
+	}
+	if spec == "" {
+		if c.CodecKeyID != "" {
+			return nil, errors.New("NAVI_CODEC_KEY_ID is set but no key is: set NAVI_CODEC_KEYS or NAVI_CODEC_KEYS_FILE")
+		}
+		return nil, nil
+	}
+	keys, err := codec.ParseKeys(spec, c.CodecKeyID)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", from, err)
+	}
+	return codec.New(keys), nil
+}
+
+// ClientOptions are the Temporal client options of c: address, namespace, the payload codec,
+// and TLS and API key when set. A certificate, CA or key file that cannot be read is an error
+// naming it.
 func (c Config) ClientOptions(logger sdklog.Logger) (client.Options, error) {
 	o := client.Options{HostPort: c.TemporalAddress, Namespace: c.Namespace, Logger: logger}
+	cdc, err := c.Codec()
+	if err != nil {
+		return o, err
+	}
+	if cdc != nil {
+		o.DataConverter, o.FailureConverter = cdc.DataConverter(), cdc.FailureConverter()
+	}
 	if !c.TemporalTLS && c.TemporalAPIKey == "" && c.TemporalTLSCA == "" && c.TemporalTLSCert == "" {
 		return o, nil
 	}

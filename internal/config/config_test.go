@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/codec"
 )
 
 func TestFromEnvAndFlags(t *testing.T) {
@@ -137,4 +139,46 @@ func selfSigned(t *testing.T) (certPEM, keyPEM []byte) {
 	kder, err := x509.MarshalECPrivateKey(k)
 	require.NoError(t, err)
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder})
+}
+
+func TestClientOptionsCodec(t *testing.T) {
+	c := Config{TemporalAddress: "t.example:7233", Namespace: "ns"}
+	o, err := c.ClientOptions(nil)
+	require.NoError(t, err)
+	assert.Nil(t, o.DataConverter, "payloads as they are by default")
+
+	k1, err := codec.NewKey("k1")
+	require.NoError(t, err)
+	k2, err := codec.NewKey("k2")
+	require.NoError(t, err)
+	t.Setenv("NAVI_CODEC_KEYS", k1+","+k2)
+	t.Setenv("NAVI_CODEC_KEY_ID", "k2")
+	c = FromEnv()
+	o, err = c.ClientOptions(nil)
+	require.NoError(t, err)
+	require.NotNil(t, o.DataConverter)
+	require.NotNil(t, o.FailureConverter)
+	p, err := o.DataConverter.ToPayload("plans")
+	require.NoError(t, err)
+	assert.Equal(t, "k2", string(p.Metadata[codec.MetadataKeyID]), "NAVI_CODEC_KEY_ID seals")
+
+	file := filepath.Join(t.TempDir(), "keys")
+	require.NoError(t, os.WriteFile(file, []byte("# keys\n"+k1+"\n"), 0o600))
+	c.CodecKeysFile = file
+	_, err = c.ClientOptions(nil)
+	assert.ErrorContains(t, err, "both set")
+	c.CodecKeys, c.CodecKeyID = "", ""
+	cdc, err := c.Codec()
+	require.NoError(t, err)
+	require.NotNil(t, cdc)
+
+	c.CodecKeysFile = filepath.Join(t.TempDir(), "missing")
+	_, err = c.Codec()
+	assert.ErrorContains(t, err, "NAVI_CODEC_KEYS_FILE")
+	c.CodecKeysFile, c.CodecKeys = "", "k1=short"
+	_, err = c.Codec()
+	assert.ErrorContains(t, err, `NAVI_CODEC_KEYS: codec key "k1"`)
+	c.CodecKeys, c.CodecKeyID = "", "k1"
+	_, err = c.Codec()
+	assert.ErrorContains(t, err, "NAVI_CODEC_KEY_ID is set but no key is")
 }

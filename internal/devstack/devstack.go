@@ -29,14 +29,19 @@ type Options struct {
 	UIPort       int
 	BoltPort     int
 	ToolPort     int // the tool world
-	Namespace    string
-	TaskQueue    string
-	Neo4jUser    string
-	Neo4jPass    string // passed to Neo4j and the worker through their environment only
-	Neo4jHeap    string // JVM -Xmx for Neo4j, e.g. 1g
-	Worker       bool   // also start the worker
-	EnvPrefix    string // prefix of the variables in stack.env; default NAVI_
-	Out          io.Writer
+	// Codec starts `navi codec-server` on CodecPort (0: a free one) and points the embedded
+	// Temporal UI at it: set when payload encryption keys are configured (NAVI_CODEC_KEYS),
+	// which the codec server and the worker read from the environment.
+	Codec     bool
+	CodecPort int
+	Namespace string
+	TaskQueue string
+	Neo4jUser string
+	Neo4jPass string // passed to Neo4j and the worker through their environment only
+	Neo4jHeap string // JVM -Xmx for Neo4j, e.g. 1g
+	Worker    bool   // also start the worker
+	EnvPrefix string // prefix of the variables in stack.env; default NAVI_
+	Out       io.Writer
 }
 
 // Endpoints says where the running stack answers.
@@ -48,6 +53,7 @@ type Endpoints struct {
 	Neo4jUser       string
 	TaskQueue       string
 	ToolWorldURL    string
+	CodecURL        string // the codec server's, when Options.Codec
 }
 
 // Env renders the endpoints as shell variable assignments, one per line.
@@ -61,7 +67,11 @@ func (e Endpoints) Env(prefix string) string {
 		{"NEO4J_URI", e.Neo4jURI},
 		{"NEO4J_USER", e.Neo4jUser},
 		{"TOOLWORLD_URL", e.ToolWorldURL},
+		{"CODEC_SERVER", e.CodecURL},
 	} {
+		if kv[1] == "" {
+			continue
+		}
 		fmt.Fprintf(&b, "%s%s=%s\n", prefix, kv[0], kv[1])
 	}
 	return b.String()
@@ -124,8 +134,9 @@ func Up(ctx context.Context, o Options) (Endpoints, error) {
 	ep := o.endpoints()
 
 	services := o.services(ep)
-	// Temporal, Neo4j and the tool world start side by side; the worker needs the first two.
-	base, worker := services[:3], services[3:]
+	// Temporal, Neo4j, the tool world and the codec server start side by side; the worker
+	// needs the first two.
+	base, worker := services[:len(services)-1], services[len(services)-1:]
 	if err := startAll(ctx, o, base); err != nil {
 		return ep, err
 	}

@@ -178,3 +178,39 @@ wait
 	assert.Contains(t, o.Out.(*bytes.Buffer).String(), "lost a race for a port")
 	require.NoError(t, Down(state, io.Discard))
 }
+
+func TestCodecServerJoinsTheStack(t *testing.T) {
+	root := t.TempDir()
+	for _, bin := range []string{"navi", "navi-devserver"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(root, "bin"), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(root, "bin", bin), []byte("#!/bin/sh\n"), 0o755))
+	}
+	names := func(o Options) (out []string, byName map[string]*service) {
+		byName = map[string]*service{}
+		for _, s := range o.services(o.endpoints()) {
+			out = append(out, s.name)
+			byName[s.name] = s
+		}
+		return out, byName
+	}
+	o := Options{Root: root, StateDir: t.TempDir(), TemporalPort: 1, UIPort: 2, BoltPort: 3, ToolPort: 4}
+	require.NoError(t, o.defaults())
+	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
+	got, svcs := names(o)
+	assert.Equal(t, []string{"temporal", "neo4j", "toolworld", "worker"}, got)
+	cmd, err := svcs["temporal"].command()
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(cmd.Args, " "), "-ui-codec-endpoint  -namespace", "no codec: the UI decodes nothing")
+	assert.NotContains(t, o.endpoints().Env("NAVI_"), "CODEC")
+
+	o.Codec, o.CodecPort = true, 5
+	got, svcs = names(o)
+	assert.Equal(t, []string{"temporal", "neo4j", "toolworld", "codec", "worker"}, got, "the worker starts last")
+	cmd, err = svcs["temporal"].command()
+	require.NoError(t, err)
+	assert.Contains(t, strings.Join(cmd.Args, " "), "-ui-codec-endpoint http://localhost:5")
+	cmd, err = svcs["codec"].command()
+	require.NoError(t, err)
+	assert.Equal(t, []string{"codec-server", "-addr", "127.0.0.1:5", "-origin", "http://localhost:2,http://127.0.0.1:2"}, cmd.Args[1:])
+	assert.Contains(t, o.endpoints().Env("NAVI_"), "NAVI_CODEC_SERVER=http://localhost:5\n")
+}

@@ -30,6 +30,7 @@ var markers = map[string]string{
 	"neo4j":     "dev.navi.neo4j.Launcher",
 	"worker":    "navi-worker",
 	"toolworld": "navi-toolworld",
+	"codec":     "codec-server",
 }
 
 type portUse struct {
@@ -61,12 +62,13 @@ type ports struct {
 	UI       int `json:"ui"`
 	Bolt     int `json:"bolt"`
 	Tool     int `json:"toolworld"`
+	Codec    int `json:"codec,omitempty"`
 }
 
 // resolvePorts fills zero ports: with the ports of this state folder's running stack if there
 // is one, otherwise with free ports.
 func (o *Options) resolvePorts() error {
-	if o.TemporalPort != 0 && o.UIPort != 0 && o.BoltPort != 0 && o.ToolPort != 0 {
+	if o.TemporalPort != 0 && o.UIPort != 0 && o.BoltPort != 0 && o.ToolPort != 0 && (!o.Codec || o.CodecPort != 0) {
 		return nil
 	}
 	path := filepath.Join(o.StateDir, "ports.json")
@@ -76,8 +78,13 @@ func (o *Options) resolvePorts() error {
 		o.UIPort = firstNonZero(o.UIPort, prev.UI)
 		o.BoltPort = firstNonZero(o.BoltPort, prev.Bolt)
 		o.ToolPort = firstNonZero(o.ToolPort, prev.Tool)
+		o.CodecPort = firstNonZero(o.CodecPort, prev.Codec)
 	}
-	for _, p := range []*int{&o.TemporalPort, &o.UIPort, &o.BoltPort, &o.ToolPort} {
+	todo := []*int{&o.TemporalPort, &o.UIPort, &o.BoltPort, &o.ToolPort}
+	if o.Codec {
+		todo = append(todo, &o.CodecPort)
+	}
+	for _, p := range todo {
 		if *p == 0 {
 			free, err := freePort(o.IP)
 			if err != nil {
@@ -86,7 +93,7 @@ func (o *Options) resolvePorts() error {
 			*p = free
 		}
 	}
-	b, _ := json.Marshal(ports{Temporal: o.TemporalPort, UI: o.UIPort, Bolt: o.BoltPort, Tool: o.ToolPort})
+	b, _ := json.Marshal(ports{Temporal: o.TemporalPort, UI: o.UIPort, Bolt: o.BoltPort, Tool: o.ToolPort, Codec: o.CodecPort})
 	return os.WriteFile(path, b, 0o644)
 }
 
@@ -115,7 +122,16 @@ func (o Options) endpoints() Endpoints {
 		Neo4jUser:       o.Neo4jUser,
 		TaskQueue:       o.TaskQueue,
 		ToolWorldURL:    "http://" + net.JoinHostPort(o.IP, strconv.Itoa(o.ToolPort)),
+		CodecURL:        o.codecURL(),
 	}
+}
+
+// codecURL is where the browser reaches the codec server ("" without one).
+func (o Options) codecURL() string {
+	if !o.Codec {
+		return ""
+	}
+	return "http://" + net.JoinHostPort(displayHost(o.IP), strconv.Itoa(o.CodecPort))
 }
 
 func displayHost(ip string) string {
@@ -125,7 +141,8 @@ func displayHost(ip string) string {
 	return ip
 }
 
-// services returns Temporal, Neo4j, the tool world and the worker, in that order.
+// services returns Temporal, Neo4j, the tool world, the codec server when o.Codec, and the
+// worker, in that order.
 func (o Options) services(ep Endpoints) []*service {
 	temporal := &service{
 		name:    "temporal",
@@ -149,6 +166,7 @@ func (o Options) services(ep Endpoints) []*service {
 				"-ip", o.IP,
 				"-port", strconv.Itoa(o.TemporalPort),
 				"-ui-port", strconv.Itoa(o.UIPort),
+				"-ui-codec-endpoint", o.codecURL(),
 				"-namespace", o.Namespace,
 				"-db-file", filepath.Join(o.StateDir, "temporal", "temporal.db"),
 				"-log-file", filepath.Join(o.logDir(), "temporal-server.log"),
@@ -250,7 +268,28 @@ func (o Options) services(ep Endpoints) []*service {
 		},
 		healthy: func(ctx context.Context, _ int) error { return httpOK(ctx, ep.ToolWorldURL+"/healthz") },
 	}
-	return []*service{temporal, neo, tools, worker}
+	if !o.Codec {
+		return []*service{temporal, neo, tools, worker}
+	}
+	codec := &service{
+		name:    "codec",
+		address: ep.CodecURL + " (for the Temporal UI)",
+		marker:  markers["codec"],
+		ports:   []portUse{{o.CodecPort, "codec server", "NAVI_CODEC_PORT"}},
+		timeout: 30 * time.Second,
+		command: func() (*exec.Cmd, error) {
+			bin, err := o.binary("navi", "make build")
+			if err != nil {
+				return nil, err
+			}
+			// The keys come through the environment (NAVI_CODEC_KEYS or NAVI_CODEC_KEYS_FILE).
+			origins := ep.UIURL + ",http://" + net.JoinHostPort(o.IP, strconv.Itoa(o.UIPort)) // localhost or the IP
+			return exec.Command(bin, "codec-server", "-addr", net.JoinHostPort(o.IP, strconv.Itoa(o.CodecPort)),
+				"-origin", origins), nil
+		},
+		healthy: func(ctx context.Context, _ int) error { return httpOK(ctx, ep.CodecURL+"/healthz") },
+	}
+	return []*service{temporal, neo, tools, codec, worker}
 }
 
 // launcherReady reports whether the Neo4j log shows a "ready" line after the last start
