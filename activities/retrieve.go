@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -258,6 +259,9 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		res.Candidates = append(res.Candidates, cand)
 	}
 	res.Tree = strings.Join(trees, "\n")
+	if err := a.addChecks(ctx, res.APIs); err != nil {
+		return RetrieveResult{}, err
+	}
 	activity.GetLogger(ctx).Info("retrieved candidates", "subGoals", len(found.Goals), "pool", len(pool), "final", found.Final,
 		"targets", len(targets), "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
 	return res, nil
@@ -305,6 +309,31 @@ func slots(g *twnm.Graph) []planner.Slot {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
+}
+
+// addChecks adds to apis the check of each API there that names one (twnm.API.Check), so
+// that a call of it cut off with its worker can be checked in the run.
+func (a *Activities) addChecks(ctx context.Context, apis map[string]twnm.API) error {
+	var checks []string
+	for _, api := range apis {
+		if _, ok := apis[api.Check]; api.Check != "" && !ok && !slices.Contains(checks, api.Check) {
+			checks = append(checks, api.Check)
+		}
+	}
+	if len(checks) == 0 {
+		return nil
+	}
+	sort.Strings(checks)
+	g, err := a.Store.Subgraph(ctx, checks, neo4j.SubgraphOptions{MaxAPIs: len(checks)})
+	if err != nil {
+		return graphError(err)
+	}
+	for _, n := range g.Nodes() {
+		if n.Kind == twnm.KindAPI && n.API != nil && slices.Contains(checks, n.Name) {
+			apis[n.Name] = *n.API
+		}
+	}
+	return nil
 }
 
 func countAPIs(g *twnm.Graph) int {

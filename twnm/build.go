@@ -107,7 +107,8 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	if g.clusters == nil {
 		return fmt.Errorf("integrate %s: graph was built without an embedder", a.Name)
 	}
-	if err := (Catalog{APIs: []API{a}}).Validate(); err != nil {
+	// The API alone: its check (API.Check), if any, is another API, validated with its catalog.
+	if _, err := (Catalog{APIs: []API{a}}).validateEach(); err != nil {
 		return fmt.Errorf("integrate %s: %w", a.Name, err)
 	}
 	if _, ok := g.APIByName(a.Name); ok {

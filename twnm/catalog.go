@@ -106,6 +106,12 @@ type API struct {
 	// Effect is what a call changes (EffectRead, EffectIdempotent, EffectUnsafe); empty
 	// means read for GET, HEAD and OPTIONS and unsafe for the other methods (CallEffect).
 	Effect string `json:"effect,omitempty"`
+	// Check names the API of the same catalog that tells whether a call of this one took
+	// effect, for an API that honours no idempotency key (EffectUnsafe): it reads, takes
+	// some of this API's inputs by the same names, and answers with what the call made, or
+	// with nothing (an empty answer, or 404) when it made nothing. A call cut off with its
+	// worker is then checked, not given up.
+	Check string `json:"check,omitempty"`
 }
 
 // Effects of a call, which decide whether a call cut off mid-flight may be sent again.
@@ -170,20 +176,30 @@ type Catalog struct {
 	APIs []API  `json:"apis"`
 }
 
-// Validate reports the first record that cannot become a graph node, naming it and its field.
+// Validate reports the first record that cannot become a graph node, naming it and its field,
+// then the first check (API.Check) that names no fit API of the catalog.
 func (c Catalog) Validate() error {
+	index, err := c.validateEach()
+	if err != nil {
+		return err
+	}
+	return c.validateChecks(index)
+}
+
+// validateEach validates each API on its own, and returns the index of each name.
+func (c Catalog) validateEach() (map[string]int, error) {
 	if len(c.APIs) == 0 {
-		return errors.New("catalog has no APIs")
+		return nil, errors.New("catalog has no APIs")
 	}
 	seen := make(map[string]int, len(c.APIs))
 	for i, a := range c.APIs {
 		where := fmt.Sprintf("apis[%d]", i)
 		if strings.TrimSpace(a.Name) == "" {
-			return fmt.Errorf("%s: field name is empty", where)
+			return nil, fmt.Errorf("%s: field name is empty", where)
 		}
 		where = fmt.Sprintf("apis[%d] (%s)", i, a.Name)
 		if j, dup := seen[a.Name]; dup {
-			return fmt.Errorf("%s: name repeats apis[%d]", where, j)
+			return nil, fmt.Errorf("%s: name repeats apis[%d]", where, j)
 		}
 		seen[a.Name] = i
 		for _, ps := range []struct {
@@ -193,22 +209,48 @@ func (c Catalog) Validate() error {
 			names := make(map[string]bool, len(ps.params))
 			for k, p := range ps.params {
 				if strings.TrimSpace(p.Name) == "" {
-					return fmt.Errorf("%s: %s[%d]: field name is empty", where, ps.field, k)
+					return nil, fmt.Errorf("%s: %s[%d]: field name is empty", where, ps.field, k)
 				}
 				if names[p.Name] {
-					return fmt.Errorf("%s: %s[%d]: parameter %q appears twice", where, ps.field, k, p.Name)
+					return nil, fmt.Errorf("%s: %s[%d]: parameter %q appears twice", where, ps.field, k, p.Name)
 				}
 				names[p.Name] = true
 				if err := validateIn(p, ps.field == "inputs"); err != nil {
-					return fmt.Errorf("%s: %s[%d] (%s): %w", where, ps.field, k, p.Name, err)
+					return nil, fmt.Errorf("%s: %s[%d] (%s): %w", where, ps.field, k, p.Name, err)
 				}
 				if err := validatePath(p, ps.field == "inputs"); err != nil {
-					return fmt.Errorf("%s: %s[%d] (%s): %w", where, ps.field, k, p.Name, err)
+					return nil, fmt.Errorf("%s: %s[%d] (%s): %w", where, ps.field, k, p.Name, err)
 				}
 			}
 		}
 		if err := a.validateCall(); err != nil {
-			return fmt.Errorf("%s: %w", where, err)
+			return nil, fmt.Errorf("%s: %w", where, err)
+		}
+	}
+	return seen, nil
+}
+
+// validateChecks checks each API's Check: another API of the catalog that reads, and that
+// takes nothing the checked API does not.
+func (c Catalog) validateChecks(index map[string]int) error {
+	for i, a := range c.APIs {
+		if a.Check == "" {
+			continue
+		}
+		where := fmt.Sprintf("apis[%d] (%s): field check", i, a.Name)
+		j, ok := index[a.Check]
+		switch {
+		case !ok:
+			return fmt.Errorf("%s: %q is no API of the catalog", where, a.Check)
+		case j == i:
+			return fmt.Errorf("%s: an API cannot check itself", where)
+		case c.APIs[j].CallEffect() != EffectRead:
+			return fmt.Errorf("%s: %s is %s, and a check must only read", where, a.Check, c.APIs[j].CallEffect())
+		}
+		for _, in := range c.APIs[j].Inputs {
+			if in.Required && paramIndex(a.Inputs, in.Name) < 0 {
+				return fmt.Errorf("%s: %s requires input %q, which %s does not take", where, a.Check, in.Name, a.Name)
+			}
 		}
 	}
 	return nil

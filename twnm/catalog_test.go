@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -257,4 +258,32 @@ func TestCallEffect(t *testing.T) {
 	}
 	bad := Catalog{Name: "c", APIs: []API{{Name: "a", Effect: "sometimes"}}}
 	assert.ErrorContains(t, bad.Validate(), `field effect is "sometimes", want read, idempotent or unsafe`)
+}
+
+func TestValidateCheck(t *testing.T) {
+	post := &Endpoint{Method: "POST", Path: "/orders", BaseURL: "https://shop.example"}
+	order := API{Name: "PlaceOrder", Endpoint: post, Check: "FindOrder",
+		Inputs: []Param{{Name: "sku", Required: true}, {Name: "buyer", Required: true}}}
+	find := API{Name: "FindOrder", Inputs: []Param{{Name: "buyer", Required: true}, {Name: "since"}}}
+	require.NoError(t, Catalog{Name: "c", APIs: []API{order, find}}.Validate())
+
+	tests := []struct {
+		name string
+		edit func(o, f *API)
+		want string
+	}{
+		{"unknown", func(o, _ *API) { o.Check = "Nope" }, `apis[0] (PlaceOrder): field check: "Nope" is no API of the catalog`},
+		{"itself", func(o, _ *API) { o.Check = "PlaceOrder" }, "an API cannot check itself"},
+		{"writes", func(_, f *API) { f.Endpoint = post }, "FindOrder is unsafe, and a check must only read"},
+		{"needs more", func(_, f *API) { f.Inputs = append(f.Inputs, Param{Name: "order_id", Required: true}) },
+			`FindOrder requires input "order_id", which PlaceOrder does not take`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, f := order, find
+			f.Inputs = slices.Clone(find.Inputs)
+			tt.edit(&o, &f)
+			assert.ErrorContains(t, Catalog{Name: "c", APIs: []API{o, f}}.Validate(), tt.want)
+		})
+	}
 }

@@ -59,9 +59,16 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 		if cut := (*errCutOff)(nil); errors.As(err, &cut) {
 			// Not the tool's failure: nothing to recombine around, nothing against it in the
 			// graph. The planner sees what happened and may call again, unless the call may
-			// have taken effect: then it stays out of the admissible calls of this run.
+			// have taken effect: then it stays out of the admissible calls of this run, and
+			// when the run could not find out (cutOffCheckChange) it ends: doing the same with
+			// another tool might do it twice.
 			if cut.mayHaveRun {
 				r.markFailed(step.API)
+				if cut.reason != "" {
+					return &errEndRun{status: StatusFailed, answer: fmt.Sprintf(
+						"I sent %s, but the worker running it stopped before it answered, and it may have gone through. I did not send it again (%s), nor anything in its place. Check %s before asking again.",
+						cut.api, cut.reason, cut.api)}
+				}
 			}
 			r.pc.Observation = cut.Error()
 			return nil
@@ -130,22 +137,35 @@ const (
 	MaxWorkerLosses = 5
 )
 
+// cutOffCheckChange marks runs that find out whether a call of an unsafe API cut off with its
+// worker took effect (through the API's check, else by asking the user) instead of giving it
+// up at once.
+const (
+	cutOffCheckChange  = "cut-off-check"
+	cutOffCheckVersion = 1
+)
+
 // errCutOff ends a tool call cut off with its worker: not the tool's failure, so it is
 // neither recombined around nor recorded against the tool. Either every attempt was lost
 // (losses of them), or the API honours no idempotency key (twnm.EffectUnsafe) and the one
 // attempt may have reached the tool (mayHaveRun): sending it again may do what it does twice
-// (book twice), so it is not sent again.
+// (book twice), so it is not sent again; reason says why, when the run tried to find out.
 type errCutOff struct {
 	api        string
 	losses     int
 	mayHaveRun bool
+	reason     string
 	last       error
 }
 
 func (e *errCutOff) Error() string {
 	if e.mayHaveRun {
-		return fmt.Sprintf("%s: its worker was lost mid-call (%s) and %s honours no idempotency key: the call may have taken effect, so it is not sent again; check %s before asking again",
-			e.api, rootMessage(e.last), e.api, e.api)
+		msg := fmt.Sprintf("%s: its worker was lost mid-call (%s) and %s honours no idempotency key: the call may have taken effect, so it is not sent again",
+			e.api, rootMessage(e.last), e.api)
+		if e.reason != "" {
+			msg += " (" + e.reason + ")"
+		}
+		return msg + fmt.Sprintf("; check %s before asking again", e.api)
 	}
 	return fmt.Sprintf("%s: %d attempts lost to workers that stopped answering (%s); the tool itself did not fail", e.api, e.losses, rootMessage(e.last))
 }
@@ -184,10 +204,21 @@ func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, star
 		var app *temporal.ApplicationError
 		switch {
 		case errors.As(err, &timeout) && (timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_HEARTBEAT || timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_START_TO_CLOSE):
-			if spec.CallEffect() == twnm.EffectUnsafe {
-				return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err}
-			}
 			losses++
+			if spec.CallEffect() == twnm.EffectUnsafe {
+				if workflow.GetVersion(r.ctx, cutOffCheckChange, workflow.DefaultVersion, cutOffCheckVersion) == workflow.DefaultVersion {
+					return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err}
+				}
+				v, werr := r.resolveCutOff(spec, in.Args, step)
+				switch {
+				case werr != nil:
+					return out, werr
+				case v.tookEffect:
+					return v.out, nil
+				case !v.sendAgain:
+					return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err, reason: v.reason}
+				}
+			}
 			if losses > MaxWorkerLosses {
 				return out, &errCutOff{api: spec.Name, losses: losses, last: err}
 			}
@@ -210,6 +241,103 @@ func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, star
 			return out, err
 		}
 	}
+}
+
+// errEndRun ends a run with a result: the loop finishes it with status and answer.
+type errEndRun struct {
+	status, answer string
+}
+
+func (e *errEndRun) Error() string { return e.status + ": " + e.answer }
+
+// cutOffVerdict is what a run found out about a call of an unsafe API cut off with its
+// worker: it took effect (out is what its check answered), or it may be sent again, or
+// neither (reason says why).
+type cutOffVerdict struct {
+	tookEffect bool
+	out        activities.CallToolResult
+	sendAgain  bool
+	reason     string
+}
+
+// resolveCutOff finds out whether a call of spec (an unsafe API) cut off with its worker took
+// effect: its check (twnm.API.Check) is called with the call's arguments it takes; an answer
+// means it did, an empty answer or 404 that it did not, and then it is sent again. Without a
+// check, or when the check fails, the user is asked whether to send it again, and the run
+// waits for the answer as for any question. The trace, the check's activity and the answer
+// Update show in the history which way it went.
+func (r *run) resolveCutOff(spec twnm.API, args map[string]string, step int) (cutOffVerdict, error) {
+	if check, ok := r.apis[spec.Check]; ok && spec.Check != "" && check.CallEffect() == twnm.EffectRead {
+		cargs := map[string]string{}
+		for _, in := range check.Inputs {
+			if v, ok := args[in.Name]; ok {
+				cargs[in.Name] = v
+			}
+		}
+		out, err := r.call(check.Name, cargs, step)
+		var app *temporal.ApplicationError
+		var detail activities.ToolFailure
+		notFound := errors.As(err, &app) && app.HasDetails() && app.Details(&detail) == nil && detail.Status == 404
+		switch {
+		case err == nil && !emptyOutput(out.Output):
+			r.trace(TraceCall, true, fmt.Sprintf("%s took effect before its worker was lost: %s found it", spec.Name, check.Name))
+			return cutOffVerdict{tookEffect: true, out: out}, nil
+		case err == nil || notFound:
+			r.trace(TraceCall, true, fmt.Sprintf("%s did not take effect before its worker was lost (%s found nothing): sending it again", spec.Name, check.Name))
+			return cutOffVerdict{sendAgain: true}, nil
+		}
+	}
+	question := fmt.Sprintf("My call to %s was cut off when its worker stopped, and it may have gone through (%s cannot tell a repeat from a new request). Should I send it again? Answer yes or no.",
+		spec.Name, spec.Name)
+	answer, answered, err := r.ask(question, nil)
+	switch {
+	case err != nil:
+		return cutOffVerdict{}, err
+	case !answered:
+		return cutOffVerdict{reason: fmt.Sprintf("no answer within %s to whether to send it again", r.req.ClarifyDeadline)}, nil
+	case !affirmative(answer):
+		return cutOffVerdict{reason: fmt.Sprintf("the user answered %q to sending it again", answer)}, nil
+	}
+	r.trace(TraceCall, true, fmt.Sprintf("%s: the user asked to send it again", spec.Name))
+	return cutOffVerdict{sendAgain: true}, nil
+}
+
+// emptyOutput reports whether a tool's answer holds nothing: no field, or only empty ones
+// (null, "", an empty list or object).
+func emptyOutput(out map[string]any) bool {
+	for _, v := range out {
+		switch v := v.(type) {
+		case nil:
+		case string:
+			if v != "" {
+				return false
+			}
+		case []any:
+			if len(v) > 0 {
+				return false
+			}
+		case map[string]any:
+			if !emptyOutput(v) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// affirmative reports whether a user's answer says yes.
+func affirmative(answer string) bool {
+	f := strings.Fields(strings.ToLower(answer))
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.Trim(f[0], ".,!") {
+	case "yes", "y", "yeah", "yep", "sure", "ok", "okay", "send", "resend", "retry":
+		return true
+	}
+	return false
 }
 
 // backoff is the policy's delay before retry n (1 for the first): the initial interval times

@@ -176,6 +176,9 @@ func (r *run) loop() (QueryResult, error) {
 			err = r.retrieve(d, res.Decisions)
 		case planner.CallAPI:
 			err = r.execute(d, proj.Plan)
+			if end := (*errEndRun)(nil); errors.As(err, &end) {
+				return r.finish(end.status, end.answer)
+			}
 		}
 		if err != nil || done {
 			return result, err
@@ -263,28 +266,41 @@ func (r *run) clarify(d planner.Decision) (bool, QueryResult, error) {
 			params = planner.Bind(c.Plan, r.pc.Known, nil).Missing()
 		}
 	}
-	deadline := workflow.Now(r.ctx).Add(r.req.ClarifyDeadline)
-	r.state.Status, r.state.Question, r.state.Deadline, r.state.QuestionParams = StatusWaiting, d.Answer, deadline, params
-	r.answer = nil
-	r.trace(TraceClarify, true, "asked: "+d.Answer)
-	if err := r.upsert(); err != nil {
+	question := d.Answer
+	answer, answered, err := r.ask(question, params)
+	if err != nil {
 		return true, QueryResult{}, err
 	}
-	answered, err := workflow.AwaitWithTimeout(r.ctx, r.req.ClarifyDeadline, func() bool { return r.answer != nil })
-	if err != nil {
-		return true, QueryResult{}, fmt.Errorf("wait for the answer: %w", err)
-	}
-	question := r.state.Question
-	r.state.Status, r.state.Question, r.state.Deadline, r.state.QuestionParams = StatusRunning, "", time.Time{}, nil
 	if !answered {
 		res, err := r.finish(StatusClarifyTimeout, fmt.Sprintf("No answer to %q arrived within %s.", question, r.req.ClarifyDeadline))
 		return true, res, err
 	}
-	r.pc.Clarifications = append(r.pc.Clarifications, planner.QA{Question: question, Params: params, Answer: *r.answer})
-	r.pc.Observation = fmt.Sprintf("The user answered %q to %q.", *r.answer, question)
-	r.trace(TraceClarify, true, "answered: "+*r.answer)
-	r.answer = nil
+	r.pc.Clarifications = append(r.pc.Clarifications, planner.QA{Question: question, Params: params, Answer: answer})
+	r.pc.Observation = fmt.Sprintf("The user answered %q to %q.", answer, question)
 	return false, QueryResult{}, nil
+}
+
+// ask puts a question to the user (params: the inputs it asks for) and waits, durably, for
+// the answer Update or the clarification deadline; answered is false at the deadline.
+func (r *run) ask(question string, params []string) (answer string, answered bool, err error) {
+	deadline := workflow.Now(r.ctx).Add(r.req.ClarifyDeadline)
+	r.state.Status, r.state.Question, r.state.Deadline, r.state.QuestionParams = StatusWaiting, question, deadline, params
+	r.answer = nil
+	r.trace(TraceClarify, true, "asked: "+question)
+	if err := r.upsert(); err != nil {
+		return "", false, err
+	}
+	answered, err = workflow.AwaitWithTimeout(r.ctx, r.req.ClarifyDeadline, func() bool { return r.answer != nil })
+	if err != nil {
+		return "", false, fmt.Errorf("wait for the answer: %w", err)
+	}
+	r.state.Status, r.state.Question, r.state.Deadline, r.state.QuestionParams = StatusRunning, "", time.Time{}, nil
+	if !answered {
+		return "", false, nil
+	}
+	answer, r.answer = *r.answer, nil
+	r.trace(TraceClarify, true, "answered: "+answer)
+	return answer, true, nil
 }
 
 // retrieve recalls candidates and their plans from the tool graph. When the planner split the

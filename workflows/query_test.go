@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"strings"
 	"sync"
@@ -617,35 +618,121 @@ func assertNotBlamed(t *testing.T, s QueryState, fb *feedbackSink, api string) {
 	}
 }
 
-// A call of an API that honours no idempotency key (a POST with no declared effect) whose
-// worker was lost is not sent again: it may have booked already. No recombination, no
-// feedback against it, and the run says why.
-func TestQueryWorkflowUnsafeCallIsNotRepeated(t *testing.T) {
-	env := newEnv(t, nil)
+// unsafeRetrieved is retrieved("Rome") with weather.Current made a POST that honours no
+// idempotency key, checked by check when it is not "" (a GET of weather.Lookup taking the
+// latitude).
+func unsafeRetrieved(check string) activities.RetrieveResult {
 	res := retrieved("Rome")
-	apis := map[string]twnm.API{}
-	for k, v := range res.APIs {
-		apis[k] = v
-	}
+	apis := maps.Clone(res.APIs)
 	book := apis["weather.Current"]
 	ep := *book.Endpoint
 	ep.Method = "POST"
-	book.Endpoint = &ep
+	book.Endpoint, book.Check = &ep, check
 	apis["weather.Current"] = book
+	if check != "" {
+		apis[check] = api(check, []string{"latitude"}, []string{"temp_c"})
+	}
 	res.APIs = apis
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(res, nil)
-	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
-	onCall(env, "weather.Current").Return(activities.CallToolResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, nil)).Once()
-	var fb feedbackSink
-	fb.on(env)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", MaxSteps: 4})
-	require.True(t, env.IsWorkflowCompleted())
-	s := state(t, env)
-	assert.Contains(t, traceWith(s, "may have taken effect"), "weather.Current: its worker was lost mid-call")
-	assertNotBlamed(t, s, &fb, "weather.Current")
-	env.AssertExpectations(t) // one call of weather.Current, never a second
-	assert.Equal(t, twnm.EffectUnsafe, book.CallEffect())
-	assert.Equal(t, twnm.EffectRead, apis["geo.Geocode"].CallEffect())
+	return res
+}
+
+// A call of an API that honours no idempotency key (a POST with no declared effect) whose
+// worker was lost is not sent again blindly: it may have booked already. The run calls the
+// API's check when the catalog names one (found: the call took effect; nothing: it is sent
+// again), else asks the user; never a recombination or feedback against the tool.
+func TestQueryWorkflowUnsafeCallCutOff(t *testing.T) {
+	notFound := temporal.NewNonRetryableApplicationError("weather.Lookup: HTTP 404", activities.ErrTypeToolRejected, nil,
+		activities.ToolFailure{API: "weather.Lookup", Status: 404})
+	tests := []struct {
+		name     string
+		check    string
+		lookup   func() (activities.CallToolResult, error) // the check's answer
+		answer   string                                    // the user's, "" for none
+		calls    int                                       // of weather.Current
+		answered bool
+		trace    string
+	}{
+		{name: "no check, no answer", calls: 1, trace: "no answer within"},
+		{name: "no check, the user says no", answer: "no, leave it", calls: 1, trace: `the user answered "no, leave it"`},
+		{name: "no check, the user says yes", answer: "Yes please", calls: 2, answered: true, trace: "the user asked to send it again"},
+		{name: "the check finds it", check: "weather.Lookup", calls: 1, answered: true, trace: "took effect before its worker was lost: weather.Lookup found it",
+			lookup: func() (activities.CallToolResult, error) { return toolOK(weather), nil }},
+		{name: "the check finds nothing", check: "weather.Lookup", calls: 2, answered: true, trace: "did not take effect",
+			lookup: func() (activities.CallToolResult, error) { return toolOK(map[string]any{"temp_c": nil}), nil }},
+		{name: "the check answers 404", check: "weather.Lookup", calls: 2, answered: true, trace: "did not take effect",
+			lookup: func() (activities.CallToolResult, error) { return activities.CallToolResult{}, notFound }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t, nil)
+			env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(unsafeRetrieved(tt.check), nil)
+			onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+			calls := 0
+			onCall(env, "weather.Current").Return(func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
+				if calls++; calls == 1 {
+					return activities.CallToolResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, nil)
+				}
+				return toolOK(weather), nil
+			}).Times(tt.calls)
+			if tt.lookup != nil {
+				onCall(env, "weather.Lookup").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
+					assert.Equal(t, map[string]string{"latitude": "41.9028"}, in.Args, "the check takes the call's arguments it names")
+					return tt.lookup()
+				}).Once()
+			}
+			if tt.answer != "" {
+				env.RegisterDelayedCallback(func() {
+					s := state(t, env)
+					require.Equal(t, StatusWaiting, s.Status)
+					assert.Contains(t, s.Question, "Should I send it again?")
+					env.UpdateWorkflow(AnswerUpdate, "a", &testsuite.TestUpdateCallback{
+						OnReject: func(err error) { t.Errorf("answer rejected: %v", err) }, OnAccept: func() {}, OnComplete: func(any, error) {},
+					}, ClarifyAnswer{Text: tt.answer})
+				}, time.Minute)
+			}
+			var fb feedbackSink
+			fb.on(env)
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", MaxSteps: 4})
+			require.True(t, env.IsWorkflowCompleted())
+			s := state(t, env)
+			assert.NotEmpty(t, traceWith(s, tt.trace), "trace says %q", tt.trace)
+			assert.NotContains(t, traceKinds(s), "recombine-")
+			if tt.answered {
+				res := result(t, env)
+				assert.Equal(t, StatusAnswered, res.Status)
+				assert.Equal(t, 21.5, res.Results["weather.Current"]["temp_c"])
+			} else {
+				// Not knowing, the run stops: another tool in its place might book twice.
+				res := result(t, env)
+				assert.Equal(t, StatusFailed, res.Status)
+				assert.Contains(t, res.Answer, "I did not send it again ("+tt.trace)
+				assert.Contains(t, traceWith(s, "may have taken effect"), "weather.Current: its worker was lost mid-call")
+				assertNotBlamed(t, s, &fb, "weather.Current")
+			}
+			assert.Equal(t, tt.calls, calls)
+			env.AssertExpectations(t)
+		})
+	}
+	assert.Equal(t, twnm.EffectUnsafe, unsafeRetrieved("").APIs["weather.Current"].CallEffect())
+}
+
+func TestAffirmativeAndEmptyOutput(t *testing.T) {
+	for answer, want := range map[string]bool{"yes": true, "Yes, please.": true, "y": true, "ok": true, "send it": true,
+		"no": false, "not yet": false, "": false, "maybe": false} {
+		assert.Equal(t, want, affirmative(answer), answer)
+	}
+	for _, tt := range []struct {
+		out  map[string]any
+		want bool
+	}{
+		{nil, true},
+		{map[string]any{"items": []any{}, "id": "", "x": nil, "m": map[string]any{"k": nil}}, true},
+		{map[string]any{"items": []any{1}}, false},
+		{map[string]any{"n": 0.0}, false},
+		{map[string]any{"ok": false}, false},
+	} {
+		assert.Equal(t, tt.want, emptyOutput(tt.out), "%v", tt.out)
+	}
 }
 
 // A tool's own errors count: retried with the policy's backoff, and after the last attempt the

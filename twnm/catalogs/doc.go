@@ -32,7 +32,10 @@
 //     holds a secret's value: {"scheme": "header", "name": "X-Api-Key", "secret": "weather"};
 //   - effect: read, idempotent (honours the Idempotency-Key Navi sends) or unsafe; left out,
 //     GET, HEAD and OPTIONS read and other methods are unsafe. A call of an unsafe API cut
-//     off with its worker is not sent again.
+//     off with its worker is not sent again blindly: the run asks its check, or the user;
+//   - check: for an unsafe API, the API of the catalog that tells whether a call took effect
+//     (it reads, takes some of the API's inputs by the same names, and answers with what the
+//     call made, or with nothing: an empty answer or 404).
 //
 // In JSON:
 //
