@@ -426,3 +426,31 @@ func unprefixed(api string) string {
 	}
 	return api
 }
+
+// TestRetrieveBringsChecks: an API that names a check (twnm.API.Check) comes with the check's
+// catalog entry, although retrieval never chose the check, so that a call of it cut off with
+// its worker can be checked in the run.
+func TestRetrieveBringsChecks(t *testing.T) {
+	store := stacktest.Store(t)
+	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
+	word := strings.ReplaceAll(stacktest.UniqueName("ferrybook"), "-", "")
+	audit := strings.ReplaceAll(stacktest.UniqueName("ledger"), "-", "") + ".Entries"
+	ep := func(m string) *twnm.Endpoint {
+		return &twnm.Endpoint{Method: m, Path: "/x", BaseURL: "https://ferry.example"}
+	}
+	city := []twnm.Param{{Name: "harbour", Type: "string", Required: true, In: twnm.InQuery}}
+	_, err := store.LoadCatalog(context.Background(), twnm.Catalog{Name: word, APIs: []twnm.API{
+		{Name: word + ".Book", Description: "Books a " + word + " crossing from a harbour.", Endpoint: ep("POST"), Inputs: city,
+			Outputs: []twnm.Param{{Name: "ticket", Type: "string"}}, Check: audit},
+		{Name: audit, Description: "Ledger entries of a port, for accountants.", Endpoint: ep("GET"), Inputs: city,
+			Outputs: []twnm.Param{{Name: "ticket", Type: "string"}}},
+	}})
+	require.NoError(t, err)
+	res := ask(t, a, "Book a "+word+" crossing from Piraeus")
+	require.Contains(t, res.APIs, word+".Book")
+	assert.Equal(t, audit, res.APIs[word+".Book"].Check)
+	for _, c := range res.Candidates {
+		require.Equal(t, -1, c.Plan.StepOf(audit), "the check is in no candidate's plan (%s): the test would prove nothing", c.API)
+	}
+	require.Contains(t, res.APIs, audit, "the check comes along")
+}
