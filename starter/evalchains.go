@@ -21,7 +21,7 @@ const (
 )
 
 // chainSetKeys are the sets navi eval chains knows, in report order.
-var chainSetKeys = []string{"apibank", "restbench", "toolworld", "toolworld-renamed"}
+var chainSetKeys = []string{"apibank", "apibank-dialogues", "restbench", "toolworld", "toolworld-renamed"}
 
 // evalChainsCmd runs `navi eval chains`: for each set (API-Bank level-3, RestBench TMDB, the
 // tool world's generated tasks) and each method (the target alone, exact-name linking, Navi's
@@ -57,6 +57,8 @@ func evalChainsCmd(args []string, s streams) error {
 		switch strings.ToLower(n) {
 		case "apibank":
 			set, err = chaineval.APIBankSet(*data)
+		case "apibank-dialogues":
+			set, err = chaineval.APIBankDialogueSet(*data)
 		case "restbench":
 			set, err = chaineval.RestBenchSet(*data)
 		case "toolworld":

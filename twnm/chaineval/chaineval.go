@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -52,30 +53,92 @@ func APIBankChains(path string) ([]Chain, error) {
 			continue
 		}
 		invlog.Link(run)
-		c := Chain{ID: run.ID, Query: strings.TrimSpace(run.Query), Known: map[string]string{}}
-		seen := map[string]bool{}
-		for _, ev := range run.Events {
-			if !seen[ev.API] {
-				seen[ev.API] = true
-				c.APIs = append(c.APIs, ev.API)
-			}
-			for _, in := range ev.Inputs {
-				if in.From == nil {
-					c.Known[ev.API+"."+in.Param] = in.Value
-				}
-			}
-		}
-		links := map[[2]string]bool{}
-		c.Invocations, c.Transitions = twnm.Feedback(run)
-		for _, tr := range c.Transitions {
-			if tr.Kind == twnm.Then && tr.From != tr.To && !links[[2]string{tr.From, tr.To}] {
-				links[[2]string{tr.From, tr.To}] = true
-				c.Links = append(c.Links, [2]string{tr.From, tr.To})
-			}
-		}
-		chains = append(chains, c)
+		chains = append(chains, chainOf(run))
 	}
 	return chains, nil
+}
+
+// APIBankDialogueChains reads API-Bank's level-1 and level-2 dialogues (every *.jsonl below
+// dir) as chains, the first User turn being the query. A dialogue counts when its calls form
+// one chain: every call feeds the last one, directly or through others, by invlog.Link's data
+// flow (the token GetUserToken outputs feeds AddAgenda). Dialogues that make two requests (a
+// schedule, then an alarm that nothing of the schedule feeds) or call nothing are left out;
+// skipped counts them.
+func APIBankDialogueChains(dir string) (chains []Chain, skipped int, err error) {
+	runs, err := invlog.APIBankDialogues(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range runs {
+		run := &runs[i]
+		if len(run.Events) == 0 || strings.TrimSpace(run.Query) == "" {
+			skipped++
+			continue
+		}
+		invlog.Link(run)
+		if !feedsLast(run) {
+			skipped++
+			continue
+		}
+		c := chainOf(run)
+		// The last call is the target, even where its API was called before too.
+		final := run.Events[len(run.Events)-1].API
+		c.APIs = append(slices.DeleteFunc(c.APIs, func(a string) bool { return a == final }), final)
+		chains = append(chains, c)
+	}
+	return chains, skipped, nil
+}
+
+// feedsLast reports whether every call of run feeds its last call, directly or through other
+// calls (by the inputs' provenance).
+func feedsLast(run *invlog.Run) bool {
+	feeds := make([]bool, len(run.Events))
+	last := len(run.Events) - 1
+	feeds[last] = true
+	for j := last; j >= 0; j-- { // provenance points back, so one backward pass finds them all
+		if !feeds[j] {
+			continue
+		}
+		for _, in := range run.Events[j].Inputs {
+			if in.From != nil {
+				feeds[in.From.Seq] = true
+			}
+		}
+	}
+	for j, ev := range run.Events {
+		// A repeated call of an API that feeds counts as feeding (a token fetched twice).
+		if !feeds[j] && !slices.ContainsFunc(run.Events, func(o invlog.Event) bool { return o.API == ev.API && feeds[o.Seq] }) {
+			return false
+		}
+	}
+	return true
+}
+
+// chainOf is the chain of a linked run: its APIs in call order (repeats once), the inputs no
+// call produced (what the query states), its data flow and its feedback.
+func chainOf(run *invlog.Run) Chain {
+	c := Chain{ID: run.ID, Query: strings.TrimSpace(run.Query), Known: map[string]string{}}
+	seen := map[string]bool{}
+	for _, ev := range run.Events {
+		if !seen[ev.API] {
+			seen[ev.API] = true
+			c.APIs = append(c.APIs, ev.API)
+		}
+		for _, in := range ev.Inputs {
+			if in.From == nil {
+				c.Known[ev.API+"."+in.Param] = in.Value
+			}
+		}
+	}
+	links := map[[2]string]bool{}
+	c.Invocations, c.Transitions = twnm.Feedback(run)
+	for _, tr := range c.Transitions {
+		if tr.Kind == twnm.Then && tr.From != tr.To && !links[[2]string{tr.From, tr.To}] {
+			links[[2]string{tr.From, tr.To}] = true
+			c.Links = append(c.Links, [2]string{tr.From, tr.To})
+		}
+	}
+	return c
 }
 
 // RestBenchChains reads RestBench's TMDB queries ([{query, solution: ["GET /path", ...]}]) and

@@ -178,3 +178,17 @@ func TestLinks(t *testing.T) {
 	assert.InDelta(t, 2.0/3, s.Precision(), 1e-12)
 	assert.Equal(t, 1.0, s.Coverage())
 }
+
+func TestAPIBankDialogueChains(t *testing.T) {
+	chains, skipped, err := APIBankDialogueChains("testdata/api-bank-dialogues")
+	require.NoError(t, err)
+	assert.Equal(t, 2, skipped, "the dialogue of two requests and the one that calls nothing")
+	require.Len(t, chains, 1)
+	c := chains[0]
+	assert.Equal(t, "level-1-given-desc/AddAgenda-level-1-1", c.ID)
+	assert.True(t, strings.HasPrefix(c.Query, "Hi, can you help me add a new schedule"), c.Query)
+	assert.Equal(t, []string{"GetUserToken", "AddAgenda"}, c.APIs)
+	assert.Equal(t, [][2]string{{"GetUserToken", "AddAgenda"}}, c.Links, "the token flows")
+	assert.Equal(t, "foo", c.Known["GetUserToken.username"])
+	assert.NotContains(t, c.Known, "AddAgenda.token", "the token is produced, not stated")
+}

@@ -27,6 +27,7 @@ type Set struct {
 const (
 	apiBankCatalog   = "api-bank/api_catalog_extracted.json"
 	apiBankLevel3    = "api-bank/test-data/level-3.json"
+	apiBankDialogues = "api-bank/lv1-lv2-samples"
 	restBenchSpec    = "restbench/specs/tmdb_oas.json"
 	restBenchQueries = "restbench/datasets/tmdb.json"
 )
@@ -43,6 +44,21 @@ func APIBankSet(dataDir string) (Set, error) {
 	}
 	return Set{Name: "API-Bank", Catalog: cat, Chains: chains,
 		Note: fmt.Sprintf("%d level-3 chains over the %d APIs of API-Bank; gold flows are the values one call output and a later one took (invlog.Link)", len(chains), len(cat.APIs))}, nil
+}
+
+// APIBankDialogueSet reads API-Bank's level-1 and level-2 dialogues whose calls form one chain
+// (APIBankDialogueChains) over the APIs of API-Bank.
+func APIBankDialogueSet(dataDir string) (Set, error) {
+	cat, err := catalogs.APIBank(filepath.Join(dataDir, apiBankCatalog))
+	if err != nil {
+		return Set{}, err
+	}
+	chains, skipped, err := APIBankDialogueChains(filepath.Join(dataDir, apiBankDialogues))
+	if err != nil {
+		return Set{}, err
+	}
+	return Set{Name: "API-Bank dialogues", Catalog: cat, Chains: chains,
+		Note: fmt.Sprintf("%d level-1 and level-2 dialogues over the %d APIs of API-Bank (%d that make two requests or call nothing left out); gold flows as for level 3", len(chains), len(cat.APIs), skipped)}, nil
 }
 
 // RestBenchSet reads RestBench's TMDB queries over the operations of the TMDB OpenAPI spec.

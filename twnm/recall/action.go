@@ -44,7 +44,7 @@ func (a Action) String() string {
 var actionWords = func() map[string]Action {
 	lists := map[Action]string{
 		ActionCreate: "add create book booking reserve reservation schedule register registration " +
-			"insert submit publish upload",
+			"insert submit publish upload set",
 		ActionRead: "get query find search retrieve fetch show list check look view see read lookup " +
 			"tell display browse",
 		ActionUpdate: "update modify change edit reschedule rename replace adjust amend",
@@ -86,12 +86,38 @@ func RequestAction(text string) Action {
 	if a := firstAction(t); a != ActionUnknown {
 		return a
 	}
-	if strings.HasSuffix(t, "?") {
+	if strings.HasSuffix(t, "?") && !requestFrame(t) {
 		return ActionRead
 	}
 	return ActionUnknown
 }
 
+// requestFrame reports whether a question is a request ("hi, can you turn on the light?"),
+// which asks for whatever its verb does, not for information.
+func requestFrame(text string) bool {
+	var words []string
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		w = strings.Trim(w, ",.!")
+		switch {
+		case len(words) == 0 && (w == "" || w == "hi" || w == "hello" || w == "hey" || w == "please"):
+			continue // a greeting opens many requests
+		case len(words) == 2:
+			break
+		default:
+			words = append(words, w)
+			continue
+		}
+		break
+	}
+	if len(words) < 2 || words[1] != "you" {
+		return false
+	}
+	switch words[0] {
+	case "can", "could", "would", "will":
+		return true
+	}
+	return false
+}
 // APIAction is what api does: the action of its name's first word (AddMeeting creates; a
 // later word is a noun as often as a verb: TrainSchedule), else the one its HTTP method
 // states (GET reads, PUT and PATCH update, DELETE deletes), else that of the first action word

@@ -25,7 +25,7 @@ const finalists = 5
 
 // actionMismatch scales the final-step score of a tool whose action is not the one the
 // request asks for (see Action).
-const actionMismatch = 0.8
+const actionMismatch = 0.7
 
 // Choose picks the final step and orders the result, filling r.Final, r.Chain and r.Ranked.
 //

@@ -39,11 +39,12 @@ const (
 	KeyStableToolBench = "stabletoolbench"
 	KeyRestBench       = "restbench"
 	KeyAPIBank         = "apibank"
+	KeyAPIBankDialogs  = "apibank-dialogues"
 	KeyToolWorld       = "toolworld"
 )
 
 // SetKeys are the keys Load knows, in the default order.
-var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyToolWorld}
+var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyAPIBankDialogs, KeyToolWorld}
 
 // Paths of the sets' files under the data folder (shared/data, see its README.md).
 const (
@@ -52,6 +53,7 @@ const (
 	restBenchQueries   = "restbench/datasets/tmdb.json"
 	apiBankCatalog     = "api-bank/api_catalog_extracted.json"
 	apiBankLevel3      = "api-bank/test-data/level-3.json"
+	apiBankDialogues   = "api-bank/lv1-lv2-samples"
 )
 
 // ToolWorldBaseURL is the base URL given to toolworld.Catalog: a placeholder, as nothing is
@@ -82,6 +84,8 @@ func Load(dataDir string, names []string, toolWorldN int, seed int64) ([]Set, er
 			s, err = RestBench(dataDir)
 		case KeyAPIBank:
 			s, err = APIBank(dataDir)
+		case KeyAPIBankDialogs:
+			s, err = APIBankDialogues(dataDir)
 		case KeyToolWorld:
 			s, err = ToolWorld(toolWorldN, seed)
 		default:
@@ -234,6 +238,35 @@ func APIBank(dataDir string) (Set, error) {
 		Tasks:   tasks,
 		Note: fmt.Sprintf("%d level-3 chains over all %d APIs of API-Bank's catalog (ToolSearcher is a candidate, never gold). "+
 			"Gold = the chain's calls in order, ToolSearcher dropped, repeats counted once; Final = the last call.", len(tasks), len(cat.APIs)),
+	}, nil
+}
+
+// APIBankDialogues loads API-Bank's level-1 and level-2 dialogues
+// (dataDir/api-bank/lv1-lv2-samples) whose calls form one chain (chaineval.APIBankDialogueChains),
+// ranked over the whole API-Bank catalog: the first thing the user says against the call that
+// answers it. Many of API-Bank's tools differ only by what they do to one object (AddAgenda,
+// ModifyAgenda, DeleteAgenda, QueryAgenda), which the level-3 chains hardly test.
+func APIBankDialogues(dataDir string) (Set, error) {
+	cat, err := catalogs.APIBank(filepath.Join(dataDir, apiBankCatalog))
+	if err != nil {
+		return Set{}, err
+	}
+	dir := filepath.Join(dataDir, apiBankDialogues)
+	chains, skipped, err := chaineval.APIBankDialogueChains(dir)
+	if err != nil {
+		return Set{}, err
+	}
+	tasks, err := chainTasks("api-bank dialogues "+dir, chains, cat)
+	if err != nil {
+		return Set{}, err
+	}
+	return Set{
+		Name:    "API-Bank dialogues",
+		Catalog: cat,
+		Tasks:   tasks,
+		Note: fmt.Sprintf("%d level-1 and level-2 dialogues over all %d APIs of API-Bank's catalog; the query is the user's first turn. "+
+			"Gold = the dialogue's calls in order (ToolSearcher dropped), kept when every call feeds the last one (%d dialogues that make "+
+			"two requests or call nothing left out); Final = the last call.", len(tasks), len(cat.APIs), skipped),
 	}, nil
 }
 

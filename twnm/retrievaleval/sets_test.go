@@ -26,7 +26,7 @@ func TestLoadSets(t *testing.T) {
 	dir := dataDir(t)
 	sets, err := Load(dir, nil, 30, 1)
 	require.NoError(t, err)
-	require.Len(t, sets, 4)
+	require.Len(t, sets, 5)
 
 	tests := []struct {
 		name    string
@@ -51,6 +51,11 @@ func TestLoadSets(t *testing.T) {
 			name: "API-Bank", tasks: 50, apis: 71, ordered: true,
 			id: "level-3/0", query: "Query meeting of John and send email reminder",
 			final: "EmailReminder", chain: []string{"QueryMeeting", "EmailReminder"},
+		},
+		{
+			name: "API-Bank dialogues", tasks: 205, apis: 71, ordered: true,
+			id: "level-1-given-desc/AddAgenda-level-1-1", query: "Hi, can you help me add a new schedule for my meeting tomorrow at 2pm? Today is 2021-09-27",
+			final: "AddAgenda", chain: []string{"GetUserToken", "AddAgenda"},
 		},
 		{
 			name: "ToolWorld", tasks: 30, apis: 46, ordered: true,
@@ -137,7 +142,7 @@ func TestLoadErrors(t *testing.T) {
 			name:    "unknown set",
 			setup:   func(t *testing.T) string { return dir },
 			sets:    []string{"toolbench"},
-			wantErr: []string{`unknown set "toolbench"`, "stabletoolbench, restbench, apibank, toolworld"},
+			wantErr: []string{`unknown set "toolbench"`, "stabletoolbench, restbench, apibank, apibank-dialogues, toolworld"},
 		},
 		{
 			name:    "set named twice",
