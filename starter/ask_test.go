@@ -175,6 +175,20 @@ func TestAnswerThroughStackWorker(t *testing.T) {
 	err := answer([]string{id, "Paris"}, streams{io.Discard, io.Discard})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), id)
+
+	// ask waited on the run's QuestionUpdate (one that returned the question, one that saw the
+	// end), not on polling its state.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	hist, err := fetchHistory(ctx, stacktest.TemporalClient(t), id, "")
+	require.NoError(t, err)
+	waits := 0
+	for _, e := range hist.GetEvents() {
+		if a := e.GetWorkflowExecutionUpdateAcceptedEventAttributes(); a != nil && a.GetAcceptedRequest().GetInput().GetName() == workflows.QuestionUpdate {
+			waits++
+		}
+	}
+	assert.GreaterOrEqual(t, waits, 2, "question updates accepted by the run")
 }
 
 func TestRerunThroughStackWorker(t *testing.T) {

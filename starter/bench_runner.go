@@ -51,14 +51,14 @@ func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task
 	}
 	user := newSimulatedUser(t)
 	rec := userRecord{Variant: v.Name, TaskID: t.ID, WorkflowID: id}
-	res, err := waitResult(ctx, r.tc, run, func(st workflows.QueryState) {
-		ex := exchange{Question: st.Question, Params: st.QuestionParams}
+	res, err := waitResult(ctx, r.tc, run, func(st workflows.Pending) {
+		ex := exchange{Question: st.Question, Params: st.Params}
 		rec.Questions++
 		switch {
 		case rec.Answered >= maxAnswers:
 			ex.Error = fmt.Sprintf("not answered: %d answers given already", maxAnswers)
 		default:
-			text := user.answer(st.QuestionParams)
+			text := user.answer(st.Params)
 			if text == "" {
 				ex.Error = "not answered: the task has no value to give"
 				break

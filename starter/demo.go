@@ -91,7 +91,7 @@ func (c *command) runScenario(ctx context.Context, tc client.Client, out io.Writ
 	}
 	field(out, "workflow", "%s", id)
 	field(out, "ui", "%s", c.cfg.RunURL(id))
-	res, err := waitResult(ctx, tc, run, func(st workflows.QueryState) {
+	res, err := waitResult(ctx, tc, run, func(st workflows.Pending) {
 		field(out, "question", "%s", st.Question)
 		if sc.answer == "" {
 			field(out, "", "(the demo has no answer for it; answer with: navi answer %s \"<text>\")", id)

@@ -152,7 +152,7 @@ func (c *command) start(ctx context.Context, tc client.Client, s streams, wf *wa
 	if !wf.wait {
 		return nil
 	}
-	res, err := waitResult(ctx, tc, run, func(st workflows.QueryState) { printQuestion(notices, run.GetID(), st) })
+	res, err := waitResult(ctx, tc, run, func(p workflows.Pending) { printQuestion(notices, run.GetID(), p) })
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
 		return fmt.Errorf("no result after %s: the run goes on; see `navi show %s`", wf.timeout, run.GetID())
@@ -167,38 +167,95 @@ func (c *command) start(ctx context.Context, tc client.Client, s streams, wf *wa
 	return nil
 }
 
-// waitResult waits for a run's result, meanwhile polling its state and calling asked once for
-// each question the run waits on.
-func waitResult(ctx context.Context, tc client.Client, run client.WorkflowRun, asked func(workflows.QueryState)) (workflows.QueryResult, error) {
+// waitResult waits for a run's result, meanwhile calling asked once for each question the
+// run waits on. The questions come from the run's QuestionUpdate, which blocks in the run until
+// it asks; a run without one (started by an older worker) is polled instead.
+func waitResult(ctx context.Context, tc client.Client, run client.WorkflowRun, asked func(workflows.Pending)) (workflows.QueryResult, error) {
 	var res workflows.QueryResult
 	done := make(chan error, 1)
 	go func() { done <- run.Get(ctx, &res) }()
-	tick := time.NewTicker(pollInterval)
-	defer tick.Stop()
-	var last string
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	questions := make(chan workflows.Pending)
+	go watchQuestions(wctx, tc, run.GetID(), questions)
 	for {
 		select {
 		case err := <-done:
 			return res, err
+		case p := <-questions:
+			asked(p)
+		}
+	}
+}
+
+// watchQuestions sends each new question of the run (its latest run, across continue-as-new)
+// on out until ctx ends: by the QuestionUpdate, or by polling the state when the run does not
+// know that Update.
+func watchQuestions(ctx context.Context, tc client.Client, id string, out chan<- workflows.Pending) {
+	var last string
+	send := func(p workflows.Pending) bool {
+		if k := p.Key(); k != "" && k != last {
+			last = k
+			select {
+			case out <- p:
+			case <-ctx.Done():
+				return false
+			}
+		}
+		return true
+	}
+	for ctx.Err() == nil {
+		h, err := tc.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: id, UpdateName: workflows.QuestionUpdate,
+			Args: []any{workflows.QuestionWait{After: last}}, WaitForStage: client.WorkflowUpdateStageCompleted})
+		var p workflows.Pending
+		if err == nil {
+			err = h.Get(ctx, &p)
+		}
+		switch {
+		case err != nil && strings.Contains(err.Error(), "unknown update"):
+			pollQuestions(ctx, tc, id, send)
+			return
+		case err != nil:
+			// The run is closing, starting, or between a worker's restarts: try again soon.
+			select {
+			case <-time.After(pollInterval):
+			case <-ctx.Done():
+			}
+		case p.Ended:
+			// Ended, or continued as new: the next Update reaches the latest run, if any.
+		case !send(p):
+			return
+		}
+	}
+}
+
+// pollQuestions asks the run's state every pollInterval and sends its questions, until ctx
+// ends or send says stop.
+func pollQuestions(ctx context.Context, tc client.Client, id string, send func(workflows.Pending) bool) {
+	tick := time.NewTicker(pollInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
 		case <-tick.C:
-			st, err := queryState(ctx, tc, run.GetID(), 5*time.Second)
+			st, err := queryState(ctx, tc, id, 5*time.Second)
 			if err != nil || st.Status != workflows.StatusWaiting || st.Question == "" {
 				continue // a query can fail while the run starts or a worker restarts
 			}
-			if key := st.Question + "\x00" + st.Deadline.String(); key != last {
-				last = key
-				asked(st)
+			if !send(workflows.Pending{Question: st.Question, Params: st.QuestionParams, Deadline: st.Deadline}) {
+				return
 			}
 		}
 	}
 }
 
 // printQuestion tells the user what the run asks and how to answer.
-func printQuestion(w io.Writer, id string, st workflows.QueryState) {
+func printQuestion(w io.Writer, id string, p workflows.Pending) {
 	fmt.Fprintln(w)
-	field(w, "question", "%s", st.Question)
-	if !st.Deadline.IsZero() {
-		field(w, "", "(the run waits until %s)", localTime(st.Deadline))
+	field(w, "question", "%s", p.Question)
+	if !p.Deadline.IsZero() {
+		field(w, "", "(the run waits until %s)", localTime(p.Deadline))
 	}
 	field(w, "", "answer with: navi answer %s %q", id, "<text>")
 }

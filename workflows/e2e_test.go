@@ -161,13 +161,26 @@ func TestAgentClarifiesOnRealStack(t *testing.T) {
 	defer cancel()
 	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-ask-"), workflows.QueryRequest{Query: "What is the weather right now?"})
 
+	// Wait for the question as navi ask does: the QuestionUpdate returns when the run asks.
+	waitQuestion := func(after string) workflows.Pending {
+		h, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.QuestionUpdate,
+			Args: []any{workflows.QuestionWait{After: after}}, WaitForStage: client.WorkflowUpdateStageCompleted})
+		require.NoError(t, err)
+		var p workflows.Pending
+		require.NoError(t, h.Get(ctx, &p))
+		return p
+	}
+	asked := waitQuestion("")
 	var st workflows.QueryState
-	require.Eventually(t, func() bool {
-		v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", workflows.StateQuery)
-		return err == nil && v.Get(&st) == nil && st.Status == workflows.StatusWaiting
-	}, time.Minute, 200*time.Millisecond)
+	v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", workflows.StateQuery)
+	require.NoError(t, err)
+	require.NoError(t, v.Get(&st))
+	require.Equal(t, workflows.StatusWaiting, st.Status)
+	assert.Equal(t, st.Question, asked.Question)
 	assert.Contains(t, st.Question, "?")
 	assert.NotEmpty(t, st.Candidates)
+	ended := make(chan workflows.Pending, 1)
+	go func() { ended <- waitQuestion(asked.Key()) }()
 
 	handle, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
 		WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate, Args: []any{workflows.ClarifyAnswer{Text: "Rome"}},
@@ -181,7 +194,8 @@ func TestAgentClarifiesOnRealStack(t *testing.T) {
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v4_clarify")
+	assert.True(t, (<-ended).Ended, "the second wait returns when the run ends")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v5_clarify")
 	require.Len(t, res.Chain, 2)
 	assert.Contains(t, []string{"geo.Geocode", "opengeo.Locate"}, res.Chain[0], "Rome was geocoded")
 	assert.Contains(t, fmt.Sprint(res.Results[res.Chain[0]]), "Rome")

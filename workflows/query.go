@@ -54,7 +54,14 @@ func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) 
 	if err := r.register(); err != nil {
 		return QueryResult{}, err
 	}
-	return r.loop()
+	res, err := r.loop()
+	// A QuestionUpdate that waits sees the end and returns before the run closes. (Without
+	// one waiting this does not yield: histories recorded before replay as they ran.)
+	r.ended = true
+	if werr := workflow.Await(ctx, func() bool { return workflow.AllHandlersFinished(ctx) }); werr != nil && err == nil {
+		return res, werr
+	}
+	return res, err
 }
 
 // run is the state of one query workflow execution.
@@ -69,6 +76,7 @@ type run struct {
 	chains         int
 	stepsThisRun   int
 	answer         *string // the pending clarification's answer, set by the Update
+	ended          bool    // the loop returned: waiting QuestionUpdates return
 	feedback       []workflow.Future
 }
 
@@ -134,7 +142,24 @@ func (r *run) register() error {
 	if err != nil {
 		return fmt.Errorf("register answer update: %w", err)
 	}
+	err = workflow.SetUpdateHandler(r.ctx, QuestionUpdate, func(ctx workflow.Context, w QuestionWait) (Pending, error) {
+		if err := workflow.Await(ctx, func() bool { return r.ended || r.pending().Key() != "" && r.pending().Key() != w.After }); err != nil {
+			return Pending{}, err
+		}
+		return r.pending(), nil
+	})
+	if err != nil {
+		return fmt.Errorf("register question update: %w", err)
+	}
 	return r.upsert()
+}
+
+// pending is the question the run waits on, or Ended.
+func (r *run) pending() Pending {
+	if r.ended {
+		return Pending{Ended: true}
+	}
+	return Pending{Question: r.state.Question, Params: r.state.QuestionParams, Deadline: r.state.Deadline}
 }
 
 // loop runs planner steps until the run ends.

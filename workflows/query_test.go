@@ -758,3 +758,51 @@ func TestQueryWorkflowToolErrorsCount(t *testing.T) {
 	assert.False(t, last.Success, "the tool failed, and the graph hears of it")
 	env.AssertExpectations(t)
 }
+
+// A client waits for the run's questions with the QuestionUpdate instead of polling: sent
+// before the run asks, it returns the question when it is asked; sent again after it, it
+// returns when the run ends.
+func TestQueryWorkflowQuestionUpdate(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now" })).
+		Return(retrieved(""), nil).Once()
+	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now\nRome" })).
+		Return(retrieved("Rome"), nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+	(&feedbackSink{}).on(env)
+
+	wait := func(id, after string, got *Pending, at *time.Time) {
+		env.UpdateWorkflow(QuestionUpdate, id, &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { t.Errorf("%s rejected: %v", id, err) }, OnAccept: func() {},
+			OnComplete: func(v any, err error) {
+				require.NoError(t, err)
+				*got, *at = v.(Pending), env.Now()
+			},
+		}, QuestionWait{After: after})
+	}
+	var first, second Pending
+	var firstAt, secondAt, answeredAt time.Time
+	start := env.Now()
+	env.RegisterDelayedCallback(func() { wait("first", "", &first, &firstAt) }, 0)
+	env.RegisterDelayedCallback(func() {
+		require.NotEmpty(t, first.Question, "the first wait returned the question")
+		wait("second", first.Key(), &second, &secondAt)
+		answeredAt = env.Now()
+		env.UpdateWorkflow(AnswerUpdate, "answer", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { t.Errorf("answer rejected: %v", err) }, OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, ClarifyAnswer{Text: "Rome"})
+	}, time.Hour)
+
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now"})
+	res := result(t, env)
+	assert.Equal(t, StatusAnswered, res.Status)
+	assert.Contains(t, first.Question, "geo.Geocode.city")
+	assert.Equal(t, []string{"geo.Geocode.city"}, first.Params)
+	assert.False(t, first.Deadline.IsZero())
+	assert.Less(t, firstAt.Sub(start), time.Hour, "the first wait returned when the run asked, not later")
+	assert.True(t, second.Ended, "the second wait returned when the run ended")
+	assert.False(t, secondAt.Before(answeredAt))
+	assert.Equal(t, "", Pending{}.Key())
+	assert.NotEqual(t, first.Key(), Pending{Question: first.Question, Deadline: first.Deadline.Add(time.Second)}.Key(), "asked again")
+}

@@ -41,6 +41,10 @@ const (
 	// AnswerUpdate carries the user's answer (ClarifyAnswer) to a pending clarify_intent
 	// question and returns the question it answered.
 	AnswerUpdate = "answer"
+	// QuestionUpdate waits in the run until it asks a question other than the one the caller
+	// has seen (QuestionWait) or ends, and returns it (Pending): how a client waits for the
+	// run's questions without polling its state.
+	QuestionUpdate = "question"
 )
 
 // QueryRequest starts one query workflow. Zero fields take the worker's defaults.
@@ -143,6 +147,30 @@ type TraceEntry struct {
 // ClarifyAnswer is the argument of the AnswerUpdate.
 type ClarifyAnswer struct {
 	Text string `json:"text"`
+}
+
+// QuestionWait is the argument of the QuestionUpdate: After is the Key of the question the
+// caller has seen already, "" for none.
+type QuestionWait struct {
+	After string `json:"after,omitempty"`
+}
+
+// Pending is what the QuestionUpdate returns: the question the run waits on, with the inputs
+// it asks for and its deadline, or Ended when the run ended or continued as new (then wait on
+// the latest run).
+type Pending struct {
+	Question string    `json:"question,omitempty"`
+	Params   []string  `json:"params,omitempty"`
+	Deadline time.Time `json:"deadline,omitzero"`
+	Ended    bool      `json:"ended,omitempty"`
+}
+
+// Key identifies one asking of a question: the same question asked again has another deadline.
+func (p Pending) Key() string {
+	if p.Question == "" {
+		return ""
+	}
+	return p.Question + "\x00" + p.Deadline.UTC().Format(time.RFC3339Nano)
 }
 
 // Carry is the state a run hands to its continuation.
