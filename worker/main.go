@@ -87,8 +87,13 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 	w := worker.New(c, cfg.TaskQueue, worker.Options{})
 	acts.Graph, acts.Store, acts.Models, acts.ModelDir = store, store, store, o.modelDir
 	workflows.Register(w, acts)
+	encryption := "off"
+	if cdc, err := cfg.Codec(); err == nil && cdc != nil { // (DialTemporal has checked the keys)
+		encryption = fmt.Sprintf("AES-256-GCM, key %s of %d", cdc.Keys().Active(), len(cdc.Keys().IDs()))
+	}
 	logger.Info("navi worker starting", "temporal", cfg.TemporalAddress, "namespace", cfg.Namespace,
-		"taskQueue", cfg.TaskQueue, "trainQueue", o.trainQueue, "neo4j", cfg.Neo4jURI, "planner", plannerName, "outputs", o.outputDir)
+		"taskQueue", cfg.TaskQueue, "trainQueue", o.trainQueue, "neo4j", cfg.Neo4jURI, "planner", plannerName, "outputs", o.outputDir,
+		"payloads", encryption)
 	if o.trainQueue != "off" && o.trainQueue != cfg.TaskQueue {
 		// Training takes the machine: one training activity at a time on this worker.
 		tw := worker.New(c, o.trainQueue, worker.Options{MaxConcurrentActivityExecutionSize: 1})
