@@ -21,8 +21,8 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/naviagent/navi/activities"
-	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/codec"
+	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/workflows"
 )
 

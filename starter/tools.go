@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,13 +21,17 @@ func tools(args []string, s streams) error {
 		return toolsShow(args[1:], s)
 	}
 	if len(args) == 0 || (args[0] != "import" && args[0] != "load") {
-		return fmt.Errorf("%w: navi tools import <catalog.json|yaml|URL>, or navi tools show <api>", errUsage)
+		return fmt.Errorf("%w: navi tools import <catalog or OpenAPI/Swagger spec: file or URL>, or navi tools show <api>", errUsage)
 	}
 	c := newCommand("tools " + args[0])
 	replace := c.fs.Bool("replace", false, "take over APIs of the same name that another catalog imported (what was learned about them is reset)")
+	format := c.fs.String("format", "", "the catalog's format: native, openapi (3.x) or swagger (2.0); default: told by the document")
 	pos, err := c.parse(args[1:], 1, 1, "one catalog file or URL")
 	if err != nil {
 		return err
+	}
+	if f := catalogs.Format(*format); f != catalogs.FormatAuto && !slices.Contains(catalogs.Formats, f) {
+		return fmt.Errorf("%w: -format %q: want native, openapi or swagger", errUsage, *format)
 	}
 	source := pos[0]
 	path := source
@@ -38,10 +43,11 @@ func tools(args []string, s streams) error {
 		defer os.Remove(local)
 		path = local
 	}
-	cat, err := catalogs.Native(path) // JSON or YAML, by extension
+	cat, warnings, err := catalogs.Load(path, catalogs.Format(*format))
 	if err != nil {
 		return err
 	}
+	printWarnings(s.err, source, warnings)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -67,6 +73,23 @@ func tools(args []string, s streams) error {
 	fmt.Fprintf(s.out, "loaded %s: %d APIs, %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
 		source, stats.APIs, stats.Params, counts.APIs, counts.Params, counts.Edges)
 	return nil
+}
+
+// maxWarningsShown bounds the warnings an import prints one by one.
+const maxWarningsShown = 10
+
+// printWarnings says what an import read leniently: how many things, and the first of them.
+func printWarnings(w io.Writer, source string, warnings []catalogs.Warning) {
+	if len(warnings) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s: %d value(s) read leniently (a boolean or number written as a string):\n", source, len(warnings))
+	for _, x := range warnings[:min(len(warnings), maxWarningsShown)] {
+		fmt.Fprintf(w, "  %s\n", terminalSafe(x.String()))
+	}
+	if n := len(warnings) - maxWarningsShown; n > 0 {
+		fmt.Fprintf(w, "  … and %d more\n", n)
+	}
 }
 
 // toolsShow prints one API as the graph holds it: its description, status and statistics,
@@ -115,8 +138,8 @@ func toolsShow(args []string, s streams) error {
 	return nil
 }
 
-// download fetches a catalog served over HTTP (the tool world's /catalog.json) into a
-// temporary file, named with the URL's extension so that Native reads it as JSON or YAML.
+// download fetches a catalog served over HTTP (the tool world's /catalog.json, a public
+// OpenAPI spec) into a temporary file; Load tells its format by its content.
 func download(url string) (string, error) {
 	client := &http.Client{Timeout: 30 * time.Second}
 	resp, err := client.Get(url)

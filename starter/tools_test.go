@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,4 +91,49 @@ func TestGraphReembed(t *testing.T) {
 		err := graphCmd(tt.args, streams{io.Discard, io.Discard})
 		require.ErrorContains(t, err, tt.want)
 	}
+}
+
+// navi tools import takes an OpenAPI spec as it is found: strings for booleans read with a
+// warning naming the operation and field; a spec with a fault names the operation and field
+// at fault and leaves the graph untouched.
+func TestToolsImportOpenAPI(t *testing.T) {
+	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	op := strings.ReplaceAll(stacktest.UniqueName("getKennel"), "-", "")
+	spec := func(in string) string {
+		return `openapi: 3.0.0
+info: {title: kennels-` + op + `, version: "1"}
+servers: [{url: "https://kennels.example"}]
+paths:
+  /kennels/{id}:
+    get:
+      operationId: ` + op + `
+      parameters:
+        - {name: id, in: ` + in + `, required: "true", schema: {type: string}}
+      responses:
+        "200": {description: ok, content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}}
+`
+	}
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte(spec("body")), 0o644))
+	err := tools([]string{"import", bad}, streams{io.Discard, io.Discard})
+	require.ErrorContains(t, err, "operation GET /kennels/{id} ("+op+"): field parameters[0] (id).in: want query, path, header or cookie")
+	store := stacktest.Store(t)
+	found, err := store.FindAPIs(context.Background(), op, 5)
+	require.NoError(t, err)
+	assert.Empty(t, found, "nothing of the faulty spec is in the graph")
+
+	good := filepath.Join(dir, "good.yaml")
+	require.NoError(t, os.WriteFile(good, []byte(spec("path")), 0o644))
+	var out, notices bytes.Buffer
+	require.NoError(t, tools([]string{"import", good}, streams{&out, &notices}))
+	assert.Contains(t, out.String(), "loaded "+good+": 1 APIs")
+	assert.Contains(t, notices.String(), "1 value(s) read leniently")
+	assert.Contains(t, notices.String(), `GET /kennels/{id}: parameters[0].required: "true" read as the boolean true`)
+	found, err = store.FindAPIs(context.Background(), op, 5)
+	require.NoError(t, err)
+	require.Len(t, found, 1)
+
+	err = tools([]string{"import", "-format", "wsdl", good}, streams{io.Discard, io.Discard})
+	require.ErrorIs(t, err, errUsage)
 }

@@ -1,12 +1,14 @@
 package catalogs
 
 import (
+	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi2"
+	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/naviagent/navi/twnm"
@@ -45,12 +47,12 @@ var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 //     name or by the fields its items share with a getter's answer) marks their generic
 //     fields with that resource (twnm.TypeListItems): the cast[].id of a person's movie
 //     credits is a movie id.
+//
+// OpenAPI is Load(path, FormatOpenAPI) without the warnings: string booleans and numbers are
+// read leniently.
 func OpenAPI(path string) (twnm.Catalog, error) {
-	c, err := openAPI(path)
-	if err != nil {
-		return twnm.Catalog{}, fmt.Errorf("openapi catalog %s: %w", path, err)
-	}
-	return c, nil
+	c, _, err := Load(path, FormatOpenAPI)
+	return c, err
 }
 
 // openAPIOp is one operation with where it came from.
@@ -67,17 +69,46 @@ func (o openAPIOp) label() string {
 	return fmt.Sprintf("operation %s %s", o.method, o.path)
 }
 
-func openAPI(path string) (twnm.Catalog, error) {
+// openAPIData maps an OpenAPI 3 document, or a Swagger 2.0 one converted to OpenAPI 3 by
+// kin-openapi, given as JSON; name names the catalog when the document has no title. Strings
+// written for booleans and numbers are read first (coerce), with warnings.
+func openAPIData(data []byte, name string, swagger bool) (twnm.Catalog, []Warning, error) {
+	var raw any
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return twnm.Catalog{}, nil, err
+	}
+	var warnings []Warning
+	coerce(raw, nil, &warnings)
+	data, err := json.Marshal(raw)
+	if err != nil {
+		return twnm.Catalog{}, warnings, err
+	}
 	loader := openapi3.NewLoader()
 	loader.IsExternalRefsAllowed = false
-	doc, err := loader.LoadFromFile(path)
-	if err != nil {
-		return twnm.Catalog{}, err
+	var doc *openapi3.T
+	if swagger {
+		var doc2 openapi2.T
+		if err := json.Unmarshal(data, &doc2); err != nil {
+			return twnm.Catalog{}, warnings, err
+		}
+		if !strings.HasPrefix(doc2.Swagger, "2.") {
+			return twnm.Catalog{}, warnings, fieldError("swagger", fmt.Errorf("want a 2.x version, got %q", doc2.Swagger))
+		}
+		if doc, err = openapi2conv.ToV3WithLoader(&doc2, loader, nil); err != nil {
+			return twnm.Catalog{}, warnings, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3: %w", err)
+		}
+	} else if doc, err = loader.LoadFromData(data); err != nil {
+		return twnm.Catalog{}, warnings, err
+	} else if !strings.HasPrefix(doc.OpenAPI, "3.") {
+		return twnm.Catalog{}, warnings, fieldError("openapi", fmt.Errorf("want a 3.x version, got %q", doc.OpenAPI))
 	}
-	if !strings.HasPrefix(doc.OpenAPI, "3.") {
-		return twnm.Catalog{}, fieldError("openapi", fmt.Errorf("want a 3.x version, got %q", doc.OpenAPI))
-	}
-	c := twnm.Catalog{Name: filepath.Base(path)}
+	c, err := openAPIDoc(doc, name)
+	return c, warnings, err
+}
+
+// openAPIDoc maps a loaded OpenAPI 3 document.
+func openAPIDoc(doc *openapi3.T, name string) (twnm.Catalog, error) {
+	c := twnm.Catalog{Name: name}
 	if doc.Info != nil && doc.Info.Title != "" {
 		c.Name = doc.Info.Title
 	}

@@ -118,6 +118,7 @@ func requestFrame(text string) bool {
 	}
 	return false
 }
+
 // APIAction is what api does: the action of its name's first word (AddMeeting creates; a
 // later word is a noun as often as a verb: TrainSchedule), else the one its HTTP method
 // states (GET reads, PUT and PATCH update, DELETE deletes), else that of the first action word

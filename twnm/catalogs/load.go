@@ -1,0 +1,195 @@
+package catalogs
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/naviagent/navi/twnm"
+)
+
+// Format is a catalog format Load reads.
+type Format string
+
+// Formats.
+const (
+	// FormatAuto tells the format from the document: a top-level "openapi" field is OpenAPI
+	// 3, "swagger" Swagger 2.0, "apis" Navi's own format.
+	FormatAuto    Format = ""
+	FormatNative  Format = "native"
+	FormatOpenAPI Format = "openapi"
+	FormatSwagger Format = "swagger"
+)
+
+// Formats lists the formats Load reads, for flags and errors.
+var Formats = []Format{FormatNative, FormatOpenAPI, FormatSwagger}
+
+// Warning is something an import read leniently: where (the operation and field, or the
+// record) and what it did.
+type Warning struct {
+	Where   string `json:"where"`
+	Message string `json:"message"`
+}
+
+func (w Warning) String() string { return w.Where + ": " + w.Message }
+
+// Load reads a catalog file (JSON or YAML, by content) in format, or in the format its content
+// names when format is FormatAuto. OpenAPI and Swagger documents are read leniently: a
+// boolean or a number written as a string ("required": "true", "maxLength": "64"), as real
+// specs often do, is read as what it says, with a Warning naming the operation and field.
+// Errors name the file, and the operation and field where they can.
+func Load(path string, format Format) (twnm.Catalog, []Warning, error) {
+	label := "catalog " + path
+	if format != FormatAuto {
+		label = string(format) + " " + label
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return twnm.Catalog{}, nil, fmt.Errorf("%s: %w", label, err)
+	}
+	data, err = toJSON(data)
+	if err != nil {
+		return twnm.Catalog{}, nil, fmt.Errorf("%s: %w", label, err)
+	}
+	if format == FormatAuto {
+		if format, err = sniff(data); err != nil {
+			return twnm.Catalog{}, nil, fmt.Errorf("%s: %w", label, err)
+		}
+	}
+	switch format {
+	case FormatNative:
+		c, err := twnm.DecodeCatalog(bytes.NewReader(data), path)
+		return c, nil, err
+	case FormatOpenAPI, FormatSwagger:
+		c, warnings, err := openAPIData(data, filepath.Base(path), format == FormatSwagger)
+		if err != nil {
+			return twnm.Catalog{}, warnings, fmt.Errorf("%s catalog %s: %w", format, path, err)
+		}
+		return c, warnings, nil
+	}
+	return twnm.Catalog{}, nil, fmt.Errorf("catalog %s: unknown format %q, want one of %s", path, format, formatList())
+}
+
+func formatList() string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+// toJSON returns data as JSON: as it is when it is JSON, else converted from YAML (strictly:
+// repeated keys are an error, as JSON decoding would let them pass).
+func toJSON(data []byte) ([]byte, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
+		return trimmed, nil
+	}
+	out, err := yaml.YAMLToJSONStrict(data)
+	if err != nil {
+		return nil, fmt.Errorf("neither JSON nor valid YAML: %w", err)
+	}
+	return out, nil
+}
+
+// sniff tells the format of a JSON document by its top-level fields.
+func sniff(data []byte) (Format, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return "", errors.New("the document is not an object: not a catalog")
+	}
+	switch {
+	case top["openapi"] != nil:
+		return FormatOpenAPI, nil
+	case top["swagger"] != nil:
+		return FormatSwagger, nil
+	case top["apis"] != nil:
+		return FormatNative, nil
+	}
+	return "", fmt.Errorf("no top-level openapi, swagger or apis field: not a format Navi reads (%s; -format names one)", formatList())
+}
+
+// Fields of OpenAPI and Swagger objects whose values are booleans or numbers.
+var (
+	boolFields = map[string]bool{"required": true, "deprecated": true, "nullable": true, "readOnly": true,
+		"writeOnly": true, "allowEmptyValue": true, "explode": true, "allowReserved": true, "uniqueItems": true}
+	numberFields = map[string]bool{"minimum": true, "maximum": true, "multipleOf": true, "minLength": true,
+		"maxLength": true, "minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true}
+)
+
+// coerce rewrites, in place, booleans and numbers that a document writes as strings in the
+// fields that take them, and returns a Warning for each. A "required" that lists names (a
+// schema's) is left alone; so is everything under an example, whose values are data.
+func coerce(v any, path []string, warnings *[]Warning) {
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if k == "example" || k == "examples" || k == "default" || k == "enum" {
+				continue
+			}
+			s, isString := v[k].(string)
+			switch {
+			case isString && boolFields[k]:
+				if b, err := strconv.ParseBool(strings.TrimSpace(s)); err == nil {
+					v[k] = b
+					*warnings = append(*warnings, Warning{Where: where(append(path, k)), Message: fmt.Sprintf("%q read as the boolean %t", s, b)})
+				}
+			case isString && numberFields[k]:
+				if f, err := strconv.ParseFloat(strings.TrimSpace(s), 64); err == nil {
+					v[k] = f
+					*warnings = append(*warnings, Warning{Where: where(append(path, k)), Message: fmt.Sprintf("%q read as the number %g", s, f)})
+				}
+			default:
+				coerce(v[k], append(path, k), warnings)
+			}
+		}
+	case []any:
+		for i, e := range v {
+			coerce(e, append(path, fmt.Sprintf("[%d]", i)), warnings)
+		}
+	}
+}
+
+// where names a place of an OpenAPI document for people: "GET /pets: parameters[0].required"
+// inside an operation, else the dotted path.
+func where(path []string) string {
+	join := func(ps []string) string {
+		var b strings.Builder
+		for i, p := range ps {
+			if i > 0 && !strings.HasPrefix(p, "[") {
+				b.WriteByte('.')
+			}
+			b.WriteString(p)
+		}
+		return b.String()
+	}
+	if len(path) >= 3 && path[0] == "paths" && httpMethod(path[2]) {
+		op := strings.ToUpper(path[2]) + " " + path[1]
+		if len(path) == 3 {
+			return op
+		}
+		return op + ": " + join(path[3:])
+	}
+	return join(path)
+}
+
+func httpMethod(s string) bool {
+	switch strings.ToLower(s) {
+	case "get", "put", "post", "delete", "options", "head", "patch", "trace":
+		return true
+	}
+	return false
+}
