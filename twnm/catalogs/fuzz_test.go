@@ -6,7 +6,8 @@ import (
 	"testing"
 )
 
-// FuzzImporters feeds arbitrary bytes to every importer: they may fail, never panic.
+// FuzzImporters feeds arbitrary bytes to every importer, and to Load in every format (sniffing
+// and the lenient reading of OpenAPI and Swagger): they may fail, never panic.
 // Run with: go test -fuzz FuzzImporters ./twnm/catalogs
 func FuzzImporters(f *testing.F) {
 	for _, seed := range []string{
@@ -16,6 +17,8 @@ func FuzzImporters(f *testing.F) {
 		`{"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {"/a/{b}": {"get": {"responses": {"200": {"description": "", "content": {"application/json": {"schema": {"type": "array", "items": {"allOf": [{"$ref": "#/components/schemas/S"}]}}}}}}}}}, "components": {"schemas": {"S": {"properties": {"s": {"$ref": "#/components/schemas/S"}}}}}}`,
 		`{"name": "x", "apis": [{"name": "A", "endpoint": {"method": "GET", "path": "/{a}"}, "inputs": [{"name": "a", "in": "path", "required": true}], "timeout": "1s"}]}`,
 		"name: x\napis: [{name: A}]\n",
+		`{"openapi": "3.0.1", "info": {"title": "t", "version": "1"}, "paths": {"/p/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": "true", "schema": {"type": "string", "maxLength": "64"}}], "responses": {"200": {"description": ""}}}}}}`,
+		"swagger: '2.0'\ninfo: {title: t, version: '1'}\nhost: h.example\npaths:\n  /p/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, type: integer}]\n      responses: {'200': {description: ok, schema: {$ref: '#/definitions/P'}}}\ndefinitions:\n  P: {type: object, properties: {id: {type: integer}}}\n",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -34,5 +37,8 @@ func FuzzImporters(f *testing.F) {
 		_, _ = OpenAPI(filepath.Join(dir, "spec.yaml"))
 		_, _ = Native(json)
 		_, _ = Native(filepath.Join(dir, "c.yaml"))
+		for _, f := range append([]Format{FormatAuto}, Formats...) {
+			_, _, _ = Load(json, f)
+		}
 	})
 }
