@@ -11,8 +11,6 @@ import (
 	"strconv"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -86,14 +84,14 @@ func formatList() string {
 	return strings.Join(names, ", ")
 }
 
-// toJSON returns data as JSON: as it is when it is JSON, else converted from YAML (strictly:
-// repeated keys are an error, as JSON decoding would let them pass).
+// toJSON returns data as JSON: as it is when it is JSON, else converted from YAML 1.2
+// (yamlToJSON: a repeated key is an error, as JSON decoding would let it pass).
 func toJSON(data []byte) ([]byte, error) {
 	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed) {
 		return trimmed, nil
 	}
-	out, err := yaml.YAMLToJSONStrict(data)
+	out, err := yamlToJSON(data)
 	if err != nil {
 		return nil, fmt.Errorf("neither JSON nor valid YAML: %w", err)
 	}
@@ -125,10 +123,13 @@ var (
 		"maxLength": true, "minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true}
 )
 
-// coerce rewrites, in place, booleans and numbers that a document writes as strings in the
-// fields that take them, and returns a Warning for each. A "required" that lists names (a
-// schema's) is left alone; so is everything under an example, whose values are data.
-func coerce(v any, path []string, warnings *[]Warning) {
+// coerce rewrites, in place, what real documents write loosely, and returns a Warning for
+// each: a boolean or a number written as a string in a field that takes one ("required":
+// "true"), and a schema's "items" written as a list of schemas (JSON Schema's tuple form, read
+// as all of them: allOf). A "required" that lists names (a schema's) is left alone; so is
+// everything under an example, a default or an enum, whose values are data. A $ref into
+// another file is an error naming where it is: an import reads one file.
+func coerce(v any, path []string, warnings *[]Warning) error {
 	switch v := v.(type) {
 	case map[string]any:
 		keys := make([]string, 0, len(v))
@@ -141,7 +142,15 @@ func coerce(v any, path []string, warnings *[]Warning) {
 				continue
 			}
 			s, isString := v[k].(string)
+			if list, isList := v[k].([]any); k == "items" && isList {
+				v[k] = map[string]any{"allOf": list}
+				*warnings = append(*warnings, Warning{Where: where(append(path, k)),
+					Message: fmt.Sprintf("a list of %d schemas (JSON Schema's tuple form) read as all of them", len(list))})
+			}
 			switch {
+			case k == "$ref" && isString && !strings.HasPrefix(s, "#"):
+				return fmt.Errorf("%s: $ref %q points into another file, and an import reads one file: bundle the spec first (e.g. redocly bundle)",
+					where(path), s)
 			case isString && boolFields[k]:
 				if b, err := strconv.ParseBool(strings.TrimSpace(s)); err == nil {
 					v[k] = b
@@ -153,14 +162,19 @@ func coerce(v any, path []string, warnings *[]Warning) {
 					*warnings = append(*warnings, Warning{Where: where(append(path, k)), Message: fmt.Sprintf("%q read as the number %g", s, f)})
 				}
 			default:
-				coerce(v[k], append(path, k), warnings)
+				if err := coerce(v[k], append(path, k), warnings); err != nil {
+					return err
+				}
 			}
 		}
 	case []any:
 		for i, e := range v {
-			coerce(e, append(path, fmt.Sprintf("[%d]", i)), warnings)
+			if err := coerce(e, append(path, fmt.Sprintf("[%d]", i)), warnings); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }
 
 // where names a place of an OpenAPI document for people: "GET /pets: parameters[0].required"

@@ -136,3 +136,25 @@ func TestLoadSniffs(t *testing.T) {
 		})
 	}
 }
+
+// YAML is read as YAML 1.2, as OpenAPI asks: only true and false are booleans; response codes
+// and other scalar keys are strings; a repeated key is an error.
+func TestLoadYAML12(t *testing.T) {
+	c, _, err := Load(writeFile(t, "c.yaml", "name: n\napis:\n  - {name: 'y', description: on}\n"), FormatAuto)
+	require.NoError(t, err)
+	assert.Equal(t, "n", c.Name, "n is a name, not false")
+	assert.Equal(t, "on", c.APIs[0].Description)
+
+	_, _, err = Load(writeFile(t, "c.yaml", "name: x\nname: y\napis: []\n"), FormatAuto)
+	require.ErrorContains(t, err, `key "name" repeats`)
+
+	spec := "openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths:\n  /a:\n    get:\n      operationId: a\n" +
+		"      responses:\n        200: &ok {description: fine, content: {application/json: {schema: {type: object, properties: {n: {type: string}}}}}}\n" +
+		"  /b:\n    get:\n      operationId: b\n      responses:\n        200: *ok\n"
+	c, _, err = Load(writeFile(t, "s.yaml", spec), FormatAuto)
+	require.NoError(t, err)
+	for _, name := range []string{"a", "b"} {
+		require.Len(t, api(t, c, name).Outputs, 1, "%s: the 200 key and the alias are read", name)
+		assert.Equal(t, "n", api(t, c, name).Outputs[0].Name)
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -25,8 +23,9 @@ func Native(path string) (twnm.Catalog, error) {
 	switch ext := strings.ToLower(filepath.Ext(path)); ext {
 	case ".json":
 	case ".yaml", ".yml":
-		// The strict conversion fails on repeated keys, which JSON decoding would let pass.
-		if data, err = yaml.YAMLToJSONStrict(data); err != nil {
+		// YAML 1.2, as Load reads it: "n" is a name, not false; a repeated key is an error,
+		// which JSON decoding would let pass.
+		if data, err = yamlToJSON(data); err != nil {
 			return twnm.Catalog{}, fmt.Errorf("catalog %s: invalid YAML: %w", path, err)
 		}
 	default:

@@ -2,6 +2,7 @@ package catalogs
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -78,7 +79,9 @@ func openAPIData(data []byte, name string, swagger bool) (twnm.Catalog, []Warnin
 		return twnm.Catalog{}, nil, err
 	}
 	var warnings []Warning
-	coerce(raw, nil, &warnings)
+	if err := coerce(raw, nil, &warnings); err != nil {
+		return twnm.Catalog{}, warnings, err
+	}
 	data, err := json.Marshal(raw)
 	if err != nil {
 		return twnm.Catalog{}, warnings, err
@@ -94,8 +97,8 @@ func openAPIData(data []byte, name string, swagger bool) (twnm.Catalog, []Warnin
 		if !strings.HasPrefix(doc2.Swagger, "2.") {
 			return twnm.Catalog{}, warnings, fieldError("swagger", fmt.Errorf("want a 2.x version, got %q", doc2.Swagger))
 		}
-		if doc, err = openapi2conv.ToV3WithLoader(&doc2, loader, nil); err != nil {
-			return twnm.Catalog{}, warnings, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3: %w", err)
+		if doc, err = swaggerToV3(&doc2, loader); err != nil {
+			return twnm.Catalog{}, warnings, err
 		}
 	} else if doc, err = loader.LoadFromData(data); err != nil {
 		return twnm.Catalog{}, warnings, err
@@ -104,6 +107,26 @@ func openAPIData(data []byte, name string, swagger bool) (twnm.Catalog, []Warnin
 	}
 	c, err := openAPIDoc(doc, name)
 	return c, warnings, err
+}
+
+// swaggerToV3 converts a Swagger 2.0 document with kin-openapi. A null path item is an error
+// naming it; a converter that panics on a document (it does on some malformed ones) gives an
+// error, not a crash.
+func swaggerToV3(doc2 *openapi2.T, loader *openapi3.Loader) (doc *openapi3.T, err error) {
+	for p, item := range doc2.Paths {
+		if item == nil {
+			return nil, fieldError("paths."+p, errors.New("null, want a path item"))
+		}
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			doc, err = nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3: the converter failed on this document (%v)", r)
+		}
+	}()
+	if doc, err = openapi2conv.ToV3WithLoader(doc2, loader, nil); err != nil {
+		return nil, fmt.Errorf("convert Swagger 2.0 to OpenAPI 3: %w", err)
+	}
+	return doc, nil
 }
 
 // openAPIDoc maps a loaded OpenAPI 3 document.
