@@ -83,3 +83,24 @@ func TestChooseActionOfTheRequest(t *testing.T) {
 	require.NoError(t, Choose(r, l, Options{NoGraph: true}))
 	assert.Equal(t, "Query", r.Final)
 }
+
+func TestChooseMovesKeepTheAction(t *testing.T) {
+	// Modify leads Register (1 against .95); Register consumes Modify's output and the request
+	// names its own word ("appointment"), which would move the final step to it, but
+	// "reschedule" updates and Register creates: scaled to .665, and never moved to.
+	r := &Result{Goals: []Goal{
+		goal(0, true, Candidate{Name: "Modify", Score: 1}, Candidate{Name: "Register", Score: .95}),
+	}}
+	r.Goals[0].Text = "Can you help me reschedule my appointment?"
+	l := links{feeds: map[[2]string]bool{{"Modify", "Register"}: true},
+		apis: map[string]twnm.API{
+			"Modify":   {Name: "ModifyRegistration", Description: "This API modifies the registration of a patient."},
+			"Register": {Name: "AppointmentRegistration", Description: "This API registers an appointment of a hospital."}}}
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Modify", r.Final)
+
+	// Without the action in the way, the consumer moves as before.
+	r.Goals[0].Text = "My appointment with the hospital, please"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Register", r.Final)
+}

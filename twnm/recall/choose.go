@@ -32,7 +32,8 @@ const actionMismatch = 0.7
 // The final step's score is the mean of its (normalised) score for the whole request and for
 // the request's last clause, since the final step of a request is usually what its last part
 // asks for, scaled by actionMismatch for a tool whose action is not the one the request asks
-// for ("book a meeting" is not answered by QueryMeeting; see Action). Among the best finalists, a candidate that consumes the leader's output, scores
+// for ("book a meeting" is not answered by QueryMeeting; see Action), and the moves below never
+// land on such a tool. Among the best finalists, a candidate that consumes the leader's output, scores
 // at least ConsumerRatio of the leader's, and matches a word of the request that neither the
 // leader nor its own input names match takes the leader's place: "who directed the top-rated
 // movie" is answered by the credits, fed by the top-rated list, while "the current weather
@@ -72,12 +73,14 @@ func Choose(r *Result, links Links, o Options) error {
 		want = RequestAction(whole.Text)
 	}
 	final := map[string]float64{}
+	mismatch := map[string]bool{} // does another action than the request asks for
 	for name := range pool {
 		final[name] = (sWhole[name] + sLast[name]) / 2
 		if links != nil && want != ActionUnknown {
 			if a, ok := links.API(name); ok {
 				if act := APIAction(a); act != ActionUnknown && act != want {
 					final[name] *= actionMismatch
+					mismatch[name] = true
 				}
 			}
 		}
@@ -90,7 +93,7 @@ func Choose(r *Result, links Links, o Options) error {
 		for range finalists { // each round moves to a consumer of the leader, or stops
 			moved := false
 			for _, b := range top {
-				if b != best && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) &&
+				if b != best && !mismatch[b] && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) &&
 					asksFor(asked, links, b, best) {
 					best, moved = b, true
 					break
@@ -107,7 +110,7 @@ func Choose(r *Result, links Links, o Options) error {
 			for _, p := range top {
 				// Unlike a consumer's move, this one holds where the two feed each other (a
 				// geocoder and its reverse): what the request asks for decides.
-				if p != best && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) {
+				if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) {
 					best = p
 					break
 				}
