@@ -129,7 +129,7 @@ func TestCypherInjectionIsStoredVerbatim(t *testing.T) {
 	desc := `"; MATCH (n) DETACH DELETE n; RETURN "` + " {name: $x} `backtick` \\ " + marker
 	// A bystander of another catalog: an injection that ran would delete it. (Counting every
 	// node would race with the other packages' tests, which share the store.)
-	bystander := marker + "-bystander"
+	bystander := stacktest.UniqueName("bystander") // a name of its own: FindAPIs(marker) must find only the injected API
 	_, err := s.LoadCatalog(ctx, twnm.Catalog{Name: "bystander-" + marker, APIs: []twnm.API{{Name: bystander, Description: "stays " + bystander}}})
 	require.NoError(t, err)
 
