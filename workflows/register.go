@@ -1,15 +1,23 @@
 package workflows
 
 import (
-	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/activities"
 )
 
-// Register adds Navi's workflows and the activities they run to a worker (or a test
-// environment, or a replayer).
-func Register(r worker.Registry, acts *activities.Activities) {
-	r.RegisterWorkflow(QueryWorkflow)
-	r.RegisterWorkflow(RetrainWorkflow)
-	r.RegisterActivity(acts)
+// Registry is what Register needs of a worker, a test environment, a replayer or a plugin's
+// registry.
+type Registry interface {
+	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
+}
+
+// Register adds Navi's workflows and the activities they run to r, under their Go names
+// (QueryWorkflow, RetrainWorkflow; the methods of acts: Decide, Retrieve, CallTool, ...).
+func Register(r Registry, acts *activities.Activities) {
+	r.RegisterWorkflowWithOptions(QueryWorkflow, workflow.RegisterOptions{})
+	r.RegisterWorkflowWithOptions(RetrainWorkflow, workflow.RegisterOptions{})
+	r.RegisterActivityWithOptions(acts, activity.RegisterOptions{})
 }
