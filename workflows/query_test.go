@@ -192,7 +192,10 @@ func TestQueryWorkflowRunsAChainAndAnswers(t *testing.T) {
 	env.AssertExpectations(t)
 }
 
-func TestQueryWorkflowClarifies(t *testing.T) {
+// clarifyEnv is a test environment for "weather now": the city is missing, the run asks for
+// it, and with "Rome" retrieval plans geo.Geocode → weather.Current, each called once.
+func clarifyEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+	t.Helper()
 	env := newEnv(t, nil)
 	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now" })).
 		Return(retrieved(""), nil).Once()
@@ -201,6 +204,11 @@ func TestQueryWorkflowClarifies(t *testing.T) {
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
 	(&feedbackSink{}).on(env)
+	return env
+}
+
+func TestQueryWorkflowClarifies(t *testing.T) {
+	env := clarifyEnv(t)
 
 	var rejected, tooLarge, accepted error
 	var answered string
@@ -763,14 +771,7 @@ func TestQueryWorkflowToolErrorsCount(t *testing.T) {
 // before the run asks, it returns the question when it is asked; sent again after it, it
 // returns when the run ends.
 func TestQueryWorkflowQuestionUpdate(t *testing.T) {
-	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now" })).
-		Return(retrieved(""), nil).Once()
-	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now\nRome" })).
-		Return(retrieved("Rome"), nil).Once()
-	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
-	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
-	(&feedbackSink{}).on(env)
+	env := clarifyEnv(t)
 
 	wait := func(id, after string, got *Pending, at *time.Time) {
 		env.UpdateWorkflow(QuestionUpdate, id, &testsuite.TestUpdateCallback{
