@@ -33,7 +33,7 @@ func codecServer(args []string, s streams) error {
 		return err
 	}
 	if cdc == nil {
-		return errors.New("navi codec-server: no keys: set NAVI_CODEC_KEYS or NAVI_CODEC_KEYS_FILE (navi codec-key makes one)")
+		return errors.New("codec server: no keys: set NAVI_CODEC_KEYS or NAVI_CODEC_KEYS_FILE (navi codec-key makes one)")
 	}
 	o := codec.ServerOptions{Token: os.Getenv("NAVI_CODEC_SERVER_TOKEN")}
 	list := *origins
@@ -54,11 +54,11 @@ func codecServer(args []string, s streams) error {
 		return fmt.Errorf("%w: -addr %q: %v", errUsage, *addr, err)
 	}
 	if o.Token == "" && !config.Loopback(host) && !*noToken {
-		return fmt.Errorf("navi codec-server: -addr %s is reachable from other machines: set NAVI_CODEC_SERVER_TOKEN, or listen on 127.0.0.1", *addr)
+		return fmt.Errorf("codec server: -addr %s is reachable from other machines: set NAVI_CODEC_SERVER_TOKEN, or listen on 127.0.0.1", *addr)
 	}
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return fmt.Errorf("navi codec-server: %w", err)
+		return fmt.Errorf("codec server: %w", err)
 	}
 	srv := &http.Server{Handler: codec.Handler(cdc, o), ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -76,7 +76,7 @@ func codecServer(args []string, s streams) error {
 	fmt.Fprintf(s.err, "navi codec-server: decoding with key %s of %d on http://%s for %s; %s\n",
 		cdc.Keys().Active(), len(cdc.Keys().IDs()), ln.Addr(), strings.Join(o.Origins, ", "), auth)
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("navi codec-server: %w", err)
+		return fmt.Errorf("codec server: %w", err)
 	}
 	return nil
 }
