@@ -39,8 +39,9 @@ func (a Action) String() string {
 
 // actionWords are English verbs (and their nouns) that name one action unambiguously, keyed by
 // their BM25 stems so that "booking", "booked" and "books" read alike. Verbs whose action
-// depends on their object ("set", "send", "make" alone) are left out: an unknown action
-// changes no score.
+// depends on their object ("send", "make" alone) are left out: an unknown action changes no
+// score. "set" creates: a request sets an alarm or a reminder, and a tool named Set... is
+// read by the same rule, so the two agree.
 var actionWords = func() map[string]Action {
 	lists := map[Action]string{
 		ActionCreate: "add create book booking reserve reservation schedule register registration " +
@@ -95,19 +96,15 @@ func RequestAction(text string) Action {
 // requestFrame reports whether a question is a request ("hi, can you turn on the light?"),
 // which asks for whatever its verb does, not for information.
 func requestFrame(text string) bool {
-	var words []string
+	var words []string // the first two, after a greeting
 	for _, w := range strings.Fields(strings.ToLower(text)) {
 		w = strings.Trim(w, ",.!")
-		switch {
-		case len(words) == 0 && (w == "" || w == "hi" || w == "hello" || w == "hey" || w == "please"):
+		if len(words) == 0 && (w == "" || w == "hi" || w == "hello" || w == "hey" || w == "please") {
 			continue // a greeting opens many requests
-		case len(words) == 2:
-			break
-		default:
-			words = append(words, w)
-			continue
 		}
-		break
+		if words = append(words, w); len(words) == 2 {
+			break
+		}
 	}
 	if len(words) < 2 || words[1] != "you" {
 		return false
