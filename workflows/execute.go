@@ -232,8 +232,7 @@ func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, star
 			return out, err
 		}
 		delay := backoff(policy, failures)
-		var detail activities.ToolFailure
-		if app.HasDetails() && app.Details(&detail) == nil && detail.RetryAfter > 0 {
+		if detail, ok := toolFailure(err); ok && detail.RetryAfter > 0 {
 			delay = detail.RetryAfter
 		}
 		r.trace(TraceCall, false, fmt.Sprintf("%s: attempt %d of %d failed (%s); again in %s", spec.Name, failures, policy.MaximumAttempts, rootMessage(err), delay))
@@ -275,9 +274,8 @@ func (r *run) resolveCutOff(spec twnm.API, args map[string]string, step int) (cu
 			}
 		}
 		out, err := r.call(check.Name, cargs, step)
-		var app *temporal.ApplicationError
-		var detail activities.ToolFailure
-		notFound := errors.As(err, &app) && app.HasDetails() && app.Details(&detail) == nil && detail.Status == 404
+		detail, failed := toolFailure(err)
+		notFound := failed && detail.Status == 404
 		switch {
 		case err == nil && !emptyOutput(out.Output):
 			r.trace(TraceCall, true, fmt.Sprintf("%s took effect before its worker was lost: %s found it", spec.Name, check.Name))
@@ -338,6 +336,16 @@ func affirmative(answer string) bool {
 		return true
 	}
 	return false
+}
+
+// toolFailure is the ToolFailure detail of a tool call's error, if it carries one.
+func toolFailure(err error) (activities.ToolFailure, bool) {
+	var app *temporal.ApplicationError
+	var detail activities.ToolFailure
+	if errors.As(err, &app) && app.HasDetails() && app.Details(&detail) == nil {
+		return detail, true
+	}
+	return detail, false
 }
 
 // backoff is the policy's delay before retry n (1 for the first): the initial interval times
