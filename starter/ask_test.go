@@ -44,24 +44,6 @@ func useStack(t *testing.T) {
 	require.NoError(t, loadToolWorldErr)
 }
 
-// syncBuffer is a buffer that a command running in another goroutine writes to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // askJSON runs `navi ask -json` on the demo query and returns the run's ID and result.
 func askJSON(t *testing.T, extra ...string) (string, workflows.QueryResult) {
 	t.Helper()
@@ -142,7 +124,7 @@ func TestListThroughStackWorker(t *testing.T) {
 func TestAnswerThroughStackWorker(t *testing.T) {
 	useStack(t)
 	id := stacktest.UniqueName("navi-cli-")
-	var out syncBuffer
+	var out stacktest.SyncBuffer
 	done := make(chan error, 1)
 	go func() {
 		done <- ask([]string{"-id", id, "-planner", "graph-first", "-clarify-deadline", "2m", "-timeout", "3m",

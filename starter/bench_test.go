@@ -187,7 +187,7 @@ func TestBenchOnStack(t *testing.T) {
 	useStack(t)
 	stacktest.Export(t, stacktest.EnvToolWorld)
 	out := t.TempDir()
-	var stdout, stderr syncBuffer
+	var stdout, stderr stacktest.SyncBuffer
 	start := time.Now()
 	err := benchmark([]string{"-n", "6", "-seed", "1", "-variants", "no-graph,static+alphabeta", "-batches", "2",
 		"-concurrency", "3", "-failures=false", "-reset=false", "-clarify-deadline", "20s", "-task-timeout", "1m",

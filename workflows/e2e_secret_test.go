@@ -27,24 +27,6 @@ import (
 	"github.com/naviagent/navi/workflows"
 )
 
-// lockedBuffer is a bytes.Buffer safe for the worker's goroutines.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 type fixedSecrets map[string]string
 
 func (s fixedSecrets) Secret(name string) (string, error) {
@@ -93,7 +75,7 @@ func TestCanarySecretStaysInTheRequest(t *testing.T) {
 	_, err := store.LoadCatalog(ctx, cat)
 	require.NoError(t, err)
 
-	var logs lockedBuffer
+	var logs stacktest.SyncBuffer
 	c, err := client.DialContext(ctx, client.Options{HostPort: stacktest.Env(t, stacktest.EnvTemporalAddress),
 		Namespace: stacktest.Env(t, stacktest.EnvNamespace),
 		Logger:    sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))})
