@@ -243,7 +243,7 @@ func pollQuestions(ctx context.Context, tc client.Client, id string, send func(w
 			if err != nil || st.Status != workflows.StatusWaiting || st.Question == "" {
 				continue // a query can fail while the run starts or a worker restarts
 			}
-			if !send(workflows.Pending{Question: st.Question, Params: st.QuestionParams, Deadline: st.Deadline}) {
+			if !send(st.Pending()) {
 				return
 			}
 		}

@@ -200,7 +200,7 @@ func printState(w io.Writer, id string, st workflows.QueryState, requested strin
 		}
 	}
 	if st.Question != "" {
-		printQuestion(w, id, workflows.Pending{Question: st.Question, Params: st.QuestionParams, Deadline: st.Deadline})
+		printQuestion(w, id, st.Pending())
 	}
 	if len(st.Bindings) > 0 {
 		fmt.Fprintln(w, "bindings")

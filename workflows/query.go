@@ -159,7 +159,7 @@ func (r *run) pending() Pending {
 	if r.ended {
 		return Pending{Ended: true}
 	}
-	return Pending{Question: r.state.Question, Params: r.state.QuestionParams, Deadline: r.state.Deadline}
+	return r.state.Pending()
 }
 
 // loop runs planner steps until the run ends.

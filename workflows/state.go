@@ -165,6 +165,11 @@ type Pending struct {
 	Ended    bool      `json:"ended,omitempty"`
 }
 
+// Pending is the question s waits on, as the QuestionUpdate returns it.
+func (s QueryState) Pending() Pending {
+	return Pending{Question: s.Question, Params: s.QuestionParams, Deadline: s.Deadline}
+}
+
 // Key identifies one asking of a question: the same question asked again has another deadline.
 func (p Pending) Key() string {
 	if p.Question == "" {
