@@ -38,8 +38,8 @@ func (e EnvSecrets) Secret(name string) (string, error) {
 	}
 	if e.Dir != "" && !strings.ContainsAny(name, `/\`) && name != ".." && name != "." {
 		b, err := os.ReadFile(filepath.Join(e.Dir, name))
-		if err == nil && strings.TrimSpace(string(b)) != "" {
-			return strings.TrimSpace(string(b)), nil
+		if v := strings.TrimSpace(string(b)); err == nil && v != "" {
+			return v, nil
 		}
 		if err != nil && !errors.Is(err, os.ErrNotExist) {
 			return "", fmt.Errorf("secret %s: read %s: %w", name, filepath.Join(e.Dir, name), err)
