@@ -46,16 +46,23 @@ func TestOpenErrors(t *testing.T) {
 func catalog(prefix string) twnm.Catalog {
 	p := func(n string) string { return prefix + n }
 	w := func(n string) string { return word(prefix, n) + " " }
+	// The parameters have descriptions, as real catalogs do: without them the random prefix
+	// is most of each parameter's text, and about one prefix in seven makes two different
+	// parameters (city, restaurant_ids) embed alike enough to share a node.
+	lat := twnm.Param{Name: p("lat"), Description: "latitude in degrees"}
+	lon := twnm.Param{Name: p("lon"), Description: "longitude in degrees"}
+	typed := func(q twnm.Param, typ string) twnm.Param { q.Type = typ; return q }
+	required := func(q twnm.Param) twnm.Param { q.Required = true; return q }
 	return twnm.Catalog{Name: p("cat"), APIs: []twnm.API{
 		{Name: p("Geocode"), Description: w("geocode") + "turns a city into coordinates",
-			Inputs:  []twnm.Param{{Name: p("city"), Type: "string", Required: true}},
-			Outputs: []twnm.Param{{Name: p("lat"), Type: "number"}, {Name: p("lon"), Type: "number"}}},
+			Inputs:  []twnm.Param{{Name: p("city"), Type: "string", Required: true, Description: "the name of a city"}},
+			Outputs: []twnm.Param{typed(lat, "number"), typed(lon, "number")}},
 		{Name: p("Weather"), Description: w("weather") + "current weather at coordinates",
-			Inputs:  []twnm.Param{{Name: p("lat"), Required: true}, {Name: p("lon"), Required: true}, {Name: p("units")}},
-			Outputs: []twnm.Param{{Name: p("temperature")}}},
+			Inputs:  []twnm.Param{required(lat), required(lon), {Name: p("units"), Description: "metric or imperial"}},
+			Outputs: []twnm.Param{{Name: p("temperature"), Description: "the air temperature"}}},
 		{Name: p("Restaurants"), Description: w("restaurants") + w("weather") + "places to eat near coordinates",
-			Inputs:  []twnm.Param{{Name: p("lat"), Required: true}, {Name: p("lon"), Required: true}},
-			Outputs: []twnm.Param{{Name: p("restaurant_ids")}}},
+			Inputs:  []twnm.Param{required(lat), required(lon)},
+			Outputs: []twnm.Param{{Name: p("restaurant_ids"), Description: "ids of the restaurants found"}}},
 	}}
 }
 
