@@ -119,6 +119,27 @@ func TestRetrieve(t *testing.T) {
 	}
 }
 
+func TestRequires(t *testing.T) {
+	movies := Catalog{Name: "movies", APIs: []API{
+		{Name: "SearchMovie", Description: "Search movies by title.",
+			Inputs:  []Param{{Name: "query", Type: "string", Required: true}},
+			Outputs: []Param{{Name: "movie_id", Type: "integer"}}},
+		{Name: "Similar", Description: "Movies similar to a movie.",
+			Inputs:  []Param{{Name: "movie_id", Type: "integer", Required: true}},
+			Outputs: []Param{{Name: "movie_id", Type: "integer"}}},
+		{Name: "Reviews", Description: "Reviews of a movie.",
+			Inputs: []Param{{Name: "movie_id", Type: "integer", Required: true}, {Name: "language", Type: "string"}}},
+	}}
+	g, err := Build(context.Background(), movies, BuildOptions{Embedder: hashed(t)})
+	require.NoError(t, err)
+	movie, ok := g.ParamOf("Reviews", "movie_id", true)
+	require.True(t, ok)
+	lang, _ := g.ParamOf("Reviews", "language", true)
+	assert.True(t, g.Requires(mustAPI(t, g, "Similar"), movie), "Similar needs the movie id it gives")
+	assert.False(t, g.Requires(mustAPI(t, g, "SearchMovie"), movie), "the search starts from a title")
+	assert.False(t, g.Requires(mustAPI(t, g, "Reviews"), lang), "an optional input is not required")
+}
+
 func TestTypesCompatible(t *testing.T) {
 	tests := []struct {
 		a, b string

@@ -14,10 +14,23 @@ type Links interface {
 	// Feeds reports whether an output of producer can bind an input of consumer.
 	Feeds(producer, consumer string) bool
 	// Producers returns, for each required input of api, the APIs able to produce it.
-	Producers(api string) [][]string
+	Producers(api string) [][]Producer
 	// API returns the catalog entry of api.
 	API(api string) (twnm.API, bool)
 }
+
+// Producer is an API able to produce one of a consumer's required inputs.
+type Producer struct {
+	Name string
+	// Circular is set when the producer itself requires the input it produces (the movies
+	// similar to a movie, for a movie's id): it cannot start a chain, so the chain reaches
+	// back to a producer of its own input.
+	Circular bool
+}
+
+// producerDepth bounds how far back Choose follows circular producers to one that starts the
+// chain.
+const producerDepth = 3
 
 // finalists is how many of the best candidates for the final step Choose weighs against each
 // other through the graph.
@@ -55,6 +68,9 @@ func Choose(r *Result, links Links, o Options) error {
 	}
 	if o.NoGraph {
 		links = nil
+	}
+	if links != nil {
+		inContext(r, links, o.Context)
 	}
 	clauses := r.Clauses()
 	whole := r.Whole()
@@ -127,12 +143,21 @@ func Choose(r *Result, links Links, o Options) error {
 	}
 	chain := []string{best}
 	if links != nil {
-		for _, producers := range links.Producers(best) {
-			if p := pickProducer(producers, pool); p != "" && !seen[p] {
-				add(p)
-				chain = append(chain, p)
+		var bind func(api string, depth int)
+		bind = func(api string, depth int) {
+			for _, producers := range links.Producers(api) {
+				p := pickProducer(producers, pool, asked, links, api)
+				if p.Name == "" || seen[p.Name] {
+					continue
+				}
+				add(p.Name)
+				chain = append(chain, p.Name)
+				if p.Circular && depth < producerDepth {
+					bind(p.Name, depth+1)
+				}
 			}
 		}
+		bind(best, 1)
 		for _, g := range clauses {
 			if len(g.Candidates) == 0 {
 				continue
@@ -250,19 +275,38 @@ func terms(links Links, api string) (text, inputs, outputs []string) {
 	return twnm.APIDocument(a).Fields[bm25.FieldText], names(a.Inputs), names(a.Outputs)
 }
 
-// pickProducer is the producer of one input the request favours: the one with the best
-// retrieval score, or the only one when none was retrieved.
-func pickProducer(producers []string, pool map[string]float64) string {
-	best, score := "", 0.0
-	for _, p := range producers {
-		if s := pool[p]; s > score || s == score && s > 0 && p < best {
-			best, score = p, s
+// pickProducer is the producer of one of consumer's inputs the request favours. A producer
+// that can start the chain (not Circular) is preferred, the one with the best retrieval score,
+// or the only one when none was retrieved; a circular producer is picked only when the request
+// asks for something of it that its consumer does not give ("reviews of the movies similar to
+// Titanic"), or when no other producer exists.
+func pickProducer(producers []Producer, pool map[string]float64, asked []string, links Links, consumer string) Producer {
+	pick := func(keep func(Producer) bool) Producer {
+		var best Producer
+		score, n, only := 0.0, 0, Producer{}
+		for _, p := range producers {
+			if !keep(p) {
+				continue
+			}
+			n, only = n+1, p
+			if s := pool[p.Name]; s > score || s == score && s > 0 && p.Name < best.Name {
+				best, score = p, s
+			}
 		}
+		if best.Name == "" && n == 1 {
+			return only
+		}
+		return best
 	}
-	if best == "" && len(producers) == 1 {
-		return producers[0]
+	if p := pick(func(p Producer) bool {
+		return p.Circular && pool[p.Name] > 0 && asksFor(asked, links, p.Name, consumer)
+	}); p.Name != "" {
+		return p
 	}
-	return best
+	if p := pick(func(p Producer) bool { return !p.Circular }); p.Name != "" {
+		return p
+	}
+	return pick(func(Producer) bool { return true })
 }
 
 // order sorts a chain so that producers come before their consumers; ties and cycles keep
@@ -318,4 +362,53 @@ func sortedBy(m map[string]float64) []string {
 		return out[i] < out[j]
 	})
 	return out
+}
+
+// inContext rescores each clause's candidates by how relevant their provider is to the whole
+// request: a clause is read in the context of the request it is part of ("suggestions for
+// improvement" of a web page's speed come from the page analyser's service, not a video
+// site's). A provider's relevance is its best candidate's score for the whole request (0 when
+// none was retrieved); a candidate's score becomes s·(1 − w + w·relevance), renormalised so
+// that the clause's best has 1. A catalog whose APIs name no provider, or one, is unchanged.
+func inContext(r *Result, links Links, w float64) {
+	if w <= 0 {
+		return
+	}
+	provider := func(name string) string {
+		a, _ := links.API(name)
+		return a.Provider
+	}
+	whole := r.Whole()
+	rel := map[string]float64{}
+	for _, c := range whole.Candidates {
+		if p := provider(c.Name); p != "" {
+			rel[p] = max(rel[p], c.Score)
+		}
+	}
+	if len(rel) < 2 {
+		return
+	}
+	for i := range r.Goals {
+		g := &r.Goals[i]
+		if g.Whole || len(g.Candidates) == 0 {
+			continue
+		}
+		cs := slices.Clone(g.Candidates)
+		best := 0.0
+		for j := range cs {
+			f := 1.0
+			if p := provider(cs[j].Name); p != "" {
+				f = 1 - w + w*rel[p]
+			}
+			cs[j].Score *= f
+			best = max(best, cs[j].Score)
+		}
+		if best > 0 {
+			for j := range cs {
+				cs[j].Score /= best
+			}
+		}
+		sortCandidates(cs)
+		g.Candidates = cs
+	}
 }

@@ -112,25 +112,25 @@ func (l GraphLinks) API(api string) (twnm.API, bool) {
 }
 
 // Producers implements Links.
-func (l GraphLinks) Producers(api string) [][]string {
+func (l GraphLinks) Producers(api string) [][]Producer {
 	id, ok := l.G.APIByName(api)
 	if !ok {
 		return nil
 	}
 	producers := l.G.RequiredProducers(id)
-	var out [][]string
+	var out [][]Producer
 	for _, in := range l.G.Inputs(id) {
 		ps := producers[in.From]
 		if len(ps) == 0 {
 			continue
 		}
-		names := make([]string, 0, len(ps))
+		var need []Producer
 		for _, p := range ps {
 			if l.G.Node(p).Status == twnm.Active {
-				names = append(names, l.G.Node(p).Name)
+				need = append(need, Producer{Name: l.G.Node(p).Name, Circular: l.G.Requires(p, in.From)})
 			}
 		}
-		out = append(out, names)
+		out = append(out, need)
 	}
 	return out
 }

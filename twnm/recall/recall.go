@@ -59,6 +59,9 @@ const (
 	// DefaultFloor is the cosine similarity below which a sub-goal's best candidate is not
 	// relevant enough to act on (all-MiniLM-L6-v2; see navi eval retrieval's floor table).
 	DefaultFloor = 0.2
+	// DefaultContext is the weight of a clause candidate's provider relevance to the whole
+	// request (see Choose).
+	DefaultContext = 0.3
 )
 
 // Options configures Retrieve. The zero value is the full method with the defaults.
@@ -77,6 +80,9 @@ type Options struct {
 	ConsumerRatio float64
 	// Floor overrides DefaultFloor when positive; negative disables the floor.
 	Floor float64
+	// Context overrides DefaultContext when positive, in (0, 1]; negative reads each clause
+	// without its request's context.
+	Context float64
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -108,6 +114,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Floor == 0 {
 		o.Floor = DefaultFloor
+	}
+	if o.Context == 0 {
+		o.Context = DefaultContext
+	}
+	if o.Context > 1 {
+		return o, fmt.Errorf("recall: context weight %g is over 1", o.Context)
 	}
 	return o, nil
 }

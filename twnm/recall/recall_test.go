@@ -58,12 +58,12 @@ func TestFuseEdgeCases(t *testing.T) {
 // links is a fixed data-flow relation for Choose's tests.
 type links struct {
 	feeds     map[[2]string]bool
-	producers map[string][][]string
+	producers map[string][][]Producer
 	apis      map[string]twnm.API
 }
 
-func (l links) Feeds(p, c string) bool          { return l.feeds[[2]string{p, c}] }
-func (l links) Producers(api string) [][]string { return l.producers[api] }
+func (l links) Feeds(p, c string) bool            { return l.feeds[[2]string{p, c}] }
+func (l links) Producers(api string) [][]Producer { return l.producers[api] }
 func (l links) API(api string) (twnm.API, bool) {
 	a, ok := l.apis[api]
 	return a, ok
@@ -81,7 +81,7 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 		goal(1, false, Candidate{Name: "C", Score: 1}, Candidate{Name: "P", Score: .9}),
 		goal(2, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .8}),
 	}}
-	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: map[string][][]string{"C": {{"Q", "P"}}},
+	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: map[string][][]Producer{"C": {{{Name: "Q"}, {Name: "P"}}}},
 		apis: map[string]twnm.API{"P": {Name: "P", Description: "top rated movies"},
 			"C": {Name: "C", Description: "credits: who directed or acted in a movie", Inputs: []twnm.Param{{Name: "movie_id"}}}}}
 	r.Goals[2].Text = "Who directed the top rated movie?"
@@ -157,4 +157,74 @@ func TestChooseEmpty(t *testing.T) {
 	require.NoError(t, Choose(r, nil, Options{}))
 	assert.Empty(t, r.Final)
 	assert.Empty(t, r.Ranked)
+}
+
+func TestChooseProducerThatStartsTheChain(t *testing.T) {
+	// Reviews needs a movie id. Similar (.9) and Search (.5) both output one, but Similar
+	// requires a movie id itself: it cannot start the chain, so Search binds Reviews' input.
+	movies := links{
+		feeds: map[[2]string]bool{{"Search", "Reviews"}: true, {"Similar", "Reviews"}: true, {"Search", "Similar"}: true},
+		producers: map[string][][]Producer{
+			"Reviews": {{{Name: "Search"}, {Name: "Similar", Circular: true}}},
+			"Similar": {{{Name: "Search"}}},
+		},
+		apis: map[string]twnm.API{
+			"Reviews": {Name: "Reviews", Description: "the reviews of a movie", Inputs: []twnm.Param{{Name: "movie_id", Required: true}}},
+			"Similar": {Name: "Similar", Description: "the movies similar to a movie", Inputs: []twnm.Param{{Name: "movie_id", Required: true}}},
+			"Search":  {Name: "Search", Description: "search movies by title", Inputs: []twnm.Param{{Name: "query", Required: true}}},
+		},
+	}
+	tests := []struct {
+		request   string
+		wantChain []string
+	}{
+		// Nothing asks for similar movies: the chain starts at the search.
+		{"give me some reviews of Titanic", []string{"Search", "Reviews"}},
+		// Asked for, the circular producer binds the input, and the chain reaches back to the
+		// search that binds its own.
+		{"give me some reviews of the first movie similar to Titanic", []string{"Search", "Similar", "Reviews"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Similar", Score: .9},
+				Candidate{Name: "Search", Score: .5})}}
+			r.Goals[0].Text = tt.request
+			require.NoError(t, Choose(r, movies, Options{}))
+			assert.Equal(t, "Reviews", r.Final)
+			assert.Equal(t, tt.wantChain, r.Chain)
+		})
+	}
+}
+
+func TestChooseReadsClausesInContext(t *testing.T) {
+	// The clause alone prefers the video site's suggestions (1 against .8), but the whole
+	// request is about the page analyser's service (relevance 1; the video site's .2).
+	// Scores become 1·(.7 + .3·.2) = .76 and .8·(.7 + .3·1) = .8, renormalised by .8.
+	apis := map[string]twnm.API{
+		"Analyze":     {Name: "Analyze", Provider: "seo"},
+		"Summary":     {Name: "Summary", Provider: "seo"},
+		"Suggestions": {Name: "Suggestions", Provider: "video"},
+	}
+	newResult := func() *Result {
+		return &Result{Goals: []Goal{
+			goal(0, false, Candidate{Name: "Suggestions", Score: 1}, Candidate{Name: "Summary", Score: .8}),
+			goal(1, true, Candidate{Name: "Analyze", Score: 1}, Candidate{Name: "Suggestions", Score: .2}),
+		}}
+	}
+	r := newResult()
+	require.NoError(t, Choose(r, links{apis: apis}, Options{}))
+	clause := r.Goals[0].Candidates
+	require.Len(t, clause, 2)
+	assert.Equal(t, "Summary", clause[0].Name)
+	assert.InDelta(t, 1, clause[0].Score, 1e-9)
+	assert.InDelta(t, .76/.8, clause[1].Score, 1e-9)
+
+	// Without context, or without the graph, the clause keeps its own order.
+	for _, o := range []Options{{Context: -1}, {NoGraph: true}} {
+		r := newResult()
+		require.NoError(t, Choose(r, links{apis: apis}, o))
+		assert.Equal(t, "Suggestions", r.Goals[0].Candidates[0].Name)
+	}
+	_, err := (Options{Context: 1.5}).withDefaults()
+	assert.Error(t, err)
 }
