@@ -81,6 +81,9 @@ type RetrieveResult struct {
 	// order, producers first.
 	Final string   `json:"final,omitempty"`
 	Chain []string `json:"chain,omitempty"`
+	// Branches are the best APIs of the request's other parts whose chains were joined to
+	// the final step's plan (a compound request's other intents).
+	Branches []string `json:"branches,omitempty"`
 }
 
 // Intent is one sub-intent of the planner's decision array.
@@ -239,6 +242,11 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if err != nil {
 		return RetrieveResult{}, fmt.Errorf("retrieve: graph search: %w", err)
 	}
+	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
+		if res.Branches, err = joinBranches(ctx, g, searcher, found, subs[0], reqs[0]); err != nil {
+			return RetrieveResult{}, err
+		}
+	}
 	var trees []string
 	for i, sg := range subs {
 		node := g.Node(reqs[i].Target)
@@ -263,8 +271,37 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		return RetrieveResult{}, err
 	}
 	activity.GetLogger(ctx).Info("retrieved candidates", "subGoals", len(found.Goals), "pool", len(pool), "final", found.Final,
-		"targets", len(targets), "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
+		"branches", res.Branches, "targets", len(targets), "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
 	return res, nil
+}
+
+// joinBranches joins to the final step's subgraph the chains of the request's other parts
+// (recall.Result.Branches), as twnm.Subgraph.Join allows: a compound request's other intents
+// run in the same plan. A branch the run excludes is not searched. It returns the branches
+// joined.
+func joinBranches(ctx context.Context, g *twnm.Graph, searcher twnm.Searcher, found *recall.Result, sub *twnm.Subgraph, req twnm.SearchRequest) ([]string, error) {
+	chain := make([]string, len(sub.APIs))
+	for i, id := range sub.APIs {
+		chain[i] = g.Node(id).Name
+	}
+	var names []string
+	var reqs []twnm.SearchRequest
+	for _, name := range found.Branches(chain) {
+		if id, ok := g.APIByName(name); ok && !req.Exclude[id] {
+			b := req
+			b.Target = id
+			names, reqs = append(names, name), append(reqs, b)
+		}
+	}
+	branches, err := twnm.SearchTargets(ctx, g, searcher, reqs)
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: graph search of the request's other parts: %w", err)
+	}
+	var joined []string
+	for _, i := range sub.Join(branches...) {
+		joined = append(joined, names[i])
+	}
+	return joined, nil
 }
 
 // Searcher returns the graph search named by name ("" is Alpha-Beta).

@@ -454,3 +454,35 @@ func TestRetrieveBringsChecks(t *testing.T) {
 	}
 	require.Contains(t, res.APIs, audit, "the check comes along")
 }
+
+func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	tests := []struct {
+		query    string
+		branches []string // joined to the final step's plan
+		left     string   // the other part's API, left out of it
+	}{
+		// The hotel search shares no call with the weather's chain: one plan runs both, the
+		// final step last.
+		{"Find hotels in Rome, and tell me the current weather in Paris.", []string{"stay.SearchHotels"}, ""},
+		// The weather's chain would share the air quality's geocoder: one call cannot serve
+		// both cities, so the weather is left to another plan.
+		{"What is the weather in Paris right now, and what is the air quality in Rome?", nil, "skycast.Now"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			res := ask(t, a, tt.query)
+			assert.Equal(t, tt.branches, res.Branches)
+			c := candidate(t, res, res.Final)
+			requireExecutable(t, c, res.APIs)
+			apis := c.Plan.APIs()
+			assert.Equal(t, res.Final, apis[len(apis)-1], "the final step answers last: %v", apis)
+			for _, b := range tt.branches {
+				assert.Contains(t, apis, b)
+			}
+			if tt.left != "" {
+				assert.NotContains(t, apis, tt.left)
+			}
+		})
+	}
+}

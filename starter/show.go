@@ -220,6 +220,9 @@ func printState(w io.Writer, id string, st workflows.QueryState, requested strin
 	if st.Final != "" {
 		field(w, "final step", "%s", st.Final)
 	}
+	if len(st.Branches) > 0 {
+		field(w, "other parts", "%s", strings.Join(st.Branches, ", "))
+	}
 	if len(st.Candidates) > 0 {
 		field(w, "candidates", "%s", strings.Join(st.Candidates, ", "))
 	}

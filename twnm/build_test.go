@@ -119,17 +119,21 @@ func TestRetrieve(t *testing.T) {
 	}
 }
 
+// movies is a catalog whose similar-movies API both needs and gives a movie id.
+var movies = Catalog{Name: "movies", APIs: []API{
+	{Name: "SearchMovie", Description: "Search movies by title.",
+		Inputs:  []Param{{Name: "query", Type: "string", Required: true}},
+		Outputs: []Param{{Name: "movie_id", Type: "integer"}}},
+	{Name: "Similar", Description: "Movies similar to a movie.",
+		Inputs:  []Param{{Name: "movie_id", Type: "integer", Required: true}},
+		Outputs: []Param{{Name: "movie_id", Type: "integer"}}},
+	{Name: "Reviews", Description: "Reviews of a movie.",
+		Inputs: []Param{{Name: "movie_id", Type: "integer", Required: true}, {Name: "language", Type: "string"}}},
+	{Name: "Trending", Description: "Trending movies today.", Outputs: []Param{{Name: "title", Type: "string"}}},
+	{Name: "PersonImages", Description: "Photos of a person.", Inputs: []Param{{Name: "person_id", Type: "integer", Required: true}}},
+}}
+
 func TestRequires(t *testing.T) {
-	movies := Catalog{Name: "movies", APIs: []API{
-		{Name: "SearchMovie", Description: "Search movies by title.",
-			Inputs:  []Param{{Name: "query", Type: "string", Required: true}},
-			Outputs: []Param{{Name: "movie_id", Type: "integer"}}},
-		{Name: "Similar", Description: "Movies similar to a movie.",
-			Inputs:  []Param{{Name: "movie_id", Type: "integer", Required: true}},
-			Outputs: []Param{{Name: "movie_id", Type: "integer"}}},
-		{Name: "Reviews", Description: "Reviews of a movie.",
-			Inputs: []Param{{Name: "movie_id", Type: "integer", Required: true}, {Name: "language", Type: "string"}}},
-	}}
 	g, err := Build(context.Background(), movies, BuildOptions{Embedder: hashed(t)})
 	require.NoError(t, err)
 	movie, ok := g.ParamOf("Reviews", "movie_id", true)

@@ -69,7 +69,7 @@ func (p Plan) StepOf(api string) int {
 var ErrPlanCycle = errors.New("dependency cycle")
 
 // Plan orders the subgraph's APIs so that every producer comes before its consumers, ties
-// broken by API name (Kahn's algorithm), and binds each input. known holds the user's
+// broken by API name (Kahn's algorithm) with the target last, and binds each input. known holds the user's
 // values, keyed as SearchRequest.Known is: a known value binds an input the subgraph left
 // given, missing or unbound, and overrides the value the search saw; inputs the subgraph
 // binds upstream stay upstream. A cycle is an error naming the APIs on it.
@@ -109,8 +109,14 @@ func (s *Subgraph) Plan(g *Graph, known map[string]string) (Plan, error) {
 	var order []NodeID
 	for len(ready) > 0 {
 		byName(ready)
-		a := ready[0]
-		ready = ready[1:]
+		// The target answers: it comes last even where joined branches (Join) leave other
+		// APIs free after it.
+		k := 0
+		if ready[0] == s.Target && len(ready) > 1 {
+			k = 1
+		}
+		a := ready[k]
+		ready = append(ready[:k:k], ready[k+1:]...)
 		order = append(order, a)
 		for _, u := range users[a] {
 			if pending[u]--; pending[u] == 0 {

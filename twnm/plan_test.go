@@ -128,3 +128,48 @@ func TestSubgraphPlanCycle(t *testing.T) {
 	assert.Contains(t, err.Error(), "among A, B")
 	assert.NotContains(t, err.Error(), "T,")
 }
+
+func TestJoinBranches(t *testing.T) {
+	// "Reviews of Titanic, what is trending, movies similar to it and photos of its star":
+	// the trending list is joined; the similar movies share the title search with the
+	// reviews (one call would serve both parts with one set of values) and the photos need a
+	// person id nothing binds, so both are left out. The target (Reviews) stays last in the
+	// plan although Trending sorts after it.
+	ctx := context.Background()
+	g, err := Build(ctx, movies, BuildOptions{Embedder: hashed(t)})
+	require.NoError(t, err)
+	known := map[string]string{"query": "Titanic"}
+	s := DefaultAlphaBeta()
+	search := func(api string) *Subgraph {
+		sub, err := s.Search(ctx, g, SearchRequest{Target: mustAPI(t, g, api), Known: known})
+		require.NoError(t, err)
+		return sub
+	}
+	sub := search("Reviews")
+	joined := sub.Join(search("Similar"), nil, search("PersonImages"), search("Trending"))
+	assert.Equal(t, []int{3}, joined)
+	names := func(ids []NodeID) []string {
+		var out []string
+		for _, id := range ids {
+			out = append(out, g.Node(id).Name)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"Reviews", "SearchMovie", "Trending"}, names(sub.APIs))
+	assert.Equal(t, mustAPI(t, g, "Reviews"), sub.Target)
+	perAPI := map[string]int{}
+	for _, in := range sub.Inputs {
+		perAPI[g.Node(in.API).Name]++
+	}
+	assert.Equal(t, map[string]int{"Reviews": 2, "SearchMovie": 1}, perAPI, "one supply per input")
+
+	p, err := sub.Plan(g, known)
+	require.NoError(t, err)
+	var steps []string
+	for _, st := range p.Steps {
+		steps = append(steps, st.API)
+	}
+	assert.Equal(t, []string{"SearchMovie", "Trending", "Reviews"}, steps)
+	assert.Equal(t, "Reviews", p.Target)
+	assert.Empty(t, p.Missing())
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -412,4 +413,52 @@ func assemble(g *Graph, target NodeID, supplies map[NodeID][]Supply) *Subgraph {
 	}
 	sort.Slice(sg.Params, func(i, j int) bool { return sg.Params[i] < sg.Params[j] })
 	return sg
+}
+
+// Join adds to s the branches that bind every required input and share no API with it: the
+// subgraphs of other parts of the same request (a compound request's other intents), so that
+// one plan runs them all. A branch that shares an API with s, or with a branch joined before
+// it, is left out: one call would serve both parts with one set of values, where the parts
+// may state different ones (the weather in Paris, hotels in Rome). A branch that would ask
+// the user for a value is left out too. The branches' APIs come after s's, in order, with
+// their parameter nodes, edges and supplies; s's target and score stay, since the target is
+// the step that answers. Join returns the indexes of the branches it joined.
+func (s *Subgraph) Join(branches ...*Subgraph) []int {
+	apis := make(map[NodeID]bool, len(s.APIs))
+	for _, a := range s.APIs {
+		apis[a] = true
+	}
+	params := make(map[NodeID]bool, len(s.Params))
+	for _, p := range s.Params {
+		params[p] = true
+	}
+	edges := make(map[*Edge]bool, len(s.Edges))
+	for _, e := range s.Edges {
+		edges[e] = true
+	}
+	var joined []int
+	for i, b := range branches {
+		if b == nil || !b.Feasible() || slices.ContainsFunc(b.APIs, func(a NodeID) bool { return apis[a] }) {
+			continue
+		}
+		joined = append(joined, i)
+		for _, a := range b.APIs {
+			apis[a] = true
+		}
+		s.APIs = append(s.APIs, b.APIs...)
+		s.Inputs = append(s.Inputs, b.Inputs...)
+		for _, p := range b.Params {
+			if !params[p] {
+				params[p] = true
+				s.Params = append(s.Params, p)
+			}
+		}
+		for _, e := range b.Edges {
+			if !edges[e] {
+				edges[e] = true
+				s.Edges = append(s.Edges, e)
+			}
+		}
+	}
+	return joined
 }

@@ -358,13 +358,17 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	for k, v := range res.APIs {
 		r.apis[k] = v
 	}
-	r.state.Candidates, r.state.SubGoals, r.state.Final = nil, res.SubGoals, res.Final
+	r.state.Candidates, r.state.SubGoals, r.state.Final, r.state.Branches = nil, res.SubGoals, res.Final, res.Branches
 	if len(res.SubGoals) > 0 {
 		goals := make([]string, len(res.SubGoals))
 		for i, g := range res.SubGoals {
 			goals[i] = g.String()
 		}
-		r.trace(TraceRetrieve, true, "sub-goals: "+strings.Join(goals, "; "))
+		msg := "sub-goals: " + strings.Join(goals, "; ")
+		if len(res.Branches) > 0 {
+			msg += "; the plan of " + res.Final + " also runs " + strings.Join(res.Branches, ", ") + " for the request's other parts"
+		}
+		r.trace(TraceRetrieve, true, msg)
 	}
 	var parts []string
 	for _, c := range res.Candidates {

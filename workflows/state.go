@@ -107,13 +107,15 @@ type QueryState struct {
 	Candidates []string          `json:"candidates,omitempty"`
 	// SubGoals are the parts of the request the last retrieval searched for, with their best
 	// tools; Final is the step it chose to end the chain.
-	SubGoals  []activities.SubGoal `json:"sub_goals,omitempty"`
-	Final     string               `json:"final,omitempty"`
-	ToolsUsed []string             `json:"tools_used,omitempty"`
-	ToolCalls int                  `json:"tool_calls"`
-	Usage     planner.Usage        `json:"usage"`
-	Answer    string               `json:"answer,omitempty"`
-	RerunOf   string               `json:"rerun_of,omitempty"`
+	SubGoals []activities.SubGoal `json:"sub_goals,omitempty"`
+	Final    string               `json:"final,omitempty"`
+	// Branches are the request's other parts whose chains the plan of Final runs too.
+	Branches  []string      `json:"branches,omitempty"`
+	ToolsUsed []string      `json:"tools_used,omitempty"`
+	ToolCalls int           `json:"tool_calls"`
+	Usage     planner.Usage `json:"usage"`
+	Answer    string        `json:"answer,omitempty"`
+	RerunOf   string        `json:"rerun_of,omitempty"`
 	// Trace lists what the run did, one entry per decision, projection, retrieval, call,
 	// recombination, clarification and answer (the last MaxTrace entries).
 	Trace []TraceEntry `json:"trace"`

@@ -343,6 +343,10 @@ type Options struct {
 	// Relevance, when set, scores the APIs against a chain's query for the search
 	// (twnm.SearchRequest.Relevance).
 	Relevance func(query string) map[string]float64
+	// Branches, when set, names the APIs that serve the other parts of a chain's query,
+	// given the APIs the target's subgraph holds: each is searched too and joined to the
+	// target's subgraph (twnm.Subgraph.Join), as the agent plans a compound request.
+	Branches func(query string, covered []string) ([]string, error)
 }
 
 // Evaluate searches every chain from its target with its stated inputs and scores the result.
@@ -375,6 +379,31 @@ func Evaluate(ctx context.Context, chains []Chain, o Options) (Summary, error) {
 		sub, err := o.Searcher.Search(ctx, g, req)
 		if err != nil {
 			return s, fmt.Errorf("chain %s: %w", c.ID, err)
+		}
+		if o.Branches != nil {
+			covered := make([]string, len(sub.APIs))
+			for i, id := range sub.APIs {
+				covered[i] = g.Node(id).Name
+			}
+			names, err := o.Branches(c.Query, covered)
+			if err != nil {
+				return s, fmt.Errorf("chain %s: branches: %w", c.ID, err)
+			}
+			var reqs []twnm.SearchRequest
+			for _, name := range names {
+				id, ok := g.APIByName(name)
+				if !ok || slices.Contains(sub.APIs, id) {
+					continue
+				}
+				b := req
+				b.Target = id
+				reqs = append(reqs, b)
+			}
+			branches, err := twnm.SearchTargets(ctx, g, o.Searcher, reqs)
+			if err != nil {
+				return s, fmt.Errorf("chain %s: branches: %w", c.ID, err)
+			}
+			sub.Join(branches...)
 		}
 		s.Results = append(s.Results, Score(g, c, sub))
 	}

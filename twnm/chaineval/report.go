@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/naviagent/navi/twnm/recall"
 	"io"
 	"path/filepath"
 	"strings"
@@ -102,6 +103,9 @@ type Method struct {
 	// Relevance passes the search each API's BM25 relevance to the chain's query (over name
 	// and description, scaled so that the best is 1), as the agent passes retrieval's.
 	Relevance bool
+	// Branches also searches from the best API of each other part of the query (recall's
+	// sub-goals, ranked by BM25) and joins them to the target's subgraph.
+	Branches bool
 }
 
 // Methods are the methods `navi eval chains` compares: the target alone, exact-name linking
@@ -124,6 +128,8 @@ func Methods() []Method {
 		{Name: "names", Note: "exact-name linking: one parameter node per name, alpha-beta search", Build: names, Searcher: twnm.DefaultAlphaBeta()},
 		{Name: "links", Note: "Navi: parameter concepts and scored links (twnm.Build), alpha-beta search with the query's relevance", Build: links,
 			Searcher: twnm.DefaultAlphaBeta(), Relevance: true},
+		{Name: "links+branches", Note: "links, with a search from the best API of each other part of the query joined to the target's (a compound request's other intents)",
+			Build: links, Searcher: twnm.DefaultAlphaBeta(), Relevance: true, Branches: true},
 	}
 }
 
@@ -176,6 +182,11 @@ func Run(ctx context.Context, sets []Set, methods []Method, progress io.Writer) 
 			o := Options{Static: true, Searcher: searcher, Build: func(context.Context, []Chain) (*twnm.Graph, error) { return g, nil }}
 			if m.Relevance {
 				o.Relevance = bm25Relevance(set.Catalog)
+			}
+			if m.Branches {
+				if o.Branches, err = lexicalBranches(g); err != nil {
+					return rep, fmt.Errorf("%s, %s: %w", set.Name, m.Name, err)
+				}
 			}
 			all, err := Evaluate(ctx, set.Chains, o)
 			if err != nil {
@@ -255,4 +266,20 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// lexicalBranches names the other parts' APIs of a query as the agent finds them (recall's
+// sub-goals and Result.Branches), ranked by BM25 over g's tool documents.
+func lexicalBranches(g *twnm.Graph) (func(query string, covered []string) ([]string, error), error) {
+	mem, err := recall.NewMemory(g, recall.MemoryOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return func(query string, covered []string) ([]string, error) {
+		r, err := recall.Retrieve(context.Background(), mem, nil, query, recall.Options{Ranker: recall.Lexical})
+		if err != nil {
+			return nil, err
+		}
+		return r.Branches(covered), nil
+	}, nil
 }

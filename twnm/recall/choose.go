@@ -412,3 +412,45 @@ func inContext(r *Result, links Links, w float64) {
 		g.Candidates = cs
 	}
 }
+
+// Branches lists the other parts of a compound request, given the APIs of the chain that
+// serves it so far: the best candidate of each relevant clause, in the request's order, each
+// once, unless the chain holds it already. One clause is the chain's own, the one where a
+// chain API scores best against the clause's best candidate, and has none. A search from each
+// branch, joined to the chain's, covers what the request asks beside it ("recommend movies
+// from my preferences and filter out those I have watched"). A request of one clause has none.
+func (r *Result) Branches(chain []string) []string {
+	var clauses []Goal
+	for _, g := range r.Clauses() {
+		if g.Relevant && len(g.Candidates) > 0 {
+			clauses = append(clauses, g)
+		}
+	}
+	if len(clauses) < 2 {
+		return nil
+	}
+	cover := make([]float64, len(clauses))
+	own := 0
+	for i, g := range clauses {
+		for _, c := range g.Candidates {
+			if slices.Contains(chain, c.Name) {
+				cover[i] = max(cover[i], c.Score/g.Candidates[0].Score)
+			}
+		}
+		if cover[i] > cover[own] {
+			own = i
+		}
+	}
+	var out []string
+	for i, g := range clauses {
+		if i == own {
+			continue
+		}
+		c := g.Candidates[0].Name
+		if slices.Contains(chain, c) || slices.Contains(out, c) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out
+}

@@ -228,3 +228,35 @@ func TestChooseReadsClausesInContext(t *testing.T) {
 	_, err := (Options{Context: 1.5}).withDefaults()
 	assert.Error(t, err)
 }
+
+func TestBranches(t *testing.T) {
+	recommend := goal(0, false, Candidate{Name: "Recommend", Score: 1}, Candidate{Name: "Watched", Score: .5})
+	filter := goal(1, false, Candidate{Name: "Watched", Score: 1}, Candidate{Name: "Recommend", Score: .97})
+	whole := goal(2, true, Candidate{Name: "Recommend", Score: 1}, Candidate{Name: "Watched", Score: .8})
+	irrelevant := goal(1, false, Candidate{Name: "Weather", Score: 1})
+	irrelevant.Relevant = false
+	tests := []struct {
+		name  string
+		goals []Goal
+		chain []string
+		want  []string
+	}{
+		// The chain serves the first clause; the second's best tool is another intent.
+		{"two intents", []Goal{recommend, filter, whole}, []string{"Recommend", "Preferences"}, []string{"Watched"}},
+		// A clause whose best tool the chain holds needs no branch of its own.
+		{"covered", []Goal{recommend, filter, whole}, []string{"Recommend", "Watched"}, nil},
+		// The chain's own clause is the one where it scores best, though its best tool is
+		// another (Suggest): it has no branch.
+		{"own clause", []Goal{goal(0, false, Candidate{Name: "Suggest", Score: 1}, Candidate{Name: "Recommend", Score: .9}),
+			goal(1, false, Candidate{Name: "Watched", Score: 1}, Candidate{Name: "Recommend", Score: .3}), whole},
+			[]string{"Recommend"}, []string{"Watched"}},
+		{"one clause", []Goal{recommend, whole}, []string{"Preferences"}, nil},
+		{"irrelevant clause", []Goal{recommend, irrelevant, whole}, []string{"Recommend"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Result{Goals: tt.goals}
+			assert.Equal(t, tt.want, r.Branches(tt.chain))
+		})
+	}
+}
