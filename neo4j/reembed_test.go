@@ -21,6 +21,7 @@ import (
 // graph recorded with another embedder, which names this way out, is TestSchemaMismatch.)
 func TestReembedKeepsStatistics(t *testing.T) {
 	s := stacktest.Store(t)
+	stacktest.LockVectors(t)
 	ctx := context.Background()
 	emb := stacktest.Embedder(t)
 	prefix := stacktest.UniqueName("t") + "_"

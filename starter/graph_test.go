@@ -27,6 +27,7 @@ import (
 // imported with vectors of another embedder gets its text's vector back.
 func TestGraphReembedRewritesVectors(t *testing.T) {
 	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	stacktest.LockVectors(t)
 	store := stacktest.Store(t)
 	emb := stacktest.Embedder(t)
 	ctx := context.Background()

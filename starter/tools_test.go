@@ -75,6 +75,7 @@ func TestToolsShow(t *testing.T) {
 // graph keeps one), which changes no vector.
 func TestGraphReembed(t *testing.T) {
 	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	stacktest.LockVectors(t)
 	stacktest.LoadToolWorld(t, stacktest.Store(t))
 	var out, progress bytes.Buffer
 	require.NoError(t, graphCmd([]string{"reembed"}, streams{&out, &progress}))

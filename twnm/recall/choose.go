@@ -60,6 +60,8 @@ const actionMismatch = 0.7
 // parts' best candidates that feed the chain come before it in Chain. Ranked holds the final
 // step, its producers, then the sub-goals' candidates round-robin, so that every part of the
 // request is represented early.
+// With links, each clause's candidates are first rescored in place by their provider's
+// relevance to the whole request (see inContext; call Choose once per Result).
 // links may be nil (or o.NoGraph set): relevance alone decides.
 func Choose(r *Result, links Links, o Options) error {
 	o, err := o.withDefaults()
