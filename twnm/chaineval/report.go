@@ -22,57 +22,64 @@ type Set struct {
 	Catalog twnm.Catalog
 	Chains  []Chain
 	Note    string
+	// Source is the file or folder the chains were read from ("" for generated ones), and
+	// Skipped how many of its records were left out (see Note).
+	Source  string
+	Skipped int
 }
 
 // Paths of the public dev sets inside the shared data folder.
 const (
-	apiBankCatalog   = "api-bank/api_catalog_extracted.json"
-	apiBankLevel3    = "api-bank/test-data/level-3.json"
-	apiBankDialogues = "api-bank/lv1-lv2-samples"
-	restBenchSpec    = "restbench/specs/tmdb_oas.json"
-	restBenchQueries = "restbench/datasets/tmdb.json"
+	APIBankCatalogPath   = "api-bank/api_catalog_extracted.json"
+	APIBankLevel3Path    = "api-bank/test-data/level-3.json"
+	APIBankDialoguesPath = "api-bank/lv1-lv2-samples"
+	RestBenchSpecPath    = "restbench/specs/tmdb_oas.json"
+	RestBenchQueriesPath = "restbench/datasets/tmdb.json"
 )
 
 // APIBankSet reads API-Bank's level-3 chains over the whole API-Bank catalog.
 func APIBankSet(dataDir string) (Set, error) {
-	cat, err := catalogs.APIBank(filepath.Join(dataDir, apiBankCatalog))
+	cat, err := catalogs.APIBank(filepath.Join(dataDir, APIBankCatalogPath))
 	if err != nil {
 		return Set{}, err
 	}
-	chains, err := APIBankChains(filepath.Join(dataDir, apiBankLevel3))
+	path := filepath.Join(dataDir, APIBankLevel3Path)
+	chains, err := APIBankChains(path)
 	if err != nil {
 		return Set{}, err
 	}
-	return Set{Name: "API-Bank", Catalog: cat, Chains: chains,
+	return Set{Name: "API-Bank", Catalog: cat, Chains: chains, Source: path,
 		Note: fmt.Sprintf("%d level-3 chains over the %d APIs of API-Bank; gold flows are the values one call output and a later one took (invlog.Link)", len(chains), len(cat.APIs))}, nil
 }
 
 // APIBankDialogueSet reads API-Bank's level-1 and level-2 dialogues whose calls form one chain
 // (APIBankDialogueChains) over the APIs of API-Bank.
 func APIBankDialogueSet(dataDir string) (Set, error) {
-	cat, err := catalogs.APIBank(filepath.Join(dataDir, apiBankCatalog))
+	cat, err := catalogs.APIBank(filepath.Join(dataDir, APIBankCatalogPath))
 	if err != nil {
 		return Set{}, err
 	}
-	chains, skipped, err := APIBankDialogueChains(filepath.Join(dataDir, apiBankDialogues))
+	dir := filepath.Join(dataDir, APIBankDialoguesPath)
+	chains, skipped, err := APIBankDialogueChains(dir)
 	if err != nil {
 		return Set{}, err
 	}
-	return Set{Name: "API-Bank dialogues", Catalog: cat, Chains: chains,
+	return Set{Name: "API-Bank dialogues", Catalog: cat, Chains: chains, Source: dir, Skipped: skipped,
 		Note: fmt.Sprintf("%d level-1 and level-2 dialogues over the %d APIs of API-Bank (%d that make two requests or call nothing left out); gold flows as for level 3", len(chains), len(cat.APIs), skipped)}, nil
 }
 
 // RestBenchSet reads RestBench's TMDB queries over the operations of the TMDB OpenAPI spec.
 func RestBenchSet(dataDir string) (Set, error) {
-	cat, err := catalogs.OpenAPI(filepath.Join(dataDir, restBenchSpec))
+	cat, err := catalogs.OpenAPI(filepath.Join(dataDir, RestBenchSpecPath))
 	if err != nil {
 		return Set{}, err
 	}
-	chains, err := RestBenchChains(filepath.Join(dataDir, restBenchQueries), cat)
+	path := filepath.Join(dataDir, RestBenchQueriesPath)
+	chains, err := RestBenchChains(path, cat)
 	if err != nil {
 		return Set{}, err
 	}
-	return Set{Name: "RestBench", Catalog: cat, Chains: chains,
+	return Set{Name: "RestBench", Catalog: cat, Chains: chains, Source: path,
 		Note: fmt.Sprintf("%d TMDB queries over the %d operations of the TMDB spec; gold flows: each {x_id} path parameter fed by the previous call's id (RestBenchChains)", len(chains), len(cat.APIs))}, nil
 }
 

@@ -49,11 +49,6 @@ var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyAPIBankD
 // Paths of the sets' files under the data folder (shared/data, see its README.md).
 const (
 	stableToolBenchDir = "stabletoolbench/solvable_queries/test_instruction"
-	restBenchSpec      = "restbench/specs/tmdb_oas.json"
-	restBenchQueries   = "restbench/datasets/tmdb.json"
-	apiBankCatalog     = "api-bank/api_catalog_extracted.json"
-	apiBankLevel3      = "api-bank/test-data/level-3.json"
-	apiBankDialogues   = "api-bank/lv1-lv2-samples"
 )
 
 // ToolWorldBaseURL is the base URL given to toolworld.Catalog: a placeholder, as nothing is
@@ -192,82 +187,59 @@ func StableToolBench(dataDir string) (Set, error) {
 }
 
 // RestBench loads RestBench's TMDB queries (dataDir/restbench/datasets/tmdb.json) with their
-// gold endpoint sequences, ranked over the operations of dataDir/restbench/specs/tmdb_oas.json.
+// gold endpoint sequences, ranked over the operations of dataDir/restbench/specs/tmdb_oas.json
+// (as chaineval.RestBenchSet reads them).
 func RestBench(dataDir string) (Set, error) {
-	cat, err := catalogs.OpenAPI(filepath.Join(dataDir, restBenchSpec))
+	s, err := fromChains(chaineval.RestBenchSet(dataDir))
 	if err != nil {
 		return Set{}, err
 	}
-	chains, err := chaineval.RestBenchChains(filepath.Join(dataDir, restBenchQueries), cat)
-	if err != nil {
-		return Set{}, err
-	}
-	tasks, err := chainTasks("restbench "+filepath.Join(dataDir, restBenchQueries), chains, cat)
-	if err != nil {
-		return Set{}, err
-	}
-	return Set{
-		Name:    "RestBench",
-		Catalog: cat,
-		Tasks:   tasks,
-		Note: fmt.Sprintf("%d TMDB queries over the %d operations of the TMDB OpenAPI spec. "+
-			"Gold = the solution's endpoints in call order (repeats dropped); Final = the last call.", len(tasks), len(cat.APIs)),
-	}, nil
+	s.Note = fmt.Sprintf("%d TMDB queries over the %d operations of the TMDB OpenAPI spec. "+
+		"Gold = the solution's endpoints in call order (repeats dropped); Final = the last call.", len(s.Tasks), len(s.Catalog.APIs))
+	return s, nil
 }
 
 // APIBank loads API-Bank's level-3 chains (dataDir/api-bank/test-data/level-3.json), ranked
-// over the whole API-Bank catalog (dataDir/api-bank/api_catalog_extracted.json, as
-// catalogs.APIBank reads it). A chain naming an API the catalog lacks is an error.
+// over the whole API-Bank catalog (dataDir/api-bank/api_catalog_extracted.json), as
+// chaineval.APIBankSet reads them. A chain naming an API the catalog lacks is an error.
 func APIBank(dataDir string) (Set, error) {
-	cat, err := catalogs.APIBank(filepath.Join(dataDir, apiBankCatalog))
+	s, err := fromChains(chaineval.APIBankSet(dataDir))
 	if err != nil {
 		return Set{}, err
 	}
-	path := filepath.Join(dataDir, apiBankLevel3)
-	chains, err := chaineval.APIBankChains(path)
-	if err != nil {
-		return Set{}, err
-	}
-	tasks, err := chainTasks("api-bank level-3 "+path, chains, cat)
-	if err != nil {
-		return Set{}, err
-	}
-	return Set{
-		Name:    "API-Bank",
-		Catalog: cat,
-		Tasks:   tasks,
-		Note: fmt.Sprintf("%d level-3 chains over all %d APIs of API-Bank's catalog (ToolSearcher is a candidate, never gold). "+
-			"Gold = the chain's calls in order, ToolSearcher dropped, repeats counted once; Final = the last call.", len(tasks), len(cat.APIs)),
-	}, nil
+	s.Note = fmt.Sprintf("%d level-3 chains over all %d APIs of API-Bank's catalog (ToolSearcher is a candidate, never gold). "+
+		"Gold = the chain's calls in order, ToolSearcher dropped, repeats counted once; Final = the last call.", len(s.Tasks), len(s.Catalog.APIs))
+	return s, nil
 }
 
 // APIBankDialogues loads API-Bank's level-1 and level-2 dialogues
-// (dataDir/api-bank/lv1-lv2-samples) whose calls form one chain (chaineval.APIBankDialogueChains),
+// (dataDir/api-bank/lv1-lv2-samples) whose calls form one chain (chaineval.APIBankDialogueSet),
 // ranked over the whole API-Bank catalog: the first thing the user says against the call that
 // answers it. Many of API-Bank's tools differ only by what they do to one object (AddAgenda,
 // ModifyAgenda, DeleteAgenda, QueryAgenda), which the level-3 chains hardly test.
 func APIBankDialogues(dataDir string) (Set, error) {
-	cat, err := catalogs.APIBank(filepath.Join(dataDir, apiBankCatalog))
+	cs, err := chaineval.APIBankDialogueSet(dataDir)
+	s, err := fromChains(cs, err)
 	if err != nil {
 		return Set{}, err
 	}
-	dir := filepath.Join(dataDir, apiBankDialogues)
-	chains, skipped, err := chaineval.APIBankDialogueChains(dir)
+	s.Note = fmt.Sprintf("%d level-1 and level-2 dialogues over all %d APIs of API-Bank's catalog; the query is the user's first turn. "+
+		"Gold = the dialogue's calls in order (ToolSearcher dropped), kept when every call feeds the last one (%d dialogues that make "+
+		"two requests or call nothing left out); Final = the last call.", len(s.Tasks), len(s.Catalog.APIs), cs.Skipped)
+	return s, nil
+}
+
+// fromChains is the retrieval set of a set of gold chains (a loader's result, passed on with
+// its error), without its note: each chain a task over the same catalog.
+func fromChains(cs chaineval.Set, err error) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	tasks, err := chainTasks("api-bank dialogues "+dir, chains, cat)
+	tasks, err := chainTasks(cs.Name+" "+cs.Source, cs.Chains, cs.Catalog)
 	if err != nil {
 		return Set{}, err
 	}
-	return Set{
-		Name:    "API-Bank dialogues",
-		Catalog: cat,
-		Tasks:   tasks,
-		Note: fmt.Sprintf("%d level-1 and level-2 dialogues over all %d APIs of API-Bank's catalog; the query is the user's first turn. "+
-			"Gold = the dialogue's calls in order (ToolSearcher dropped), kept when every call feeds the last one (%d dialogues that make "+
-			"two requests or call nothing left out); Final = the last call.", len(tasks), len(cat.APIs), skipped),
-	}, nil
+	return Set{Name: cs.Name, Catalog: cs.Catalog, Tasks: tasks}, nil
 }
 
 // ToolWorld generates n tool-world tasks from seed (every difficulty, in turn) and ranks them

@@ -2,6 +2,7 @@ package retrievaleval
 
 import (
 	"fmt"
+	"github.com/naviagent/navi/twnm/chaineval"
 	"os"
 	"path/filepath"
 	"testing"
@@ -175,8 +176,8 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "api-bank chain with an API the catalog lacks",
 			setup: func(t *testing.T) string {
-				root := writeTo(t, apiBankLevel3, `[{"requirement":"do it","response":"","apis":[{"api_name":"NoSuchAPI","input":{},"output":{}}]}]`)
-				link(t, root, apiBankCatalog)
+				root := writeTo(t, chaineval.APIBankLevel3Path, `[{"requirement":"do it","response":"","apis":[{"api_name":"NoSuchAPI","input":{},"output":{}}]}]`)
+				link(t, root, chaineval.APIBankCatalogPath)
 				return root
 			},
 			sets:    []string{"apibank"},
@@ -185,8 +186,8 @@ func TestLoadErrors(t *testing.T) {
 		{
 			name: "restbench malformed queries",
 			setup: func(t *testing.T) string {
-				root := writeTo(t, restBenchQueries, `{"query": 1}`)
-				link(t, root, restBenchSpec)
+				root := writeTo(t, chaineval.RestBenchQueriesPath, `{"query": 1}`)
+				link(t, root, chaineval.RestBenchSpecPath)
 				return root
 			},
 			sets:    []string{"restbench"},
