@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"time"
 
 	"go.temporal.io/sdk/activity"
@@ -106,31 +107,21 @@ func (a *Activities) TrainModel(ctx context.Context, in TrainInput) (TrainResult
 	if err != nil {
 		return TrainResult{}, graphError(err)
 	}
-	var last hgt.Progress
+	var mu sync.Mutex
+	var last hgt.Progress // the latest epoch's progress, which every heartbeat carries
 	activity.RecordHeartbeat(ctx, last)
-	stop := make(chan struct{})
-	defer close(stop)
-	progress := make(chan hgt.Progress, 1)
-	go func() {
-		tick := time.NewTicker(trainHeartbeat)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case p := <-progress:
-				last = p
-				activity.RecordHeartbeat(ctx, p)
-			case <-tick.C:
-				activity.RecordHeartbeat(ctx, last)
-			}
-		}
-	}()
+	stop := beatEvery(ctx, trainHeartbeat, func() {
+		mu.Lock()
+		p := last
+		mu.Unlock()
+		activity.RecordHeartbeat(ctx, p)
+	})
+	defer stop()
 	model, metrics, err := hgt.Train(ctx, g, in.Config, func(p hgt.Progress) {
-		select {
-		case progress <- p:
-		default: // the heartbeat goroutine is busy; the next epoch reports again
-		}
+		mu.Lock()
+		last = p
+		mu.Unlock()
+		activity.RecordHeartbeat(ctx, p)
 		log.Info("training", "version", in.Version, "epoch", p.Epoch, "of", p.Epochs, "loss", p.Loss, "valAUC", p.ValAUC)
 	})
 	if err != nil {
