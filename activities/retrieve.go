@@ -242,9 +242,12 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if err != nil {
 		return RetrieveResult{}, fmt.Errorf("retrieve: graph search: %w", err)
 	}
+	// The request's other parts (a compound request's other intents) join the final step's
+	// plan where their chains bind every input and share no call with it.
 	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
-		if res.Branches, err = joinBranches(ctx, g, searcher, found, subs[0], reqs[0]); err != nil {
-			return RetrieveResult{}, err
+		names := found.Branches(subs[0].APINames(g))
+		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], names); err != nil {
+			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)
 		}
 	}
 	var trees []string
@@ -273,35 +276,6 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	activity.GetLogger(ctx).Info("retrieved candidates", "subGoals", len(found.Goals), "pool", len(pool), "final", found.Final,
 		"branches", res.Branches, "targets", len(targets), "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
 	return res, nil
-}
-
-// joinBranches joins to the final step's subgraph the chains of the request's other parts
-// (recall.Result.Branches), as twnm.Subgraph.Join allows: a compound request's other intents
-// run in the same plan. A branch the run excludes is not searched. It returns the branches
-// joined.
-func joinBranches(ctx context.Context, g *twnm.Graph, searcher twnm.Searcher, found *recall.Result, sub *twnm.Subgraph, req twnm.SearchRequest) ([]string, error) {
-	chain := make([]string, len(sub.APIs))
-	for i, id := range sub.APIs {
-		chain[i] = g.Node(id).Name
-	}
-	var names []string
-	var reqs []twnm.SearchRequest
-	for _, name := range found.Branches(chain) {
-		if id, ok := g.APIByName(name); ok && !req.Exclude[id] {
-			b := req
-			b.Target = id
-			names, reqs = append(names, name), append(reqs, b)
-		}
-	}
-	branches, err := twnm.SearchTargets(ctx, g, searcher, reqs)
-	if err != nil {
-		return nil, fmt.Errorf("retrieve: graph search of the request's other parts: %w", err)
-	}
-	var joined []string
-	for _, i := range sub.Join(branches...) {
-		joined = append(joined, names[i])
-	}
-	return joined, nil
 }
 
 // Searcher returns the graph search named by name ("" is Alpha-Beta).

@@ -148,14 +148,7 @@ func TestJoinBranches(t *testing.T) {
 	sub := search("Reviews")
 	joined := sub.Join(search("Similar"), nil, search("PersonImages"), search("Trending"))
 	assert.Equal(t, []int{3}, joined)
-	names := func(ids []NodeID) []string {
-		var out []string
-		for _, id := range ids {
-			out = append(out, g.Node(id).Name)
-		}
-		return out
-	}
-	assert.Equal(t, []string{"Reviews", "SearchMovie", "Trending"}, names(sub.APIs))
+	assert.Equal(t, []string{"Reviews", "SearchMovie", "Trending"}, sub.APINames(g))
 	assert.Equal(t, mustAPI(t, g, "Reviews"), sub.Target)
 	perAPI := map[string]int{}
 	for _, in := range sub.Inputs {

@@ -415,6 +415,39 @@ func assemble(g *Graph, target NodeID, supplies map[NodeID][]Supply) *Subgraph {
 	return sg
 }
 
+// APINames names the subgraph's APIs, in APIs order.
+func (s *Subgraph) APINames(g *Graph) []string {
+	out := make([]string, len(s.APIs))
+	for i, id := range s.APIs {
+		out[i] = g.Node(id).Name
+	}
+	return out
+}
+
+// JoinBranches searches each API of names (the best tools of a compound request's other
+// parts) as req searches its target, with searcher, and joins the subgraphs to s as Join
+// allows; an API g lacks or req excludes is not searched. It returns the names joined.
+func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph, req SearchRequest, names []string) ([]string, error) {
+	var searched []string
+	var reqs []SearchRequest
+	for _, name := range names {
+		if id, ok := g.APIByName(name); ok && !req.Exclude[id] {
+			b := req
+			b.Target = id
+			searched, reqs = append(searched, name), append(reqs, b)
+		}
+	}
+	branches, err := SearchTargets(ctx, g, searcher, reqs)
+	if err != nil {
+		return nil, fmt.Errorf("search the request's other parts: %w", err)
+	}
+	var joined []string
+	for _, i := range s.Join(branches...) {
+		joined = append(joined, searched[i])
+	}
+	return joined, nil
+}
+
 // Join adds to s the branches that bind every required input and share no API with it: the
 // subgraphs of other parts of the same request (a compound request's other intents), so that
 // one plan runs them all. A branch that shares an API with s, or with a branch joined before

@@ -381,29 +381,13 @@ func Evaluate(ctx context.Context, chains []Chain, o Options) (Summary, error) {
 			return s, fmt.Errorf("chain %s: %w", c.ID, err)
 		}
 		if o.Branches != nil {
-			covered := make([]string, len(sub.APIs))
-			for i, id := range sub.APIs {
-				covered[i] = g.Node(id).Name
-			}
-			names, err := o.Branches(c.Query, covered)
+			names, err := o.Branches(c.Query, sub.APINames(g))
 			if err != nil {
 				return s, fmt.Errorf("chain %s: branches: %w", c.ID, err)
 			}
-			var reqs []twnm.SearchRequest
-			for _, name := range names {
-				id, ok := g.APIByName(name)
-				if !ok || slices.Contains(sub.APIs, id) {
-					continue
-				}
-				b := req
-				b.Target = id
-				reqs = append(reqs, b)
+			if _, err := twnm.JoinBranches(ctx, g, o.Searcher, sub, req, names); err != nil {
+				return s, fmt.Errorf("chain %s: %w", c.ID, err)
 			}
-			branches, err := twnm.SearchTargets(ctx, g, o.Searcher, reqs)
-			if err != nil {
-				return s, fmt.Errorf("chain %s: branches: %w", c.ID, err)
-			}
-			sub.Join(branches...)
 		}
 		s.Results = append(s.Results, Score(g, c, sub))
 	}
