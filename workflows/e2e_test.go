@@ -387,6 +387,27 @@ func startWorkerProcess(t *testing.T, bin, queue string, env ...string) *exec.Cm
 	return cmd
 }
 
+// TestAgentRunsTheRequestsOtherParts asks for two things that share no call: the plan of the
+// final step runs the other part's chain too, the final step last, and the state names it.
+func TestAgentRunsTheRequestsOtherParts(t *testing.T) {
+	a := startAgent(t, agentOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: "Find hotels in Rome, and tell me the current weather in Paris."})
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	require.NotEmpty(t, res.Chain)
+	assert.Equal(t, "weather.Current", res.Chain[len(res.Chain)-1], "the final step answers last: %v", res.Chain)
+	assert.Contains(t, res.Chain, "stay.SearchHotels", "the other part ran in the same plan")
+	assert.NotEmpty(t, res.Results["stay.SearchHotels"])
+
+	var st workflows.QueryState
+	v, err := a.c.QueryWorkflow(ctx, run.GetID(), run.GetRunID(), workflows.StateQuery)
+	require.NoError(t, err)
+	require.NoError(t, v.Get(&st))
+	assert.Equal(t, []string{"stay.SearchHotels"}, st.Branches)
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v5_branches")
+}
+
 // replayAndRecord replays a history on this code and, when NAVI_RECORD_HISTORIES names a
 // folder, writes it there as <name>.json for TestReplayRecordedHistories.
 func replayAndRecord(t *testing.T, hist *historypb.History, name string) {
