@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 )
@@ -148,7 +149,7 @@ func Choose(r *Result, links Links, o Options) error {
 		var bind func(api string, depth int)
 		bind = func(api string, depth int) {
 			for _, producers := range links.Producers(api) {
-				p := pickProducer(producers, pool, asked, links, api)
+				p := pickProducer(producers, pool, asked, links, api, whole.Text)
 				if p.Name == "" || seen[p.Name] {
 					continue
 				}
@@ -278,11 +279,12 @@ func terms(links Links, api string) (text, inputs, outputs []string) {
 }
 
 // pickProducer is the producer of one of consumer's inputs the request favours. A producer
-// that can start the chain (not Circular) is preferred, the one with the best retrieval score,
-// or the only one when none was retrieved; a circular producer is picked only when the request
-// asks for something of it that its consumer does not give ("reviews of the movies similar to
-// Titanic"), or when no other producer exists.
-func pickProducer(producers []Producer, pool map[string]float64, asked []string, links Links, consumer string) Producer {
+// that can start the chain (not Circular) is preferred: first one that takes a value the
+// request states and consumer does not (see grounded), then any; among them the one with the
+// best retrieval score, or the only one when none was retrieved. A circular producer is picked
+// only when the request asks for something of it that its consumer does not give ("reviews of
+// the movies similar to Titanic"), or when no other producer exists.
+func pickProducer(producers []Producer, pool map[string]float64, asked []string, links Links, consumer, request string) Producer {
 	pick := func(keep func(Producer) bool) Producer {
 		var best Producer
 		score, n, only := 0.0, 0, Producer{}
@@ -305,10 +307,45 @@ func pickProducer(producers []Producer, pool map[string]float64, asked []string,
 	}); p.Name != "" {
 		return p
 	}
+	if p := pick(func(p Producer) bool { return !p.Circular && grounded(request, links, p.Name, consumer) }); p.Name != "" {
+		return p
+	}
 	if p := pick(func(p Producer) bool { return !p.Circular }); p.Name != "" {
 		return p
 	}
 	return pick(func(Producer) bool { return true })
+}
+
+// grounded reports whether the request states a value for a required input of producer that
+// no required input of consumer takes: "the release date of The Matrix" names a movie that a
+// movie search takes and the release dates do not, so the search produces the release dates'
+// movie id, not the list of upcoming movies.
+func grounded(request string, links Links, producer, consumer string) bool {
+	var slots []planner.Slot
+	for _, api := range []string{producer, consumer} {
+		a, ok := links.API(api)
+		if !ok {
+			return false
+		}
+		for _, p := range a.Inputs {
+			if p.Required {
+				slots = append(slots, planner.Slot{Key: api + "." + p.Name, Name: p.Name, Type: p.Type, Description: p.Description, Required: true})
+			}
+		}
+	}
+	values := planner.Extract(request, slots)
+	taken := map[string]bool{}
+	for key, v := range values {
+		if strings.HasPrefix(key, consumer+".") {
+			taken[v] = true
+		}
+	}
+	for key, v := range values {
+		if strings.HasPrefix(key, producer+".") && !taken[v] {
+			return true
+		}
+	}
+	return false
 }
 
 // order sorts a chain so that producers come before their consumers; ties and cycles keep

@@ -196,6 +196,40 @@ func TestChooseProducerThatStartsTheChain(t *testing.T) {
 	}
 }
 
+func TestChooseProducerTheRequestNames(t *testing.T) {
+	// ReleaseDates needs a movie id, which Upcoming (.8, no input) and Search (.4, a title)
+	// both output. A request that names a movie binds it through the search, whose title
+	// nothing else takes; a request that names none keeps the better-scored list.
+	movies := links{
+		feeds: map[[2]string]bool{{"Search", "ReleaseDates"}: true, {"Upcoming", "ReleaseDates"}: true},
+		producers: map[string][][]Producer{
+			"ReleaseDates": {{{Name: "Search"}, {Name: "Upcoming"}}},
+		},
+		apis: map[string]twnm.API{
+			"ReleaseDates": {Name: "ReleaseDates", Description: "the release dates of a movie", Inputs: []twnm.Param{{Name: "movie_id", Type: "integer", Required: true}}},
+			"Upcoming":     {Name: "Upcoming", Description: "movies coming out soon", Inputs: []twnm.Param{{Name: "page", Type: "integer"}}},
+			"Search":       {Name: "Search", Description: "search movies by title", Inputs: []twnm.Param{{Name: "query", Type: "string", Required: true}}},
+		},
+	}
+	tests := []struct {
+		request   string
+		wantChain []string
+	}{
+		{`When is the movie "The Matrix" released?`, []string{"Search", "ReleaseDates"}},
+		{"When is the next upcoming movie released?", []string{"Upcoming", "ReleaseDates"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "ReleaseDates", Score: 1}, Candidate{Name: "Upcoming", Score: .8},
+				Candidate{Name: "Search", Score: .4})}}
+			r.Goals[0].Text = tt.request
+			require.NoError(t, Choose(r, movies, Options{}))
+			assert.Equal(t, "ReleaseDates", r.Final)
+			assert.Equal(t, tt.wantChain, r.Chain)
+		})
+	}
+}
+
 func TestChooseReadsClausesInContext(t *testing.T) {
 	// The clause alone prefers the video site's suggestions (1 against .8), but the whole
 	// request is about the page analyser's service (relevance 1; the video site's .2).
