@@ -336,7 +336,7 @@ var (
 	exNumberTypes = exSet("integer", "int", "int32", "int64", "number", "float", "double", "decimal", "long")
 	exBoolTypes   = exSet("boolean", "bool")
 	exNoneTypes   = exSet("array", "object")
-	exIDWords     = exSet("id", "uuid", "guid", "code", "key", "ref", "slug")
+	exIDWords     = exSet("id", "uuid", "guid", "code", "key", "ref", "slug", "token")
 	// exDateWords make a string slot a date slot, in its name or its description.
 	exDateWords = exSet("date", "day", "checkin", "checkout", "arrival", "departure", "dob", "birthday", "birthdate")
 	// exNumberWords make an untyped slot numeric.
@@ -791,7 +791,13 @@ var exStartWords = exSet("what", "what's", "whats", "which", "who", "who's", "wh
 	"your", "the", "a", "an", "and", "but", "or", "so", "then", "also", "now", "hi", "hello", "hey",
 	"yes", "no", "ok", "okay", "thanks", "thank", "this", "that", "these", "those", "there", "here",
 	"let", "let's", "in", "on", "at", "for", "from", "to", "of", "with", "near", "by", "if", "any",
-	"some", "all", "send", "make", "call", "use", "try", "compare", "recommend", "suggest", "locate")
+	"some", "all", "send", "make", "call", "use", "try", "compare", "recommend", "suggest", "locate",
+	// adverbs that open a sentence of a longer request ("Additionally, I want …")
+	"additionally", "finally", "lastly", "next", "moreover", "furthermore", "however", "besides",
+	"meanwhile", "afterwards", "afterward", "subsequently", "first", "firstly", "second", "secondly",
+	"third", "thirdly", "alternatively", "similarly", "likewise", "otherwise", "instead", "therefore",
+	"specifically", "ideally", "preferably", "optionally", "importantly", "currently", "recently",
+	"after", "before", "once", "while", "since", "as", "because", "again", "plus")
 
 // exStopNames are capitalised tokens that are no names of the kind a free-text slot takes,
 // wherever they stand: the pronoun I, the abbreviations questions use as plain words ("UTC
@@ -886,25 +892,35 @@ func exEndsPossessive(s string) bool {
 	return strings.HasSuffix(s, "'s") || strings.HasSuffix(s, "’s")
 }
 
-// quotedAt returns the tokens inside the quotation that opens at token j ("…" or “…”).
+// quotedAt returns the tokens inside the quotation that opens at token j ("…", “…”, '…' or
+// ‘…’). A single quote opens only where a word starts and closes only where one ends, so
+// that an apostrophe ("the students' notes") quotes nothing.
 func (x *extraction) quotedAt(j int) (int, int, bool) {
 	if j >= len(x.toks) || x.used[j] || x.toks[j].kind != exTokPunct {
 		return 0, 0, false
 	}
 	var closer string
+	single := false
 	switch x.toks[j].text {
 	case `"`:
 		closer = `"`
 	case "“":
 		closer = "”"
+	case "'":
+		closer, single = "'", true
+	case "‘":
+		closer, single = "’", true
 	default:
+		return 0, 0, false
+	}
+	if single && (!x.spaceBefore(j) || x.spaceAfter(j)) {
 		return 0, 0, false
 	}
 	for k := j + 1; k < len(x.toks); k++ {
 		if x.used[k] {
 			return 0, 0, false
 		}
-		if x.toks[k].text == closer {
+		if x.toks[k].text == closer && (!single || !x.spaceBefore(k) && !x.wordAfter(k)) {
 			if k == j+1 {
 				return 0, 0, false
 			}
@@ -912,6 +928,24 @@ func (x *extraction) quotedAt(j int) (int, int, bool) {
 		}
 	}
 	return 0, 0, false
+}
+
+// spaceBefore reports whether token i starts the text or follows a space.
+func (x *extraction) spaceBefore(i int) bool {
+	r, _ := utf8.DecodeLastRuneInString(x.text[:x.toks[i].start])
+	return x.toks[i].start == 0 || unicode.IsSpace(r)
+}
+
+// spaceAfter reports whether token i ends the text or a space follows it.
+func (x *extraction) spaceAfter(i int) bool {
+	r, _ := utf8.DecodeRuneInString(x.text[x.toks[i].end:])
+	return x.toks[i].end == len(x.text) || unicode.IsSpace(r)
+}
+
+// wordAfter reports whether a letter or digit follows token i at once.
+func (x *extraction) wordAfter(i int) bool {
+	r, _ := utf8.DecodeRuneInString(x.text[x.toks[i].end:])
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
 // accepts reports whether a phrase fits a free-text slot: a code slot takes only a short

@@ -158,6 +158,12 @@ func TestExtract(t *testing.T) {
 		{"a capitalised cue word is no name", "Latitude 48.8 and longitude 2.3 of Paris", []Slot{slotLat, slotLon, slotCity},
 			map[string]string{slotLat.Key: "48.8", slotLon.Key: "2.3", slotCity.Key: "Paris"}},
 		{"lower-case free text is not read", "weather in rome", []Slot{slotCity}, map[string]string{}},
+		{"an adverb that opens a sentence is no name", "I need a hotel. Additionally, book a table there.", []Slot{slotCity},
+			map[string]string{}},
+		{"single quotes quote", "validate the email 'john.doe@gmail.com' now", []Slot{{Key: "email", Name: "email", Type: "string", Required: true}},
+			map[string]string{"email": "john.doe@gmail.com"}},
+		{"an apostrophe quotes nothing", "the students' notes and the teachers' books", []Slot{{Key: "topic", Name: "topic", Type: "string", Required: true}},
+			map[string]string{}},
 
 		// Rule 6: numbers left over.
 		{"one number, one required numeric slot", "Book a table for 4 at rst-1 tomorrow", []Slot{slotRestID, slotParty, slotRadius},

@@ -14,10 +14,17 @@ import (
 type Links interface {
 	// Feeds reports whether an output of producer can bind an input of consumer.
 	Feeds(producer, consumer string) bool
-	// Producers returns, for each required input of api, the APIs able to produce it.
-	Producers(api string) [][]Producer
+	// Producers returns, for each required input of api that some API can produce, those APIs.
+	Producers(api string) []Need
 	// API returns the catalog entry of api.
 	API(api string) (twnm.API, bool)
+}
+
+// Need is a required input of an API and the APIs able to produce it.
+type Need struct {
+	// Inputs are the API's own names for the input (usually one).
+	Inputs    []string
+	Producers []Producer
 }
 
 // Producer is an API able to produce one of a consumer's required inputs.
@@ -148,8 +155,12 @@ func Choose(r *Result, links Links, o Options) error {
 	if links != nil {
 		var bind func(api string, depth int)
 		bind = func(api string, depth int) {
-			for _, producers := range links.Producers(api) {
-				p := pickProducer(producers, pool, asked, links, api, whole.Text)
+			stated := statedInputs(whole.Text, links, api)
+			for _, need := range links.Producers(api) {
+				if slices.ContainsFunc(need.Inputs, func(in string) bool { return stated[in] }) {
+					continue // the request gives it
+				}
+				p := pickProducer(need.Producers, pool, asked, links, api, whole.Text)
 				if p.Name == "" || seen[p.Name] {
 					continue
 				}
@@ -321,31 +332,52 @@ func pickProducer(producers []Producer, pool map[string]float64, asked []string,
 // movie search takes and the release dates do not, so the search produces the release dates'
 // movie id, not the list of upcoming movies.
 func grounded(request string, links Links, producer, consumer string) bool {
-	var slots []planner.Slot
-	for _, api := range []string{producer, consumer} {
-		a, ok := links.API(api)
-		if !ok {
-			return false
-		}
-		for _, p := range a.Inputs {
-			if p.Required {
-				slots = append(slots, planner.Slot{Key: api + "." + p.Name, Name: p.Name, Type: p.Type, Description: p.Description, Required: true})
-			}
-		}
-	}
-	values := planner.Extract(request, slots)
+	values := stated(request, links, producer, consumer)
 	taken := map[string]bool{}
 	for key, v := range values {
-		if strings.HasPrefix(key, consumer+".") {
+		if api, _, _ := strings.Cut(key, "\x00"); api == consumer {
 			taken[v] = true
 		}
 	}
 	for key, v := range values {
-		if strings.HasPrefix(key, producer+".") && !taken[v] {
+		if api, _, _ := strings.Cut(key, "\x00"); api == producer && !taken[v] {
 			return true
 		}
 	}
 	return false
+}
+
+// statedInputs names the required inputs of api that the request states a value for: no
+// producer is needed for them ("is the email 'jenny@yahoo.com' valid" gives the checker its
+// address).
+func statedInputs(request string, links Links, api string) map[string]bool {
+	out := map[string]bool{}
+	for key := range stated(request, links, api) {
+		_, in, _ := strings.Cut(key, "\x00")
+		out[in] = true
+	}
+	return out
+}
+
+// stated returns the values the request states for the required inputs of apis, keyed by
+// API name and input name joined by a NUL, as planner.Extract reads them.
+func stated(request string, links Links, apis ...string) map[string]string {
+	var slots []planner.Slot
+	for _, api := range apis {
+		a, ok := links.API(api)
+		if !ok {
+			continue
+		}
+		for _, p := range a.Inputs {
+			if p.Required {
+				slots = append(slots, planner.Slot{Key: api + "\x00" + p.Name, Name: p.Name, Type: p.Type, Description: p.Description, Required: true})
+			}
+		}
+	}
+	if len(slots) == 0 {
+		return nil
+	}
+	return planner.Extract(request, slots)
 }
 
 // order sorts a chain so that producers come before their consumers; ties and cycles keep

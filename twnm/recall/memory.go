@@ -112,22 +112,30 @@ func (l GraphLinks) API(api string) (twnm.API, bool) {
 }
 
 // Producers implements Links.
-func (l GraphLinks) Producers(api string) [][]Producer {
+func (l GraphLinks) Producers(api string) []Need {
 	id, ok := l.G.APIByName(api)
 	if !ok {
 		return nil
 	}
 	producers := l.G.RequiredProducers(id)
-	var out [][]Producer
+	a := l.G.Node(id).API
+	var out []Need
 	for _, in := range l.G.Inputs(id) {
 		ps := producers[in.From]
 		if len(ps) == 0 {
 			continue
 		}
-		var need []Producer
+		need := Need{}
+		if a != nil {
+			for _, p := range a.Inputs {
+				if n, ok := l.G.ParamOf(api, p.Name, true); ok && n == in.From {
+					need.Inputs = append(need.Inputs, p.Name)
+				}
+			}
+		}
 		for _, p := range ps {
 			if l.G.Node(p).Status == twnm.Active {
-				need = append(need, Producer{Name: l.G.Node(p).Name, Circular: l.G.Requires(p, in.From)})
+				need.Producers = append(need.Producers, Producer{Name: l.G.Node(p).Name, Circular: l.G.Requires(p, in.From)})
 			}
 		}
 		out = append(out, need)

@@ -58,12 +58,12 @@ func TestFuseEdgeCases(t *testing.T) {
 // links is a fixed data-flow relation for Choose's tests.
 type links struct {
 	feeds     map[[2]string]bool
-	producers map[string][][]Producer
+	producers map[string][]Need
 	apis      map[string]twnm.API
 }
 
 func (l links) Feeds(p, c string) bool            { return l.feeds[[2]string{p, c}] }
-func (l links) Producers(api string) [][]Producer { return l.producers[api] }
+func (l links) Producers(api string) []Need { return l.producers[api] }
 func (l links) API(api string) (twnm.API, bool) {
 	a, ok := l.apis[api]
 	return a, ok
@@ -81,7 +81,7 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 		goal(1, false, Candidate{Name: "C", Score: 1}, Candidate{Name: "P", Score: .9}),
 		goal(2, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .8}),
 	}}
-	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: map[string][][]Producer{"C": {{{Name: "Q"}, {Name: "P"}}}},
+	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: map[string][]Need{"C": {{Inputs: []string{"movie_id"}, Producers: []Producer{{Name: "Q"}, {Name: "P"}}}}},
 		apis: map[string]twnm.API{"P": {Name: "P", Description: "top rated movies"},
 			"C": {Name: "C", Description: "credits: who directed or acted in a movie", Inputs: []twnm.Param{{Name: "movie_id"}}}}}
 	r.Goals[2].Text = "Who directed the top rated movie?"
@@ -164,9 +164,9 @@ func TestChooseProducerThatStartsTheChain(t *testing.T) {
 	// requires a movie id itself: it cannot start the chain, so Search binds Reviews' input.
 	movies := links{
 		feeds: map[[2]string]bool{{"Search", "Reviews"}: true, {"Similar", "Reviews"}: true, {"Search", "Similar"}: true},
-		producers: map[string][][]Producer{
-			"Reviews": {{{Name: "Search"}, {Name: "Similar", Circular: true}}},
-			"Similar": {{{Name: "Search"}}},
+		producers: map[string][]Need{
+			"Reviews": {{Inputs: []string{"movie_id"}, Producers: []Producer{{Name: "Search"}, {Name: "Similar", Circular: true}}}},
+			"Similar": {{Inputs: []string{"movie_id"}, Producers: []Producer{{Name: "Search"}}}},
 		},
 		apis: map[string]twnm.API{
 			"Reviews": {Name: "Reviews", Description: "the reviews of a movie", Inputs: []twnm.Param{{Name: "movie_id", Required: true}}},
@@ -202,8 +202,8 @@ func TestChooseProducerTheRequestNames(t *testing.T) {
 	// nothing else takes; a request that names none keeps the better-scored list.
 	movies := links{
 		feeds: map[[2]string]bool{{"Search", "ReleaseDates"}: true, {"Upcoming", "ReleaseDates"}: true},
-		producers: map[string][][]Producer{
-			"ReleaseDates": {{{Name: "Search"}, {Name: "Upcoming"}}},
+		producers: map[string][]Need{
+			"ReleaseDates": {{Inputs: []string{"movie_id"}, Producers: []Producer{{Name: "Search"}, {Name: "Upcoming"}}}},
 		},
 		apis: map[string]twnm.API{
 			"ReleaseDates": {Name: "ReleaseDates", Description: "the release dates of a movie", Inputs: []twnm.Param{{Name: "movie_id", Type: "integer", Required: true}}},
@@ -225,6 +225,41 @@ func TestChooseProducerTheRequestNames(t *testing.T) {
 			r.Goals[0].Text = tt.request
 			require.NoError(t, Choose(r, movies, Options{}))
 			assert.Equal(t, "ReleaseDates", r.Final)
+			assert.Equal(t, tt.wantChain, r.Chain)
+		})
+	}
+}
+
+func TestChooseLeavesStatedInputsToTheRequest(t *testing.T) {
+	// Format checks an email address, which Verify also outputs. A request that states the
+	// address needs no producer; one that does not binds it through Verify. A token is never
+	// read from the request's words ("24 Hour Fitness" is no token).
+	l := links{
+		feeds: map[[2]string]bool{{"Verify", "Format"}: true, {"Login", "Delete"}: true},
+		producers: map[string][]Need{
+			"Format": {{Inputs: []string{"email"}, Producers: []Producer{{Name: "Verify"}}}},
+			"Delete": {{Inputs: []string{"token"}, Producers: []Producer{{Name: "Login"}}}},
+		},
+		apis: map[string]twnm.API{
+			"Format": {Name: "Format", Inputs: []twnm.Param{{Name: "email", Type: "string", Required: true}}},
+			"Verify": {Name: "Verify", Inputs: []twnm.Param{{Name: "address", Type: "string", Required: true}}},
+			"Delete": {Name: "Delete", Inputs: []twnm.Param{{Name: "token", Type: "string", Required: true}, {Name: "location", Type: "string", Required: true}}},
+			"Login":  {Name: "Login", Inputs: []twnm.Param{{Name: "username", Type: "string", Required: true}}},
+		},
+	}
+	tests := []struct {
+		request, final string
+		wantChain      []string
+	}{
+		{"validate the format of the email 'john.doe@gmail.com'", "Format", []string{"Format"}},
+		{"validate the format of my email", "Format", []string{"Verify", "Format"}},
+		{"delete my workout at 24 Hour Fitness", "Delete", []string{"Login", "Delete"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: tt.final, Score: 1})}}
+			r.Goals[0].Text = tt.request
+			require.NoError(t, Choose(r, l, Options{}))
 			assert.Equal(t, tt.wantChain, r.Chain)
 		})
 	}
