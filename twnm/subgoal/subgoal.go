@@ -148,7 +148,7 @@ const (
 // isTask decides whether a cleaned clause states a task: a question, a request verb at its
 // head, or a frame ("can you", "I need"), its own or that of the first clause of its sentence.
 // After a want frame ("I want to gather inspiration and plan an event"), a motive at the head
-// states no task. A purpose ("so that I can ...") needs a request verb. A noun phrase after
+// states no task unless the clause quotes a value, a URL or an e-mail address. A purpose ("so that I can ...") needs a request verb. A noun phrase after
 // "and" or "also" continues the request before it.
 func isTask(c, first cleaned, endsQuestion bool) verdict {
 	ts := c.toks
@@ -177,7 +177,10 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 		return no
 	}
 	question := whWords[head] || auxQuestionAt(ts, 0) || endsQuestion
-	if (c.want || first.want) && motives[head] && !question {
+	// A motive that names a concrete input ("explore a set of colors based on 'yellow'") asks
+	// for something done with it.
+	concrete := slices.ContainsFunc(ts, func(t token) bool { return t.kind == kQuote || t.kind == kURL || t.kind == kEmail })
+	if (c.want || first.want) && motives[head] && !question && !concrete {
 		return maybe
 	}
 	if question || verb || verbsOther[head] || c.frame || first.frame {

@@ -194,6 +194,12 @@ func TestSplitClauses(t *testing.T) {
 			[]string{"fetch the channel info for xQc on Kick.com"}},
 		{"help me frame", "Could you help me find a dentist in Boston that takes my insurance?",
 			[]string{"find a dentist in Boston that takes my insurance"}},
+		{"it would be helpful to", "Can you generate a random set of colors? Additionally, it would be helpful to see a color set based on the color 'green'.",
+			[]string{"generate a random set of colors", "see a color set based on the color 'green'"}},
+		{"it would be great if you could", "Find me a new phone. It would be great if you could include the prices in euros.",
+			[]string{"Find me a new phone", "include the prices in euros"}},
+		{"a motive with a quoted value", "Generate random colors for me. Also, I would like to explore a set of colors based on the color 'yellow'.",
+			[]string{"Generate random colors for me", "explore a set of colors based on the color 'yellow'"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
