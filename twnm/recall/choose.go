@@ -291,8 +291,9 @@ func terms(links Links, api string) (text, inputs, outputs []string) {
 
 // pickProducer is the producer of one of consumer's inputs the request favours. A producer
 // that can start the chain (not Circular) is preferred: first one that takes a value the
-// request states and consumer does not (see grounded), then any; among them the one with the
-// best retrieval score, or the only one when none was retrieved. A circular producer is picked
+// request states and consumer does not (see grounded), then one that does not change state
+// (see changesState), then any; among them the one with the best retrieval score, or the only
+// one when none was retrieved. A circular producer is picked
 // only when the request asks for something of it that its consumer does not give ("reviews of
 // the movies similar to Titanic"), or when no other producer exists.
 func pickProducer(producers []Producer, pool map[string]float64, asked []string, links Links, consumer, request string) Producer {
@@ -321,10 +322,28 @@ func pickProducer(producers []Producer, pool map[string]float64, asked []string,
 	if p := pick(func(p Producer) bool { return !p.Circular && grounded(request, links, p.Name, consumer) }); p.Name != "" {
 		return p
 	}
+	if p := pick(func(p Producer) bool { return !p.Circular && !changesState(links, p.Name) }); p.Name != "" {
+		return p
+	}
 	if p := pick(func(p Producer) bool { return !p.Circular }); p.Name != "" {
 		return p
 	}
 	return pick(func(Producer) bool { return true })
+}
+
+// changesState reports whether api creates, updates or deletes what it acts on (see
+// APIAction): a value for another call is better read than made by one, which registers a
+// user to get a token that logging in gives.
+func changesState(links Links, api string) bool {
+	a, ok := links.API(api)
+	if !ok {
+		return false
+	}
+	switch APIAction(a) {
+	case ActionCreate, ActionUpdate, ActionDelete:
+		return true
+	}
+	return false
 }
 
 // grounded reports whether the request states a value for a required input of producer that

@@ -265,6 +265,27 @@ func TestChooseLeavesStatedInputsToTheRequest(t *testing.T) {
 	}
 }
 
+func TestChooseProducerThatReads(t *testing.T) {
+	// DeleteAccount needs a token, which RegisterUser (.9) and GetUserToken (.5) both output.
+	// Registering a user changes state: the token is read from GetUserToken instead.
+	l := links{
+		feeds: map[[2]string]bool{{"RegisterUser", "DeleteAccount"}: true, {"GetUserToken", "DeleteAccount"}: true},
+		producers: map[string][]Need{
+			"DeleteAccount": {{Inputs: []string{"token"}, Producers: []Producer{{Name: "RegisterUser"}, {Name: "GetUserToken"}}}},
+		},
+		apis: map[string]twnm.API{
+			"DeleteAccount": {Name: "DeleteAccount", Description: "delete an account", Inputs: []twnm.Param{{Name: "token", Required: true}}},
+			"RegisterUser":  {Name: "RegisterUser", Description: "register a new user account"},
+			"GetUserToken":  {Name: "GetUserToken", Description: "get the user's token"},
+		},
+	}
+	r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "DeleteAccount", Score: 1}, Candidate{Name: "RegisterUser", Score: .9},
+		Candidate{Name: "GetUserToken", Score: .5})}}
+	r.Goals[0].Text = "can you delete my account?"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, []string{"GetUserToken", "DeleteAccount"}, r.Chain)
+}
+
 func TestChooseReadsClausesInContext(t *testing.T) {
 	// The clause alone prefers the video site's suggestions (1 against .8), but the whole
 	// request is about the page analyser's service (relevance 1; the video site's .2).
