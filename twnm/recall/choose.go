@@ -291,7 +291,8 @@ func terms(links Links, api string) (text, inputs, outputs []string) {
 
 // pickProducer is the producer of one of consumer's inputs the request favours. A producer
 // that can start the chain (not Circular) is preferred: first one that takes a value the
-// request states and consumer does not (see grounded), then one that does not change state
+// request states and consumer does not (see grounded) and, if it changes state, that the
+// request asks for (see asksFor), then one that does not change state
 // (see changesState), then any; among them the one with the best retrieval score, or the only
 // one when none was retrieved. A circular producer is picked
 // only when the request asks for something of it that its consumer does not give ("reviews of
@@ -319,7 +320,10 @@ func pickProducer(producers []Producer, pool map[string]float64, asked []string,
 	}); p.Name != "" {
 		return p
 	}
-	if p := pick(func(p Producer) bool { return !p.Circular && grounded(request, links, p.Name, consumer) }); p.Name != "" {
+	if p := pick(func(p Producer) bool {
+		return !p.Circular && grounded(request, links, p.Name, consumer) &&
+			(!changesState(links, p.Name) || asksFor(asked, links, p.Name, consumer))
+	}); p.Name != "" {
 		return p
 	}
 	if p := pick(func(p Producer) bool { return !p.Circular && !changesState(links, p.Name) }); p.Name != "" {

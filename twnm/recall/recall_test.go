@@ -275,15 +275,18 @@ func TestChooseProducerThatReads(t *testing.T) {
 		},
 		apis: map[string]twnm.API{
 			"DeleteAccount": {Name: "DeleteAccount", Description: "delete an account", Inputs: []twnm.Param{{Name: "token", Required: true}}},
-			"RegisterUser":  {Name: "RegisterUser", Description: "register a new user account"},
+			"RegisterUser":  {Name: "RegisterUser", Description: "register a new user account", Inputs: []twnm.Param{{Name: "username", Type: "string", Required: true}}},
 			"GetUserToken":  {Name: "GetUserToken", Description: "get the user's token"},
 		},
 	}
-	r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "DeleteAccount", Score: 1}, Candidate{Name: "RegisterUser", Score: .9},
-		Candidate{Name: "GetUserToken", Score: .5})}}
-	r.Goals[0].Text = "can you delete my account?"
-	require.NoError(t, Choose(r, l, Options{}))
-	assert.Equal(t, []string{"GetUserToken", "DeleteAccount"}, r.Chain)
+	// The second request states a name RegisterUser would take, but does not ask to register.
+	for _, request := range []string{"can you delete my account?", "can you delete my account at ABC Company?"} {
+		r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "DeleteAccount", Score: 1}, Candidate{Name: "RegisterUser", Score: .9},
+			Candidate{Name: "GetUserToken", Score: .5})}}
+		r.Goals[0].Text = request
+		require.NoError(t, Choose(r, l, Options{}))
+		assert.Equal(t, []string{"GetUserToken", "DeleteAccount"}, r.Chain, request)
+	}
 }
 
 func TestChooseReadsClausesInContext(t *testing.T) {
