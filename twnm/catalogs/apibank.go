@@ -55,6 +55,31 @@ func APIBankSet(path, set string) (twnm.Catalog, error) {
 	return c, nil
 }
 
+// APIBankPreferring imports every record as APIBank does, except that a name repeated across
+// the sets takes the copy of set ("lv3": the QueryMeeting that takes a user name, which the
+// level-3 chains call), so that a set's chains replay over the whole catalog with the tools
+// they called. The catalog keeps APIBank's name and order.
+func APIBankPreferring(path, set string) (twnm.Catalog, error) {
+	all, err := apiBank(path, "")
+	if err != nil {
+		return twnm.Catalog{}, fmt.Errorf("api-bank catalog %s: %w", path, err)
+	}
+	mine, err := apiBank(path, set)
+	if err != nil {
+		return twnm.Catalog{}, fmt.Errorf("api-bank catalog %s: %w", path, err)
+	}
+	byName := make(map[string]twnm.API, len(mine.APIs))
+	for _, a := range mine.APIs {
+		byName[a.Name] = a
+	}
+	for i, a := range all.APIs {
+		if b, ok := byName[a.Name]; ok {
+			all.APIs[i] = b
+		}
+	}
+	return all, nil
+}
+
 // apiBank imports the records of set, or all records when set is "".
 func apiBank(path, set string) (twnm.Catalog, error) {
 	data, err := os.ReadFile(path)

@@ -45,6 +45,25 @@ func TestAPIBankShared(t *testing.T) {
 	assert.Equal(t, local, c, "testdata holds a copy of the whole file")
 }
 
+func TestAPIBankPreferring(t *testing.T) {
+	c, err := APIBankPreferring("testdata/api-bank/api_catalog_extracted.json", "lv3")
+	require.NoError(t, err)
+	all, err := APIBank("testdata/api-bank/api_catalog_extracted.json")
+	require.NoError(t, err)
+	require.Len(t, c.APIs, len(all.APIs), "every name, once")
+	for i, a := range c.APIs {
+		assert.Equal(t, all.APIs[i].Name, a.Name, "APIBank's order")
+	}
+	// The repeated names take the level-3 copy; the others are APIBank's.
+	q := api(t, c, "QueryMeeting")
+	assert.Equal(t, []string{"lv3"}, q.Tags)
+	assert.Equal(t, []twnm.Param{{Name: "user_name", Type: "str", Description: "Name of the user.", Required: true}}, q.Inputs)
+	assert.Equal(t, api(t, all, "AddAgenda"), api(t, c, "AddAgenda"))
+
+	_, err = APIBankPreferring("testdata/api-bank/api_catalog_extracted.json", "lv9")
+	assert.ErrorContains(t, err, `no record has set "lv9"`)
+}
+
 func TestAPIBankErrors(t *testing.T) {
 	tests := []struct {
 		name, in, want string

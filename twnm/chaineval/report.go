@@ -37,9 +37,10 @@ const (
 	RestBenchQueriesPath = "restbench/datasets/tmdb.json"
 )
 
-// APIBankSet reads API-Bank's level-3 chains over the whole API-Bank catalog.
+// APIBankSet reads API-Bank's level-3 chains over the whole API-Bank catalog, with the level-3
+// copies of the tools whose name both sets use (catalogs.APIBankPreferring).
 func APIBankSet(dataDir string) (Set, error) {
-	cat, err := catalogs.APIBank(filepath.Join(dataDir, APIBankCatalogPath))
+	cat, err := catalogs.APIBankPreferring(filepath.Join(dataDir, APIBankCatalogPath), "lv3")
 	if err != nil {
 		return Set{}, err
 	}
@@ -49,7 +50,7 @@ func APIBankSet(dataDir string) (Set, error) {
 		return Set{}, err
 	}
 	return Set{Name: "API-Bank", Catalog: cat, Chains: chains, Source: path,
-		Note: fmt.Sprintf("%d level-3 chains over the %d APIs of API-Bank; gold flows are the values one call output and a later one took (invlog.Link)", len(chains), len(cat.APIs))}, nil
+		Note: fmt.Sprintf("%d level-3 chains over the %d APIs of API-Bank (the level-3 copies of the names both sets use); gold flows are the values one call output and a later one took (invlog.Link)", len(chains), len(cat.APIs))}, nil
 }
 
 // APIBankDialogueSet reads API-Bank's level-1 and level-2 dialogues whose calls form one chain

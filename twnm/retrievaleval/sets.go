@@ -207,7 +207,7 @@ func APIBank(dataDir string) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	s.Note = fmt.Sprintf("%d level-3 chains over all %d APIs of API-Bank's catalog (ToolSearcher is a candidate, never gold). "+
+	s.Note = fmt.Sprintf("%d level-3 chains over all %d APIs of API-Bank's catalog, the level-3 copies of the names both sets use (ToolSearcher is a candidate, never gold). "+
 		"Gold = the chain's calls in order, ToolSearcher dropped, repeats counted once; Final = the last call.", len(s.Tasks), len(s.Catalog.APIs))
 	return s, nil
 }

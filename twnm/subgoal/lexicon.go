@@ -59,7 +59,7 @@ var verbsPlain = set(`find get fetch retrieve obtain provide give send create de
 	generate calculate compute convert translate compare identify verify validate recommend
 	suggest summarize summarise explain describe locate buy purchase sell reserve determine
 	analyze analyse notify remind grab lookup subscribe unsubscribe cancel
-	reschedule rebook enumerate gimme`)
+	reschedule rebook enumerate gimme inquire`)
 
 // verbsAmbiguous are request verbs that are also common nouns ("book", "list", "schedule");
 // they start a clause only when the next word shows a verb use: a determiner, a pronoun, a
@@ -75,7 +75,7 @@ var verbsAmbiguous = set(`book list check search order schedule set track play s
 	attach apply enroll follow unfollow scan detect measure estimate predict confirm
 	withdraw deposit collect browse research investigate search read write translate tweet
 	lend borrow ship deliver fill submit block unblock mute unmute pin unpin place use draft
-	compose plot draw design arrange`)
+	compose plot draw design arrange query`)
 
 // verbsOther are verbs that make a clause a task when they head it but never split a clause
 // on their own ("see", "know").

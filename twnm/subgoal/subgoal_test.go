@@ -198,6 +198,8 @@ func TestSplitClauses(t *testing.T) {
 			[]string{"generate a random set of colors", "see a color set based on the color 'green'"}},
 		{"it would be great if you could", "Find me a new phone. It would be great if you could include the prices in euros.",
 			[]string{"Find me a new phone", "include the prices in euros"}},
+		{"query heads a request", "Query meeting of John and send email reminder to john@example.com.",
+			[]string{"Query meeting of John", "send email reminder to john@example.com"}},
 		{"a motive with a quoted value", "Generate random colors for me. Also, I would like to explore a set of colors based on the color 'yellow'.",
 			[]string{"Generate random colors for me", "explore a set of colors based on the color 'yellow'"}},
 	}
