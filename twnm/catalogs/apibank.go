@@ -58,7 +58,8 @@ func APIBankSet(path, set string) (twnm.Catalog, error) {
 // APIBankPreferring imports every record as APIBank does, except that a name repeated across
 // the sets takes the copy of set ("lv3": the QueryMeeting that takes a user name, which the
 // level-3 chains call), so that a set's chains replay over the whole catalog with the tools
-// they called. The catalog keeps APIBank's name and order.
+// they called. The catalog keeps APIBank's order; it is named "api-bank-" + set + "-preferred",
+// since it is not APIBank's catalog.
 func APIBankPreferring(path, set string) (twnm.Catalog, error) {
 	all, err := apiBank(path, "")
 	if err != nil {
@@ -77,6 +78,7 @@ func APIBankPreferring(path, set string) (twnm.Catalog, error) {
 			all.APIs[i] = b
 		}
 	}
+	all.Name = "api-bank-" + set + "-preferred"
 	return all, nil
 }
 

@@ -50,6 +50,7 @@ func TestAPIBankPreferring(t *testing.T) {
 	require.NoError(t, err)
 	all, err := APIBank("testdata/api-bank/api_catalog_extracted.json")
 	require.NoError(t, err)
+	assert.Equal(t, "api-bank-lv3-preferred", c.Name, "another catalog than APIBank's, by name too")
 	require.Len(t, c.APIs, len(all.APIs), "every name, once")
 	for i, a := range c.APIs {
 		assert.Equal(t, all.APIs[i].Name, a.Name, "APIBank's order")
