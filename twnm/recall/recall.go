@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -222,9 +223,10 @@ func (r *Result) Relevant() bool {
 }
 
 // Retrieve splits request into sub-goals and retrieves candidates for each from src: BM25 and
-// dense similarity (emb embeds the sub-goals; it may be nil for Lexical), fused. Adjacent
-// sub-goals whose best candidate is the same tool are merged back into one. Call Choose on
-// the result to pick the final step.
+// dense similarity (emb embeds the sub-goals; it may be nil for Lexical), fused. A clause that
+// asks for a list of things under one verb is taken apart where each item finds its own tool
+// (see splitLists), and adjacent sub-goals whose best candidate is the same tool are merged
+// back into one. Call Choose on the result to pick the final step.
 func Retrieve(ctx context.Context, src Source, emb embed.Embedder, request string, o Options) (*Result, error) {
 	o, err := o.withDefaults()
 	if err != nil {
@@ -260,20 +262,78 @@ func RetrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 }
 
 func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (*Result, error) {
+	goals, found, err := splitLists(ctx, src, emb, goals, o)
+	if err != nil {
+		return nil, err
+	}
 	res := &Result{}
 	for range len(goals) { // each round merges two goals or stops
-		found, err := rankGoals(ctx, src, emb, goals, o)
-		if err != nil {
-			return nil, err
+		if found == nil {
+			if found, err = rankGoals(ctx, src, emb, goals, o); err != nil {
+				return nil, err
+			}
 		}
 		res.Goals = found
 		i := firstSameTool(found)
 		if i < 0 {
 			break
 		}
-		goals = subgoal.Merge(goals, i, i+1)
+		goals, found = subgoal.Merge(goals, i, i+1), nil
 	}
 	return res, nil
+}
+
+// listTop is how far down a clause's own candidates the best tools of both parts of a list it
+// asks for must be for splitList to take it apart.
+const listTop = 3
+
+// splitLists takes apart the clauses that ask for a list of things under one verb (see
+// subgoal.SplitList) where each part's best tool differs and both are among the clause's own
+// best listTop: "retrieve flight options and hotel availability" is two requests to two
+// tools, "find the title and the year of a movie" one. found is the goals' candidates when
+// it ranked them and split nothing, else nil.
+func splitLists(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (_ []subgoal.Goal, found []Goal, _ error) {
+	split := false
+	for i := 0; i < len(goals); i++ {
+		parts, ok := subgoal.SplitList(goals, i)
+		if !ok {
+			continue
+		}
+		if found == nil {
+			var err error
+			if found, err = rankGoals(ctx, src, emb, goals, o); err != nil {
+				return nil, nil, err
+			}
+		}
+		ranked, err := rankGoals(ctx, src, emb, parts[i:i+2], o)
+		if err != nil {
+			return nil, nil, err
+		}
+		a, b := best(ranked[0]), best(ranked[1])
+		if a == "" || b == "" || a == b || !amongBest(found[i], a) || !amongBest(found[i], b) {
+			continue
+		}
+		goals, found, split = parts, slices.Insert(found, i, ranked...), true
+		found = slices.Delete(found, i+2, i+3) // the clause the parts replace
+		i++
+	}
+	if split {
+		return goals, nil, nil
+	}
+	return goals, found, nil
+}
+
+// best is the name of g's best candidate, "" when it has none.
+func best(g Goal) string {
+	if len(g.Candidates) == 0 {
+		return ""
+	}
+	return g.Candidates[0].Name
+}
+
+// amongBest reports whether api is among g's first listTop candidates.
+func amongBest(g Goal, api string) bool {
+	return slices.ContainsFunc(g.Candidates[:min(listTop, len(g.Candidates))], func(c Candidate) bool { return c.Name == api })
 }
 
 // firstSameTool is the index i of the first pair of adjacent clauses whose best candidate is

@@ -13,7 +13,8 @@
 // new request follows (a frame such as "can you", a question, or a request verb used as a
 // verb: "find X and book Y"), never inside a noun list ("the clips and the details", "between
 // Paris and Lyon"). Clauses that state no task ("Thank you!", "I'm eager to learn more") are
-// dropped.
+// dropped. A retriever that finds a different tool for each item of a list may take the list
+// apart with SplitList ("retrieve flight options and hotel availability").
 //
 // The package is a leaf: it imports only the standard library.
 package subgoal
