@@ -62,7 +62,7 @@ type links struct {
 	apis      map[string]twnm.API
 }
 
-func (l links) Feeds(p, c string) bool            { return l.feeds[[2]string{p, c}] }
+func (l links) Feeds(p, c string) bool      { return l.feeds[[2]string{p, c}] }
 func (l links) Producers(api string) []Need { return l.producers[api] }
 func (l links) API(api string) (twnm.API, bool) {
 	a, ok := l.apis[api]
