@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -33,6 +34,10 @@ type Chain struct {
 	// place, where the data names no field: RestBench says only that the previous call's id
 	// feeds the next call, so any id of its answer, top level or in a list's items, is gold.
 	Alternatives map[Flow][]string
+	// Fields locates, for a gold flow from a field inside its producer's output (a meeting's
+	// time inside a list of meetings), that field as an output path ("meetings[].meeting_time",
+	// twnm.Param.Path's form), where the run's answer shows it.
+	Fields map[Flow]string
 }
 
 // Target is the chain's final API.
@@ -114,6 +119,9 @@ func feedsLast(run *invlog.Run) bool {
 	return true
 }
 
+// listIndex is the index of a list's item in a provenance path ("[0]").
+var listIndex = regexp.MustCompile(`\[\d+\]`)
+
 // chainOf is the chain of a linked run: its APIs in call order (repeats once), the inputs no
 // call produced (what the query states), its data flow and its feedback.
 func chainOf(run *invlog.Run) Chain {
@@ -127,6 +135,16 @@ func chainOf(run *invlog.Run) Chain {
 		for _, in := range ev.Inputs {
 			if in.From == nil {
 				c.Known[ev.API+"."+in.Param] = in.Value
+			}
+		}
+	}
+	for _, ev := range run.Events {
+		for _, in := range ev.Inputs {
+			if p := in.From; p != nil && strings.Contains(p.Path, ".") {
+				if c.Fields == nil {
+					c.Fields = map[Flow]string{}
+				}
+				c.Fields[Flow{From: p.API, Output: p.Param, To: ev.API, Input: in.Param}] = p.Param + listIndex.ReplaceAllString(p.Path, "[]")
 			}
 		}
 	}

@@ -107,6 +107,8 @@ func TestGoldChainsLoad(t *testing.T) {
 	// API-Bank chain 0: QueryMeeting(user_name: John) then SendEmail to the address stated.
 	c := ds[0].chains[0]
 	assert.Equal(t, "John", c.Known["QueryMeeting.user_name"])
+	// The reminder's time came from inside the list of meetings QueryMeeting answered.
+	assert.Equal(t, "meetings[].meeting_time", c.Fields[Flow{From: "QueryMeeting", Output: "meetings", To: "EmailReminder", Input: "time"}])
 }
 
 // TestChainRecovery runs both searchers on both gold-chain sets, on the static graph (catalog
@@ -141,6 +143,36 @@ func TestChainRecovery(t *testing.T) {
 		}
 	}
 	t.Log("\n" + table.String())
+}
+
+// A gold flow from a field inside an output (Chain.Fields, what the run's answer showed) is
+// nested unless the catalog lists an output at that path, which then counts in its place.
+func TestLinksFromFields(t *testing.T) {
+	flow := Flow{From: "Meetings", Output: "meetings", To: "Remind", Input: "time"}
+	chain := Chain{ID: "1", APIs: []string{"Meetings", "Remind"},
+		Transitions: []twnm.Transition{{Kind: twnm.Feeds, From: "Meetings", FromParam: "meetings", To: "Remind", ToParam: "time", Success: true}},
+		Fields:      map[Flow]string{flow: "meetings[].meeting_time"}}
+	remind := twnm.API{Name: "Remind", Inputs: []twnm.Param{{Name: "time", Type: "string", Required: true}}}
+	tests := []struct {
+		name                   string
+		outputs                []twnm.Param
+		flows, nested, covered int
+	}{
+		{"not listed", []twnm.Param{{Name: "meetings", Type: "array"}}, 0, 1, 0},
+		{"listed at its path", []twnm.Param{{Name: "meetings", Type: "array"},
+			{Name: "meeting_time", Type: "string", Path: "meetings[].meeting_time"}}, 1, 0, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := twnm.Catalog{Name: "c", APIs: []twnm.API{{Name: "Meetings", Outputs: tt.outputs}, remind}}
+			g, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embed.Default()})
+			require.NoError(t, err)
+			s := Links(g, []Chain{chain})
+			assert.Equal(t, tt.flows, s.Flows)
+			assert.Equal(t, tt.nested, s.Nested)
+			assert.Equal(t, tt.covered, s.Covered, "missed: %v", s.Missed)
+		})
+	}
 }
 
 // Link coverage and precision on a hand-built catalog: two gold flows into linkable inputs

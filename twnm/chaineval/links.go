@@ -98,6 +98,16 @@ func Links(g *twnm.Graph, chains []Chain) LinkStats {
 				hasOut = hasOut || ok
 				isLinked = isLinked || ok && linked(g, a)
 			}
+			if field, ok := c.Fields[f]; ok {
+				// The value came from a field inside the output: the flow is from the catalog's
+				// output at that path, or from one the catalog does not list.
+				name, listed := fieldOutput(g, f.From, field)
+				f.Output, hasOut = field, listed
+				if listed {
+					f.Output, isLinked = name, linked(g, Flow{From: f.From, Output: name, To: f.To, Input: f.Input})
+					gold[f] = true
+				}
+			}
 			in, ok := input(g, f.To, f.Input)
 			switch {
 			case !ok || !hasOut && !nested(f.Output):
@@ -173,6 +183,20 @@ func Links(g *twnm.Graph, chains []Chain) LinkStats {
 }
 
 func flowKey(f Flow) string { return f.To + "\x00" + f.Input + "\x00" + f.From + "\x00" + f.Output }
+
+// fieldOutput names api's output at path (twnm.Param.Path), or named path.
+func fieldOutput(g *twnm.Graph, api, path string) (string, bool) {
+	id, ok := g.APIByName(api)
+	if !ok || g.Node(id).API == nil {
+		return "", false
+	}
+	for _, o := range g.Node(id).API.Outputs {
+		if o.Path == path || o.Name == path {
+			return o.Name, true
+		}
+	}
+	return "", false
+}
 
 // nested reports whether an output name locates a field inside an output.
 func nested(output string) bool { return strings.ContainsAny(output, ".[") }
