@@ -3,84 +3,46 @@ package activities
 import (
 	"context"
 	"errors"
-	"time"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/toolcall"
-	"github.com/naviagent/navi/twnm"
 )
 
-// Error types of CallTool failures, as seen in the workflow history. The first five are
-// non-retryable: the same call cannot succeed later. The others are retried by the policy.
+// The activity's input and results are the contract's: the workflows use them without
+// linking this package.
+type (
+	CallToolInput  = contract.CallToolInput
+	CallToolResult = contract.CallToolResult
+	ToolFailure    = contract.ToolFailure
+)
+
+// Kept under their old names; see package contract.
 const (
-	ErrTypeToolInvalidInput = "ToolInvalidInput" // the args do not fit the API's inputs
-	ErrTypeToolNotCallable  = "ToolNotCallable"  // the catalog gives no usable HTTP endpoint
-	ErrTypeToolRejected     = "ToolRejected"     // the tool answered a 4xx such as 400, 404, 410, 422
-	ErrTypeToolUnauthorized = "ToolUnauthorized" // the tool answered 401 or 403
-	ErrTypeToolBadResponse  = "ToolBadResponse"  // a 2xx answer that is not JSON
-	ErrTypeNoToolClient     = "NoToolClient"     // the worker has no toolcall.Client
-
-	ErrTypeToolRateLimited = "ToolRateLimited" // 429: retried after the tool's Retry-After
-	ErrTypeToolUnavailable = "ToolUnavailable" // 408, 5xx, timeout, unreachable
-	ErrTypeToolOutputStore = "ToolOutputStore" // a large output could not be stored
+	ErrTypeToolInvalidInput     = contract.ErrTypeToolInvalidInput
+	ErrTypeToolNotCallable      = contract.ErrTypeToolNotCallable
+	ErrTypeToolRejected         = contract.ErrTypeToolRejected
+	ErrTypeToolUnauthorized     = contract.ErrTypeToolUnauthorized
+	ErrTypeToolBadResponse      = contract.ErrTypeToolBadResponse
+	ErrTypeNoToolClient         = contract.ErrTypeNoToolClient
+	ErrTypeToolRateLimited      = contract.ErrTypeToolRateLimited
+	ErrTypeToolUnavailable      = contract.ErrTypeToolUnavailable
+	ErrTypeToolOutputStore      = contract.ErrTypeToolOutputStore
+	DefaultToolAttempts         = contract.DefaultToolAttempts
+	DefaultToolInitialInterval  = contract.DefaultToolInitialInterval
+	DefaultToolBackoff          = contract.DefaultToolBackoff
+	DefaultToolMaxInterval      = contract.DefaultToolMaxInterval
+	DefaultToolStartToClose     = contract.DefaultToolStartToClose
+	DefaultToolHeartbeatTimeout = contract.DefaultToolHeartbeatTimeout
 )
 
-// NonRetryableToolErrorTypes are the CallTool error types no retry can fix, for a retry
-// policy's NonRetryableErrorTypes. The activity marks them non-retryable itself; listing them
-// in the policy too keeps a workflow's retries right should it wrap the errors.
-func NonRetryableToolErrorTypes() []string {
-	return []string{ErrTypeToolInvalidInput, ErrTypeToolNotCallable, ErrTypeToolRejected,
-		ErrTypeToolUnauthorized, ErrTypeToolBadResponse, ErrTypeNoToolClient}
-}
+// NonRetryableToolErrorTypes is contract.NonRetryableToolErrorTypes, kept under its old name.
+var NonRetryableToolErrorTypes = contract.NonRetryableToolErrorTypes
 
-// Defaults of ToolRetryPolicy, for the hints a catalog API leaves out.
-const (
-	DefaultToolAttempts         = 3
-	DefaultToolInitialInterval  = time.Second
-	DefaultToolBackoff          = 2.0
-	DefaultToolMaxInterval      = 10 * time.Second
-	DefaultToolStartToClose     = 30 * time.Second
-	DefaultToolHeartbeatTimeout = 15 * time.Second
-	// toolTimeoutGrace is added to an API's own timeout for the start-to-close timeout, so
-	// that the call times out first and the failure says so (ToolUnavailable, with the API's
-	// timeout) instead of being a bare activity timeout.
-	toolTimeoutGrace = 5 * time.Second
-)
-
-// CallToolInput is one call of a catalog API: its record, as the catalog gives it (with
-// endpoint and inputs), the arguments by input name, and the plan step it performs.
-type CallToolInput struct {
-	API  twnm.API          `json:"api"`
-	Args map[string]string `json:"args,omitempty"`
-	// Step is the index of the plan step, for logs and the caller's bookkeeping.
-	Step int `json:"step"`
-	// IdempotencyKey is the key of the logical call when the caller retries it as activities
-	// of their own (each attempt a new activity); empty, the activity makes one
-	// (ToolIdempotencyKey), the same for all of Temporal's retries of one activity.
-	IdempotencyKey string `json:"idempotency_key,omitempty"`
-}
-
-// CallToolResult is a successful call: the toolcall.Result (api, status, output, bytes, ref,
-// truncated, duration) with the step and the idempotency key the request carried.
-type CallToolResult struct {
-	toolcall.Result
-	Step           int    `json:"step"`
-	IdempotencyKey string `json:"idempotency_key"`
-}
-
-// ToolFailure is the detail of a CallTool application error: what the tool answered, for a
-// workflow that chooses a substitute or reports the failure. Read it with
-// ApplicationError.Details(&failure).
-type ToolFailure struct {
-	API        string        `json:"api"`
-	Step       int           `json:"step"`
-	Param      string        `json:"param,omitempty"`
-	Status     int           `json:"status,omitempty"`
-	Body       string        `json:"body,omitempty"`
-	RetryAfter time.Duration `json:"retry_after,omitempty"`
-}
+// ToolRetryPolicy is contract.ToolRetryPolicy, kept under its old name.
+var ToolRetryPolicy = contract.ToolRetryPolicy
 
 // CallTool calls one catalog API over HTTP with a.Tools and returns its output; an output
 // too large for the history comes back as a summary and a reference to the stored body.
@@ -161,37 +123,4 @@ func toolError(step int, err error) error {
 		return temporal.NewApplicationErrorWithOptions(msg, ErrTypeToolUnavailable, temporal.ApplicationErrorOptions{
 			NextRetryDelay: e.RetryAfter, Details: []any{detail}})
 	}
-}
-
-// ToolRetryPolicy gives the activity options of a CallTool of api from its catalog hints:
-// the start-to-close timeout (the API's timeout plus a grace of 5s, else 30s), the heartbeat
-// timeout (15s, three default heartbeat intervals of toolcall.Client) and the retry policy
-// (the hint's attempts, else 3; its initial interval, else 1s; backoff 2; its maximum
-// interval, else 10s or the initial interval if larger; the non-retryable error types).
-func ToolRetryPolicy(api twnm.API) (startToClose time.Duration, heartbeat time.Duration, policy *temporal.RetryPolicy) {
-	startToClose = DefaultToolStartToClose
-	if api.Timeout > 0 {
-		startToClose = time.Duration(api.Timeout) + toolTimeoutGrace
-	}
-	policy = &temporal.RetryPolicy{
-		InitialInterval:        DefaultToolInitialInterval,
-		BackoffCoefficient:     DefaultToolBackoff,
-		MaximumInterval:        DefaultToolMaxInterval,
-		MaximumAttempts:        DefaultToolAttempts,
-		NonRetryableErrorTypes: NonRetryableToolErrorTypes(),
-	}
-	if r := api.Retry; r != nil {
-		if r.MaxAttempts > 0 {
-			policy.MaximumAttempts = int32(min(r.MaxAttempts, 1<<31-1))
-		}
-		if r.InitialInterval > 0 {
-			policy.InitialInterval = time.Duration(r.InitialInterval)
-		}
-		if r.MaxInterval > 0 {
-			policy.MaximumInterval = time.Duration(r.MaxInterval)
-		}
-	}
-	// Temporal rejects a maximum interval below the initial one.
-	policy.MaximumInterval = max(policy.MaximumInterval, policy.InitialInterval)
-	return startToClose, DefaultToolHeartbeatTimeout, policy
 }

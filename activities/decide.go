@@ -8,31 +8,26 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/planner/llm"
 )
 
-// Planner names, the values of DecideInput.Planner.
-const (
-	PlannerLLM        = "llm"
-	PlannerGraphFirst = planner.GraphFirstName
+// The activity's input and results are the contract's: the workflows use them without
+// linking this package.
+type (
+	DecideInput = contract.DecideInput
 )
 
-// Error types of planner failures no retry can fix.
+// Kept under their old names; see package contract.
 const (
-	ErrTypePlannerInvalidOutput = "PlannerInvalidOutput"
-	ErrTypeLLMUnauthorized      = "LLMUnauthorized"
-	ErrTypeLLMRejected          = "LLMRequestRejected" // e.g. an unknown model
-	ErrTypeNoLLM                = "NoLLMConfigured"
+	PlannerLLM                  = contract.PlannerLLM
+	PlannerGraphFirst           = contract.PlannerGraphFirst
+	ErrTypePlannerInvalidOutput = contract.ErrTypePlannerInvalidOutput
+	ErrTypeLLMUnauthorized      = contract.ErrTypeLLMUnauthorized
+	ErrTypeLLMRejected          = contract.ErrTypeLLMRejected
+	ErrTypeNoLLM                = contract.ErrTypeNoLLM
 )
-
-// DecideInput asks a planner for the next action.
-type DecideInput struct {
-	// Planner is PlannerGraphFirst, PlannerLLM, or empty for the worker's default (the LLM
-	// when one is configured).
-	Planner string          `json:"planner,omitempty"`
-	Context planner.Context `json:"context"`
-}
 
 // Decide runs one planner step. LLM output that stays invalid after the planner's repair
 // attempt, and credentials the endpoint refuses, fail the step for good with a message that

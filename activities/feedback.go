@@ -10,27 +10,16 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
-	"github.com/naviagent/navi/twnm"
 )
 
-// FeedbackInput is what one executed chain teaches the graph.
-type FeedbackInput struct {
-	// Key names the chain (workflow, run and chain number): a chain is counted once however
-	// often the activity is retried.
-	Key         string            `json:"key"`
-	Invocations []twnm.Invocation `json:"invocations"`
-	Transitions []twnm.Transition `json:"transitions,omitempty"`
-	// Goals are the parts of the request the chain served, each with the API that served it:
-	// retrieval later finds those APIs by requests like them.
-	Goals []GoalFeedback `json:"goals,omitempty"`
-}
-
-// GoalFeedback is one sub-goal of a request and the API that served it.
-type GoalFeedback struct {
-	API  string `json:"api"`
-	Text string `json:"text"`
-}
+// The activity's input and results are the contract's: the workflows use them without
+// linking this package.
+type (
+	FeedbackInput = contract.FeedbackInput
+	GoalFeedback  = contract.GoalFeedback
+)
 
 // RecordFeedback adds a chain's invocation outcomes and data flows to the graph's statistics
 // in Neo4j (counts, THEN and FEEDS edges, Eq. 4 weights) in one transaction that also marks

@@ -4,17 +4,14 @@ import (
 	"context"
 	"time"
 
+	"github.com/naviagent/navi/contract"
 	"go.temporal.io/sdk/activity"
 )
 
-// Heartbeats of the activities that do not stream progress of their own (Decide, Retrieve,
-// Recombine, RecordFeedback): they beat every KeepAliveInterval while they run, and the
-// workflow gives them a heartbeat timeout of KeepAliveTimeout. A worker that dies mid-call
-// is then noticed in seconds, and the attempt retried on another worker, instead of after
-// the start-to-close timeout (a minute or two).
+// Kept under their old names; see package contract.
 const (
-	KeepAliveInterval = 2 * time.Second
-	KeepAliveTimeout  = 10 * time.Second
+	KeepAliveInterval = contract.KeepAliveInterval
+	KeepAliveTimeout  = contract.KeepAliveTimeout
 )
 
 // keepAlive heartbeats every KeepAliveInterval until the returned stop is called. Outside an

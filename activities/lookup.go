@@ -9,7 +9,15 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
+)
+
+// The activity's input and results are the contract's: the workflows use them without
+// linking this package.
+type (
+	LookupToolsInput  = contract.LookupToolsInput
+	LookupToolsResult = contract.LookupToolsResult
 )
 
 // GraphReader is the part of the tool graph store the lookup needs.
@@ -20,25 +28,11 @@ type GraphReader interface {
 
 // Error types of non-retryable activity failures, as seen in the workflow history.
 const (
-	ErrTypeInvalidInput = "InvalidInput"
-	ErrTypeGraphAuth    = "Neo4jUnauthorized"
+	ErrTypeInvalidInput = contract.ErrTypeInvalidInput
+	ErrTypeGraphAuth    = contract.ErrTypeGraphAuth
 	DefaultLookupLimit  = 5
 	maxLookupLimit      = 50
 )
-
-// LookupToolsInput is the input of LookupTools.
-type LookupToolsInput struct {
-	Query string `json:"query"`
-	Limit int    `json:"limit,omitempty"` // 0 means DefaultLookupLimit
-}
-
-// LookupToolsResult is what the graph knows about a query: the tools that match its words and
-// the size of the graph they were found in.
-type LookupToolsResult struct {
-	Terms []string         `json:"terms"`
-	Tools []neo4j.APIMatch `json:"tools"`
-	Graph neo4j.Counts     `json:"graph"`
-}
 
 // LookupTools reads the tool graph in Neo4j: the APIs whose name or description mention the
 // query's words, best first, and the graph's size. A Neo4j that is down fails the attempt so

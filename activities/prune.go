@@ -9,36 +9,28 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/twnm"
 )
 
-// ErrTypeNoModelStore fails the retraining activities of a worker without a model store.
-const ErrTypeNoModelStore = "NoModelStore"
+// The activity's input and results are the contract's: the workflows use them without
+// linking this package.
+type (
+	PruneProbeInput  = contract.PruneProbeInput
+	PruneProbeResult = contract.PruneProbeResult
+)
+
+// Kept under their old names; see package contract.
+const (
+	ErrTypeNoModelStore = contract.ErrTypeNoModelStore
+)
 
 func (a *Activities) models() (ModelStore, error) {
 	if a.Models == nil {
 		return nil, temporal.NewNonRetryableApplicationError("the worker has no model store", ErrTypeNoModelStore, nil)
 	}
 	return a.Models, nil
-}
-
-// PruneProbeInput configures targeted pruning and probing.
-type PruneProbeInput struct {
-	// Prune is Eq. 13's settings; zero uses twnm.DefaultPrune.
-	Prune twnm.PruneOptions `json:"prune"`
-	// MaxProbes bounds the pruned APIs probed in one round; 0 means 50.
-	MaxProbes int `json:"max_probes"`
-	// Scope, when set, limits pruning and probing to the APIs whose names start with it
-	// (one tenant's catalog, or one test's APIs in a shared graph).
-	Scope string `json:"scope,omitempty"`
-}
-
-// PruneProbeResult lists what changed.
-type PruneProbeResult struct {
-	Pruned      []string `json:"pruned,omitempty"`      // active APIs pruned now (Eq. 13)
-	Reactivated []string `json:"reactivated,omitempty"` // pruned APIs whose probe answered
-	StillDown   []string `json:"still_down,omitempty"`  // pruned APIs whose probe did not
 }
 
 // PruneAndProbe prunes the active APIs whose Eq. 13 score passes the threshold, then probes

@@ -7,30 +7,18 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 )
 
-// RecombineInput asks for a repair of a plan whose step FailedStep failed for good.
-type RecombineInput struct {
-	Plan       planner.Plan      `json:"plan"`
-	FailedStep int               `json:"failed_step"`
-	Strategy   string            `json:"strategy"` // twnm.StrategySubstitution, ...UpstreamReroute or ...SubgraphSwitch
-	Known      map[string]string `json:"known,omitempty"`
-	// Exclude names every API that failed in this run; none of them may come back.
-	Exclude []string `json:"exclude,omitempty"`
-	Search  string   `json:"search,omitempty"`
-}
-
-// RecombineResult is the repaired plan, or Found false with the reason none was found.
-type RecombineResult struct {
-	Found    bool                `json:"found"`
-	Strategy string              `json:"strategy"`
-	Reason   string              `json:"reason"`
-	Plan     planner.Plan        `json:"plan"`
-	APIs     map[string]twnm.API `json:"apis,omitempty"`
-}
+// The activity's input and results are the contract's: the workflows use them without
+// linking this package.
+type (
+	RecombineInput  = contract.RecombineInput
+	RecombineResult = contract.RecombineResult
+)
 
 // Recombine tries one recombination strategy (NaviAgent Section 3.3) on a plan whose step
 // failed after its retries. It reads the neighbourhood of the plan's APIs from Neo4j, so

@@ -16,26 +16,32 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/hgt"
 )
 
-// Error types of retraining failures no retry can fix.
+// The activity's input and results are the contract's: the workflows use them without
+// linking this package.
+type (
+	PropagateResult = contract.PropagateResult
+	TrainInput      = contract.TrainInput
+	TrainResult     = contract.TrainResult
+	EvaluateResult  = contract.EvaluateResult
+	PredictInput    = contract.PredictInput
+	PredictResult   = contract.PredictResult
+)
+
+// Kept under their old names; see package contract.
 const (
-	ErrTypeModelLayout   = "ModelLayoutMismatch"
-	ErrTypeTrainingInput = "TrainingInput"
+	ErrTypeModelLayout   = contract.ErrTypeModelLayout
+	ErrTypeTrainingInput = contract.ErrTypeTrainingInput
 )
 
 // trainHeartbeat is how often training heartbeats besides once per epoch, so that a long
 // epoch does not look like a dead worker.
 const trainHeartbeat = 10 * time.Second
-
-// PropagateResult says how many behavioural edges Eq. 14 changed.
-type PropagateResult struct {
-	Edges   int `json:"edges"`   // behavioural edges in the graph
-	Updated int `json:"updated"` // whose weight changed and was written back
-}
 
 // PropagateWeights applies edge attribute propagation (Eq. 14) to the whole graph from its
 // sliding windows and writes the changed weights back, so search and training see them.
@@ -69,24 +75,6 @@ func (a *Activities) PropagateWeights(ctx context.Context) (PropagateResult, err
 		return PropagateResult{}, graphError(err)
 	}
 	return PropagateResult{Edges: len(before), Updated: n}, nil
-}
-
-// TrainInput names the model version to train and its settings.
-type TrainInput struct {
-	Version string     `json:"version"`
-	Config  hgt.Config `json:"config"`
-}
-
-// TrainResult is a trained and saved model.
-type TrainResult struct {
-	Version string      `json:"version"`
-	Metrics hgt.Metrics `json:"metrics"`
-	Nodes   int         `json:"nodes"`
-	Edges   int         `json:"edges"`
-	// Attempt is the activity attempt that trained it; above 1 the training restarted after
-	// a crash or a timeout.
-	Attempt int32  `json:"attempt"`
-	File    string `json:"file,omitempty"` // the model file, when the worker keeps one
 }
 
 // TrainModel trains the HGT on a snapshot of the graph, heartbeating its progress every epoch,
@@ -156,18 +144,6 @@ func (a *Activities) TrainModel(ctx context.Context, in TrainInput) (TrainResult
 	return res, nil
 }
 
-// EvaluateResult compares a trained model with the active one.
-type EvaluateResult struct {
-	Version      string  `json:"version"`
-	ValAUC       float64 `json:"val_auc"`
-	Active       string  `json:"active,omitempty"`
-	ActiveValAUC float64 `json:"active_val_auc,omitempty"`
-	// NotWorse is set when the model may replace the active one: no model is active, or its
-	// validation AUC is at least the active one's.
-	NotWorse bool   `json:"not_worse"`
-	Reason   string `json:"reason"`
-}
-
 // EvaluateModel compares the validation AUC of version with the active model's.
 func (a *Activities) EvaluateModel(ctx context.Context, version string) (EvaluateResult, error) {
 	store, err := a.models()
@@ -219,28 +195,6 @@ func finite(v float64) float64 {
 		return 0
 	}
 	return v
-}
-
-// PredictInput asks for a model's predicted weights to be written back.
-type PredictInput struct {
-	Version string `json:"version"`
-	// MissingThreshold and MaxMissing bound the predicted missing edges written; a threshold
-	// of 0 uses the model's own decision threshold (Metrics.Threshold), which is on the scale
-	// of the statistical weights the model was trained against, not 0.5.
-	MissingThreshold float64 `json:"missing_threshold"`
-	MaxMissing       int     `json:"max_missing"`
-	// MissingFeeds also writes predicted FEEDS edges the graph lacks. Off by default: a
-	// predicted FEEDS edge gives search a producer the catalog never declared (an output
-	// feeding an input of another name), which a weak model fills with nonsense; a predicted
-	// THEN edge only strengthens or weakens producers the structure already allows.
-	MissingFeeds bool `json:"missing_feeds,omitempty"`
-}
-
-// PredictResult counts what was written.
-type PredictResult struct {
-	Predicted int `json:"predicted"` // predictions made
-	Missing   int `json:"missing"`   // of which for edges the graph did not have
-	Written   int `json:"written"`
 }
 
 // WriteModelPredictions loads a saved model, predicts the weight of every behavioural edge

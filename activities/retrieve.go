@@ -11,11 +11,32 @@ import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/recall"
 	"github.com/naviagent/navi/twnm/subgoal"
+)
+
+// The activity's input and results are the contract's: the workflows use them without
+// linking this package.
+type (
+	RetrieveInput  = contract.RetrieveInput
+	RetrieveResult = contract.RetrieveResult
+	Intent         = contract.Intent
+	SubGoal        = contract.SubGoal
+)
+
+// Kept under their old names; see package contract.
+const (
+	SearchAlphaBeta     = contract.SearchAlphaBeta
+	SearchHeuristic     = contract.SearchHeuristic
+	SearchNone          = contract.SearchNone
+	DefaultTargets      = contract.DefaultTargets
+	ErrTypeNoGraphStore = contract.ErrTypeNoGraphStore
+	ErrTypeBadPlan      = contract.ErrTypeBadPlan
+	ErrTypeNotInGraph   = contract.ErrTypeNotInGraph
 )
 
 // GraphStore is the part of the Neo4j store the agent's activities use.
@@ -27,71 +48,6 @@ type GraphStore interface {
 	RecordGoals(ctx context.Context, key string, uses []neo4j.GoalUse, now time.Time) error
 }
 
-// Graph searches by name, the values of RetrieveInput.Search.
-const (
-	SearchAlphaBeta = "alphabeta"
-	SearchHeuristic = "heuristic"
-	// SearchNone plans the target alone, with no producers from the graph: the evaluation's
-	// one-tool-at-a-time baseline, whose missing inputs the user must give.
-	SearchNone = "none"
-	// DefaultTargets is how many target APIs retrieval recalls (NaviAgent: the top 3).
-	DefaultTargets = 3
-)
-
-// Error types of the agent's non-retryable activity failures.
-const (
-	ErrTypeNoGraphStore = "NoGraphStore"
-	ErrTypeBadPlan      = "BadPlan"
-	ErrTypeNotInGraph   = "NotInGraph"
-)
-
-// RetrieveInput asks for candidate APIs and their plans.
-type RetrieveInput struct {
-	// Description is what to recall: the planner's recall_description, or the query.
-	Description string `json:"description"`
-	// Text is the user's own words (the query and any clarification answers); values stated
-	// in it are bound to the inputs of the recalled subgraph.
-	Text string `json:"text"`
-	// Known holds values bound already, keyed "API.param" or by parameter name; they win over
-	// values found in Text.
-	Known map[string]string `json:"known,omitempty"`
-	// Exclude names APIs that must not be used (they failed for good in this run).
-	Exclude []string `json:"exclude,omitempty"`
-	// Intents are the LLM planner's sub-intents, in dependency order: retrieval searches for
-	// each as a sub-goal instead of splitting the description itself.
-	Intents []Intent `json:"intents,omitempty"`
-	Search  string   `json:"search,omitempty"` // SearchAlphaBeta (default) or SearchHeuristic
-	K       int      `json:"k,omitempty"`      // targets to recall; 0 means DefaultTargets
-}
-
-// RetrieveResult holds the recalled candidates, each with the plan graph search found for it.
-type RetrieveResult struct {
-	Candidates []planner.Candidate `json:"candidates"`
-	// Tree is the candidates' subgraphs serialized as trees, for the planner's prompt.
-	Tree string `json:"tree"`
-	// APIs holds the catalog entry of every API of the candidates' plans, for the tool calls.
-	APIs map[string]twnm.API `json:"apis"`
-	// Extracted holds the values found in Text, keyed "API.param".
-	Extracted map[string]string `json:"extracted,omitempty"`
-	// SubgraphAPIs is how many APIs the subgraph read from Neo4j held.
-	SubgraphAPIs int `json:"subgraph_apis"`
-	// SubGoals are the parts of the request retrieval searched for, the whole request last.
-	SubGoals []SubGoal `json:"sub_goals,omitempty"`
-	// Final is the step the graph chose to end the chain, and Chain the chain's steps in
-	// order, producers first.
-	Final string   `json:"final,omitempty"`
-	Chain []string `json:"chain,omitempty"`
-	// Branches are the best APIs of the request's other parts whose chains were joined to
-	// the final step's plan (a compound request's other intents).
-	Branches []string `json:"branches,omitempty"`
-}
-
-// Intent is one sub-intent of the planner's decision array.
-type Intent struct {
-	Rank int    `json:"rank"` // dependency_rank
-	Text string `json:"text"`
-}
-
 // goalsOf turns the planner's sub-intents into retrieval's sub-goals, the whole description
 // last.
 func goalsOf(intents []Intent, desc string) []subgoal.Goal {
@@ -100,31 +56,6 @@ func goalsOf(intents []Intent, desc string) []subgoal.Goal {
 		goals = append(goals, subgoal.Goal{Order: i, Rank: it.Rank, Text: it.Text, Values: subgoal.Values(it.Text), Source: subgoal.SourceLLM})
 	}
 	return append(goals, subgoal.Goal{Order: len(intents), Rank: len(intents), Text: desc, Values: subgoal.Values(desc), Whole: true, Source: subgoal.SourceLLM})
-}
-
-// SubGoal is one part of the request as retrieval understood it, for the trace and the
-// state query.
-type SubGoal struct {
-	Text   string   `json:"text"`
-	Values []string `json:"values,omitempty"`
-	Whole  bool     `json:"whole,omitempty"`
-	// Top names the best candidates for this part, best first.
-	Top []string `json:"top,omitempty"`
-	// Relevant is false when no tool of the graph is similar enough to this part.
-	Relevant bool    `json:"relevant"`
-	Best     float64 `json:"best,omitempty"`
-}
-
-// String gives the sub-goal in one line: `"text" → A, B` or `"text" → no relevant tool`.
-func (s SubGoal) String() string {
-	what := "the whole request"
-	if !s.Whole {
-		what = fmt.Sprintf("%q", s.Text)
-	}
-	if !s.Relevant {
-		return what + " → no relevant tool"
-	}
-	return what + " → " + strings.Join(s.Top, ", ")
 }
 
 // subGoalsShown is how many candidates of each sub-goal the result names.

@@ -8,8 +8,15 @@ import (
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
+)
+
+// Counts and APIMatch are the contract's, which the LookupTools activity returns.
+type (
+	Counts   = contract.Counts
+	APIMatch = contract.APIMatch
 )
 
 // OpenWithSchema opens the store and applies the schema for the default embedder, as a worker
@@ -59,13 +66,6 @@ func (s *Store) LoadCatalogWith(ctx context.Context, c twnm.Catalog, o ImportOpt
 	return LoadStats{APIs: st.APIs, Params: st.Params, Replaced: st.Replaced, Reset: st.Reset}, nil
 }
 
-// Counts is the size of the graph.
-type Counts struct {
-	APIs   int64 `json:"apis"`
-	Params int64 `json:"params"`
-	Edges  int64 `json:"edges"`
-}
-
 // Counts reads the number of API nodes, parameter nodes and edges between them.
 func (s *Store) Counts(ctx context.Context) (Counts, error) {
 	res, err := s.run(ctx, "count graph", false, `
@@ -92,15 +92,6 @@ RETURN apis, params, edges`, nil)
 		*f.dst = v
 	}
 	return c, nil
-}
-
-// APIMatch is an API found by FindAPIs, with its parameters' names.
-type APIMatch struct {
-	Name        string   `json:"name"`
-	Description string   `json:"description"`
-	Inputs      []string `json:"inputs"`
-	Outputs     []string `json:"outputs"`
-	Score       int64    `json:"score"` // how many query terms the name or description contains
 }
 
 // findAPIs ranks APIs by how many terms their name or description contains. It is the keyword

@@ -13,7 +13,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 )
@@ -98,11 +98,11 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 // call runs one tool call with the tool's own retry policy and timeouts. Runs recorded before
 // crashAwareCallsChange leave the retries to Temporal; later ones retry in the workflow
 // (callAttempts), so that attempts lost to a dead worker are told apart from the tool's.
-func (r *run) call(api string, args map[string]string, step int) (activities.CallToolResult, error) {
+func (r *run) call(api string, args map[string]string, step int) (contract.CallToolResult, error) {
 	spec := r.apis[api]
-	startToClose, heartbeat, policy := activities.ToolRetryPolicy(spec)
+	startToClose, heartbeat, policy := contract.ToolRetryPolicy(spec)
 	r.state.ToolCalls++
-	var out activities.CallToolResult
+	var out contract.CallToolResult
 	var err error
 	if workflow.GetVersion(r.ctx, crashAwareCallsChange, workflow.DefaultVersion, crashAwareCallsVersion) == workflow.DefaultVersion {
 		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
@@ -111,7 +111,7 @@ func (r *run) call(api string, args map[string]string, step int) (activities.Cal
 			RetryPolicy:         policy,
 			Summary:             "call " + api,
 		})
-		err = workflow.ExecuteActivity(ctx, (*activities.Activities).CallTool, activities.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
+		err = workflow.ExecuteActivity(ctx, contract.ActivityCallTool, contract.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
 	} else {
 		out, err = r.callAttempts(spec, args, step, startToClose, heartbeat, policy)
 	}
@@ -179,9 +179,9 @@ func (e *errCutOff) Unwrap() error { return e.last }
 // fails as a tool error): it is retried at once and never counts against the tool, up to
 // MaxWorkerLosses, after which the call ends with errCutOff; an API whose calls honour no
 // idempotency key (twnm.EffectUnsafe) is not sent again at all (errCutOff, mayHaveRun).
-func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, startToClose, heartbeat time.Duration, policy *temporal.RetryPolicy) (activities.CallToolResult, error) {
+func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, startToClose, heartbeat time.Duration, policy *temporal.RetryPolicy) (contract.CallToolResult, error) {
 	info := workflow.GetInfo(r.ctx)
-	in := activities.CallToolInput{API: spec, Args: args, Step: step,
+	in := contract.CallToolInput{API: spec, Args: args, Step: step,
 		IdempotencyKey: fmt.Sprintf("navi/%s/%s/call-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.state.ToolCalls)}
 	failures, losses := 0, 0
 	for {
@@ -195,8 +195,8 @@ func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, star
 			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 			Summary:             summary,
 		})
-		var out activities.CallToolResult
-		err := workflow.ExecuteActivity(ctx, (*activities.Activities).CallTool, in).Get(r.ctx, &out)
+		var out contract.CallToolResult
+		err := workflow.ExecuteActivity(ctx, contract.ActivityCallTool, in).Get(r.ctx, &out)
 		if err == nil {
 			return out, nil
 		}
@@ -254,7 +254,7 @@ func (e *errEndRun) Error() string { return e.status + ": " + e.answer }
 // neither (reason says why).
 type cutOffVerdict struct {
 	tookEffect bool
-	out        activities.CallToolResult
+	out        contract.CallToolResult
 	sendAgain  bool
 	reason     string
 }
@@ -339,9 +339,9 @@ func affirmative(answer string) bool {
 }
 
 // toolFailure is the ToolFailure detail of a tool call's error, if it carries one.
-func toolFailure(err error) (activities.ToolFailure, bool) {
+func toolFailure(err error) (contract.ToolFailure, bool) {
 	var app *temporal.ApplicationError
-	var detail activities.ToolFailure
+	var detail contract.ToolFailure
 	if errors.As(err, &app) && app.HasDetails() && app.Details(&detail) == nil {
 		return detail, true
 	}
@@ -386,13 +386,13 @@ func (r *run) recombine(plan planner.Plan, failed int) (planner.Plan, bool) {
 	for _, strategy := range recombinationStrategies {
 		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: time.Minute,
-			HeartbeatTimeout:    activities.KeepAliveTimeout,
+			HeartbeatTimeout:    contract.KeepAliveTimeout,
 			RetryPolicy:         graphRetry(),
 			Summary:             fmt.Sprintf("recombine: %s for %s", strategy, api),
 		})
-		in := activities.RecombineInput{Plan: plan, FailedStep: failed, Strategy: strategy, Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search}
-		var res activities.RecombineResult
-		if err := workflow.ExecuteActivity(ctx, (*activities.Activities).Recombine, in).Get(r.ctx, &res); err != nil {
+		in := contract.RecombineInput{Plan: plan, FailedStep: failed, Strategy: strategy, Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search}
+		var res contract.RecombineResult
+		if err := workflow.ExecuteActivity(ctx, contract.ActivityRecombine, in).Get(r.ctx, &res); err != nil {
 			r.trace(TraceRecombine, false, fmt.Sprintf("%s for %s failed: %s", strategy, api, rootMessage(err)))
 			continue
 		}
@@ -454,20 +454,20 @@ func (r *run) recordFeedback(ch *chain) {
 	info := workflow.GetInfo(r.ctx)
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
-		HeartbeatTimeout:    activities.KeepAliveTimeout,
+		HeartbeatTimeout:    contract.KeepAliveTimeout,
 		RetryPolicy:         graphRetry(),
 		Summary:             fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs)),
 	})
-	in := activities.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
+	in := contract.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
 		Invocations: ch.invs, Transitions: ch.trs, Goals: r.servedGoals(ch)}
-	r.feedback = append(r.feedback, workflow.ExecuteActivity(ctx, (*activities.Activities).RecordFeedback, in))
+	r.feedback = append(r.feedback, workflow.ExecuteActivity(ctx, contract.ActivityRecordFeedback, in))
 }
 
 // servedGoals pairs the sub-goals of the last retrieval with the APIs of a chain that ran to
 // its target: the whole request with the target, each part with the first of its best tools
 // the chain called. The graph learns from them what users call those tools. A chain that did
 // not reach its target teaches nothing.
-func (r *run) servedGoals(ch *chain) []activities.GoalFeedback {
+func (r *run) servedGoals(ch *chain) []contract.GoalFeedback {
 	if r.state.Plan == nil || len(r.state.Plan.Steps) == 0 {
 		return nil
 	}
@@ -481,15 +481,15 @@ func (r *run) servedGoals(ch *chain) []activities.GoalFeedback {
 	if !called[target] {
 		return nil
 	}
-	var out []activities.GoalFeedback
+	var out []contract.GoalFeedback
 	for _, g := range r.state.SubGoals {
 		if g.Whole {
-			out = append(out, activities.GoalFeedback{API: target, Text: g.Text})
+			out = append(out, contract.GoalFeedback{API: target, Text: g.Text})
 			continue
 		}
 		for _, api := range g.Top {
 			if called[api] {
-				out = append(out, activities.GoalFeedback{API: api, Text: g.Text})
+				out = append(out, contract.GoalFeedback{API: api, Text: g.Text})
 				break
 			}
 		}

@@ -11,7 +11,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 )
@@ -38,7 +38,7 @@ const (
 func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) {
 	query := strings.TrimSpace(req.Query)
 	if query == "" {
-		return QueryResult{}, temporal.NewNonRetryableApplicationError("query is empty", activities.ErrTypeInvalidInput, nil)
+		return QueryResult{}, temporal.NewNonRetryableApplicationError("query is empty", contract.ErrTypeInvalidInput, nil)
 	}
 	if workflow.GetVersion(ctx, agentLoopChange, workflow.DefaultVersion, agentLoopVersion) == workflow.DefaultVersion {
 		return lookupSlice(ctx, query)
@@ -246,13 +246,13 @@ func (r *run) decide() (planner.Result, error) {
 	}
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: 2 * time.Minute,
-		HeartbeatTimeout:    activities.KeepAliveTimeout,
+		HeartbeatTimeout:    contract.KeepAliveTimeout,
 		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
-			NonRetryableErrorTypes: []string{activities.ErrTypePlannerInvalidOutput, activities.ErrTypeLLMUnauthorized, activities.ErrTypeLLMRejected, activities.ErrTypeNoLLM, activities.ErrTypeInvalidInput}},
+			NonRetryableErrorTypes: []string{contract.ErrTypePlannerInvalidOutput, contract.ErrTypeLLMUnauthorized, contract.ErrTypeLLMRejected, contract.ErrTypeNoLLM, contract.ErrTypeInvalidInput}},
 		Summary: fmt.Sprintf("decide: step %d (%s)", r.state.Step, name),
 	})
 	var res planner.Result
-	err := workflow.ExecuteActivity(ctx, (*activities.Activities).Decide, activities.DecideInput{Planner: r.req.Planner, Context: r.pc}).Get(r.ctx, &res)
+	err := workflow.ExecuteActivity(ctx, contract.ActivityDecide, contract.DecideInput{Planner: r.req.Planner, Context: r.pc}).Get(r.ctx, &res)
 	if err != nil {
 		r.trace(TraceDecide, false, "planner failed: "+rootMessage(err))
 		return res, err
@@ -333,7 +333,7 @@ func (r *run) ask(question string, params []string) (answer string, answered boo
 func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 		StartToCloseTimeout: time.Minute,
-		HeartbeatTimeout:    activities.KeepAliveTimeout,
+		HeartbeatTimeout:    contract.KeepAliveTimeout,
 		RetryPolicy:         graphRetry(),
 		Summary:             "retrieve: " + quote(d.RecallDescription, 60),
 	})
@@ -341,10 +341,10 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	for _, qa := range r.pc.Clarifications {
 		texts = append(texts, qa.Answer)
 	}
-	in := activities.RetrieveInput{Description: d.RecallDescription, Text: strings.Join(texts, "\n"),
+	in := contract.RetrieveInput{Description: d.RecallDescription, Text: strings.Join(texts, "\n"),
 		Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search, Intents: intents(all)}
-	var res activities.RetrieveResult
-	if err := workflow.ExecuteActivity(ctx, (*activities.Activities).Retrieve, in).Get(r.ctx, &res); err != nil {
+	var res contract.RetrieveResult
+	if err := workflow.ExecuteActivity(ctx, contract.ActivityRetrieve, in).Get(r.ctx, &res); err != nil {
 		r.trace(TraceRetrieve, false, "retrieval failed: "+rootMessage(err))
 		return fmt.Errorf("retrieve: %w", err)
 	}
@@ -404,18 +404,18 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 // intents are the planner's sub-intents in dependency order, as retrieval's sub-goals: each
 // one's recall description, or its intent. One sub-intent gives none: retrieval splits the
 // request itself.
-func intents(ds []planner.Decision) []activities.Intent {
+func intents(ds []planner.Decision) []contract.Intent {
 	if len(ds) < 2 {
 		return nil
 	}
-	var out []activities.Intent
+	var out []contract.Intent
 	for _, d := range ds {
 		text := strings.TrimSpace(d.RecallDescription)
 		if text == "" {
 			text = strings.TrimSpace(d.Intent)
 		}
 		if text != "" {
-			out = append(out, activities.Intent{Rank: d.DependencyRank, Text: text})
+			out = append(out, contract.Intent{Rank: d.DependencyRank, Text: text})
 		}
 	}
 	return out
@@ -481,7 +481,7 @@ func (r *run) upsert() error {
 func graphRetry() *temporal.RetryPolicy {
 	return &temporal.RetryPolicy{
 		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 20,
-		NonRetryableErrorTypes: []string{activities.ErrTypeInvalidInput, activities.ErrTypeGraphAuth, activities.ErrTypeBadPlan, activities.ErrTypeNoGraphStore, activities.ErrTypeNotInGraph},
+		NonRetryableErrorTypes: []string{contract.ErrTypeInvalidInput, contract.ErrTypeGraphAuth, contract.ErrTypeBadPlan, contract.ErrTypeNoGraphStore, contract.ErrTypeNotInGraph},
 	}
 }
 

@@ -3,8 +3,6 @@ package workflows
 import (
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/workflow"
-
-	"github.com/naviagent/navi/activities"
 )
 
 // Registry is what Register needs of a worker, a test environment, a replayer or a plugin's
@@ -15,8 +13,10 @@ type Registry interface {
 }
 
 // Register adds Navi's workflows and the activities they run to r, under their Go names
-// (QueryWorkflow, RetrainWorkflow; the methods of acts: Decide, Retrieve, CallTool, ...).
-func Register(r Registry, acts *activities.Activities) {
+// (QueryWorkflow, RetrainWorkflow; the methods of acts, an *activities.Activities: Decide,
+// Retrieve, CallTool, ..., the names in package contract). acts is not typed here so that
+// this package links none of the activities' dependencies (Neo4j's driver, the LLM client).
+func Register(r Registry, acts any) {
 	r.RegisterWorkflowWithOptions(QueryWorkflow, workflow.RegisterOptions{})
 	r.RegisterWorkflowWithOptions(RetrainWorkflow, workflow.RegisterOptions{})
 	r.RegisterActivityWithOptions(acts, activity.RegisterOptions{})

@@ -7,8 +7,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/naviagent/navi/activities"
-	"github.com/naviagent/navi/twnm/hgt"
+	"github.com/naviagent/navi/contract"
+	"github.com/naviagent/navi/twnm/hgt/hgtdata"
 )
 
 // Retraining defaults.
@@ -24,15 +24,15 @@ const (
 
 // RetrainRequest starts one retraining. Zero fields take the defaults.
 type RetrainRequest struct {
-	// Config is the HGT's settings; nil means hgt.DefaultConfig().
-	Config *hgt.Config `json:"config,omitempty"`
+	// Config is the HGT's settings; nil means hgtdata.DefaultConfig().
+	Config *hgtdata.Config `json:"config,omitempty"`
 	// TrainQueue is where training and prediction run; empty means DefaultTrainQueue.
 	TrainQueue       string  `json:"train_queue,omitempty"`
 	MissingThreshold float64 `json:"missing_threshold,omitempty"`
 	MaxMissing       int     `json:"max_missing,omitempty"`
 	MaxProbes        int     `json:"max_probes,omitempty"`
 	// MissingFeeds also writes predicted FEEDS edges the graph lacks (see
-	// activities.PredictInput); predicted THEN edges are always written.
+	// contract.PredictInput); predicted THEN edges are always written.
 	MissingFeeds bool `json:"missing_feeds,omitempty"`
 	// NoActivate trains, evaluates and writes the predictions but leaves the active model as
 	// it is: a shadow run whose version ops can inspect and activate by hand.
@@ -48,13 +48,13 @@ type RetrainRequest struct {
 
 // RetrainResult says what a retraining did.
 type RetrainResult struct {
-	Version    string                      `json:"version"`
-	Train      activities.TrainResult      `json:"train"`
-	Evaluation activities.EvaluateResult   `json:"evaluation"`
-	Activated  bool                        `json:"activated"`
-	Propagated activities.PropagateResult  `json:"propagated"`
-	Predicted  activities.PredictResult    `json:"predicted"`
-	Pruning    activities.PruneProbeResult `json:"pruning"`
+	Version    string                    `json:"version"`
+	Train      contract.TrainResult      `json:"train"`
+	Evaluation contract.EvaluateResult   `json:"evaluation"`
+	Activated  bool                      `json:"activated"`
+	Propagated contract.PropagateResult  `json:"propagated"`
+	Predicted  contract.PredictResult    `json:"predicted"`
+	Pruning    contract.PruneProbeResult `json:"pruning"`
 }
 
 // RetrainWorkflow keeps the tool graph learning (design section 6): propagate edge weights
@@ -63,7 +63,7 @@ type RetrainResult struct {
 // APIs (Eq. 13) → activate the new version only if its validation AUC is not worse. A
 // Temporal Schedule runs it (`navi schedule retrain --every 1h`).
 func RetrainWorkflow(ctx workflow.Context, req RetrainRequest) (RetrainResult, error) {
-	cfg := hgt.DefaultConfig()
+	cfg := hgtdata.DefaultConfig()
 	if req.Config != nil {
 		cfg = *req.Config
 	}
@@ -90,34 +90,34 @@ func RetrainWorkflow(ctx workflow.Context, req RetrainRequest) (RetrainResult, e
 		return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			TaskQueue: req.TrainQueue, StartToCloseTimeout: trainTimeout, HeartbeatTimeout: req.TrainHeartbeat, Summary: summary,
 			RetryPolicy: &temporal.RetryPolicy{InitialInterval: 5 * time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 3,
-				NonRetryableErrorTypes: []string{activities.ErrTypeTrainingInput, activities.ErrTypeModelLayout, activities.ErrTypeNoModelStore, activities.ErrTypeInvalidInput}},
+				NonRetryableErrorTypes: []string{contract.ErrTypeTrainingInput, contract.ErrTypeModelLayout, contract.ErrTypeNoModelStore, contract.ErrTypeInvalidInput}},
 		})
 	}
 
-	if err := workflow.ExecuteActivity(graph("propagate edge weights (Eq. 14)"), (*activities.Activities).PropagateWeights).Get(ctx, &res.Propagated); err != nil {
+	if err := workflow.ExecuteActivity(graph("propagate edge weights (Eq. 14)"), contract.ActivityPropagateWeights).Get(ctx, &res.Propagated); err != nil {
 		return res, fmt.Errorf("propagate: %w", err)
 	}
 	if err := workflow.ExecuteActivity(train(fmt.Sprintf("train %s (%d epochs at most, seed %d)", version, cfg.Epochs, cfg.Seed)),
-		(*activities.Activities).TrainModel, activities.TrainInput{Version: version, Config: cfg}).Get(ctx, &res.Train); err != nil {
+		contract.ActivityTrainModel, contract.TrainInput{Version: version, Config: cfg}).Get(ctx, &res.Train); err != nil {
 		return res, fmt.Errorf("train %s: %w", version, err)
 	}
 	if err := workflow.ExecuteActivity(graph("evaluate "+version+" against the active model"),
-		(*activities.Activities).EvaluateModel, version).Get(ctx, &res.Evaluation); err != nil {
+		contract.ActivityEvaluateModel, version).Get(ctx, &res.Evaluation); err != nil {
 		return res, fmt.Errorf("evaluate %s: %w", version, err)
 	}
 	if res.Evaluation.NotWorse {
-		if err := workflow.ExecuteActivity(train("write predictions of "+version), (*activities.Activities).WriteModelPredictions,
-			activities.PredictInput{Version: version, MissingThreshold: req.MissingThreshold, MaxMissing: req.MaxMissing, MissingFeeds: req.MissingFeeds}).Get(ctx, &res.Predicted); err != nil {
+		if err := workflow.ExecuteActivity(train("write predictions of "+version), contract.ActivityWriteModelPredictions,
+			contract.PredictInput{Version: version, MissingThreshold: req.MissingThreshold, MaxMissing: req.MaxMissing, MissingFeeds: req.MissingFeeds}).Get(ctx, &res.Predicted); err != nil {
 			return res, fmt.Errorf("write predictions of %s: %w", version, err)
 		}
 	}
-	if err := workflow.ExecuteActivity(graph("prune and probe APIs (Eq. 13)"), (*activities.Activities).PruneAndProbe,
-		activities.PruneProbeInput{MaxProbes: req.MaxProbes, Scope: req.PruneScope}).Get(ctx, &res.Pruning); err != nil {
+	if err := workflow.ExecuteActivity(graph("prune and probe APIs (Eq. 13)"), contract.ActivityPruneAndProbe,
+		contract.PruneProbeInput{MaxProbes: req.MaxProbes, Scope: req.PruneScope}).Get(ctx, &res.Pruning); err != nil {
 		return res, fmt.Errorf("prune and probe: %w", err)
 	}
 	if res.Evaluation.NotWorse && !req.NoActivate {
 		if err := workflow.ExecuteActivity(graph("activate "+version+": "+res.Evaluation.Reason),
-			(*activities.Activities).ActivateModel, version).Get(ctx, nil); err != nil {
+			contract.ActivityActivateModel, version).Get(ctx, nil); err != nil {
 			return res, fmt.Errorf("activate %s: %w", version, err)
 		}
 		res.Activated = true

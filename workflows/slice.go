@@ -8,7 +8,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 )
 
 // PlannerGraphLookup labels runs of the graph-lookup slice, which answered with the tools that
@@ -36,9 +36,9 @@ func lookupSlice(ctx workflow.Context, query string) (QueryResult, error) {
 		Summary: "look up tools for " + quote(query, 60),
 	})
 	state.Step = 1
-	var found activities.LookupToolsResult
-	if err := workflow.ExecuteActivity(actx, (*activities.Activities).LookupTools,
-		activities.LookupToolsInput{Query: query}).Get(ctx, &found); err != nil {
+	var found contract.LookupToolsResult
+	if err := workflow.ExecuteActivity(actx, contract.ActivityLookupTools,
+		contract.LookupToolsInput{Query: query}).Get(ctx, &found); err != nil {
 		return QueryResult{}, fmt.Errorf("look up tools: %w", err)
 	}
 	res := QueryResult{Status: StatusAnswered, Planner: PlannerGraphLookup, Steps: state.Step, Answer: lookupAnswer(query, found)}
@@ -54,7 +54,7 @@ func lookupSlice(ctx workflow.Context, query string) (QueryResult, error) {
 }
 
 // lookupAnswer phrases a lookup result for the user.
-func lookupAnswer(query string, r activities.LookupToolsResult) string {
+func lookupAnswer(query string, r contract.LookupToolsResult) string {
 	var b strings.Builder
 	if len(r.Tools) == 0 {
 		fmt.Fprintf(&b, "No tool in the graph (%d APIs, %d parameters) matches %s", r.Graph.APIs, r.Graph.Params, quote(query, 80))

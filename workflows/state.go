@@ -3,7 +3,7 @@ package workflows
 import (
 	"time"
 
-	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 )
@@ -107,8 +107,8 @@ type QueryState struct {
 	Candidates []string          `json:"candidates,omitempty"`
 	// SubGoals are the parts of the request the last retrieval searched for, with their best
 	// tools; Final is the step it chose to end the chain.
-	SubGoals []activities.SubGoal `json:"sub_goals,omitempty"`
-	Final    string               `json:"final,omitempty"`
+	SubGoals []contract.SubGoal `json:"sub_goals,omitempty"`
+	Final    string             `json:"final,omitempty"`
 	// Branches are the request's other parts whose chains the plan of Final runs too.
 	Branches  []string      `json:"branches,omitempty"`
 	ToolsUsed []string      `json:"tools_used,omitempty"`

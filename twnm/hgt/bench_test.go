@@ -251,7 +251,7 @@ func BenchmarkTrainEpoch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := DefaultConfig().withDefaults()
+	cfg := withDefaults(DefaultConfig())
 	tr, err := newTrainer(g, cfg, cfg.ValFrac, cfg.TestFrac)
 	if err != nil {
 		b.Fatal(err)

@@ -40,7 +40,7 @@ type fileHeader struct {
 	Config  Config         `json:"config"`
 	Targets string         `json:"targets"`
 	Layout  hgtdata.Layout `json:"layout"`
-	Metrics fileMetrics    `json:"metrics"`
+	Metrics Metrics        `json:"metrics"`
 	Params  []fileParam    `json:"params"`
 }
 
@@ -50,66 +50,10 @@ type fileParam struct {
 	Cols int    `json:"cols"`
 }
 
-// fileMetrics is Metrics with NaN (a split too small to measure) written as null, which
-// JSON has and NaN has not.
-type fileMetrics struct {
-	ACC, F1, AUC, ValAUC *float64
-	BaselineAUC          map[string]*float64
-	Epochs, BestEpoch    int
-	EpochTime, TrainTime time.Duration
-	TrainEdges, ValEdges int
-	TestEdges            int
-	Threshold            float64
-	Targets              string
-	DerivedEdges         int
-}
-
-func nullable(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
-}
-
-func unnull(x *float64) float64 {
-	if x == nil {
-		return math.NaN()
-	}
-	return *x
-}
-
-func toFile(m Metrics) fileMetrics {
-	f := fileMetrics{ACC: nullable(m.ACC), F1: nullable(m.F1), AUC: nullable(m.AUC), ValAUC: nullable(m.ValAUC),
-		Epochs: m.Epochs, BestEpoch: m.BestEpoch, EpochTime: m.EpochTime, TrainTime: m.TrainTime,
-		TrainEdges: m.TrainEdges, ValEdges: m.ValEdges, TestEdges: m.TestEdges, Threshold: m.Threshold,
-		Targets: m.Targets, DerivedEdges: m.DerivedEdges}
-	if m.BaselineAUC != nil {
-		f.BaselineAUC = map[string]*float64{}
-		for k, v := range m.BaselineAUC {
-			f.BaselineAUC[k] = nullable(v)
-		}
-	}
-	return f
-}
-
-func fromFile(f fileMetrics) Metrics {
-	m := Metrics{ACC: unnull(f.ACC), F1: unnull(f.F1), AUC: unnull(f.AUC), ValAUC: unnull(f.ValAUC),
-		Epochs: f.Epochs, BestEpoch: f.BestEpoch, EpochTime: f.EpochTime, TrainTime: f.TrainTime,
-		TrainEdges: f.TrainEdges, ValEdges: f.ValEdges, TestEdges: f.TestEdges, Threshold: f.Threshold,
-		Targets: f.Targets, DerivedEdges: f.DerivedEdges}
-	if f.BaselineAUC != nil {
-		m.BaselineAUC = map[string]float64{}
-		for k, v := range f.BaselineAUC {
-			m.BaselineAUC[k] = unnull(v)
-		}
-	}
-	return m
-}
-
 // Save writes the model, its configuration, feature layout and metrics to w.
 func (m *Model) Save(w io.Writer) error {
 	h := fileHeader{Format: fileFormat, Version: m.version, Saved: time.Now().UTC(), Config: m.cfg,
-		Targets: m.mode.String(), Layout: m.layout, Metrics: toFile(m.metrics)}
+		Targets: m.mode.String(), Layout: m.layout, Metrics: m.metrics}
 	for _, p := range m.net.params {
 		r, c := p.Value.Dims()
 		h.Params = append(h.Params, fileParam{p.Name, r, c})
@@ -172,8 +116,8 @@ func load(r io.Reader) (*Model, error) {
 	if h.Format != fileFormat {
 		return nil, fmt.Errorf("file format %d: this build reads format %d; retrain the model", h.Format, fileFormat)
 	}
-	cfg := h.Config.withDefaults()
-	if err := cfg.validate(); err != nil {
+	cfg := withDefaults(h.Config)
+	if err := validate(cfg); err != nil {
 		return nil, fmt.Errorf("model %s: config: %w", h.Version, err)
 	}
 	var mode hgtdata.Mode
@@ -223,5 +167,5 @@ func load(r io.Reader) (*Model, error) {
 			data[j] = math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
 		}
 	}
-	return &Model{cfg: cfg, mode: mode, layout: l, net: net, metrics: fromFile(h.Metrics), version: h.Version}, nil
+	return &Model{cfg: cfg, mode: mode, layout: l, net: net, metrics: h.Metrics, version: h.Version}, nil
 }

@@ -26,7 +26,7 @@ type RobustnessPoint struct {
 // held out for early stopping) and measures how well the masked edges are recovered. Each
 // ratio is one full training run. point, when not nil, is called after each ratio.
 func Robustness(ctx context.Context, g *twnm.Graph, cfg Config, rhos []float64, point func(RobustnessPoint)) ([]RobustnessPoint, error) {
-	cfg = cfg.withDefaults()
+	cfg = withDefaults(cfg)
 	var out []RobustnessPoint
 	for _, rho := range rhos {
 		if !(rho > 0 && rho < 1) {

@@ -14,35 +14,14 @@ import (
 	"github.com/naviagent/navi/twnm/hgt/hgtdata"
 )
 
+// Metrics is how a trained model did (hgtdata.Metrics).
+type Metrics = hgtdata.Metrics
+
 // Progress reports one finished epoch.
 type Progress struct {
 	Epoch, Epochs int     // Epoch counts from 1
 	Loss, ValAUC  float64 // ValAUC is NaN when there is no validation split
 	Elapsed       time.Duration
-}
-
-// Metrics is how a trained model did, on the test split unless named otherwise.
-type Metrics struct {
-	// ACC and F1 classify test positives and an equal number of test negatives at Threshold;
-	// AUC ranks them. ValAUC is the best validation AUC (the early-stopping criterion).
-	ACC, F1, AUC, ValAUC float64
-	// BaselineAUC is each non-learned baseline's AUC on the same test pairs over the same
-	// message-passing graph (see hgtdata.Baselines for the names).
-	BaselineAUC map[string]float64
-	// Epochs is the number of epochs run; BestEpoch the one whose parameters were kept.
-	Epochs, BestEpoch int
-	// EpochTime is the mean time of an epoch (training step and validation); TrainTime the
-	// whole of Train, preparation and test evaluation included.
-	EpochTime, TrainTime time.Duration
-	// TrainEdges, ValEdges and TestEdges count the positives of each split.
-	TrainEdges, ValEdges, TestEdges int
-	// Threshold is the probability from which a pair is called an edge: the one maximising
-	// validation accuracy (soft labels make 1/2 arbitrary).
-	Threshold float64
-	// Targets says what was predicted ("behavioural" or "behavioural+derived"), and
-	// DerivedEdges how many of the positives were derived THEN candidates.
-	Targets      string
-	DerivedEdges int
 }
 
 // minTargets is the fewest predicted edges Train accepts: fewer leave nothing to measure.
@@ -68,7 +47,7 @@ func newRand(seed, stream uint64) *rand.Rand { return rand.New(rand.NewPCG(seed,
 // of the epoch with the best validation AUC, and measures it on the test split. ctx is checked
 // between epochs; progress, when not nil, is called after every epoch.
 func Train(ctx context.Context, g *twnm.Graph, cfg Config, progress func(Progress)) (*Model, Metrics, error) {
-	cfg = cfg.withDefaults()
+	cfg = withDefaults(cfg)
 	m, met, err := train(ctx, g, cfg, cfg.ValFrac, cfg.TestFrac, progress)
 	if err != nil {
 		return nil, Metrics{}, fmt.Errorf("hgt: train: %w", err)
@@ -99,7 +78,7 @@ func train(ctx context.Context, g *twnm.Graph, cfg Config, valFrac, testFrac flo
 	if g == nil {
 		return nil, met, errors.New("nil graph")
 	}
-	if err := cfg.validate(); err != nil {
+	if err := validate(cfg); err != nil {
 		return nil, met, fmt.Errorf("config: %w", err)
 	}
 	defer func() {

@@ -1,0 +1,27 @@
+package contract
+
+import (
+	"github.com/naviagent/navi/planner"
+)
+
+// DecideInput asks a planner for the next action.
+type DecideInput struct {
+	// Planner is PlannerGraphFirst, PlannerLLM, or empty for the worker's default (the LLM
+	// when one is configured).
+	Planner string          `json:"planner,omitempty"`
+	Context planner.Context `json:"context"`
+}
+
+// Planner names, the values of DecideInput.Planner.
+const (
+	PlannerLLM        = "llm"
+	PlannerGraphFirst = planner.GraphFirstName
+)
+
+// Error types of planner failures no retry can fix.
+const (
+	ErrTypePlannerInvalidOutput = "PlannerInvalidOutput"
+	ErrTypeLLMUnauthorized      = "LLMUnauthorized"
+	ErrTypeLLMRejected          = "LLMRequestRejected" // e.g. an unknown model
+	ErrTypeNoLLM                = "NoLLMConfigured"
+)

@@ -1,0 +1,26 @@
+package contract_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The contract and the workflows link no graph store driver, LLM client or numeric library:
+// a host application, the CLI and the bench import them without those.
+func TestLightDependencies(t *testing.T) {
+	for _, pkg := range []string{"github.com/naviagent/navi/contract", "github.com/naviagent/navi/workflows"} {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		deps := strings.Fields(string(out))
+		require.Contains(t, deps, pkg)
+		for _, d := range deps {
+			for _, heavy := range []string{"github.com/neo4j/neo4j-go-driver", "github.com/sashabaranov/go-openai", "gonum.org/v1/gonum"} {
+				assert.False(t, strings.HasPrefix(d, heavy), "%s links %s", pkg, d)
+			}
+		}
+	}
+}
