@@ -40,7 +40,7 @@ func phrases(list string) phraseList {
 			pl.all = append(pl.all, f)
 		}
 	}
-	// Stable insertion sort by length, longest first (the lists are short).
+	// Stable insertion sort by length, longest first (the lists hold a few hundred phrases at most).
 	for i := 1; i < len(pl.all); i++ {
 		for j := i; j > 0 && len(pl.all[j]) > len(pl.all[j-1]); j-- {
 			pl.all[j], pl.all[j-1] = pl.all[j-1], pl.all[j]
@@ -141,127 +141,21 @@ var directFrames = phrases(`can you|could you|would you|will you|can u|could u|w
 	i need you to|i'd love for you to|i would love for you to|would you be able to|
 	could you be able to|are you able to|can you please|i request you to|i ask you to|
 	let me know|let me know if|let me know whether|let me see|do you know|do you have|can i get|could i get|can i have|
-	could i have|may i have|may i get|i'd appreciate|i would appreciate|
-	it would be great to|it would be great if you could|it would be great if you can|
-	it would be great if i could|it would be great if i can|it would be great if we could|
-	it would be great if you would|it would be helpful to|it would be helpful if you could|
-	it would be helpful if you can|it would be helpful if i could|it would be helpful if i can|
-	it would be helpful if we could|it would be helpful if you would|it would be nice to|
-	it would be nice if you could|it would be nice if you can|it would be nice if i could|
-	it would be nice if i can|it would be nice if we could|it would be nice if you would|
-	it would be useful to|it would be useful if you could|it would be useful if you can|
-	it would be useful if i could|it would be useful if i can|it would be useful if we could|
-	it would be useful if you would|it would be awesome to|it would be awesome if you could|
-	it would be awesome if you can|it would be awesome if i could|it would be awesome if i can|
-	it would be awesome if we could|it would be awesome if you would|it would be wonderful to|
-	it would be wonderful if you could|it would be wonderful if you can|
-	it would be wonderful if i could|it would be wonderful if i can|
-	it would be wonderful if we could|it would be wonderful if you would|it would be fantastic to|
-	it would be fantastic if you could|it would be fantastic if you can|
-	it would be fantastic if i could|it would be fantastic if i can|
-	it would be fantastic if we could|it would be fantastic if you would|it would be ideal to|
-	it would be ideal if you could|it would be ideal if you can|it would be ideal if i could|
-	it would be ideal if i can|it would be ideal if we could|it would be ideal if you would|
-	it would be good to|it would be good if you could|it would be good if you can|
-	it would be good if i could|it would be good if i can|it would be good if we could|
-	it would be good if you would|it would be amazing to|it would be amazing if you could|
-	it would be amazing if you can|it would be amazing if i could|it would be amazing if i can|
-	it would be amazing if we could|it would be amazing if you would|it would be perfect to|
-	it would be perfect if you could|it would be perfect if you can|it would be perfect if i could|
-	it would be perfect if i can|it would be perfect if we could|it would be perfect if you would|
-	it would be appreciated to|it would be appreciated if you could|
-	it would be appreciated if you can|it would be appreciated if i could|
-	it would be appreciated if i can|it would be appreciated if we could|
-	it would be appreciated if you would|it'd be great to|it'd be great if you could|
-	it'd be great if you can|it'd be great if i could|it'd be great if i can|
-	it'd be great if we could|it'd be great if you would|it'd be helpful to|
-	it'd be helpful if you could|it'd be helpful if you can|it'd be helpful if i could|
-	it'd be helpful if i can|it'd be helpful if we could|it'd be helpful if you would|
-	it'd be nice to|it'd be nice if you could|it'd be nice if you can|it'd be nice if i could|
-	it'd be nice if i can|it'd be nice if we could|it'd be nice if you would|it'd be useful to|
-	it'd be useful if you could|it'd be useful if you can|it'd be useful if i could|
-	it'd be useful if i can|it'd be useful if we could|it'd be useful if you would|
-	it'd be awesome to|it'd be awesome if you could|it'd be awesome if you can|
-	it'd be awesome if i could|it'd be awesome if i can|it'd be awesome if we could|
-	it'd be awesome if you would|it'd be wonderful to|it'd be wonderful if you could|
-	it'd be wonderful if you can|it'd be wonderful if i could|it'd be wonderful if i can|
-	it'd be wonderful if we could|it'd be wonderful if you would|it'd be fantastic to|
-	it'd be fantastic if you could|it'd be fantastic if you can|it'd be fantastic if i could|
-	it'd be fantastic if i can|it'd be fantastic if we could|it'd be fantastic if you would|
-	it'd be ideal to|it'd be ideal if you could|it'd be ideal if you can|it'd be ideal if i could|
-	it'd be ideal if i can|it'd be ideal if we could|it'd be ideal if you would|it'd be good to|
-	it'd be good if you could|it'd be good if you can|it'd be good if i could|
-	it'd be good if i can|it'd be good if we could|it'd be good if you would|it'd be amazing to|
-	it'd be amazing if you could|it'd be amazing if you can|it'd be amazing if i could|
-	it'd be amazing if i can|it'd be amazing if we could|it'd be amazing if you would|
-	it'd be perfect to|it'd be perfect if you could|it'd be perfect if you can|
-	it'd be perfect if i could|it'd be perfect if i can|it'd be perfect if we could|
-	it'd be perfect if you would|it'd be appreciated to|it'd be appreciated if you could|
-	it'd be appreciated if you can|it'd be appreciated if i could|it'd be appreciated if i can|
-	it'd be appreciated if we could|it'd be appreciated if you would|it will be great to|
-	it will be great if you could|it will be great if you can|it will be great if i could|
-	it will be great if i can|it will be great if we could|it will be great if you would|
-	it will be helpful to|it will be helpful if you could|it will be helpful if you can|
-	it will be helpful if i could|it will be helpful if i can|it will be helpful if we could|
-	it will be helpful if you would|it will be nice to|it will be nice if you could|
-	it will be nice if you can|it will be nice if i could|it will be nice if i can|
-	it will be nice if we could|it will be nice if you would|it will be useful to|
-	it will be useful if you could|it will be useful if you can|it will be useful if i could|
-	it will be useful if i can|it will be useful if we could|it will be useful if you would|
-	it will be awesome to|it will be awesome if you could|it will be awesome if you can|
-	it will be awesome if i could|it will be awesome if i can|it will be awesome if we could|
-	it will be awesome if you would|it will be wonderful to|it will be wonderful if you could|
-	it will be wonderful if you can|it will be wonderful if i could|it will be wonderful if i can|
-	it will be wonderful if we could|it will be wonderful if you would|it will be fantastic to|
-	it will be fantastic if you could|it will be fantastic if you can|
-	it will be fantastic if i could|it will be fantastic if i can|it will be fantastic if we could|
-	it will be fantastic if you would|it will be ideal to|it will be ideal if you could|
-	it will be ideal if you can|it will be ideal if i could|it will be ideal if i can|
-	it will be ideal if we could|it will be ideal if you would|it will be good to|
-	it will be good if you could|it will be good if you can|it will be good if i could|
-	it will be good if i can|it will be good if we could|it will be good if you would|
-	it will be amazing to|it will be amazing if you could|it will be amazing if you can|
-	it will be amazing if i could|it will be amazing if i can|it will be amazing if we could|
-	it will be amazing if you would|it will be perfect to|it will be perfect if you could|
-	it will be perfect if you can|it will be perfect if i could|it will be perfect if i can|
-	it will be perfect if we could|it will be perfect if you would|it will be appreciated to|
-	it will be appreciated if you could|it will be appreciated if you can|
-	it will be appreciated if i could|it will be appreciated if i can|
-	it will be appreciated if we could|it will be appreciated if you would|that would be great to|
-	that would be great if you could|that would be great if you can|that would be great if i could|
-	that would be great if i can|that would be great if we could|that would be great if you would|
-	that would be helpful to|that would be helpful if you could|that would be helpful if you can|
-	that would be helpful if i could|that would be helpful if i can|
-	that would be helpful if we could|that would be helpful if you would|that would be nice to|
-	that would be nice if you could|that would be nice if you can|that would be nice if i could|
-	that would be nice if i can|that would be nice if we could|that would be nice if you would|
-	that would be useful to|that would be useful if you could|that would be useful if you can|
-	that would be useful if i could|that would be useful if i can|that would be useful if we could|
-	that would be useful if you would|that would be awesome to|that would be awesome if you could|
-	that would be awesome if you can|that would be awesome if i could|
-	that would be awesome if i can|that would be awesome if we could|
-	that would be awesome if you would|that would be wonderful to|
-	that would be wonderful if you could|that would be wonderful if you can|
-	that would be wonderful if i could|that would be wonderful if i can|
-	that would be wonderful if we could|that would be wonderful if you would|
-	that would be fantastic to|that would be fantastic if you could|
-	that would be fantastic if you can|that would be fantastic if i could|
-	that would be fantastic if i can|that would be fantastic if we could|
-	that would be fantastic if you would|that would be ideal to|that would be ideal if you could|
-	that would be ideal if you can|that would be ideal if i could|that would be ideal if i can|
-	that would be ideal if we could|that would be ideal if you would|that would be good to|
-	that would be good if you could|that would be good if you can|that would be good if i could|
-	that would be good if i can|that would be good if we could|that would be good if you would|
-	that would be amazing to|that would be amazing if you could|that would be amazing if you can|
-	that would be amazing if i could|that would be amazing if i can|
-	that would be amazing if we could|that would be amazing if you would|that would be perfect to|
-	that would be perfect if you could|that would be perfect if you can|
-	that would be perfect if i could|that would be perfect if i can|
-	that would be perfect if we could|that would be perfect if you would|
-	that would be appreciated to|that would be appreciated if you could|
-	that would be appreciated if you can|that would be appreciated if i could|
-	that would be appreciated if i can|that would be appreciated if we could|
-	that would be appreciated if you would`)
+	could i have|may i have|may i get|i'd appreciate|i would appreciate` + "|" + appreciationFrames())
+
+// appreciationFrames are "it would be great if you could", "it'd be helpful to" and their kin:
+// every lead, adjective and tail below, combined, "|"-separated.
+func appreciationFrames() string {
+	var out []string
+	for _, lead := range []string{"it would be", "it'd be", "it will be", "that would be"} {
+		for _, adj := range strings.Fields("great helpful nice useful awesome wonderful fantastic ideal good amazing perfect appreciated") {
+			for _, tail := range []string{"to", "if you could", "if you can", "if i could", "if i can", "if we could", "if you would"} {
+				out = append(out, lead+" "+adj+" "+tail)
+			}
+		}
+	}
+	return strings.Join(out, "|")
+}
 
 // wantFrames state a want; they are stripped too, and make a clause a task unless its head is a
 // motive ("I want to gather inspiration").
