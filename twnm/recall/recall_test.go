@@ -69,6 +69,15 @@ func (l links) API(api string) (twnm.API, bool) {
 	return a, ok
 }
 
+// chooseWhole runs Choose on a request of one goal, the whole request, with cands.
+func chooseWhole(t *testing.T, l Links, request string, cands ...Candidate) *Result {
+	t.Helper()
+	r := &Result{Goals: []Goal{goal(0, true, cands...)}}
+	r.Goals[0].Text = request
+	require.NoError(t, Choose(r, l, Options{}))
+	return r
+}
+
 func goal(order int, whole bool, cands ...Candidate) Goal {
 	return Goal{Goal: subgoal.Goal{Order: order, Text: "t", Whole: whole}, Candidates: cands, Relevant: true}
 }
@@ -186,10 +195,8 @@ func TestChooseProducerThatStartsTheChain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
-			r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Similar", Score: .9},
-				Candidate{Name: "Search", Score: .5})}}
-			r.Goals[0].Text = tt.request
-			require.NoError(t, Choose(r, movies, Options{}))
+			r := chooseWhole(t, movies, tt.request, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Similar", Score: .9},
+				Candidate{Name: "Search", Score: .5})
 			assert.Equal(t, "Reviews", r.Final)
 			assert.Equal(t, tt.wantChain, r.Chain)
 		})
@@ -220,10 +227,8 @@ func TestChooseProducerTheRequestNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
-			r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "ReleaseDates", Score: 1}, Candidate{Name: "Upcoming", Score: .8},
-				Candidate{Name: "Search", Score: .4})}}
-			r.Goals[0].Text = tt.request
-			require.NoError(t, Choose(r, movies, Options{}))
+			r := chooseWhole(t, movies, tt.request, Candidate{Name: "ReleaseDates", Score: 1}, Candidate{Name: "Upcoming", Score: .8},
+				Candidate{Name: "Search", Score: .4})
 			assert.Equal(t, "ReleaseDates", r.Final)
 			assert.Equal(t, tt.wantChain, r.Chain)
 		})
@@ -257,9 +262,7 @@ func TestChooseLeavesStatedInputsToTheRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
-			r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: tt.final, Score: 1})}}
-			r.Goals[0].Text = tt.request
-			require.NoError(t, Choose(r, l, Options{}))
+			r := chooseWhole(t, l, tt.request, Candidate{Name: tt.final, Score: 1})
 			assert.Equal(t, tt.wantChain, r.Chain)
 		})
 	}
@@ -281,10 +284,8 @@ func TestChooseProducerThatReads(t *testing.T) {
 	}
 	// The second request states a name RegisterUser would take, but does not ask to register.
 	for _, request := range []string{"can you delete my account?", "can you delete my account at ABC Company?"} {
-		r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "DeleteAccount", Score: 1}, Candidate{Name: "RegisterUser", Score: .9},
-			Candidate{Name: "GetUserToken", Score: .5})}}
-		r.Goals[0].Text = request
-		require.NoError(t, Choose(r, l, Options{}))
+		r := chooseWhole(t, l, request, Candidate{Name: "DeleteAccount", Score: 1}, Candidate{Name: "RegisterUser", Score: .9},
+			Candidate{Name: "GetUserToken", Score: .5})
 		assert.Equal(t, []string{"GetUserToken", "DeleteAccount"}, r.Chain, request)
 	}
 }
