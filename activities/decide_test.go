@@ -75,6 +75,36 @@ func TestDecideLLM(t *testing.T) {
 	})
 }
 
+// Decide projects the first decision onto what the context admits, and returns the projection
+// beside the decision: an admissible one as it is, an inadmissible one replaced.
+func TestDecideProjects(t *testing.T) {
+	tests := []struct {
+		name     string
+		proposed planner.Decision
+		replaced bool
+		executed planner.Action
+	}{
+		{"admissible", planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI, RecallDescription: "current weather of a city"},
+			false, planner.RetrieveAPI},
+		// No API was retrieved yet: a call of one cannot run, and graph-first recalls instead.
+		{"replaced", planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: "made.Up"}, true, planner.RetrieveAPI},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.Script(t, llmtest.Answer(tt.proposed))
+			res, err := decide(t, &activities.Activities{LLM: llmPlanner(t, srv)}, activities.DecideInput{Context: startContext("What is the current weather in Paris?")})
+			require.NoError(t, err)
+			require.NotNil(t, res.Projection)
+			assert.Equal(t, tt.replaced, res.Projection.Replaced)
+			assert.Equal(t, tt.executed, res.Projection.Decision.Action)
+			assert.Equal(t, tt.proposed.Action, res.Decisions[0].Action, "the planner's own decision is kept beside it")
+			if tt.replaced {
+				assert.Contains(t, res.Projection.Reason, "made.Up")
+			}
+		})
+	}
+}
+
 func TestDecideErrors(t *testing.T) {
 	tests := []struct {
 		name      string

@@ -218,6 +218,11 @@ type Result struct {
 	// RepairReason says what was wrong with the first answer.
 	Repaired     bool   `json:"repaired,omitempty"`
 	RepairReason string `json:"repair_reason,omitempty"`
+	// Projection is the first decision projected onto the actions the context admits
+	// (Project): what the run executes, and what it replaced, if anything. The Decide activity
+	// sets it, so that the workflow only executes what the activity decided and a change to
+	// the projection never changes what a recorded run replays; a Planner leaves it nil.
+	Projection *Projection `json:"projection,omitempty"`
 }
 
 // Planner decides the next action from a context.

@@ -8,14 +8,14 @@ import (
 
 // Projection is the outcome of projecting a decision onto the admissible actions.
 type Projection struct {
-	Decision Decision // the decision to execute
+	Decision Decision `json:"decision"` // the decision to execute
 	// Replaced is set when the proposed decision was inadmissible; Proposed is what the
 	// planner chose and Reason why it could not run.
-	Replaced bool
-	Proposed Decision
-	Reason   string
+	Replaced bool     `json:"replaced,omitempty"`
+	Proposed Decision `json:"proposed"`
+	Reason   string   `json:"reason,omitempty"`
 	// Plan is the bound plan of a call_api decision.
-	Plan Plan
+	Plan Plan `json:"plan"`
 }
 
 // Project restricts a planner's decision to the actions the graph state admits (NaviAgent

@@ -423,8 +423,9 @@ func replayAndRecord(t *testing.T, hist *historypb.History, name string) {
 }
 
 // TestAgentProjectionInHistory has the model propose a call to an API that is not a
-// candidate: the run replaces it by an admissible action, and the history shows both, as a
-// side-effect marker ops can read in the UI.
+// candidate: the Decide activity replaces it by an admissible action, and the history shows
+// both, in the activity's result and as a side-effect marker ops can read in the UI. Its
+// history is recorded (query_v6_projected) and replays.
 func TestAgentProjectionInHistory(t *testing.T) {
 	srv := llmtest.New(t, func(req llmtest.Request) llmtest.Response {
 		if req.N == 1 {
@@ -442,7 +443,8 @@ func TestAgentProjectionInHistory(t *testing.T) {
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, []string{"geo.Elevation"}, res.Chain)
 	var rec workflows.Projection
-	for _, e := range history(ctx, t, a.c, run.GetID(), run.GetRunID()).GetEvents() {
+	hist := history(ctx, t, a.c, run.GetID(), run.GetRunID())
+	for _, e := range hist.GetEvents() {
 		if attrs := e.GetMarkerRecordedEventAttributes(); attrs.GetMarkerName() == "SideEffect" {
 			require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(attrs.GetDetails()["data"], &rec))
 		}
@@ -451,6 +453,20 @@ func TestAgentProjectionInHistory(t *testing.T) {
 	assert.Equal(t, "made.Up", rec.Proposed.TargetAPI)
 	assert.Equal(t, "made.Up is not among the candidate APIs (none retrieved yet)", rec.Reason)
 	assert.Equal(t, planner.RetrieveAPI, rec.Executed.Action, "the graph-first choice on the same state")
+	// The Decide activity made the replacement: its recorded result holds it.
+	var decided planner.Result
+	for _, e := range hist.GetEvents() {
+		if attrs := e.GetActivityTaskCompletedEventAttributes(); attrs != nil && decided.Projection == nil {
+			var r planner.Result
+			if converter.GetDefaultDataConverter().FromPayloads(attrs.GetResult(), &r) == nil && r.Projection != nil {
+				decided = r
+			}
+		}
+	}
+	require.NotNil(t, decided.Projection, "the first Decide's result holds its projection")
+	assert.True(t, decided.Projection.Replaced)
+	assert.Equal(t, "made.Up", decided.Projection.Proposed.TargetAPI)
+	replayAndRecord(t, hist, "query_v6_projected")
 }
 
 // TestOversizedInputsOnRealStack sends a run texts far over its limits, as a client that

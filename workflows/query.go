@@ -25,6 +25,10 @@ const (
 	// else; runs recorded before it take any query.
 	inputLimitsChange  = "input-limits"
 	inputLimitsVersion = 1
+	// decideProjectsChange marks runs that execute the projection the Decide activity
+	// returns; runs recorded before it project the decision in workflow code.
+	decideProjectsChange  = "decide-projects"
+	decideProjectsVersion = 1
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000
@@ -183,7 +187,7 @@ func (r *run) loop() (QueryResult, error) {
 			}
 			return QueryResult{}, err
 		}
-		proj := planner.Project(r.pc, res.Decisions[0])
+		proj := r.project(res)
 		if proj.Replaced {
 			r.recordProjection(proj)
 		}
@@ -233,6 +237,17 @@ func (r *run) recordProjection(proj planner.Projection) {
 	r.trace(TraceProject, false, fmt.Sprintf("%s is not admissible (%s); doing %s instead", proj.Proposed, proj.Reason, proj.Decision))
 	rec := Projection{Step: r.state.Step, Proposed: proj.Proposed, Reason: proj.Reason, Executed: proj.Decision}
 	_ = workflow.SideEffect(r.ctx, func(workflow.Context) any { return rec }) // recorded; nothing to read back
+}
+
+// project is the decision of res to execute: the Decide activity's projection (since
+// decideProjectsVersion), else the workflow's own, as runs started before it did.
+func (r *run) project(res planner.Result) planner.Projection {
+	v := workflow.GetVersion(r.ctx, decideProjectsChange, workflow.DefaultVersion, decideProjectsVersion)
+	if v >= decideProjectsVersion && res.Projection != nil {
+		return *res.Projection
+	}
+	// A run started before the change, or a Decide of a worker that does not project yet.
+	return planner.Project(r.pc, res.Decisions[0])
 }
 
 // decide runs the planner activity for the current step.

@@ -533,6 +533,26 @@ func TestQueryWorkflowProjectsLLMDecisions(t *testing.T) {
 	assert.Equal(t, []string{"weather.Current"}, p.seen[2].Completed)
 }
 
+// The run executes the decision the Decide activity projected, not one of its own: the
+// projection is made outside workflow code, and recorded as the activity's result.
+func TestQueryWorkflowExecutesTheActivitysProjection(t *testing.T) {
+	env := newEnv(t, nil)
+	proposed := planner.Decision{Action: planner.DirectAnswer, Answer: "proposed"}
+	executed := planner.Decision{Action: planner.DirectAnswer, Answer: "projected by the activity"}
+	env.OnActivity("Decide", mock.Anything, mock.Anything).Return(planner.Result{Planner: "llm:test", Decisions: []planner.Decision{proposed},
+		Projection: &planner.Projection{Decision: executed, Replaced: true, Proposed: proposed, Reason: "a test"}}, nil).Once()
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	res := result(t, env)
+	assert.Equal(t, "projected by the activity", res.Answer)
+	var projected string
+	for _, e := range state(t, env).Trace {
+		if e.Kind == TraceProject {
+			projected = e.Summary
+		}
+	}
+	assert.Equal(t, `direct_answer "proposed" is not admissible (a test); doing direct_answer "projected by the activity" instead`, projected)
+}
+
 func TestQueryWorkflowPlannerInvalidOutput(t *testing.T) {
 	p := &scriptedPlanner{err: fmt.Errorf("%w: decision 1: action \"call\" is not one of call_api, direct_answer, retrieve_api, clarify_intent", llm.ErrInvalidOutput)}
 	env := newEnv(t, p)
