@@ -12,8 +12,10 @@ package navi
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/worker"
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/codec"
@@ -32,6 +34,11 @@ type Options struct {
 	// Codec encrypts every payload of the client and its workers (codec.New); nil leaves
 	// payloads as they are.
 	Codec *codec.Codec
+	// TrainQueue is the task queue of the retraining's heavy activities
+	// (workflows.TrainingActivities); empty means workflows.DefaultTrainQueue. A worker made
+	// from the client on that queue runs those activities alone; every other worker runs
+	// Navi's workflows and all its activities.
+	TrainQueue string
 }
 
 // NewPlugin returns the plugin for a client's Options.Plugins. It checks first that the
@@ -50,9 +57,23 @@ func NewPlugin(o Options) (*temporal.SimplePlugin, error) {
 	case acts.Embedder == nil:
 		return nil, errors.New("navi plugin: Activities.Embedder is nil: Navi needs the embedder its graph was built with (embed.Standard)")
 	}
+	trainQueue := o.TrainQueue
+	if trainQueue == "" {
+		trainQueue = workflows.DefaultTrainQueue
+	}
+	var training sync.Map // worker instance key → true for a worker on trainQueue
 	so := temporal.SimplePluginOptions{
 		Name: PluginName,
+		ConfigureWorker: func(_ context.Context, wo worker.PluginConfigureWorkerOptions) error {
+			if wo.TaskQueue == trainQueue {
+				training.Store(wo.WorkerInstanceKey, true)
+			}
+			return nil
+		},
 		RunContextBefore: func(_ context.Context, rc temporal.SimplePluginRunContextBeforeOptions) error {
+			if _, ok := training.Load(rc.InstanceKey); ok && !rc.WorkflowReplayer {
+				return workflows.RegisterTraining(rc.Registry, acts)
+			}
 			workflows.Register(rc.Registry, acts) // a replayer's registry ignores the activities
 			return nil
 		},

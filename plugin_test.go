@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -98,4 +99,52 @@ func TestHostWorkerRunsNavi(t *testing.T) {
 	input := first.GetWorkflowExecutionStartedEventAttributes().GetInput().GetPayloads()
 	require.Len(t, input, 1)
 	assert.Equal(t, codec.Encoding, string(input[0].GetMetadata()[converter.MetadataEncoding]))
+}
+
+// callOn runs one activity by name on a task queue, once, and returns its error: a host's
+// probe of what a worker on that queue runs.
+func callOn(ctx workflow.Context, queue, activity string) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{TaskQueue: queue, StartToCloseTimeout: 10 * time.Second,
+		RetryPolicy: &temporal.RetryPolicy{MaximumAttempts: 1}})
+	err := workflow.ExecuteActivity(ctx, activity, "").Get(ctx, nil)
+	if err != nil {
+		return err.Error(), nil
+	}
+	return "", nil
+}
+
+// TestPluginTrainingWorker makes a second worker from the plugin's client on the training
+// queue: it runs the training activities alone, so an agent activity sent there is refused by
+// a worker that names what it runs.
+func TestPluginTrainingWorker(t *testing.T) {
+	store := stacktest.Store(t)
+	trainQueue := stacktest.UniqueName("navi-host-train-")
+	p, err := navi.NewPlugin(navi.Options{TrainQueue: trainQueue, Activities: &activities.Activities{
+		Graph: store, Store: store, Models: store, Embedder: stacktest.Embedder(t),
+		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}}}})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := client.DialContext(ctx, client.Options{HostPort: stacktest.Env(t, stacktest.EnvTemporalAddress),
+		Namespace: stacktest.Env(t, stacktest.EnvNamespace), Plugins: []client.Plugin{p}})
+	require.NoError(t, err)
+	defer c.Close()
+	queue := stacktest.UniqueName("navi-host-")
+	w := worker.New(c, queue, worker.Options{})
+	w.RegisterWorkflow(callOn)
+	require.NoError(t, w.Start())
+	defer w.Stop()
+	tw := worker.New(c, trainQueue, worker.Options{})
+	require.NoError(t, tw.Start())
+	defer tw.Stop()
+
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("host-probe-"), TaskQueue: queue},
+		callOn, trainQueue, "Decide")
+	require.NoError(t, err)
+	var refused string
+	require.NoError(t, run.Get(ctx, &refused))
+	assert.Contains(t, refused, "Decide")
+	assert.Contains(t, refused, "TrainModel", "the training worker names what it runs")
+	assert.Contains(t, refused, "WriteModelPredictions")
+	assert.NotContains(t, refused, "Retrieve", "and runs no agent activity")
 }

@@ -97,7 +97,9 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 	if o.trainQueue != "off" && o.trainQueue != cfg.TaskQueue {
 		// Training takes the machine: one training activity at a time on this worker.
 		tw := worker.New(c, o.trainQueue, worker.Options{MaxConcurrentActivityExecutionSize: 1})
-		tw.RegisterActivity(acts)
+		if err := workflows.RegisterTraining(tw, acts); err != nil {
+			return err
+		}
 		if err := tw.Start(); err != nil {
 			return fmt.Errorf("start the training worker on %s: %w", o.trainQueue, err)
 		}

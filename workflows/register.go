@@ -1,8 +1,13 @@
 package workflows
 
 import (
+	"fmt"
+	"reflect"
+
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/workflow"
+
+	"github.com/naviagent/navi/contract"
 )
 
 // Registry is what Register needs of a worker, a test environment, a replayer or a plugin's
@@ -20,4 +25,24 @@ func Register(r Registry, acts any) {
 	r.RegisterWorkflowWithOptions(QueryWorkflow, workflow.RegisterOptions{})
 	r.RegisterWorkflowWithOptions(RetrainWorkflow, workflow.RegisterOptions{})
 	r.RegisterActivityWithOptions(acts, activity.RegisterOptions{})
+}
+
+// TrainingActivities are the activities RetrainWorkflow runs on its training queue
+// (RetrainRequest.TrainQueue): the model's training and its predictions, which take the
+// machine. The others run on the queue of the workflows.
+var TrainingActivities = []string{contract.ActivityTrainModel, contract.ActivityWriteModelPredictions}
+
+// RegisterTraining adds to r the training activities alone, the methods of acts (an
+// *activities.Activities) named in TrainingActivities: a training worker runs nothing else.
+// It fails, naming the method, when acts lacks one.
+func RegisterTraining(r Registry, acts any) error {
+	v := reflect.ValueOf(acts)
+	for _, name := range TrainingActivities {
+		m := v.MethodByName(name)
+		if !m.IsValid() {
+			return fmt.Errorf("register the training activities: %T has no method %s", acts, name)
+		}
+		r.RegisterActivityWithOptions(m.Interface(), activity.RegisterOptions{Name: name})
+	}
+	return nil
 }
