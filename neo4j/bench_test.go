@@ -16,7 +16,7 @@ import (
 	"github.com/naviagent/navi/twnm/catalogs"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
-	"github.com/naviagent/navi/twnm/synth"
+	"github.com/naviagent/navi/research/synth"
 )
 
 // benchCatalogs are the StableToolBench catalog (all 2,479 APIs when the workspace's shared

@@ -19,7 +19,7 @@ import (
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/catalogs"
-	"github.com/naviagent/navi/twnm/synth"
+	"github.com/naviagent/navi/research/synth"
 )
 
 func TestFullTextQuery(t *testing.T) {

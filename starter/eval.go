@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/naviagent/navi/internal/config"
-	"github.com/naviagent/navi/twnm/retrievaleval"
+	"github.com/naviagent/navi/research/retrievaleval"
 )
 
 // Files `navi eval retrieval` writes in its -out directory.

@@ -11,7 +11,7 @@ import (
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
-	"github.com/naviagent/navi/twnm/retrievaleval"
+	"github.com/naviagent/navi/research/retrievaleval"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
 

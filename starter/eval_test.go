@@ -19,8 +19,8 @@ import (
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
-	"github.com/naviagent/navi/twnm/chaineval"
-	"github.com/naviagent/navi/twnm/retrievaleval"
+	"github.com/naviagent/navi/research/chaineval"
+	"github.com/naviagent/navi/research/retrievaleval"
 )
 
 // TestEvalRetrieval runs the baseline on RestBench and API-Bank through the command, with the

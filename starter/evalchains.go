@@ -11,7 +11,7 @@ import (
 	"syscall"
 
 	"github.com/naviagent/navi/toolworld"
-	"github.com/naviagent/navi/twnm/chaineval"
+	"github.com/naviagent/navi/research/chaineval"
 )
 
 // Files `navi eval chains` writes in its -out directory.

@@ -12,7 +12,7 @@ import (
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
 	"github.com/naviagent/navi/twnm/embed"
-	"github.com/naviagent/navi/twnm/synth"
+	"github.com/naviagent/navi/research/synth"
 )
 
 func embedder(b *testing.B) embed.Embedder {

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/naviagent/navi/twnm"
-	"github.com/naviagent/navi/twnm/synth"
+	"github.com/naviagent/navi/research/synth"
 )
 
 // BenchmarkFindLinks finds the data-flow links of synthetic catalogs.

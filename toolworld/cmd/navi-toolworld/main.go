@@ -7,7 +7,7 @@
 //
 // The tasks subcommand writes generated tasks (toolworld.GenerateTasks) as JSON lines to
 // stdout instead of serving; synthetic writes a generated catalog of n APIs for scale
-// benchmarks (twnm/synth), in Navi's native JSON format.
+// benchmarks (research/synth), in Navi's native JSON format.
 //
 // The address comes from -addr, else NAVI_TOOLWORLD_ADDR, else 127.0.0.1:8300. With -debug,
 // every request is logged. SIGINT or SIGTERM shuts the server down gracefully.
@@ -29,7 +29,7 @@ import (
 	"time"
 
 	"github.com/naviagent/navi/toolworld"
-	"github.com/naviagent/navi/twnm/synth"
+	"github.com/naviagent/navi/research/synth"
 )
 
 const defaultAddr = "127.0.0.1:8300"

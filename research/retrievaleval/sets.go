@@ -12,7 +12,7 @@ import (
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
-	"github.com/naviagent/navi/twnm/chaineval"
+	"github.com/naviagent/navi/research/chaineval"
 )
 
 // Task is one query with its gold APIs.

@@ -80,11 +80,11 @@ type dataset struct {
 }
 
 func datasets(t *testing.T) []dataset {
-	bank, err := catalogs.APIBankSet("../catalogs/testdata/api-bank/api_catalog_extracted.json", "lv3")
+	bank, err := catalogs.APIBankSet("../../twnm/catalogs/testdata/api-bank/api_catalog_extracted.json", "lv3")
 	require.NoError(t, err)
 	bankChains, err := APIBankChains("testdata/api-bank-level-3.json")
 	require.NoError(t, err)
-	tmdb, err := catalogs.OpenAPI("../catalogs/testdata/restbench/tmdb_oas.json")
+	tmdb, err := catalogs.OpenAPI("../../twnm/catalogs/testdata/restbench/tmdb_oas.json")
 	require.NoError(t, err)
 	tmdbChains, err := RestBenchChains("testdata/restbench-tmdb.json", tmdb)
 	require.NoError(t, err)
@@ -113,7 +113,7 @@ func TestGoldChainsLoad(t *testing.T) {
 
 // TestChainRecovery runs both searchers on both gold-chain sets, on the static graph (catalog
 // only) and on a graph that learned from the other chains' executions (leave-one-out), and
-// logs the table the README reports (go test -run ChainRecovery -v ./twnm/chaineval).
+// logs the table the README reports (go test -run ChainRecovery -v ./research/chaineval).
 func TestChainRecovery(t *testing.T) {
 	ctx := context.Background()
 	emb := hashed(t)

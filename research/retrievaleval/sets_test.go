@@ -2,7 +2,7 @@ package retrievaleval
 
 import (
 	"fmt"
-	"github.com/naviagent/navi/twnm/chaineval"
+	"github.com/naviagent/navi/research/chaineval"
 	"os"
 	"path/filepath"
 	"testing"
