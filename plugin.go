@@ -25,6 +25,9 @@ import (
 // PluginName is the name the plugin registers under.
 const PluginName = "navi"
 
+// TrainQueueOff is the Options.TrainQueue of a client with no training worker.
+const TrainQueueOff = "off"
+
 // Options configures the plugin.
 type Options struct {
 	// Activities holds what Navi's activities use: the graph store (Store; Graph and Models
@@ -37,7 +40,8 @@ type Options struct {
 	// TrainQueue is the task queue of the retraining's heavy activities
 	// (workflows.TrainingActivities); empty means workflows.DefaultTrainQueue. A worker made
 	// from the client on that queue runs those activities alone; every other worker runs
-	// Navi's workflows and all its activities.
+	// Navi's workflows and all its activities. TrainQueueOff makes no worker a training one
+	// (the workflows' own worker then runs the training too).
 	TrainQueue string
 }
 
@@ -65,7 +69,7 @@ func NewPlugin(o Options) (*temporal.SimplePlugin, error) {
 	so := temporal.SimplePluginOptions{
 		Name: PluginName,
 		ConfigureWorker: func(_ context.Context, wo worker.PluginConfigureWorkerOptions) error {
-			if wo.TaskQueue == trainQueue {
+			if wo.TaskQueue == trainQueue && trainQueue != TrainQueueOff {
 				training.Store(wo.WorkerInstanceKey, true)
 			}
 			return nil

@@ -24,6 +24,7 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 
+	"github.com/naviagent/navi"
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/planner"
@@ -75,7 +76,18 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 		return err
 	}
 	defer store.Close(context.Background())
-	c, err := cfg.DialTemporal(ctx, sdklog.NewStructuredLogger(logger))
+	acts.Graph, acts.Store, acts.Models, acts.ModelDir = store, store, store, o.modelDir
+	trainQueue := o.trainQueue
+	if trainQueue == cfg.TaskQueue {
+		trainQueue = navi.TrainQueueOff // one worker runs everything
+	}
+	// The worker is Navi's own plugin on a client (the payload codec comes with the client's
+	// options): every worker made from it runs what its queue is for.
+	p, err := navi.NewPlugin(navi.Options{Activities: acts, TrainQueue: trainQueue})
+	if err != nil {
+		return err
+	}
+	c, err := cfg.DialTemporal(ctx, sdklog.NewStructuredLogger(logger), p)
 	if err != nil {
 		return err
 	}
@@ -85,8 +97,6 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 	}
 
 	w := worker.New(c, cfg.TaskQueue, worker.Options{})
-	acts.Graph, acts.Store, acts.Models, acts.ModelDir = store, store, store, o.modelDir
-	workflows.Register(w, acts)
 	encryption := "off"
 	if cdc, err := cfg.Codec(); err == nil && cdc != nil { // (DialTemporal has checked the keys)
 		encryption = fmt.Sprintf("AES-256-GCM, key %s of %d", cdc.Keys().Active(), len(cdc.Keys().IDs()))
@@ -94,12 +104,9 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 	logger.Info("navi worker starting", "temporal", cfg.TemporalAddress, "namespace", cfg.Namespace,
 		"taskQueue", cfg.TaskQueue, "trainQueue", o.trainQueue, "neo4j", cfg.Neo4jURI, "planner", plannerName, "outputs", o.outputDir,
 		"payloads", encryption)
-	if o.trainQueue != "off" && o.trainQueue != cfg.TaskQueue {
+	if trainQueue != navi.TrainQueueOff {
 		// Training takes the machine: one training activity at a time on this worker.
-		tw := worker.New(c, o.trainQueue, worker.Options{MaxConcurrentActivityExecutionSize: 1})
-		if err := workflows.RegisterTraining(tw, acts); err != nil {
-			return err
-		}
+		tw := worker.New(c, trainQueue, worker.Options{MaxConcurrentActivityExecutionSize: 1})
 		if err := tw.Start(); err != nil {
 			return fmt.Errorf("start the training worker on %s: %w", o.trainQueue, err)
 		}

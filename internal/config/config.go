@@ -280,8 +280,9 @@ func Getenv(name, def string) string {
 	return def
 }
 
-// DialTemporal validates c and connects to Temporal, with an error that says what to check.
-func (c Config) DialTemporal(ctx context.Context, logger sdklog.Logger) (client.Client, error) {
+// DialTemporal validates c and connects to Temporal, with an error that says what to check; the
+// client carries plugins (Navi's worker gives it Navi's, navi.NewPlugin).
+func (c Config) DialTemporal(ctx context.Context, logger sdklog.Logger, plugins ...client.Plugin) (client.Client, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -289,6 +290,7 @@ func (c Config) DialTemporal(ctx context.Context, logger sdklog.Logger) (client.
 	if err != nil {
 		return nil, err
 	}
+	opts.Plugins = plugins
 	cl, err := client.DialContext(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("cannot reach Temporal at %s: %w (is the stack up? `make up`; is NAVI_TEMPORAL_ADDRESS right?)", c.TemporalAddress, err)
