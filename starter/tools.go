@@ -11,7 +11,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/naviagent/navi/mcptool"
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
 )
 
@@ -21,36 +23,34 @@ func tools(args []string, s streams) error {
 		return toolsShow(args[1:], s)
 	}
 	if len(args) == 0 || (args[0] != "import" && args[0] != "load") {
-		return fmt.Errorf("%w: navi tools import <catalog or OpenAPI/Swagger spec: file or URL>, or navi tools show <api>", errUsage)
+		return fmt.Errorf("%w: navi tools import <catalog or OpenAPI/Swagger spec: file or URL; or an MCP server: mcp+stdio:<command>, mcp+http(s)://…>, or navi tools show <api>", errUsage)
 	}
 	c := newCommand("tools " + args[0])
 	replace := c.fs.Bool("replace", false, "take over APIs of the same name that another catalog imported (what was learned about them is reset)")
-	format := c.fs.String("format", "", "the catalog's format: native, openapi (3.x) or swagger (2.0); default: told by the document")
+	format := c.fs.String("format", "", "the catalog's format: native, openapi (3.x), swagger (2.0) or mcp (a server); default: told by the document, or by mcp+ before a server")
 	pos, err := c.parse(args[1:], 1, 1, "one catalog file or URL")
 	if err != nil {
 		return err
 	}
-	if f := catalogs.Format(*format); f != catalogs.FormatAuto && !slices.Contains(catalogs.Formats, f) {
-		return fmt.Errorf("%w: -format %q: want native, openapi or swagger", errUsage, *format)
+	if f := catalogs.Format(*format); f != catalogs.FormatAuto && f != formatMCP && !slices.Contains(catalogs.Formats, f) {
+		return fmt.Errorf("%w: -format %q: want native, openapi, swagger or mcp", errUsage, *format)
 	}
 	source := pos[0]
-	path := source
-	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
-		local, err := download(path)
-		if err != nil {
-			return err
-		}
-		defer os.Remove(local)
-		path = local
-	}
-	cat, warnings, err := catalogs.Load(path, catalogs.Format(*format))
-	if err != nil {
-		return err
-	}
-	printWarnings(s.err, source, warnings)
-
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+	var cat twnm.Catalog
+	if server, ok := strings.CutPrefix(source, mcptool.CLIPrefix); ok || catalogs.Format(*format) == formatMCP {
+		if !ok {
+			server = source
+		}
+		// An MCP server: its tools, listed here, outside any workflow.
+		if cat, err = mcptool.Import(ctx, server); err != nil {
+			return err
+		}
+	} else if cat, err = loadCatalog(source, catalogs.Format(*format), s); err != nil {
+		return err
+	}
+
 	store, err := c.cfg.OpenGraph(ctx)
 	if err != nil {
 		return err
@@ -73,6 +73,30 @@ func tools(args []string, s streams) error {
 	fmt.Fprintf(s.out, "loaded %s: %d APIs, %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
 		source, stats.APIs, stats.Params, counts.APIs, counts.Params, counts.Edges)
 	return nil
+}
+
+// formatMCP is -format's name for an MCP server, which the source names as
+// "mcp+stdio:<command line>" or "mcp+http(s)://…" (the "mcp+" may be left out with it).
+const formatMCP catalogs.Format = "mcp"
+
+// loadCatalog reads a catalog or spec from a file or an http(s) URL and prints what it read
+// leniently.
+func loadCatalog(source string, format catalogs.Format, s streams) (twnm.Catalog, error) {
+	path := source
+	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
+		local, err := download(path)
+		if err != nil {
+			return twnm.Catalog{}, err
+		}
+		defer os.Remove(local)
+		path = local
+	}
+	cat, warnings, err := catalogs.Load(path, format)
+	if err != nil {
+		return twnm.Catalog{}, err
+	}
+	printWarnings(s.err, source, warnings)
+	return cat, nil
 }
 
 // maxWarningsShown bounds the warnings an import prints one by one.

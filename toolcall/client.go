@@ -52,6 +52,8 @@ type Client struct {
 	Outputs OutputStore
 	// Secrets resolves the secrets of APIs with an Auth; nil refuses to call them.
 	Secrets SecretSource
+	// MCP calls the APIs an MCP server serves (twnm.API.MCP); nil refuses to call them.
+	MCP MCPCaller
 	// HeartbeatInterval is the time between two CallOptions.Heartbeat calls while a request
 	// is in flight (DefaultHeartbeatInterval when zero). Keep it well under the activity's
 	// heartbeat timeout.
@@ -120,6 +122,9 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 		callCtx, cancel = context.WithTimeout(ctx, time.Duration(api.Timeout))
 		defer cancel()
 	}
+	if api.MCP != nil {
+		return c.callMCP(ctx, callCtx, api, args, opts, start)
+	}
 	req, err := buildRequest(callCtx, api, args)
 	if err != nil {
 		return Result{}, err
@@ -170,8 +175,23 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 			body = b
 		}
 	}
+	return c.keep(ctx, api, opts, start, Result{API: api.Name, Status: resp.StatusCode, Output: output}, body)
+}
+
+// keep finishes a call's result: nested outputs exposed by their names, and an output too
+// large for the history stored whole (body, or its JSON when body is nil) with a summary
+// kept in its place.
+func (c *Client) keep(ctx context.Context, api twnm.API, opts CallOptions, start time.Time, res Result, body []byte) (Result, error) {
+	output := res.Output
 	exposeNested(output, api.Outputs)
-	res := Result{API: api.Name, Status: resp.StatusCode, Output: output, Bytes: len(body)}
+	if body == nil {
+		b, err := json.Marshal(output)
+		if err != nil {
+			return Result{}, &Error{Kind: ErrBadResponse, API: api.Name, Detail: "output is not JSON", Err: err}
+		}
+		body = b
+	}
+	res.Bytes = len(body)
 
 	limit := cmp.Or(c.MaxOutputBytes, DefaultMaxOutputBytes)
 	encoded, err := json.Marshal(output)
@@ -185,7 +205,7 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 			}
 			ref, err := c.Outputs.Put(ctx, key, body)
 			if err != nil {
-				return Result{}, &Error{Kind: ErrOutputStore, API: api.Name, Status: resp.StatusCode,
+				return Result{}, &Error{Kind: ErrOutputStore, API: api.Name, Status: res.Status,
 					Detail: fmt.Sprintf("output of %d bytes, over the %d-byte limit", len(encoded), limit), Err: err}
 			}
 			res.Ref = ref

@@ -18,9 +18,10 @@ var (
 	// ErrInvalidInput: the arguments do not fit the API's inputs (unknown, missing, or not
 	// of the declared type). Retrying the same arguments cannot help.
 	ErrInvalidInput = errors.New("invalid tool input")
-	// ErrNotCallable: the catalog record cannot be called over HTTP (no endpoint, no
-	// absolute URL, a path variable that names no input). Retrying cannot help.
-	ErrNotCallable = errors.New("tool not callable over HTTP")
+	// ErrNotCallable: the catalog record cannot be called (over HTTP: no endpoint, no
+	// absolute URL, a path variable that names no input; as an MCP tool: no MCP client, a
+	// server command that does not exist). Retrying cannot help.
+	ErrNotCallable = errors.New("tool not callable")
 	// ErrRejected: the tool answered a 4xx other than 401, 403, 408 and 429 (or an
 	// unexpected 1xx or 3xx): the request itself is wrong.
 	ErrRejected = errors.New("tool rejected the request")

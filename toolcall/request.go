@@ -8,7 +8,6 @@ import (
 	"math"
 	"net/http"
 	"net/url"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -51,25 +50,8 @@ func buildRequest(ctx context.Context, api twnm.API, args map[string]string) (*h
 		pathVars[v] = true
 	}
 
-	// Unknown args are reported all at once, sorted, so that the caller can fix them in one go.
-	known := make(map[string]bool, len(api.Inputs))
-	for _, p := range api.Inputs {
-		known[p.Name] = true
-	}
-	var unknown []string
-	for name := range args {
-		if !known[name] {
-			unknown = append(unknown, name)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		param := ""
-		if len(unknown) == 1 {
-			param = unknown[0]
-		}
-		return nil, invalidInput(api.Name, param, "unknown parameter(s) %s; the inputs are %s",
-			strings.Join(unknown, ", "), inputNames(api.Inputs))
+	if err := unknownArgs(api, args); err != nil {
+		return nil, err
 	}
 
 	query := url.Values{}

@@ -106,12 +106,23 @@ type API struct {
 	// Effect is what a call changes (EffectRead, EffectIdempotent, EffectUnsafe); empty
 	// means read for GET, HEAD and OPTIONS and unsafe for the other methods (CallEffect).
 	Effect string `json:"effect,omitempty"`
+	// MCP, when set, says that a Model Context Protocol server serves the API: a call goes
+	// to that server's tool, not to an HTTP endpoint.
+	MCP *MCPTool `json:"mcp,omitempty"`
 	// Check names the API of the same catalog that tells whether a call of this one took
 	// effect, for an API that honours no idempotency key (EffectUnsafe): it reads, takes
 	// some of this API's inputs by the same names, and answers with what the call made, or
 	// with nothing (an empty answer, or 404) when it made nothing. A call cut off with its
 	// worker is then checked, not given up.
 	Check string `json:"check,omitempty"`
+}
+
+// MCPTool is where a Model Context Protocol server serves an API: the server and the tool's
+// name there. Server is "stdio:" and a command line, which the worker runs and speaks to over
+// its standard input and output, or the http(s) URL of the server's streamable HTTP endpoint.
+type MCPTool struct {
+	Server string `json:"server"`
+	Tool   string `json:"tool"`
 }
 
 // Effects of a call, which decide whether a call cut off mid-flight may be sent again.
@@ -154,9 +165,12 @@ type Auth struct {
 	Secret string `json:"secret"`
 }
 
-// Callable reports whether the catalog says how to call the API over HTTP: a method and an
-// absolute URL (a base URL, or a full URL as the path).
+// Callable reports whether the catalog says how to call the API: over HTTP, a method and an
+// absolute URL (a base URL, or a full URL as the path); as an MCP tool, a server and a tool.
 func (a API) Callable() bool {
+	if m := a.MCP; m != nil {
+		return m.Server != "" && m.Tool != ""
+	}
 	e := a.Endpoint
 	if e == nil || e.Method == "" {
 		return false

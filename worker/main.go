@@ -27,6 +27,7 @@ import (
 	"github.com/naviagent/navi"
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/internal/config"
+	"github.com/naviagent/navi/mcptool"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/toolcall"
@@ -67,7 +68,9 @@ type options struct {
 func run(cfg config.Config, o options, logger *slog.Logger) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	acts, plannerName, err := newActivities(o.outputDir, cfg.MaxToolOutputBytes)
+	pool := &mcptool.Pool{} // the MCP servers' tools: a session per server, for the worker's life
+	defer pool.Close()
+	acts, plannerName, err := newActivities(o.outputDir, cfg.MaxToolOutputBytes, pool)
 	if err != nil {
 		return err
 	}
@@ -117,9 +120,10 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 
 // newActivities builds the activities' dependencies other than the graph store: the
 // embedder the graph was built with, the LLM planner when NAVI_LLM_* configure one, and the
-// HTTP tool client, which keeps outputs over maxToolOutput bytes out of the history (0: its
-// default). It names the planner runs will use by default.
-func newActivities(outputDir string, maxToolOutput int) (*activities.Activities, string, error) {
+// tool client (HTTP, and mcp for the tools of MCP servers), which keeps outputs over
+// maxToolOutput bytes out of the history (0: its default). It names the planner runs will
+// use by default.
+func newActivities(outputDir string, maxToolOutput int, mcp toolcall.MCPCaller) (*activities.Activities, string, error) {
 	emb, err := embed.Standard()
 	if err != nil {
 		return nil, "", err
@@ -129,7 +133,8 @@ func newActivities(outputDir string, maxToolOutput int) (*activities.Activities,
 		Tools: &toolcall.Client{HTTP: &http.Client{}, UserAgent: "navi-worker", Outputs: toolcall.DirStore{Dir: outputDir},
 			MaxOutputBytes: maxToolOutput,
 			// Secrets of the catalogs' Auth: NAVI_SECRET_<NAME>, or files in NAVI_SECRETS_DIR.
-			Secrets: toolcall.EnvSecrets{Dir: config.Getenv("NAVI_SECRETS_DIR", "")}},
+			Secrets: toolcall.EnvSecrets{Dir: config.Getenv("NAVI_SECRETS_DIR", "")},
+			MCP: mcp},
 	}
 	lc, err := llm.ConfigFromEnv()
 	if err != nil {

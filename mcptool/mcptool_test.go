@@ -1,0 +1,101 @@
+package mcptool_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/mcptool"
+	"github.com/naviagent/navi/toolcall"
+	"github.com/naviagent/navi/twnm"
+)
+
+// everything is the reference MCP server (@modelcontextprotocol/server-everything, which
+// nobody here wrote), as `make mcp-servers` installs it; a test fails, not skips, without it.
+func everything(t *testing.T) string {
+	t.Helper()
+	bin, err := filepath.Abs("testdata/server/node_modules/.bin/mcp-server-everything")
+	require.NoError(t, err)
+	_, err = os.Stat(bin)
+	require.NoError(t, err, "the test MCP server is not installed: run make mcp-servers")
+	return mcptool.StdioPrefix + bin
+}
+
+func find(t *testing.T, c twnm.Catalog, name string) twnm.API {
+	t.Helper()
+	for _, a := range c.APIs {
+		if a.Name == name {
+			return a
+		}
+	}
+	require.Failf(t, "no such API", "%s is not among the %d imported", name, len(c.APIs))
+	return twnm.API{}
+}
+
+func TestImportAndCallOverStdio(t *testing.T) {
+	server := everything(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := mcptool.Import(ctx, server)
+	require.NoError(t, err)
+	require.NotEmpty(t, c.APIs)
+	prefix := c.Name + "."
+
+	sum := find(t, c, prefix+"get-sum")
+	assert.Equal(t, "Returns the sum of two numbers", sum.Description)
+	assert.Equal(t, []twnm.Param{
+		{Name: "a", Type: "number", Description: "First number", Required: true},
+		{Name: "b", Type: "number", Description: "Second number", Required: true},
+	}, sum.Inputs)
+	assert.Equal(t, []twnm.Param{{Name: mcptool.TextOutput, Type: "string", Description: "The text the tool answered."}}, sum.Outputs)
+	assert.Equal(t, twnm.EffectRead, sum.Effect, "read-only by its annotations")
+	assert.Equal(t, &twnm.MCPTool{Server: server, Tool: "get-sum"}, sum.MCP)
+	assert.True(t, sum.Callable())
+	// A tool with an output schema has its outputs.
+	structured := find(t, c, prefix+"get-structured-content")
+	assert.NotEqual(t, mcptool.TextOutput, structured.Outputs[0].Name)
+	// Annotations say what a call changes: toggling a simulation is neither read-only nor idempotent.
+	assert.Equal(t, twnm.EffectUnsafe, find(t, c, prefix+"toggle-simulated-logging").Effect)
+
+	// The tool-call client calls it through a pool, arguments typed by the inputs.
+	pool := &mcptool.Pool{}
+	defer pool.Close()
+	tc := &toolcall.Client{MCP: pool}
+	res, err := tc.Call(ctx, sum, map[string]string{"a": "2", "b": "3.5"}, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "The sum of 2 and 3.5 is 5.5.", res.Output[mcptool.TextOutput])
+	res, err = tc.Call(ctx, structured, map[string]string{"location": "Chicago"}, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.Contains(t, res.Output, structured.Outputs[0].Name, "structured content is the output")
+
+	// Bad arguments fail before the call; a tool's own error fails it for good.
+	_, err = tc.Call(ctx, sum, map[string]string{"a": "two", "b": "3"}, toolcall.CallOptions{})
+	assert.ErrorIs(t, err, toolcall.ErrInvalidInput)
+	_, err = tc.Call(ctx, structured, map[string]string{"location": "Atlantis"}, toolcall.CallOptions{})
+	assert.ErrorIs(t, err, toolcall.ErrRejected)
+}
+
+func TestPoolFailures(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	pool := &mcptool.Pool{}
+	defer pool.Close()
+	call := func(server string) error {
+		_, err := pool.CallMCP(ctx, "x.tool", twnm.MCPTool{Server: server, Tool: "tool"}, nil)
+		return err
+	}
+	// A command that does not exist cannot be called; a server that is down may come back.
+	assert.ErrorIs(t, call(mcptool.StdioPrefix+"/nonexistent/mcp-server"), toolcall.ErrNotCallable)
+	assert.ErrorIs(t, call("http://127.0.0.1:1/mcp"), toolcall.ErrUnavailable)
+	// No MCP client on the worker: not callable, saying so.
+	_, err := (&toolcall.Client{}).Call(ctx, twnm.API{Name: "x.tool", MCP: &twnm.MCPTool{Server: "stdio:x", Tool: "tool"}}, nil, toolcall.CallOptions{})
+	assert.ErrorIs(t, err, toolcall.ErrNotCallable)
+	assert.ErrorContains(t, err, "no MCP client")
+	_, err = mcptool.Import(ctx, "ftp://example.com")
+	assert.ErrorContains(t, err, `want "stdio:" and a command line, or an http(s) URL`)
+}
