@@ -39,6 +39,8 @@ type agentOptions struct {
 	LLM planner.Planner
 	// ToolHTTP sends the tool calls; nil is http.DefaultClient.
 	ToolHTTP *http.Client
+	// MCP calls the tools of MCP servers; nil calls none.
+	MCP toolcall.MCPCaller
 }
 
 // startAgent loads the tool world into Neo4j and starts a worker with o's dependencies on a
@@ -53,7 +55,7 @@ func startAgent(t testing.TB, o agentOptions) agent {
 	a := agent{c: stacktest.TemporalClient(t), store: store, taskQueue: stacktest.UniqueName("navi-e2e-")}
 	w := worker.New(a.c, a.taskQueue, worker.Options{})
 	workflows.Register(w, &activities.Activities{Graph: store, Store: o.Graph, Models: store, Embedder: stacktest.Embedder(t), LLM: o.LLM,
-		Tools: &toolcall.Client{HTTP: o.ToolHTTP, Outputs: toolcall.DirStore{Dir: t.TempDir()}}})
+		Tools: &toolcall.Client{HTTP: o.ToolHTTP, MCP: o.MCP, Outputs: toolcall.DirStore{Dir: t.TempDir()}}})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 	return a
