@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -47,7 +48,8 @@ func transport(server string) (mcp.Transport, error) {
 		if len(args) == 0 {
 			return nil, fmt.Errorf("mcp server %q: no command after %q", server, StdioPrefix)
 		}
-		return &mcp.CommandTransport{Command: exec.Command(args[0], args[1:]...)}, nil
+		// A server that does not end when its input closes is stopped after 2s, not 5s.
+		return &mcp.CommandTransport{Command: exec.Command(args[0], args[1:]...), TerminateDuration: 2 * time.Second}, nil
 	case strings.HasPrefix(server, "http://"), strings.HasPrefix(server, "https://"):
 		return &mcp.StreamableClientTransport{Endpoint: server, DisableStandaloneSSE: true}, nil
 	}

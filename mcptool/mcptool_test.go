@@ -2,8 +2,12 @@ package mcptool_test
 
 import (
 	"context"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,4 +102,64 @@ func TestPoolFailures(t *testing.T) {
 	assert.ErrorContains(t, err, "no MCP client")
 	_, err = mcptool.Import(ctx, "ftp://example.com")
 	assert.ErrorContains(t, err, `want "stdio:" and a command line, or an http(s) URL`)
+}
+
+// startHTTP runs the reference server's streamable HTTP transport on a free port and returns
+// its URL and a function that stops it.
+func startHTTP(t *testing.T, port string) (url string, stop func()) {
+	t.Helper()
+	bin := strings.TrimPrefix(everything(t), mcptool.StdioPrefix)
+	cmd := exec.Command(bin, "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	require.NoError(t, cmd.Start())
+	stop = func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }
+	t.Cleanup(stop)
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			c.Close()
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the MCP server did not listen on port %s: %v", port, err)
+		time.Sleep(100 * time.Millisecond)
+	}
+	return "http://127.0.0.1:" + port + "/mcp", stop
+}
+
+func freePort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// Over streamable HTTP, and a server that restarts: the call in between fails for a retry,
+// and the next one opens a new session.
+func TestImportAndCallOverHTTP(t *testing.T) {
+	port := freePort(t)
+	url, stop := startHTTP(t, port)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := mcptool.Import(ctx, url)
+	require.NoError(t, err)
+	sum := find(t, c, c.Name+".get-sum")
+	assert.Equal(t, url, sum.MCP.Server)
+
+	pool := &mcptool.Pool{}
+	defer pool.Close()
+	tc := &toolcall.Client{MCP: pool}
+	args := map[string]string{"a": "40", "b": "2"}
+	res, err := tc.Call(ctx, sum, args, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "The sum of 40 and 2 is 42.", res.Output[mcptool.TextOutput])
+
+	stop()
+	_, err = tc.Call(ctx, sum, args, toolcall.CallOptions{})
+	require.ErrorIs(t, err, toolcall.ErrUnavailable, "a server that went away may come back")
+	startHTTP(t, port)
+	res, err = tc.Call(ctx, sum, args, toolcall.CallOptions{})
+	require.NoError(t, err, "a new session with the server that came back")
+	assert.Equal(t, "The sum of 40 and 2 is 42.", res.Output[mcptool.TextOutput])
 }
