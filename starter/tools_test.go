@@ -138,3 +138,12 @@ paths:
 	err = tools([]string{"import", "-format", "wsdl", good}, streams{io.Discard, io.Discard})
 	require.ErrorIs(t, err, errUsage)
 }
+
+// An "mcp+" source, or -format mcp, is an MCP server whose tools are listed; the import
+// reaches the server before it touches the graph (the server here is no MCP server at all).
+func TestToolsImportMCPSource(t *testing.T) {
+	for _, args := range [][]string{{"import", "mcp+ftp://tools.example"}, {"import", "-format", "mcp", "ftp://tools.example"}} {
+		err := tools(args, streams{io.Discard, io.Discard})
+		assert.ErrorContains(t, err, `mcp server "ftp://tools.example": want "stdio:" and a command line, or an http(s) URL`, "%v", args)
+	}
+}
