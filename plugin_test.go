@@ -47,6 +47,34 @@ func TestNewPluginChecksItsDependencies(t *testing.T) {
 	assert.Equal(t, navi.PluginName, p.Name())
 }
 
+// hostClient is a host application's client with Navi's plugin made of o, its activities
+// over the test stack's store; it closes when the test ends.
+func hostClient(ctx context.Context, t *testing.T, o navi.Options) client.Client {
+	t.Helper()
+	store := stacktest.Store(t)
+	o.Activities = &activities.Activities{Graph: store, Store: store, Models: store, Embedder: stacktest.Embedder(t),
+		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}}}
+	p, err := navi.NewPlugin(o)
+	require.NoError(t, err)
+	c, err := client.DialContext(ctx, client.Options{HostPort: stacktest.Env(t, stacktest.EnvTemporalAddress),
+		Namespace: stacktest.Env(t, stacktest.EnvNamespace), Plugins: []client.Plugin{p}})
+	require.NoError(t, err)
+	t.Cleanup(c.Close)
+	return c
+}
+
+// startHostWorker runs a worker of c on queue with the host's own workflow wf until the test
+// ends.
+func startHostWorker(t *testing.T, c client.Client, queue string, wf any) {
+	t.Helper()
+	w := worker.New(c, queue, worker.Options{})
+	if wf != nil {
+		w.RegisterWorkflow(wf)
+	}
+	require.NoError(t, w.Start())
+	t.Cleanup(w.Stop)
+}
+
 // greet is a host application's own workflow.
 func greet(_ workflow.Context, name string) (string, error) { return "hello " + name, nil }
 
@@ -54,28 +82,16 @@ func greet(_ workflow.Context, name string) (string, error) { return "hello " + 
 // the host's worker, which registers only the host's own workflow, runs it and a Navi query
 // on the real stack, and Navi's payloads are encrypted.
 func TestHostWorkerRunsNavi(t *testing.T) {
-	store := stacktest.Store(t)
-	stacktest.LoadToolWorld(t, store)
+	stacktest.LoadToolWorld(t, stacktest.Store(t))
 	key, err := codec.NewKey("host")
 	require.NoError(t, err)
 	keys, err := codec.ParseKeys(key, "")
 	require.NoError(t, err)
-	p, err := navi.NewPlugin(navi.Options{Codec: codec.New(keys), Activities: &activities.Activities{
-		Graph: store, Store: store, Models: store, Embedder: stacktest.Embedder(t),
-		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}}}})
-	require.NoError(t, err)
-
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	c, err := client.DialContext(ctx, client.Options{HostPort: stacktest.Env(t, stacktest.EnvTemporalAddress),
-		Namespace: stacktest.Env(t, stacktest.EnvNamespace), Plugins: []client.Plugin{p}})
-	require.NoError(t, err)
-	defer c.Close()
+	c := hostClient(ctx, t, navi.Options{Codec: codec.New(keys)})
 	queue := stacktest.UniqueName("navi-host-")
-	w := worker.New(c, queue, worker.Options{})
-	w.RegisterWorkflow(greet)
-	require.NoError(t, w.Start())
-	defer w.Stop()
+	startHostWorker(t, c, queue, greet)
 
 	hello, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("host-greet-"), TaskQueue: queue}, greet, "ops")
 	require.NoError(t, err)
@@ -117,26 +133,13 @@ func callOn(ctx workflow.Context, queue, activity string) (string, error) {
 // queue: it runs the training activities alone, so an agent activity sent there is refused by
 // a worker that names what it runs.
 func TestPluginTrainingWorker(t *testing.T) {
-	store := stacktest.Store(t)
 	trainQueue := stacktest.UniqueName("navi-host-train-")
-	p, err := navi.NewPlugin(navi.Options{TrainQueue: trainQueue, Activities: &activities.Activities{
-		Graph: store, Store: store, Models: store, Embedder: stacktest.Embedder(t),
-		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}}}})
-	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	c, err := client.DialContext(ctx, client.Options{HostPort: stacktest.Env(t, stacktest.EnvTemporalAddress),
-		Namespace: stacktest.Env(t, stacktest.EnvNamespace), Plugins: []client.Plugin{p}})
-	require.NoError(t, err)
-	defer c.Close()
+	c := hostClient(ctx, t, navi.Options{TrainQueue: trainQueue})
 	queue := stacktest.UniqueName("navi-host-")
-	w := worker.New(c, queue, worker.Options{})
-	w.RegisterWorkflow(callOn)
-	require.NoError(t, w.Start())
-	defer w.Stop()
-	tw := worker.New(c, trainQueue, worker.Options{})
-	require.NoError(t, tw.Start())
-	defer tw.Stop()
+	startHostWorker(t, c, queue, callOn)
+	startHostWorker(t, c, trainQueue, nil)
 
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("host-probe-"), TaskQueue: queue},
 		callOn, trainQueue, "Decide")

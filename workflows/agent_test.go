@@ -93,17 +93,22 @@ func history(ctx context.Context, t testing.TB, c client.Client, id, runID strin
 // elevationQuery is the easy tool-world query the scripted LLM answers: one call of geo.Elevation.
 const elevationQuery = "What is the ground elevation at latitude 25.2048, longitude 55.2708?"
 
-// elevationScript plans elevationQuery as a model would: recall the elevation API, call it
-// once the prompt offers it, answer once the call completed. It reads the prompt, not the
-// call count, so it serves any number of runs.
-func elevationScript(req llmtest.Request) llmtest.Response {
-	switch {
-	case !strings.Contains(req.System(), "geo.Elevation"):
-		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI,
-			RecallDescription: "ElevationAPI(description: ground elevation at a point, input: latitude:number, longitude:number; output: elevation_m:number)"})
-	case !strings.Contains(req.User(), "completed"):
-		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: "geo.Elevation",
-			Params: map[string]string{"latitude": "25.2048", "longitude": "55.2708"}})
+// toolScript plans a one-call query as a model would: recall with recall, call api with
+// params once the prompt offers it, answer once the call completed. It reads the prompt, not
+// the call count, so it serves any number of runs.
+func toolScript(api, recall string, params map[string]string, answer string) func(llmtest.Request) llmtest.Response {
+	return func(req llmtest.Request) llmtest.Response {
+		switch {
+		case !strings.Contains(req.System(), api):
+			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI, RecallDescription: recall})
+		case !strings.Contains(req.User(), "completed"):
+			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: api, Params: params})
+		}
+		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.DirectAnswer, Answer: answer})
 	}
-	return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.DirectAnswer, Answer: "The ground is 559 m above sea level there."})
 }
+
+// elevationScript plans elevationQuery: one call of geo.Elevation.
+var elevationScript = toolScript("geo.Elevation",
+	"ElevationAPI(description: ground elevation at a point, input: latitude:number, longitude:number; output: elevation_m:number)",
+	map[string]string{"latitude": "25.2048", "longitude": "55.2708"}, "The ground is 559 m above sea level there.")

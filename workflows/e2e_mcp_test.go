@@ -16,7 +16,6 @@ import (
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/mcptool"
 	"github.com/naviagent/navi/neo4j"
-	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/planner/llm/llmtest"
 	"github.com/naviagent/navi/twnm"
@@ -56,17 +55,8 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 	sum := importMCPTool(ctx, t, stacktest.Store(t), ".get-sum")
 	pool := &mcptool.Pool{}
 	defer pool.Close()
-	srv := llmtest.New(t, func(req llmtest.Request) llmtest.Response {
-		switch {
-		case !strings.Contains(req.System(), sum.Name):
-			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI,
-				RecallDescription: "SumAPI(description: returns the sum of two numbers, input: a:number, b:number)"})
-		case !strings.Contains(req.User(), "completed"):
-			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: sum.Name,
-				Params: map[string]string{"a": "2", "b": "3.5"}})
-		}
-		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.DirectAnswer, Answer: "2 and 3.5 make 5.5."})
-	})
+	srv := llmtest.New(t, toolScript(sum.Name, "SumAPI(description: returns the sum of two numbers, input: a:number, b:number)",
+		map[string]string{"a": "2", "b": "3.5"}, "2 and 3.5 make 5.5."))
 	p, err := llm.New(llm.Config{BaseURL: srv.URL, Model: "scripted"})
 	require.NoError(t, err)
 	a := startAgent(t, agentOptions{LLM: p, MCP: pool})
@@ -102,17 +92,8 @@ func TestWorkerCrashMidMCPCall(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	long := importMCPTool(ctx, t, stacktest.Store(t), ".trigger-long-running-operation")
-	srv := llmtest.New(t, func(req llmtest.Request) llmtest.Response {
-		switch {
-		case !strings.Contains(req.System(), long.Name):
-			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI,
-				RecallDescription: "LongRunningAPI(description: a long running operation with progress updates)"})
-		case !strings.Contains(req.User(), "completed"):
-			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: long.Name,
-				Params: map[string]string{"duration": "6", "steps": "3"}})
-		}
-		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.DirectAnswer, Answer: "The operation completed."})
-	})
+	srv := llmtest.New(t, toolScript(long.Name, "LongRunningAPI(description: a long running operation with progress updates)",
+		map[string]string{"duration": "6", "steps": "3"}, "The operation completed."))
 	c := stacktest.TemporalClient(t)
 	bin := buildWorker(t)
 	queue := stacktest.UniqueName("navi-e2e-mcp-crash-")
