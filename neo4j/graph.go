@@ -33,14 +33,8 @@ func OpenWithSchema(ctx context.Context, o Options) (*Store, error) {
 	return s, nil
 }
 
-// LoadStats counts what a catalog load touched.
-type LoadStats struct {
-	APIs   int `json:"apis"`
-	Params int `json:"params"`
-	// Replaced and Reset are ImportStats' (APIs taken over, APIs whose endpoint changed).
-	Replaced []string `json:"replaced,omitempty"`
-	Reset    []string `json:"reset,omitempty"`
-}
+// LoadStats is what LoadCatalog imported: ImportStats.
+type LoadStats = ImportStats
 
 // LoadCatalog builds c's graph (parameters clustered by the offline hashed embedder, APIs
 // embedded by embed.Standard, the embedder retrieval uses) and imports it as one unit: see
@@ -63,7 +57,7 @@ func (s *Store) LoadCatalogWith(ctx context.Context, c twnm.Catalog, o ImportOpt
 	if err != nil {
 		return LoadStats{}, err
 	}
-	return LoadStats{APIs: st.APIs, Params: st.Params, Replaced: st.Replaced, Reset: st.Reset}, nil
+	return st, nil
 }
 
 // Counts reads the number of API nodes, parameter nodes and edges between them.

@@ -30,6 +30,11 @@ type ImportStats struct {
 	// reset, since calls of another tool say nothing about this one.
 	Replaced []string `json:"replaced,omitempty"`
 	Reset    []string `json:"reset,omitempty"`
+	// Added, Changed and Unchanged count the catalog's APIs the graph did not hold, held
+	// with another record (description, parameters, endpoint, …), and held as they are.
+	Added     int `json:"added"`
+	Changed   int `json:"changed"`
+	Unchanged int `json:"unchanged"`
 }
 
 // ImportOptions are the options of ImportWith.
@@ -112,6 +117,9 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 			if e := n.API.Endpoint; e != nil {
 				endpoint = e.Method + " " + e.BaseURL + " " + e.Path
 			}
+			if m := n.API.MCP; m != nil {
+				endpoint = "MCP " + m.Server + " " + m.Tool // another server's tool is another tool
+			}
 			api := map[string]any{
 				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec), "endpoint": endpoint,
 				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys), "callable": n.API.Callable(),
@@ -146,9 +154,25 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 		{importLinks, links},
 	}
 	var replaced, reset []string
+	var added, changed, unchanged int
 	err := s.writeTx(ctx, "import "+catalog, func(tx driver.ManagedTransaction) error {
 		replaced, reset = nil, nil // a retried transaction starts over
-		recs, err := runTx(ctx, tx, importConflicts, map[string]any{"rows": apis, "catalog": catalog})
+		added, changed, unchanged = 0, 0, 0
+		recs, err := runTx(ctx, tx, importDiff, map[string]any{"rows": apis})
+		if err != nil {
+			return err
+		}
+		for _, r := range recs {
+			switch m := r.AsMap(); {
+			case m["added"] == true:
+				added++
+			case m["same"] == true:
+				unchanged++
+			default:
+				changed++
+			}
+		}
+		recs, err = runTx(ctx, tx, importConflicts, map[string]any{"rows": apis, "catalog": catalog})
 		if err != nil {
 			return err
 		}
@@ -194,8 +218,15 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 		return ImportStats{}, err
 	}
 	return ImportStats{APIs: len(apis), Params: len(params), Inputs: len(inputs), Outputs: len(outputs), Links: len(links),
-		Replaced: replaced, Reset: reset}, nil
+		Replaced: replaced, Reset: reset, Added: added, Changed: changed, Unchanged: unchanged}, nil
 }
+
+// importDiff tells, for each API of an import, whether the graph holds none of its name
+// (added), or one with the same record (same).
+const importDiff = `
+UNWIND $rows AS a
+OPTIONAL MATCH (n:API {name: a.name})
+RETURN a.name AS name, n IS NULL AS added, coalesce(n.spec = a.spec, false) AS same`
 
 // importConflicts finds the APIs of an import that exist already and either belong to another
 // catalog or had another endpoint: owner is the catalog that has them now. Nodes imported

@@ -70,8 +70,8 @@ func tools(args []string, s streams) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "loaded %s: %d APIs, %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
-		source, stats.APIs, stats.Params, counts.APIs, counts.Params, counts.Edges)
+	fmt.Fprintf(s.out, "loaded %s: %d APIs (%d added, %d changed, %d unchanged), %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
+		source, stats.APIs, stats.Added, stats.Changed, stats.Unchanged, stats.Params, counts.APIs, counts.Params, counts.Edges)
 	return nil
 }
 

@@ -128,12 +128,21 @@ paths:
 	require.NoError(t, os.WriteFile(good, []byte(spec("path")), 0o644))
 	var out, notices bytes.Buffer
 	require.NoError(t, tools([]string{"import", good}, streams{&out, &notices}))
-	assert.Contains(t, out.String(), "loaded "+good+": 1 APIs")
+	assert.Contains(t, out.String(), "loaded "+good+": 1 APIs (1 added, 0 changed, 0 unchanged)")
 	assert.Contains(t, notices.String(), "1 value(s) read leniently")
 	assert.Contains(t, notices.String(), `GET /kennels/{id}: parameters[0].required: "true" read as the boolean true`)
 	found, err = store.FindAPIs(context.Background(), op, 5)
 	require.NoError(t, err)
 	require.Len(t, found, 1)
+
+	// Again: nothing changed. Then with another description: one API changed.
+	out.Reset()
+	require.NoError(t, tools([]string{"import", good}, streams{&out, io.Discard}))
+	assert.Contains(t, out.String(), ": 1 APIs (0 added, 0 changed, 1 unchanged)")
+	require.NoError(t, os.WriteFile(good, []byte(strings.Replace(spec("path"), "      parameters:", "      description: Reads a kennel.\n      parameters:", 1)), 0o644))
+	out.Reset()
+	require.NoError(t, tools([]string{"import", good}, streams{&out, io.Discard}))
+	assert.Contains(t, out.String(), ": 1 APIs (0 added, 1 changed, 0 unchanged)")
 
 	err = tools([]string{"import", "-format", "wsdl", good}, streams{io.Discard, io.Discard})
 	require.ErrorIs(t, err, errUsage)
