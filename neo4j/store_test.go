@@ -107,13 +107,15 @@ func TestLoadCatalogIsIdempotent(t *testing.T) {
 
 	stats, err := s.LoadCatalog(ctx, cat)
 	require.NoError(t, err)
-	assert.Equal(t, neo4j.LoadStats{APIs: 3, Params: params}, stats)
+	assert.Equal(t, neo4j.LoadStats{APIs: 3, Params: params, Inputs: 6, Outputs: 4, Added: 3}, stats)
 	want := map[string]int64{"apis": 3, "params": int64(params), "input_of": 6, "required": 5, "outputs": 4}
 	assert.Equal(t, want, ownGraph(t, s, prefix))
 
-	_, err = s.LoadCatalog(ctx, cat)
+	stats, err = s.LoadCatalog(ctx, cat)
 	require.NoError(t, err)
 	assert.Equal(t, want, ownGraph(t, s, prefix), "loading the same catalog twice changes nothing")
+	assert.Equal(t, 3, stats.Unchanged, "and says so")
+	assert.Zero(t, stats.Added+stats.Changed)
 }
 
 func TestLoadCatalogRejectsInvalidAndWritesNothing(t *testing.T) {
