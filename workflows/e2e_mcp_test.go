@@ -38,7 +38,10 @@ func importMCPTool(ctx context.Context, t *testing.T, store *neo4j.Store, suffix
 		}
 	}
 	require.NotEmpty(t, tool.Name, "no tool %s", suffix)
-	cat := twnm.Catalog{Name: "mcp-e2e-" + strings.ToLower(t.Name()), APIs: []twnm.API{tool}}
+	// Named after the test, so that no other import of the server's tools stands in its way.
+	name := "mcp-e2e-" + strings.ToLower(t.Name())
+	tool.Name, tool.Provider = name+"."+tool.MCP.Tool, name
+	cat := twnm.Catalog{Name: name, APIs: []twnm.API{tool}}
 	_, err = store.LoadCatalogWith(ctx, cat, neo4j.ImportOptions{})
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = store.DeleteCatalog(context.Background(), cat.Name) })

@@ -405,7 +405,7 @@ func TestAgentRunsTheRequestsOtherParts(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, v.Get(&st))
 	assert.Equal(t, []string{"stay.SearchHotels"}, st.Branches)
-	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v5_branches")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v6_parallel")
 }
 
 // replayAndRecord replays a history on this code and, when NAVI_RECORD_HISTORIES names a

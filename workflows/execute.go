@@ -28,13 +28,25 @@ type chain struct {
 	trs  []twnm.Transition
 }
 
-// execute runs a bound plan step by step. A step whose tool fails after its retries is
-// recombined; steps that already succeeded (in this chain or earlier) are not called again.
+// parallelStepsChange marks runs that call a plan's independent steps at once (the other
+// parts of a request beside the final step's chain, two producers of one step); runs recorded
+// before it call every step in turn.
+const (
+	parallelStepsChange  = "parallel-steps"
+	parallelStepsVersion = 1
+)
+
+// execute runs a bound plan. A step whose tool fails after its retries is recombined; steps
+// that already succeeded (in this chain or earlier) are not called again. Steps whose inputs
+// are all at hand run at once (executeReady), since parallelStepsChange; before it, one by one.
 func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 	r.chains++
 	var ch chain
 	defer r.recordFeedback(&ch)
 	r.setPlan(plan)
+	if workflow.GetVersion(r.ctx, parallelStepsChange, workflow.DefaultVersion, parallelStepsVersion) >= parallelStepsVersion {
+		return r.executeReady(plan, &ch)
+	}
 	for i := 0; i < len(plan.Steps); i++ {
 		step := plan.Steps[i]
 		if slices.Contains(r.pc.Called, step.API) {
@@ -95,26 +107,225 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 	return nil
 }
 
+// executeReady runs plan in rounds: each round calls at once every step not called yet whose
+// upstream inputs earlier steps have produced (in plan order, so that the history reads the
+// same on every replay), then takes their outcomes in that order. A step whose producer
+// answered without the output it needs, or whose tool failed, is recombined after the round,
+// the first in plan order; what the round's other steps produced is kept.
+func (r *run) executeReady(plan planner.Plan, ch *chain) error {
+	dropped := map[string]bool{} // other parts that failed for good: the final step goes on without them
+	var notes []string
+	for {
+		type started struct {
+			i    int
+			args map[string]string
+			call pendingCall
+		}
+		var round []started
+		recombined := false
+		for i, step := range plan.Steps {
+			if slices.Contains(r.pc.Called, step.API) || dropped[step.API] || !r.inputsReady(step) {
+				continue
+			}
+			args, producer, missing := r.args(plan, step)
+			if missing != "" {
+				// An earlier step answered without an output this step needs (schema drift):
+				// that producer is what failed.
+				r.trace(TraceCall, false, fmt.Sprintf("%s returned no %s, which %s needs", producer, missing, step.API))
+				r.markFailed(producer)
+				next, ok := r.recombine(plan, plan.StepOf(producer))
+				if !ok {
+					r.pc.Observation = fmt.Sprintf("%s returned no %s and no recombination found another path.", producer, missing)
+					return nil
+				}
+				plan, round, recombined = next, nil, true
+				break
+			}
+			round = append(round, started{i: i, args: args, call: r.startCall(step.API, args, i)})
+		}
+		if len(round) == 0 {
+			if recombined {
+				continue // the next round runs the new plan
+			}
+			if waiting := r.firstWaiting(plan, dropped); waiting != "" {
+				// A step waits on a producer that will not run (it ran in an earlier chain
+				// that failed, or the plan does not hold it): the chain cannot go on.
+				r.pc.Observation = fmt.Sprintf("%s needs an output that no step of the plan produced; the chain stopped.", waiting)
+				return nil
+			}
+			break
+		}
+		failed, failure := -1, error(nil)
+		for _, st := range round {
+			step := plan.Steps[st.i]
+			out, err := r.finishCall(st.call)
+			if cut := (*errCutOff)(nil); errors.As(err, &cut) {
+				// As in the sequential loop: not the tool's failure, and a call that may have
+				// taken effect is not made again, by this tool or another.
+				if cut.mayHaveRun {
+					r.markFailed(step.API)
+					if cut.reason != "" {
+						return &errEndRun{status: StatusFailed, answer: fmt.Sprintf(
+							"I sent %s, but the worker running it stopped before it answered, and it may have gone through. I did not send it again (%s), nor anything in its place. Check %s before asking again.",
+							cut.api, cut.reason, cut.api)}
+					}
+				}
+				r.pc.Observation = cut.Error()
+				return nil
+			}
+			ch.add(plan, step, st.args, err == nil, workflow.Now(r.ctx))
+			if err == nil {
+				r.pc.Results[step.API] = out.Output
+				r.pc.Called = append(r.pc.Called, step.API)
+				if !slices.Contains(r.state.ToolsUsed, step.API) {
+					r.state.ToolsUsed = append(r.state.ToolsUsed, step.API)
+				}
+				continue
+			}
+			r.markFailed(step.API)
+			if failed < 0 {
+				failed, failure = st.i, err
+			}
+		}
+		if failed >= 0 {
+			api := plan.Steps[failed].API
+			next, ok := r.recombine(plan, failed)
+			switch {
+			case ok:
+				plan = next
+			case !needs(plan, plan.Target, api):
+				// Another part of the request failed: the final step's chain goes on, and what
+				// the other parts produced is kept.
+				for _, s := range plan.Steps {
+					if needs(plan, s.API, api) {
+						dropped[s.API] = true // api itself, and the steps of its part that need it
+					}
+				}
+				notes = append(notes, fmt.Sprintf("%s failed (%s) and no recombination found another path.", api, rootMessage(failure)))
+			default:
+				r.pc.Observation = fmt.Sprintf("%s failed (%s) and no recombination found another path.", api, rootMessage(failure))
+				return nil
+			}
+		}
+	}
+	r.pc.Completed = append(r.pc.Completed, plan.Target)
+	r.pc.Observation = strings.Join(append(notes, fmt.Sprintf("The chain %s ran; %s returned %s.",
+		strings.Join(plan.APIs(), " → "), plan.Target, describe(r.pc.Results[plan.Target]))), " ")
+	return nil
+}
+
+// needs reports whether api is step's own API or feeds it, directly or through other steps
+// of plan.
+func needs(plan planner.Plan, step, api string) bool {
+	seen := map[string]bool{}
+	var walk func(s string) bool
+	walk = func(s string) bool {
+		if s == api {
+			return true
+		}
+		if seen[s] {
+			return false
+		}
+		seen[s] = true
+		i := plan.StepOf(s)
+		if i < 0 {
+			return false
+		}
+		for _, b := range plan.Steps[i].Bindings {
+			if b.Source == planner.SourceUpstream && walk(b.FromAPI) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(step)
+}
+
+// inputsReady reports whether every upstream input of step has been produced: its producer
+// was called, in this chain or earlier.
+func (r *run) inputsReady(step planner.PlanStep) bool {
+	for _, b := range step.Bindings {
+		if b.Source == planner.SourceUpstream && !slices.Contains(r.pc.Called, b.FromAPI) {
+			return false
+		}
+	}
+	return true
+}
+
+// firstWaiting names the first step of plan not called yet nor dropped, "" when there is none.
+func (r *run) firstWaiting(plan planner.Plan, dropped map[string]bool) string {
+	for _, s := range plan.Steps {
+		if !slices.Contains(r.pc.Called, s.API) && !dropped[s.API] {
+			return s.API
+		}
+	}
+	return ""
+}
+
 // call runs one tool call with the tool's own retry policy and timeouts. Runs recorded before
 // crashAwareCallsChange leave the retries to Temporal; later ones retry in the workflow
 // (callAttempts), so that attempts lost to a dead worker are told apart from the tool's.
 func (r *run) call(api string, args map[string]string, step int) (contract.CallToolResult, error) {
-	spec := r.apis[api]
-	startToClose, heartbeat, policy := contract.ToolRetryPolicy(spec)
-	r.state.ToolCalls++
-	var out contract.CallToolResult
-	var err error
 	if workflow.GetVersion(r.ctx, crashAwareCallsChange, workflow.DefaultVersion, crashAwareCallsVersion) == workflow.DefaultVersion {
+		spec := r.apis[api]
+		startToClose, heartbeat, policy := contract.ToolRetryPolicy(spec)
+		r.state.ToolCalls++
+		var out contract.CallToolResult
 		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: startToClose,
 			HeartbeatTimeout:    heartbeat,
 			RetryPolicy:         policy,
 			Summary:             "call " + api,
 		})
-		err = workflow.ExecuteActivity(ctx, contract.ActivityCallTool, contract.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
-	} else {
-		out, err = r.callAttempts(spec, args, step, startToClose, heartbeat, policy)
+		err := workflow.ExecuteActivity(ctx, contract.ActivityCallTool, contract.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
+		return r.traceCall(api, args, out, err)
 	}
+	return r.finishCall(r.startCall(api, args, step))
+}
+
+// pendingCall is a tool call whose first attempt has started: callAttempts goes on with it.
+type pendingCall struct {
+	in     contract.CallToolInput
+	first  workflow.Future
+	policy *temporal.RetryPolicy
+	// startToClose and heartbeat are the attempts' timeouts.
+	startToClose, heartbeat time.Duration
+}
+
+// startCall counts a tool call and starts its first attempt, under the call's idempotency
+// key, without waiting for it: calls that do not depend on each other run at once.
+func (r *run) startCall(api string, args map[string]string, step int) pendingCall {
+	spec := r.apis[api]
+	startToClose, heartbeat, policy := contract.ToolRetryPolicy(spec)
+	r.state.ToolCalls++
+	info := workflow.GetInfo(r.ctx)
+	p := pendingCall{policy: policy, startToClose: startToClose, heartbeat: heartbeat,
+		in: contract.CallToolInput{API: spec, Args: args, Step: step,
+			IdempotencyKey: fmt.Sprintf("navi/%s/%s/call-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.state.ToolCalls)}}
+	p.first = r.attempt(p, "call "+spec.Name)
+	return p
+}
+
+// attempt starts one attempt of a call.
+func (r *run) attempt(p pendingCall, summary string) workflow.Future {
+	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: p.startToClose,
+		HeartbeatTimeout:    p.heartbeat,
+		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
+		Summary:             summary,
+	})
+	return workflow.ExecuteActivity(ctx, contract.ActivityCallTool, p.in)
+}
+
+// finishCall waits for a started call, retries it as callAttempts says, and traces the
+// outcome.
+func (r *run) finishCall(p pendingCall) (contract.CallToolResult, error) {
+	out, err := r.callAttempts(p)
+	return r.traceCall(p.in.API.Name, p.in.Args, out, err)
+}
+
+// traceCall puts a call's outcome in the trace and returns it.
+func (r *run) traceCall(api string, args map[string]string, out contract.CallToolResult, err error) (contract.CallToolResult, error) {
 	if cut := (*errCutOff)(nil); errors.As(err, &cut) {
 		r.trace(TraceCall, false, cut.Error())
 		return out, err
@@ -179,24 +390,16 @@ func (e *errCutOff) Unwrap() error { return e.last }
 // fails as a tool error): it is retried at once and never counts against the tool, up to
 // MaxWorkerLosses, after which the call ends with errCutOff; an API whose calls honour no
 // idempotency key (twnm.EffectUnsafe) is not sent again at all (errCutOff, mayHaveRun).
-func (r *run) callAttempts(spec twnm.API, args map[string]string, step int, startToClose, heartbeat time.Duration, policy *temporal.RetryPolicy) (contract.CallToolResult, error) {
-	info := workflow.GetInfo(r.ctx)
-	in := contract.CallToolInput{API: spec, Args: args, Step: step,
-		IdempotencyKey: fmt.Sprintf("navi/%s/%s/call-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.state.ToolCalls)}
+func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
+	in, spec, step, policy := p.in, p.in.API, p.in.Step, p.policy
 	failures, losses := 0, 0
 	for {
-		summary := "call " + spec.Name
+		f := p.first
 		if n := failures + losses; n > 0 {
-			summary = fmt.Sprintf("call %s (retry %d: %d tool error(s), %d worker(s) lost)", spec.Name, n, failures, losses)
+			f = r.attempt(p, fmt.Sprintf("call %s (retry %d: %d tool error(s), %d worker(s) lost)", spec.Name, n, failures, losses))
 		}
-		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
-			StartToCloseTimeout: startToClose,
-			HeartbeatTimeout:    heartbeat,
-			RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
-			Summary:             summary,
-		})
 		var out contract.CallToolResult
-		err := workflow.ExecuteActivity(ctx, contract.ActivityCallTool, in).Get(r.ctx, &out)
+		err := f.Get(r.ctx, &out)
 		if err == nil {
 			return out, nil
 		}

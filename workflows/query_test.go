@@ -827,3 +827,87 @@ func TestQueryWorkflowQuestionUpdate(t *testing.T) {
 	assert.Equal(t, "", Pending{}.Key())
 	assert.NotEqual(t, first.Key(), Pending{Question: first.Question, Deadline: first.Deadline.Add(time.Second)}.Key(), "asked again")
 }
+
+// branchPlan is geoPlan's weather chain with another part beside it: opengeo.Locate of Paris,
+// which nothing in the chain needs.
+func branchPlan() planner.Plan {
+	p := geoPlan("weather.Current", "Rome")
+	p.Steps = append([]planner.PlanStep{{API: "opengeo.Locate", Bindings: []planner.Binding{
+		{Param: "city_name", Required: true, Source: planner.SourceGiven, Value: "Paris"}}}}, p.Steps...)
+	return p
+}
+
+// inFlight counts the tool calls running at once in a test, and the most there were.
+type inFlight struct {
+	mu       sync.Mutex
+	now, max int
+}
+
+// call is a mocked CallTool that takes a moment of real time and answers out.
+func (f *inFlight) call(out map[string]any) func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
+	return func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
+		f.mu.Lock()
+		f.now++
+		f.max = max(f.max, f.now)
+		f.mu.Unlock()
+		time.Sleep(200 * time.Millisecond)
+		f.mu.Lock()
+		f.now--
+		f.mu.Unlock()
+		return toolOK(out), nil
+	}
+}
+
+// The plan's independent steps (the other part, and the chain's first step) run at once; the
+// step that needs one of them runs after it.
+func TestQueryWorkflowCallsIndependentStepsAtOnce(t *testing.T) {
+	env := newEnv(t, &scriptedPlanner{decisions: []planner.Decision{
+		{Action: planner.RetrieveAPI, RecallDescription: "weather"},
+		{Action: planner.CallAPI, TargetAPI: "weather.Current"},
+		{Action: planner.DirectAnswer, Answer: "21.5 °C in Rome."},
+	}})
+	res := retrieved("Rome")
+	res.Candidates[0].Plan = branchPlan()
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+	var f inFlight
+	onCall(env, "opengeo.Locate").Return(f.call(map[string]any{"lat": 48.8566, "lon": 2.3522})).Once()
+	onCall(env, "geo.Geocode").Return(f.call(rome)).Once()
+	onCall(env, "weather.Current").Return(f.call(weather)).Once()
+	(&feedbackSink{}).on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?"})
+	out := result(t, env)
+	require.Equal(t, StatusAnswered, out.Status, out.Answer)
+	assert.Equal(t, 2, f.max, "opengeo.Locate and geo.Geocode ran at once")
+	assert.ElementsMatch(t, []string{"opengeo.Locate", "geo.Geocode", "weather.Current"}, state(t, env).ToolsUsed)
+	env.AssertExpectations(t)
+}
+
+// A part of the request that fails for good, with no recombination, does not stop the final
+// step's chain: the run answers, and the observation says what failed.
+func TestQueryWorkflowOtherPartFailsAlone(t *testing.T) {
+	p := &scriptedPlanner{decisions: []planner.Decision{
+		{Action: planner.RetrieveAPI, RecallDescription: "weather"},
+		{Action: planner.CallAPI, TargetAPI: "weather.Current"},
+		{Action: planner.DirectAnswer, Answer: "21.5 °C in Rome; I could not locate Paris."},
+	}}
+	env := newEnv(t, p)
+	res := retrieved("Rome")
+	res.Candidates[0].Plan = branchPlan()
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+	onCall(env, "opengeo.Locate").Return(activities.CallToolResult{},
+		temporal.NewNonRetryableApplicationError("opengeo.Locate: 404", activities.ErrTypeToolRejected, nil)).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+	for _, s := range []string{twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch} {
+		onRecombine(env, s).Return(activities.RecombineResult{Reason: "nothing else"}, nil)
+	}
+	(&feedbackSink{}).on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?"})
+	out := result(t, env)
+	require.Equal(t, StatusAnswered, out.Status, out.Answer)
+	assert.ElementsMatch(t, []string{"geo.Geocode", "weather.Current"}, state(t, env).ToolsUsed)
+	require.Len(t, p.seen, 3)
+	assert.Contains(t, p.seen[2].Observation, "opengeo.Locate failed")
+	assert.Contains(t, p.seen[2].Observation, "weather.Current returned")
+	env.AssertExpectations(t)
+}

@@ -12,8 +12,9 @@ import (
 // the current workflow code: a change that would break running workflows fails here. Record a
 // new set with `NAVI_RECORD_HISTORIES=$PWD/workflows/testdata make test` (the integration tests
 // in e2e_test.go write query_v4_*.json to query_v6_*.json; query_v6_projected holds a decision
-// the Decide activity replaced, and query_v5_*.json were recorded before the workflow took the
-// activity's projection instead of projecting itself; query_v3_*.json were recorded before tool calls
+// the Decide activity replaced, query_v6_parallel a plan whose independent steps ran at once,
+// and query_v5_*.json were recorded before the workflow took the activity's projection and ran
+// independent steps at once; query_v3_*.json were recorded before tool calls
 // retried in the workflow, query_v2_*.json before the input limits and query_v1.json before
 // the planner loop (the graph-lookup slice): all must keep replaying through
 // workflow.GetVersion).
