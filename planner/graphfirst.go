@@ -48,7 +48,7 @@ func graphFirst(c Context) Decision {
 	}
 	if n := len(c.Completed); n > 0 {
 		target := c.Completed[n-1]
-		d.Action, d.Answer = DirectAnswer, Summarize(c, target)+unservedNote(c)
+		d.Action, d.Answer = DirectAnswer, Summarize(c, target)+partsNote(c, target)+unservedNote(c)
 		d.Analysis = fmt.Sprintf("the chain of %s ran to the end", target)
 		return d
 	}
@@ -211,6 +211,22 @@ func noToolAnswer(c Context) string {
 		return fmt.Sprintf("I could not complete the request: %s failed and no alternative path was found.", strings.Join(c.Failed, ", "))
 	}
 	return "I found no tool in the graph that can answer this request."
+}
+
+// partsNote answers the request's other parts (Context.Parts) after its final step's answer:
+// what each one's API answered, or that it failed.
+func partsNote(c Context, target string) string {
+	var b strings.Builder
+	for _, api := range c.Parts {
+		switch _, ok := c.Results[api]; {
+		case api == target:
+		case ok:
+			b.WriteString(" " + Summarize(c, api))
+		case slices.Contains(c.Failed, api):
+			fmt.Fprintf(&b, " %s failed, and nothing took its place, so that part of the request has no answer.", api)
+		}
+	}
+	return b.String()
 }
 
 // unservedNote says which parts of the request no tool served, after an answer to the rest.

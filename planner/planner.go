@@ -183,6 +183,9 @@ type Context struct {
 	// Unserved lists the parts of the request that no tool of the graph is relevant enough
 	// to (retrieval's relevance floor): the answer says so instead of serving them wrongly.
 	Unserved []string `json:"unserved,omitempty"`
+	// Parts lists the APIs that serve the request's other parts in the final step's plan
+	// (retrieval's branches): the answer covers them too, or says that they failed.
+	Parts []string `json:"parts,omitempty"`
 	// Retrievals counts retrieve_api actions so far; Recalled holds their descriptions.
 	Recalled []string `json:"recalled,omitempty"`
 	// Step is the planner decision being made, from 1; MaxSteps the budget.

@@ -168,3 +168,17 @@ func TestProject(t *testing.T) {
 		})
 	}
 }
+
+// The graph-first answer covers the request's other parts after its final step, and says which
+// failed.
+func TestGraphFirstAnswersEveryPart(t *testing.T) {
+	c := Context{Query: "weather in Rome, hotels in Paris, and a museum", Recalled: []string{"x"}, Completed: []string{"weather.Current"},
+		Results: map[string]map[string]any{"weather.Current": {"temp_c": 21.5}, "stay.SearchHotels": {"hotel": "Lutetia"}},
+		Parts:   []string{"stay.SearchHotels", "museums.Search"}, Failed: []string{"museums.Search"}}
+	res, err := GraphFirst{}.Decide(context.Background(), c)
+	require.NoError(t, err)
+	d := res.Decisions[0]
+	assert.Equal(t, DirectAnswer, d.Action)
+	assert.Equal(t, "weather.Current answered: temp_c: 21.5. stay.SearchHotels answered: hotel: Lutetia. "+
+		"museums.Search failed, and nothing took its place, so that part of the request has no answer.", d.Answer)
+}

@@ -388,7 +388,8 @@ func startWorkerProcess(t *testing.T, bin, queue string, env ...string) *exec.Cm
 }
 
 // TestAgentRunsTheRequestsOtherParts asks for two things that share no call: the plan of the
-// final step runs the other part's chain too, the final step last, and the state names it.
+// final step runs the other part's chain too (at once, where it can), the final step last; the
+// state names it and the answer covers both parts. Its history is recorded (query_v6_parallel).
 func TestAgentRunsTheRequestsOtherParts(t *testing.T) {
 	a := startAgent(t, agentOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -399,6 +400,8 @@ func TestAgentRunsTheRequestsOtherParts(t *testing.T) {
 	assert.Equal(t, "weather.Current", res.Chain[len(res.Chain)-1], "the final step answers last: %v", res.Chain)
 	assert.Contains(t, res.Chain, "stay.SearchHotels", "the other part ran in the same plan")
 	assert.NotEmpty(t, res.Results["stay.SearchHotels"])
+	assert.Contains(t, res.Answer, "weather.Current answered", "the answer covers the final step")
+	assert.Contains(t, res.Answer, "stay.SearchHotels answered", "and the other part")
 
 	var st workflows.QueryState
 	v, err := a.c.QueryWorkflow(ctx, run.GetID(), run.GetRunID(), workflows.StateQuery)

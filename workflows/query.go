@@ -29,6 +29,10 @@ const (
 	// returns; runs recorded before it project the decision in workflow code.
 	decideProjectsChange  = "decide-projects"
 	decideProjectsVersion = 1
+	// composedAnswerChange marks runs whose planner context names the request's other parts
+	// (planner.Context.Parts), so that the answer covers them.
+	composedAnswerChange  = "composed-answer"
+	composedAnswerVersion = 1
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000
@@ -374,6 +378,9 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 		r.apis[k] = v
 	}
 	r.state.Candidates, r.state.SubGoals, r.state.Final, r.state.Branches = nil, res.SubGoals, res.Final, res.Branches
+	if workflow.GetVersion(r.ctx, composedAnswerChange, workflow.DefaultVersion, composedAnswerVersion) >= composedAnswerVersion {
+		r.pc.Parts = res.Branches // the answer covers them; runs recorded before it answered the final step alone
+	}
 	if len(res.SubGoals) > 0 {
 		goals := make([]string, len(res.SubGoals))
 		for i, g := range res.SubGoals {
