@@ -34,7 +34,7 @@ import (
 // reach Neo4j and the tools replaced by canned results. The integration tests in e2e_test.go
 // run the same workflow against the real services.
 
-func newEnv(t *testing.T, llmPlanner planner.Planner) *testsuite.TestWorkflowEnvironment {
+func newEnv(_ testing.TB, llmPlanner planner.Planner) *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	env := s.NewTestWorkflowEnvironment()
