@@ -54,14 +54,8 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 		}
 		args, producer, missing := r.args(plan, step)
 		if missing != "" {
-			// An earlier step answered without an output this step needs (schema drift):
-			// that producer is what failed.
-			failed := plan.StepOf(producer)
-			r.trace(TraceCall, false, fmt.Sprintf("%s returned no %s, which %s needs", producer, missing, step.API))
-			r.markFailed(producer)
-			next, ok := r.recombine(plan, failed)
+			next, ok := r.withoutOutput(plan, step, producer, missing)
 			if !ok {
-				r.pc.Observation = fmt.Sprintf("%s returned no %s and no recombination found another path.", producer, missing)
 				return nil
 			}
 			plan, i = next, -1
@@ -69,29 +63,11 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 		}
 		out, err := r.call(step.API, args, i)
 		if cut := (*errCutOff)(nil); errors.As(err, &cut) {
-			// Not the tool's failure: nothing to recombine around, nothing against it in the
-			// graph. The planner sees what happened and may call again, unless the call may
-			// have taken effect: then it stays out of the admissible calls of this run, and
-			// when the run could not find out (cutOffCheckChange) it ends: doing the same with
-			// another tool might do it twice.
-			if cut.mayHaveRun {
-				r.markFailed(step.API)
-				if cut.reason != "" {
-					return &errEndRun{status: StatusFailed, answer: fmt.Sprintf(
-						"I sent %s, but the worker running it stopped before it answered, and it may have gone through. I did not send it again (%s), nor anything in its place. Check %s before asking again.",
-						cut.api, cut.reason, cut.api)}
-				}
-			}
-			r.pc.Observation = cut.Error()
-			return nil
+			return r.cutOff(step.API, cut)
 		}
 		ch.add(plan, step, args, err == nil, workflow.Now(r.ctx))
 		if err == nil {
-			r.pc.Results[step.API] = out.Output
-			r.pc.Called = append(r.pc.Called, step.API)
-			if !slices.Contains(r.state.ToolsUsed, step.API) {
-				r.state.ToolsUsed = append(r.state.ToolsUsed, step.API)
-			}
+			r.succeeded(step.API, out)
 			continue
 		}
 		r.markFailed(step.API)
@@ -129,13 +105,8 @@ func (r *run) executeReady(plan planner.Plan, ch *chain) error {
 			}
 			args, producer, missing := r.args(plan, step)
 			if missing != "" {
-				// An earlier step answered without an output this step needs (schema drift):
-				// that producer is what failed.
-				r.trace(TraceCall, false, fmt.Sprintf("%s returned no %s, which %s needs", producer, missing, step.API))
-				r.markFailed(producer)
-				next, ok := r.recombine(plan, plan.StepOf(producer))
+				next, ok := r.withoutOutput(plan, step, producer, missing)
 				if !ok {
-					r.pc.Observation = fmt.Sprintf("%s returned no %s and no recombination found another path.", producer, missing)
 					return nil
 				}
 				plan, round, recombined = next, nil, true
@@ -160,26 +131,11 @@ func (r *run) executeReady(plan planner.Plan, ch *chain) error {
 			step := plan.Steps[st.i]
 			out, err := r.finishCall(st.call)
 			if cut := (*errCutOff)(nil); errors.As(err, &cut) {
-				// As in the sequential loop: not the tool's failure, and a call that may have
-				// taken effect is not made again, by this tool or another.
-				if cut.mayHaveRun {
-					r.markFailed(step.API)
-					if cut.reason != "" {
-						return &errEndRun{status: StatusFailed, answer: fmt.Sprintf(
-							"I sent %s, but the worker running it stopped before it answered, and it may have gone through. I did not send it again (%s), nor anything in its place. Check %s before asking again.",
-							cut.api, cut.reason, cut.api)}
-					}
-				}
-				r.pc.Observation = cut.Error()
-				return nil
+				return r.cutOff(step.API, cut)
 			}
 			ch.add(plan, step, st.args, err == nil, workflow.Now(r.ctx))
 			if err == nil {
-				r.pc.Results[step.API] = out.Output
-				r.pc.Called = append(r.pc.Called, step.API)
-				if !slices.Contains(r.state.ToolsUsed, step.API) {
-					r.state.ToolsUsed = append(r.state.ToolsUsed, step.API)
-				}
+				r.succeeded(step.API, out)
 				continue
 			}
 			r.markFailed(step.API)
@@ -239,6 +195,46 @@ func needs(plan planner.Plan, step, api string) bool {
 		return false
 	}
 	return walk(step)
+}
+
+// withoutOutput recombines plan around producer, which answered without the output missing
+// that step needs (schema drift): that producer is what failed. false, with the observation
+// set, when no recombination found another path.
+func (r *run) withoutOutput(plan planner.Plan, step planner.PlanStep, producer, missing string) (planner.Plan, bool) {
+	r.trace(TraceCall, false, fmt.Sprintf("%s returned no %s, which %s needs", producer, missing, step.API))
+	r.markFailed(producer)
+	next, ok := r.recombine(plan, plan.StepOf(producer))
+	if !ok {
+		r.pc.Observation = fmt.Sprintf("%s returned no %s and no recombination found another path.", producer, missing)
+	}
+	return next, ok
+}
+
+// cutOff ends a chain whose call of api was cut off with its worker. It is not the tool's
+// failure: nothing to recombine around, nothing against it in the graph. The planner sees what
+// happened and may call again, unless the call may have taken effect: then it stays out of
+// the admissible calls of this run, and when the run could not find out (cutOffCheckChange)
+// the run ends: doing the same with another tool might do it twice.
+func (r *run) cutOff(api string, cut *errCutOff) error {
+	if cut.mayHaveRun {
+		r.markFailed(api)
+		if cut.reason != "" {
+			return &errEndRun{status: StatusFailed, answer: fmt.Sprintf(
+				"I sent %s, but the worker running it stopped before it answered, and it may have gone through. I did not send it again (%s), nor anything in its place. Check %s before asking again.",
+				cut.api, cut.reason, cut.api)}
+		}
+	}
+	r.pc.Observation = cut.Error()
+	return nil
+}
+
+// succeeded keeps what a step's call answered.
+func (r *run) succeeded(api string, out contract.CallToolResult) {
+	r.pc.Results[api] = out.Output
+	r.pc.Called = append(r.pc.Called, api)
+	if !slices.Contains(r.state.ToolsUsed, api) {
+		r.state.ToolsUsed = append(r.state.ToolsUsed, api)
+	}
 }
 
 // inputsReady reports whether every upstream input of step has been produced: its producer
