@@ -28,7 +28,7 @@ func TestToolsLoadFromURL(t *testing.T) {
 
 	var out bytes.Buffer
 	require.NoError(t, tools([]string{"load", world + "/catalog.json"}, streams{&out, io.Discard}))
-	assert.Regexp(t, `^loaded http://\S+/catalog.json: \d+ APIs, \d+ parameters \(graph now`, out.String())
+	assert.Regexp(t, `^loaded http://\S+/catalog.json: \d+ APIs \(\d+ added, \d+ changed, \d+ unchanged\), \d+ parameters \(graph now`, out.String())
 	store := stacktest.Store(t)
 	found, err := store.FindAPIs(context.Background(), "geocode", 50)
 	require.NoError(t, err)
