@@ -10,6 +10,7 @@
 package mcptool
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,7 +84,7 @@ func Import(ctx context.Context, server string) (twnm.Catalog, error) {
 	defer s.Close()
 	provider := "mcp"
 	if info := s.InitializeResult(); info != nil && info.ServerInfo != nil {
-		provider = cmpOr(identifier(info.ServerInfo.Name), provider)
+		provider = cmp.Or(identifier(info.ServerInfo.Name), provider)
 	}
 	c := twnm.Catalog{Name: provider}
 	for tool, err := range s.Tools(ctx, nil) {
@@ -104,7 +105,7 @@ func Import(ctx context.Context, server string) (twnm.Catalog, error) {
 
 // api is the catalog entry of one tool.
 func api(provider, server string, t *mcp.Tool) (twnm.API, error) {
-	a := twnm.API{Name: provider + "." + t.Name, Description: cmpOr(t.Description, t.Title), Provider: provider,
+	a := twnm.API{Name: provider + "." + t.Name, Description: cmp.Or(t.Description, t.Title), Provider: provider,
 		Tags: []string{"mcp"}, MCP: &twnm.MCPTool{Server: server, Tool: t.Name}, Effect: twnm.EffectUnsafe}
 	if n := t.Annotations; n != nil {
 		switch {
@@ -202,13 +203,6 @@ func identifier(s string) string {
 		}
 	}
 	return strings.Trim(b.String(), "_")
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Pool calls MCP tools, keeping one session per server for the calls of a worker. The zero
