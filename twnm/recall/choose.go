@@ -289,14 +289,14 @@ func terms(links Links, api string) (text, inputs, outputs []string) {
 	return twnm.APIDocument(a).Fields[bm25.FieldText], names(a.Inputs), names(a.Outputs)
 }
 
-// pickProducer is the producer of one of consumer's inputs the request favours. A producer
-// that can start the chain (not Circular) is preferred: first one that takes a value the
-// request states and consumer does not (see grounded) and, if it changes state, that the
-// request asks for (see asksFor), then one that does not change state
-// (see changesState), then any; among them the one with the best retrieval score, or the only
-// one when none was retrieved. A circular producer is picked
-// only when the request asks for something of it that its consumer does not give ("reviews of
-// the movies similar to Titanic"), or when no other producer exists.
+// pickProducer is the producer of one of consumer's inputs the request favours. A circular
+// producer is picked first when the request asks for something of it that its consumer does
+// not give ("reviews of the movies similar to Titanic"). Otherwise a producer that can start
+// the chain (not Circular) is preferred: first one that takes a value the request states and
+// consumer does not (see grounded) and, if it changes state, that the request asks for (see
+// asksFor); then one that does not change state (see changesState); then any. Among those,
+// the one with the best retrieval score wins, or the only one when none was retrieved. A
+// circular producer that nothing asks for is picked only when no other producer exists.
 func pickProducer(producers []Producer, pool map[string]float64, asked []string, links Links, consumer, request string) Producer {
 	pick := func(keep func(Producer) bool) Producer {
 		var best Producer
