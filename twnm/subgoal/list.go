@@ -4,8 +4,9 @@ import "slices"
 
 // SplitList takes clause goal i of goals apart at the "and" of a list of things asked for
 // under one request verb: "Retrieve flight options and hotel availability for a given
-// destination" gives "Retrieve flight options" and "Retrieve hotel availability for a given
-// destination", each with the values it states, in place of goal i. Split keeps such lists
+// destination" gives "Retrieve flight options for a given destination" and "Retrieve hotel
+// availability for a given destination" (what follows the second item's first preposition
+// qualifies both), each with the values it states, in place of goal i. Split keeps such lists
 // whole, since most of them name one thing ("flights between Paris and Lyon", "the title and
 // the year of a movie"); a retriever that finds a different tool for each part may take them
 // apart (and Merge them back when one tool serves both).
