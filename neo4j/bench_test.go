@@ -12,11 +12,11 @@ import (
 
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/research/synth"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
-	"github.com/naviagent/navi/research/synth"
 )
 
 // benchCatalogs are the StableToolBench catalog (all 2,479 APIs when the workspace's shared

@@ -16,10 +16,10 @@ import (
 
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/research/synth"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/catalogs"
-	"github.com/naviagent/navi/research/synth"
 )
 
 func TestFullTextQuery(t *testing.T) {

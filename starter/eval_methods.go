@@ -8,10 +8,10 @@ import (
 	"sync"
 
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/research/retrievaleval"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
-	"github.com/naviagent/navi/research/retrievaleval"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
 

@@ -17,10 +17,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/internal/stacktest"
-	"github.com/naviagent/navi/twnm"
-	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/research/chaineval"
 	"github.com/naviagent/navi/research/retrievaleval"
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/bm25"
 )
 
 // TestEvalRetrieval runs the baseline on RestBench and API-Bank through the command, with the

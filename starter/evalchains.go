@@ -10,8 +10,8 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/research/chaineval"
+	"github.com/naviagent/navi/toolworld"
 )
 
 // Files `navi eval chains` writes in its -out directory.

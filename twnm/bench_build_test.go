@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/naviagent/navi/research/synth"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
 	"github.com/naviagent/navi/twnm/embed"
-	"github.com/naviagent/navi/research/synth"
 )
 
 func embedder(b *testing.B) embed.Embedder {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/research/synth"
+	"github.com/naviagent/navi/twnm"
 )
 
 // BenchmarkFindLinks finds the data-flow links of synthetic catalogs.

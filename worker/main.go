@@ -134,7 +134,7 @@ func newActivities(outputDir string, maxToolOutput int, mcp toolcall.MCPCaller) 
 			MaxOutputBytes: maxToolOutput,
 			// Secrets of the catalogs' Auth: NAVI_SECRET_<NAME>, or files in NAVI_SECRETS_DIR.
 			Secrets: toolcall.EnvSecrets{Dir: config.Getenv("NAVI_SECRETS_DIR", "")},
-			MCP: mcp},
+			MCP:     mcp},
 	}
 	lc, err := llm.ConfigFromEnv()
 	if err != nil {

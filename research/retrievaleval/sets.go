@@ -9,10 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/naviagent/navi/research/chaineval"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
-	"github.com/naviagent/navi/research/chaineval"
 )
 
 // Task is one query with its gold APIs.

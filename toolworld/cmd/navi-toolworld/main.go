@@ -28,8 +28,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/research/synth"
+	"github.com/naviagent/navi/toolworld"
 )
 
 const defaultAddr = "127.0.0.1:8300"
