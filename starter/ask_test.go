@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -227,4 +228,35 @@ func TestDemoThroughStackWorker(t *testing.T) {
 	require.Len(t, medium, 2, text)
 	assert.Regexp(t, `(?s)recover: .*fault +`+regexp.QuoteMeta(medium[1])+` is down.*status +answered .* 1 recombinations`, text)
 	assert.Equal(t, len(demoScenarios), strings.Count(text, "/namespaces/default/workflows/navi-demo-"), "a UI link per query")
+}
+
+// `navi rate` after a run ended: a bad verdict records every call of its chain again as a
+// failure (the target's failed calls in the graph grow), a good one as a success.
+func TestRateThroughStackWorker(t *testing.T) {
+	useStack(t)
+	id, res := askJSON(t)
+	require.NotEmpty(t, res.Chain)
+	target := res.Chain[len(res.Chain)-1]
+	store := stacktest.Store(t)
+	calls := func() (success, failure int64) {
+		g, err := store.Subgraph(context.Background(), []string{target}, neo4j.SubgraphOptions{Hops: 1, MaxAPIs: 1})
+		require.NoError(t, err)
+		n, ok := g.APIByName(target)
+		require.True(t, ok)
+		return g.Node(n).Success, g.Node(n).Failure
+	}
+	okBefore, failedBefore := calls()
+	var out bytes.Buffer
+	require.NoError(t, rate([]string{id, "bad", "the answer was wrong"}, streams{&out, io.Discard}))
+	assert.Regexp(t, `(?m)^rated\s+`+id+` bad: \d+ calls and \d+ data flows of 1 chain\(s\)`, out.String())
+	okAfter, failedAfter := calls()
+	assert.GreaterOrEqual(t, failedAfter-failedBefore, int64(1), "the bad verdict failed %s's call", target)
+
+	require.NoError(t, rate([]string{id, "good"}, streams{io.Discard, io.Discard}))
+	okGood, _ := calls()
+	assert.GreaterOrEqual(t, okGood-okAfter, int64(1), "the good verdict confirmed it")
+	assert.GreaterOrEqual(t, okAfter, okBefore)
+
+	err := rate([]string{id, "meh"}, streams{io.Discard, io.Discard})
+	assert.ErrorIs(t, err, errUsage)
 }

@@ -39,6 +39,9 @@ usage:
       -clarify-deadline 1h  -id ID  -wait=false  -json  -timeout 10m
   navi answer [flags] <workflow-id> "<text>"
                                         answer the question a run waits on
+  navi rate <workflow-id> good|bad ["note"]
+                                        the user's verdict on a run, also days later: its calls
+                                        recorded again as successes (good) or failures (bad)
   navi show [flags] <workflow-id>       a run: status, search attributes, trace, plan, result (-json)
   navi list [flags]                     recent runs: -status S -planner P -tool API -query '<visibility query>'
                                         -limit N
@@ -102,6 +105,7 @@ func main() {
 	commands := map[string]func([]string, streams) error{
 		"ask":          ask,
 		"answer":       answer,
+		"rate":         rate,
 		"show":         show,
 		"list":         list,
 		"replay":       replay,

@@ -18,12 +18,13 @@ type Registry interface {
 }
 
 // Register adds Navi's workflows and the activities they run to r, under their Go names
-// (QueryWorkflow, RetrainWorkflow; the methods of acts, an *activities.Activities: Decide,
+// (QueryWorkflow, RetrainWorkflow, RateWorkflow; the methods of acts, an *activities.Activities: Decide,
 // Retrieve, CallTool, ..., the names in package contract). acts is not typed here so that
 // this package links none of the activities' dependencies (Neo4j's driver, the LLM client).
 func Register(r Registry, acts any) {
 	r.RegisterWorkflowWithOptions(QueryWorkflow, workflow.RegisterOptions{})
 	r.RegisterWorkflowWithOptions(RetrainWorkflow, workflow.RegisterOptions{})
+	r.RegisterWorkflowWithOptions(RateWorkflow, workflow.RegisterOptions{})
 	r.RegisterActivityWithOptions(acts, activity.RegisterOptions{})
 }
 

@@ -1,0 +1,60 @@
+package workflows
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/mock"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
+	"github.com/naviagent/navi/twnm"
+)
+
+func TestRateWorkflow(t *testing.T) {
+	chain := contract.FeedbackInput{Key: "run/1/chain-1",
+		Invocations: []twnm.Invocation{{API: "geo.Geocode", Success: true}, {API: "weather.Current", Success: false}},
+		Transitions: []twnm.Transition{{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", Success: true}}}
+	tests := []struct {
+		name     string
+		good     bool
+		wantCall []bool // the invocations' outcomes as recorded
+		wantFlow bool
+	}{
+		{"bad: every call fails", false, []bool{false, false}, false},
+		{"good: what succeeded is confirmed", true, []bool{true, false}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t, nil)
+			env.RegisterWorkflow(RateWorkflow)
+			var got []activities.FeedbackInput
+			env.OnActivity("RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) error {
+				got = append(got, in)
+				return nil
+			})
+			env.ExecuteWorkflow(RateWorkflow, RateRequest{Workflow: "run", Good: tt.good, Chains: []contract.FeedbackInput{chain}})
+			require.True(t, env.IsWorkflowCompleted())
+			require.NoError(t, env.GetWorkflowError())
+			var res RateResult
+			require.NoError(t, env.GetWorkflowResult(&res))
+			assert.Equal(t, RateResult{Chains: 1, Invocations: 2, Transitions: 1}, res)
+			require.Len(t, got, 1)
+			assert.Regexp(t, `^rating/.+/0$`, got[0].Key, "a key of the rating's own, not the run's")
+			assert.Equal(t, tt.wantCall, []bool{got[0].Invocations[0].Success, got[0].Invocations[1].Success})
+			assert.Equal(t, tt.wantFlow, got[0].Transitions[0].Success)
+			assert.True(t, chain.Invocations[0].Success, "the request's chain is not changed")
+		})
+	}
+	// A graph that stays down fails the rating, saying which chain; one that comes back is retried.
+	env := newEnv(t, nil)
+	env.RegisterWorkflow(RateWorkflow)
+	env.OnActivity("RecordFeedback", mock.Anything, mock.Anything).Return(errors.New("neo4j is down")).Once()
+	env.OnActivity("RecordFeedback", mock.Anything, mock.Anything).Return(nil).Once()
+	env.ExecuteWorkflow(RateWorkflow, RateRequest{Workflow: "run", Chains: []contract.FeedbackInput{chain}})
+	require.NoError(t, env.GetWorkflowError(), "retried after the graph came back")
+	env.AssertExpectations(t)
+}
