@@ -102,6 +102,9 @@ type Result struct {
 	// Duration is the time the call took, the request and the answer's body included
 	// (nanoseconds in JSON).
 	Duration time.Duration `json:"duration"`
+	// Suspect says why the answer looks like no answer (see Suspect): the run may use it,
+	// but the graph does not learn the call as a success. Empty when it looks right.
+	Suspect string `json:"suspect,omitempty"`
 }
 
 // Call calls api once with args (input name to value, in their text form). The request is
@@ -184,6 +187,7 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 func (c *Client) keep(ctx context.Context, api twnm.API, opts CallOptions, start time.Time, res Result, body []byte) (Result, error) {
 	output := res.Output
 	exposeNested(output, api.Outputs)
+	res.Suspect = Suspect(api, output)
 	if body == nil {
 		b, err := json.Marshal(output)
 		if err != nil {

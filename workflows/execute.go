@@ -65,7 +65,7 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 		if cut := (*errCutOff)(nil); errors.As(err, &cut) {
 			return r.cutOff(step.API, cut)
 		}
-		ch.add(plan, step, args, err == nil, workflow.Now(r.ctx))
+		ch.add(plan, step, args, err == nil && out.Suspect == "", workflow.Now(r.ctx))
 		if err == nil {
 			r.succeeded(step.API, out)
 			continue
@@ -133,7 +133,7 @@ func (r *run) executeReady(plan planner.Plan, ch *chain) error {
 			if cut := (*errCutOff)(nil); errors.As(err, &cut) {
 				return r.cutOff(step.API, cut)
 			}
-			ch.add(plan, step, st.args, err == nil, workflow.Now(r.ctx))
+			ch.add(plan, step, st.args, err == nil && out.Suspect == "", workflow.Now(r.ctx))
 			if err == nil {
 				r.succeeded(step.API, out)
 				continue
@@ -330,7 +330,11 @@ func (r *run) traceCall(api string, args map[string]string, out contract.CallToo
 		r.trace(TraceCall, false, fmt.Sprintf("%s failed: %s", api, rootMessage(err)))
 		return out, err
 	}
-	r.trace(TraceCall, true, fmt.Sprintf("%s(%s) → %s", api, formatArgs(args), describe(out.Output)))
+	summary := fmt.Sprintf("%s(%s) → %s", api, formatArgs(args), describe(out.Output))
+	if out.Suspect != "" {
+		summary += " (" + out.Suspect + ": not learned as a success)"
+	}
+	r.trace(TraceCall, true, summary)
 	return out, nil
 }
 

@@ -911,3 +911,36 @@ func TestQueryWorkflowOtherPartFailsAlone(t *testing.T) {
 	assert.Contains(t, p.seen[2].Observation, "weather.Current returned")
 	env.AssertExpectations(t)
 }
+
+// A call that answers 2xx with no answer in it (toolcall.Suspect) serves the run, but the
+// feedback records it as a failure, and the trace says why.
+func TestQueryWorkflowSuspectAnswerIsNotLearned(t *testing.T) {
+	env := newEnv(t, &scriptedPlanner{decisions: []planner.Decision{
+		{Action: planner.RetrieveAPI, RecallDescription: "weather"},
+		{Action: planner.CallAPI, TargetAPI: "weather.Current"},
+		{Action: planner.DirectAnswer, Answer: "No weather for Rome."},
+	}})
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	empty := toolOK(map[string]any{})
+	empty.Suspect = "the answer is empty"
+	onCall(env, "weather.Current").Return(empty, nil).Once()
+	var sink feedbackSink
+	sink.on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	res := result(t, env)
+	require.Equal(t, StatusAnswered, res.Status, res.Answer)
+	require.Len(t, sink.runs, 1)
+	outcomes := map[string]bool{}
+	for _, inv := range sink.runs[0].Invocations {
+		outcomes[inv.API] = inv.Success
+	}
+	assert.Equal(t, map[string]bool{"geo.Geocode": true, "weather.Current": false}, outcomes)
+	var traced string
+	for _, e := range state(t, env).Trace {
+		if e.Kind == TraceCall && strings.HasPrefix(e.Summary, "weather.Current(") {
+			traced = e.Summary
+		}
+	}
+	assert.Contains(t, traced, "(the answer is empty: not learned as a success)")
+}
