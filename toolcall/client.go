@@ -188,17 +188,16 @@ func (c *Client) keep(ctx context.Context, api twnm.API, opts CallOptions, start
 	output := res.Output
 	exposeNested(output, api.Outputs)
 	res.Suspect = Suspect(api, output)
+	encoded, err := json.Marshal(output)
 	if body == nil {
-		b, err := json.Marshal(output)
 		if err != nil {
 			return Result{}, &Error{Kind: ErrBadResponse, API: api.Name, Detail: "output is not JSON", Err: err}
 		}
-		body = b
+		body = encoded // the answer as it came: no body but its JSON
 	}
 	res.Bytes = len(body)
 
 	limit := cmp.Or(c.MaxOutputBytes, DefaultMaxOutputBytes)
-	encoded, err := json.Marshal(output)
 	if err != nil || len(encoded) > limit {
 		// Too large for a history (an unencodable output cannot go there either): store the
 		// body whole, and keep the scalar fields, which are what later calls chain on.
