@@ -26,6 +26,7 @@ import (
 
 	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/catalogs"
 )
 
 // Scheme prefixes of a server named on the command line ("mcp+stdio:npx server",
@@ -71,11 +72,11 @@ func connect(ctx context.Context, server string) (*mcp.ClientSession, error) {
 }
 
 // Import lists the tools of server and returns them as a catalog named after the server,
-// each an API named provider.tool, provider being the server's name as it introduces itself
-// (made of letters, digits and "_"). A tool's input schema gives the API's inputs; its output
-// schema its outputs, or else one string output, TextOutput; its annotations the call's
-// effect (read-only: read; idempotent: idempotent; otherwise, or without annotations, unsafe)
-// and tags ("mcp", "destructive").
+// each an API named provider.tool, provider being the server's name as it introduces itself,
+// made an identifier (catalogs.Identifier). A tool's input schema gives the API's inputs;
+// its output schema its outputs, or else one string output, TextOutput; its annotations the
+// call's effect (read-only: read; idempotent: idempotent; otherwise, or without
+// annotations, unsafe) and tags ("mcp", "destructive").
 func Import(ctx context.Context, server string) (twnm.Catalog, error) {
 	s, err := connect(ctx, server)
 	if err != nil {
@@ -84,7 +85,7 @@ func Import(ctx context.Context, server string) (twnm.Catalog, error) {
 	defer s.Close()
 	provider := "mcp"
 	if info := s.InitializeResult(); info != nil && info.ServerInfo != nil {
-		provider = cmp.Or(identifier(info.ServerInfo.Name), provider)
+		provider = cmp.Or(catalogs.Identifier(info.ServerInfo.Name), provider)
 	}
 	c := twnm.Catalog{Name: provider}
 	for tool, err := range s.Tools(ctx, nil) {
@@ -189,20 +190,6 @@ func schemaType(t any) string {
 		}
 	}
 	return ""
-}
-
-// identifier keeps the letters and digits of s, the rest written "_", trimmed of "_".
-func identifier(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	return strings.Trim(b.String(), "_")
 }
 
 // Pool calls MCP tools, keeping one session per server for the calls of a worker. The zero
