@@ -655,15 +655,21 @@ func (r *run) recordFeedback(ch *chain) {
 		return
 	}
 	info := workflow.GetInfo(r.ctx)
-	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		HeartbeatTimeout:    contract.KeepAliveTimeout,
-		RetryPolicy:         graphRetry(),
-		Summary:             fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs)),
-	})
+	ctx := feedbackContext(r.ctx, fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs)))
 	in := contract.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
 		Invocations: ch.invs, Transitions: ch.trs, Goals: r.servedGoals(ch)}
 	r.feedback = append(r.feedback, workflow.ExecuteActivity(ctx, contract.ActivityRecordFeedback, in))
+}
+
+// feedbackContext is ctx with the options of a RecordFeedback activity: a graph write, retried
+// until the graph is back.
+func feedbackContext(ctx workflow.Context, summary string) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		HeartbeatTimeout:    contract.KeepAliveTimeout,
+		RetryPolicy:         graphRetry(),
+		Summary:             summary,
+	})
 }
 
 // servedGoals pairs the sub-goals of the last retrieval with the APIs of a chain that ran to

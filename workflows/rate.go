@@ -2,7 +2,6 @@ package workflows
 
 import (
 	"fmt"
-	"time"
 
 	"go.temporal.io/sdk/workflow"
 
@@ -42,12 +41,7 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 	if req.Workflow == "" {
 		return RateResult{}, fmt.Errorf("rate: the request names no workflow")
 	}
-	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		HeartbeatTimeout:    contract.KeepAliveTimeout,
-		RetryPolicy:         graphRetry(),
-		Summary:             fmt.Sprintf("rating of %s: %s", req.Workflow, verdict(req.Good)),
-	})
+	ctx = feedbackContext(ctx, fmt.Sprintf("rating of %s: %s", req.Workflow, verdict(req.Good)))
 	self := workflow.GetInfo(ctx).WorkflowExecution.ID
 	var res RateResult
 	for i, ch := range req.Chains {
