@@ -291,9 +291,9 @@ const listTop = 3
 // subgoal.SplitList) where each part's best tool differs and both are among the clause's own
 // best listTop: "retrieve flight options and hotel availability" is two requests to two
 // tools, "find the title and the year of a movie" one. found is the goals' candidates when
-// it ranked them and split nothing, else nil.
+// it ranked them (a list found, taken apart or not), else nil: each goal is ranked on its own,
+// so the parts' candidates take the place of their clause's.
 func splitLists(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (_ []subgoal.Goal, found []Goal, _ error) {
-	split := false
 	for i := 0; i < len(goals); i++ {
 		parts, ok := subgoal.SplitList(goals, i)
 		if !ok {
@@ -313,12 +313,12 @@ func splitLists(ctx context.Context, src Source, emb embed.Embedder, goals []sub
 		if a == "" || b == "" || a == b || !amongBest(found[i], a) || !amongBest(found[i], b) {
 			continue
 		}
-		goals, found, split = parts, slices.Insert(found, i, ranked...), true
+		goals, found = parts, slices.Insert(found, i, ranked...)
 		found = slices.Delete(found, i+2, i+3) // the clause the parts replace
 		i++
 	}
-	if split {
-		return goals, nil, nil
+	for k := range found {
+		found[k].Goal = goals[k] // the orders and ranks the split moved
 	}
 	return goals, found, nil
 }
