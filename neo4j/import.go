@@ -158,31 +158,28 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 	err := s.writeTx(ctx, "import "+catalog, func(tx driver.ManagedTransaction) error {
 		replaced, reset = nil, nil // a retried transaction starts over
 		added, changed, unchanged = 0, 0, 0
-		recs, err := runTx(ctx, tx, importDiff, map[string]any{"rows": apis})
-		if err != nil {
-			return err
-		}
-		for _, r := range recs {
-			switch m := r.AsMap(); {
-			case m["added"] == true:
-				added++
-			case m["same"] == true:
-				unchanged++
-			default:
-				changed++
-			}
-		}
-		recs, err = runTx(ctx, tx, importConflicts, map[string]any{"rows": apis, "catalog": catalog})
+		recs, err := runTx(ctx, tx, importDiff, map[string]any{"rows": apis, "catalog": catalog})
 		if err != nil {
 			return err
 		}
 		conflict := &CatalogConflictError{Catalog: catalog}
 		for _, r := range recs {
 			m := r.AsMap()
+			switch {
+			case m["added"] == true:
+				added++
+				continue
+			case m["same"] == true:
+				unchanged++
+			default:
+				changed++
+			}
 			name, _ := m["name"].(string)
 			owner, _ := m["owner"].(string)
 			if owner == catalog {
-				reset = append(reset, name)
+				if m["moved"] == true {
+					reset = append(reset, name) // what was learned about its old endpoint is reset
+				}
 				continue
 			}
 			conflict.Total++
@@ -222,21 +219,15 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 }
 
 // importDiff tells, for each API of an import, whether the graph holds none of its name
-// (added), or one with the same record (same).
+// (added), or one with the same record (same), which catalog has it (owner), and whether its
+// endpoint moved. Nodes imported before endpoints were stored have none and are taken as not
+// moved. By name, so that a conflict lists its APIs in order.
 const importDiff = `
 UNWIND $rows AS a
 OPTIONAL MATCH (n:API {name: a.name})
-RETURN a.name AS name, n IS NULL AS added, coalesce(n.spec = a.spec, false) AS same`
-
-// importConflicts finds the APIs of an import that exist already and either belong to another
-// catalog or had another endpoint: owner is the catalog that has them now. Nodes imported
-// before endpoints were stored have none and are taken as unchanged.
-const importConflicts = `
-UNWIND $rows AS a
-MATCH (n:API {name: a.name})
-WITH a, n, coalesce(n.catalog, $catalog) AS owner
-WHERE owner <> $catalog OR (n.endpoint IS NOT NULL AND n.endpoint <> a.endpoint)
-RETURN n.name AS name, owner
+RETURN a.name AS name, n IS NULL AS added, coalesce(n.spec = a.spec, false) AS same,
+       coalesce(n.catalog, $catalog) AS owner,
+       coalesce(n.endpoint IS NOT NULL AND n.endpoint <> a.endpoint, false) AS moved
 ORDER BY name`
 
 // resetAPIs forgets what was learned about the named APIs: their counts, sliding windows,
