@@ -111,11 +111,11 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	}
 	res := RetrieveResult{APIs: map[string]twnm.API{}}
 	for _, goal := range found.Goals {
-		sg := SubGoal{Text: goal.Text, Values: goal.Values, Whole: goal.Whole, Relevant: goal.Relevant, Best: goal.Best}
-		for _, c := range goal.Candidates[:min(subGoalsShown, len(goal.Candidates))] {
-			sg.Top = append(sg.Top, c.Name)
-		}
-		res.SubGoals = append(res.SubGoals, sg)
+		res.SubGoals = append(res.SubGoals, subGoalOf(goal))
+	}
+	if found.Focus != nil {
+		head := subGoalOf(*found.Focus)
+		res.Head = &head
 	}
 	if !found.Whole().Relevant {
 		activity.GetLogger(ctx).Info("no relevant tool", "best", found.Whole().Best, "floor", recall.DefaultFloor)
@@ -286,4 +286,13 @@ func countAPIs(g *twnm.Graph) int {
 		}
 	}
 	return n
+}
+
+// subGoalOf is the trace's view of a retrieved sub-goal: its text, values and best tools.
+func subGoalOf(goal recall.Goal) SubGoal {
+	sg := SubGoal{Text: goal.Text, Values: goal.Values, Whole: goal.Whole, Relevant: goal.Relevant, Best: goal.Best}
+	for _, c := range goal.Candidates[:min(subGoalsShown, len(goal.Candidates))] {
+		sg.Top = append(sg.Top, c.Name)
+	}
+	return sg
 }

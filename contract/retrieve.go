@@ -40,6 +40,10 @@ type RetrieveResult struct {
 	SubgraphAPIs int `json:"subgraph_apis"`
 	// SubGoals are the parts of the request retrieval searched for, the whole request last.
 	SubGoals []SubGoal `json:"sub_goals,omitempty"`
+	// Head is the head of the request's last part, what it asks for without the things it
+	// asks about ("the current weather" of "the current weather at the best hotel"), when
+	// that part has one; its best tool ends the chain when it consumes what the rest finds.
+	Head *SubGoal `json:"head,omitempty"`
 	// Final is the step the graph chose to end the chain, and Chain the chain's steps in
 	// order, producers first.
 	Final string   `json:"final,omitempty"`

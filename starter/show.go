@@ -216,6 +216,9 @@ func printState(w io.Writer, id string, st workflows.QueryState, requested strin
 		for _, g := range st.SubGoals {
 			fmt.Fprintln(w, terminalSafe(fmt.Sprintf("  %s", g)))
 		}
+		if st.Head != nil {
+			fmt.Fprintln(w, terminalSafe(fmt.Sprintf("  head of the last part: %s", st.Head)))
+		}
 	}
 	if st.Final != "" {
 		field(w, "final step", "%s", st.Final)

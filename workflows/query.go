@@ -377,7 +377,7 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	for k, v := range res.APIs {
 		r.apis[k] = v
 	}
-	r.state.Candidates, r.state.SubGoals, r.state.Final, r.state.Branches = nil, res.SubGoals, res.Final, res.Branches
+	r.state.Candidates, r.state.SubGoals, r.state.Head, r.state.Final, r.state.Branches = nil, res.SubGoals, res.Head, res.Final, res.Branches
 	if workflow.GetVersion(r.ctx, composedAnswerChange, workflow.DefaultVersion, composedAnswerVersion) >= composedAnswerVersion {
 		r.pc.Parts = res.Branches // the answer covers them; runs recorded before it answered the final step alone
 	}
@@ -387,6 +387,9 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 			goals[i] = g.String()
 		}
 		msg := "sub-goals: " + strings.Join(goals, "; ")
+		if res.Head != nil {
+			msg += "; its last part asks for " + res.Head.String()
+		}
 		if len(res.Branches) > 0 {
 			msg += "; the plan of " + res.Final + " also runs " + strings.Join(res.Branches, ", ") + " for the request's other parts"
 		}

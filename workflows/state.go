@@ -106,8 +106,9 @@ type QueryState struct {
 	Bindings   map[string]string `json:"bindings,omitempty"`
 	Candidates []string          `json:"candidates,omitempty"`
 	// SubGoals are the parts of the request the last retrieval searched for, with their best
-	// tools; Final is the step it chose to end the chain.
+	// tools, and Head the head of the last part; Final is the step it chose to end the chain.
 	SubGoals []contract.SubGoal `json:"sub_goals,omitempty"`
+	Head     *contract.SubGoal  `json:"head,omitempty"`
 	Final    string             `json:"final,omitempty"`
 	// Branches are the request's other parts whose chains the plan of Final runs too.
 	Branches  []string      `json:"branches,omitempty"`

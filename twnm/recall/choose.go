@@ -50,24 +50,29 @@ const actionMismatch = 0.7
 
 // Choose picks the final step and orders the result, filling r.Final, r.Chain and r.Ranked.
 //
-// The final step's score is the mean of its (normalised) score for the whole request and for
-// the request's last clause, since the final step of a request is usually what its last part
-// asks for, scaled by actionMismatch for a tool whose action is not the one the request asks
-// for ("book a meeting" is not answered by QueryMeeting; see Action), and the moves below never
-// land on such a tool. Among the best finalists, a candidate that consumes the leader's output, scores
-// at least ConsumerRatio of the leader's, and matches a word of the request that neither the
-// leader nor its own input names match takes the leader's place: "who directed the top-rated
-// movie" is answered by the credits, fed by the top-rated list, while "the current weather
-// conditions" stay with the weather API although a clothing recommendation consumes its
-// "weather conditions". The other way round, a leader whose words in the request all name
-// its inputs (and none its outputs) yields to a finalist that feeds it, scores at least
-// ConsumerRatio of it, and outputs a word of the request: "what are the latitude and longitude
-// of Toronto?" is answered by a geocoder, not by the reverse geocoder that takes them. The
-// final step's required inputs that the request leaves to other
-// tools are then bound by the producer the request favours; those producers and the other
-// parts' best candidates that feed the chain come before it in Chain. Ranked holds the final
-// step, its producers, then the sub-goals' candidates round-robin, so that every part of the
-// request is represented early.
+// The final step's score is the mean of its (normalised) scores for the whole request, for
+// the request's last clause and for that clause's head (r.Focus, where it has one): the final
+// step of a request is usually what its last part asks for, and within that part what its
+// head asks for ("the current weather | at the location of the best hotel"). A tool whose
+// action is not the one the request asks for is scaled by actionMismatch ("book a meeting" is
+// not answered by QueryMeeting; see Action), and the moves below never land on such a tool.
+// With links, the leader moves among the best finalists:
+//   - to a candidate that consumes the leader's output, scores at least ConsumerRatio of the
+//     leader's, and matches a word of the request that neither the leader nor its own inputs
+//     match: "who directed the top-rated movie" is answered by the credits, fed by the
+//     top-rated list, while "the current weather conditions" stay with the weather API
+//     although a clothing recommendation consumes its "weather conditions";
+//   - to the head's best tool when it consumes the leader's output and the leader scores
+//     under ConsumerRatio for the head;
+//   - the other way round, from a leader whose words in the request all name its inputs (and
+//     none its outputs) to a finalist that feeds it, scores at least ConsumerRatio of it, and
+//     outputs a word of the request: "what are the latitude and longitude of Toronto?" is
+//     answered by a geocoder, not by the reverse geocoder that takes them.
+//
+// The final step's required inputs that the request leaves to other tools are then bound by
+// the producer the request favours; those producers and the other parts' best candidates that
+// feed the chain come before it in Chain. Ranked holds the final step, its producers, then the
+// sub-goals' candidates round-robin, so that every part of the request is represented early.
 // With links, each clause's candidates are first rescored in place by their provider's
 // relevance to the whole request (see inContext; call Choose once per Result).
 // links may be nil (or o.NoGraph set): relevance alone decides.
@@ -100,8 +105,15 @@ func Choose(r *Result, links Links, o Options) error {
 	}
 	final := map[string]float64{}
 	mismatch := map[string]bool{} // does another action than the request asks for
+	var sFocus map[string]float64
+	if r.Focus != nil {
+		sFocus = scores(*r.Focus)
+	}
 	for name := range pool {
 		final[name] = (sWhole[name] + sLast[name]) / 2
+		if sFocus != nil {
+			final[name] = (sWhole[name] + sLast[name] + sFocus[name]) / 3
+		}
 		if links != nil && want != ActionUnknown {
 			if a, ok := links.API(name); ok {
 				if act := APIAction(a); act != ActionUnknown && act != want {
@@ -127,6 +139,16 @@ func Choose(r *Result, links Links, o Options) error {
 			}
 			if !moved {
 				break
+			}
+		}
+		// The head of the request names the final step, the rest what feeds it: "who directed
+		// the top-rated movie" is answered by the credits, fed by the top-rated list. The head's
+		// best tool takes the leader's place when it consumes the leader's output and the
+		// leader scores under ConsumerRatio for the head (a leader the head asks for stays).
+		if r.Focus != nil && len(r.Focus.Candidates) > 0 {
+			f := r.Focus.Candidates[0].Name
+			if f != best && !mismatch[f] && sFocus[best] < o.ConsumerRatio && links.Feeds(best, f) && !links.Feeds(f, best) {
+				best = f
 			}
 		}
 		// A final step that only takes what the request asks for yields to a finalist that

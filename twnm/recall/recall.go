@@ -159,15 +159,19 @@ type Result struct {
 	Final string   `json:"final,omitempty"`
 	Chain []string `json:"chain,omitempty"`
 	// Scores holds each candidate's score as the final step, in [0, 1]: the mean of its
-	// scores for the whole request and the last clause; the chosen final step has the best.
+	// scores for the whole request, the last clause and, where it has one, the last clause's
+	// head (Focus); the chosen final step has the best.
 	Scores map[string]float64 `json:"scores,omitempty"`
+	// Focus is the head of the last clause (see subgoal.Focus) with its candidates, nil when
+	// the clause has none: what the request asks for, without the things it asks about.
+	Focus *Goal `json:"focus,omitempty"`
 }
 
-// Relevance is each candidate's best score over the sub-goals: how relevant it is to some
-// part of the request.
+// Relevance is each candidate's best score over the sub-goals and the head: how relevant it
+// is to some part of the request.
 func (r *Result) Relevance() map[string]float64 {
 	out := map[string]float64{}
-	for _, g := range r.Goals {
+	for _, g := range r.parts() {
 		for _, c := range g.Candidates {
 			out[c.Name] = max(out[c.Name], c.Score)
 		}
@@ -175,13 +179,14 @@ func (r *Result) Relevance() map[string]float64 {
 	return out
 }
 
-// Pool lists the candidates of every sub-goal once, at most perGoal from each, round-robin
-// over the sub-goals in order, so that every part of the request is represented.
+// Pool lists the candidates of every sub-goal, then of the head, once, at most perGoal from
+// each, round-robin over the sub-goals in order, so that every part of the request is
+// represented.
 func (r *Result) Pool(perGoal int) []string {
 	var out []string
 	seen := map[string]bool{}
 	for i := 0; i < perGoal; i++ {
-		for _, g := range r.Goals {
+		for _, g := range r.parts() {
 			if i < len(g.Candidates) && !seen[g.Candidates[i].Name] {
 				seen[g.Candidates[i].Name] = true
 				out = append(out, g.Candidates[i].Name)
@@ -189,6 +194,14 @@ func (r *Result) Pool(perGoal int) []string {
 		}
 	}
 	return out
+}
+
+// parts returns the sub-goals, then the last clause's head where it has one.
+func (r *Result) parts() []Goal {
+	if r.Focus == nil {
+		return r.Goals
+	}
+	return append(slices.Clip(r.Goals), *r.Focus)
 }
 
 // Clauses returns the sub-goals that are parts of the request (all but the whole request).
@@ -279,6 +292,16 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 			break
 		}
 		goals, found = subgoal.Merge(goals, i, i+1), nil
+	}
+	if clauses := res.Clauses(); len(clauses) > 0 {
+		last := clauses[len(clauses)-1]
+		if head := subgoal.Focus(last.Text); head != "" {
+			f, err := rankGoals(ctx, src, emb, []subgoal.Goal{{Order: last.Order, Rank: last.Rank, Text: head, Values: subgoal.Values(head), Source: last.Source}}, o)
+			if err != nil {
+				return nil, err
+			}
+			res.Focus = &f[0]
+		}
 	}
 	return res, nil
 }

@@ -106,6 +106,41 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 	assert.Equal(t, []string{"P"}, r2.Chain)
 }
 
+func TestChooseFocusNamesTheFinalStep(t *testing.T) {
+	// "Who directed the top rated movie?": the clause and the whole request find the top-rated
+	// list (P), the head "Who directed" the credits (C). Final scores, the mean of the three:
+	// P = (1 + 1 + .2)/3 = .733, C = (.3 + .3 + 1)/3 = .533. C is under ConsumerRatio·P, so
+	// the consumer's move leaves P; but P scores .2 < .7 for the head and feeds C, so C is
+	// the final step.
+	l := links{feeds: map[[2]string]bool{{"P", "C"}: true},
+		apis: map[string]twnm.API{"P": {Name: "P"}, "C": {Name: "C", Inputs: []twnm.Param{{Name: "movie_id"}}}}}
+	result := func(headP float64) *Result {
+		r := &Result{Goals: []Goal{
+			goal(0, false, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .3}),
+			goal(1, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .3}),
+		}}
+		f := goal(0, false, Candidate{Name: "C", Score: 1}, Candidate{Name: "P", Score: headP})
+		r.Focus = &f
+		return r
+	}
+	r := result(.2)
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "C", r.Final)
+	assert.Equal(t, []string{"P", "C"}, r.Chain)
+	assert.InDelta(t, .7333, r.Scores["P"], 1e-3)
+	assert.InDelta(t, .7333, r.Scores["C"], 1e-3, "the chosen final step has the best score")
+
+	// A leader the head asks for too stays the final step.
+	r = result(.8)
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "P", r.Final)
+
+	// The head's tool must consume the leader's output.
+	r = result(.2)
+	require.NoError(t, Choose(r, links{apis: l.apis}, Options{}))
+	assert.Equal(t, "P", r.Final)
+}
+
 func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
 	// Clothing consumes the weather's conditions and scores .9 of it, but the request's words
 	// it matches beyond the weather API ("conditions") name its input: the weather stays final.

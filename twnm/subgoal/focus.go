@@ -1,0 +1,86 @@
+package subgoal
+
+import "strings"
+
+// subjectPrepositions introduce the thing a request asks about: "the reviews OF the best
+// restaurant", "the weather AT the location of ...", "a hotel IN Rome", "a table FOR 7".
+var subjectPrepositions = set(`of at in for near from by about on around within inside across
+	along behind beside between outside towards toward`)
+
+// subjectStarts may open the noun phrase after a subject preposition: a determiner, a
+// possessive or a quantity ("of the best hotel", "of today's most trending movie", "for 7").
+var subjectStarts = set(`the a an my your his her its our their this that these those some
+	one each every any today's tomorrow's yesterday's`)
+
+// Focus returns the head of a clause: what it asks for, without the noun phrase that says
+// which thing it asks about. "What is the current weather at the location of the best hotel
+// in Rome?" asks for the current weather; the hotel and Rome only say where. The head ends at
+// the first preposition, after a word of content, that opens a noun phrase (a determiner, a
+// possessive, a number, a quotation or a name): "the number of movies directed by Sofia
+// Coppola" keeps "of movies", a bare plural being part of what is asked. Focus returns "" when
+// the clause has no such head or the head is the whole clause.
+//
+// A request's final step is what its head asks for; the rest names the steps that feed it.
+func Focus(text string) string {
+	ts := tokenize(text)
+	if w := words(ts); len(w) >= 3 && (w[0].is("who") || w[0].is("what") || w[0].is("which")) &&
+		pastVerb(w[1]) && opensSubject(w[2]) {
+		return span(text, w[:2]) // "who directed | the top-rated movie"
+	}
+	content := false
+	for k, t := range ts {
+		if t.kind != kWord {
+			continue
+		}
+		if content && subjectPrepositions[t.low] && k+1 < len(ts) && opensSubject(ts[k+1]) {
+			head := trimTrailing(ts[:k])
+			if len(head) == 0 {
+				return ""
+			}
+			return span(text, head)
+		}
+		if !common[t.low] && !frameWords[t.low] && !isNumeric(t) {
+			content = true
+		}
+	}
+	return ""
+}
+
+// opensSubject reports whether t may open the noun phrase a subject preposition introduces.
+func opensSubject(t token) bool {
+	switch t.kind {
+	case kQuote, kURL, kEmail:
+		return true
+	case kWord:
+		return subjectStarts[t.low] || isNumeric(t) || (t.capitalised() && !common[t.low])
+	}
+	return false
+}
+
+// trimTrailing drops the punctuation that ends ts.
+func trimTrailing(ts []token) []token {
+	for len(ts) > 0 && !wordish(ts[len(ts)-1]) {
+		ts = ts[:len(ts)-1]
+	}
+	return ts
+}
+
+// words returns the word tokens of ts.
+func words(ts []token) []token {
+	var out []token
+	for _, t := range ts {
+		if t.kind == kWord {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// pastVerb reports whether t reads as a verb in the past tense that is not an auxiliary
+// ("directed", "wrote").
+func pastVerb(t token) bool {
+	if auxes[t.low] || common[t.low] {
+		return false
+	}
+	return whFollowers[t.low] && !auxes[t.low] && len(t.low) > 3 || strings.HasSuffix(t.low, "ed")
+}

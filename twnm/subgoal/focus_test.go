@@ -1,0 +1,31 @@
+package subgoal
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestFocus(t *testing.T) {
+	tests := []struct {
+		name, clause, want string
+	}{
+		{"a place after the thing", "What is the current weather at the location of the best hotel in Rome?", "What is the current weather"},
+		{"a name", "Find a hotel in Shanghai", "Find a hotel"},
+		{"a number", "Book a table for 7 at the best-rated restaurant", "Book a table"},
+		{"a possessive", "Who is the director of today's most trending movie?", "Who is the director"},
+		{"a quotation", "Who has starred in a movie \"Titanic\"", "Who has starred"},
+		{"a bare plural is part of the head", "give me the number of movies directed by Sofia Coppola", "give me the number of movies directed"},
+		{"a wh-subject and its verb", "Who directed the top-1 rated movie?", "Who directed"},
+		{"an auxiliary is no verb of its own", "Who is Tom Hanks?", ""},
+		{"no content before the preposition", "What about the weather in Paris", "What about the weather"},
+		{"nothing after the head", "Find the cheapest flights", ""},
+		{"a preposition first", "In Paris, find a hotel", ""},
+		{"blank", "  ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Focus(tt.clause))
+		})
+	}
+}
