@@ -1,10 +1,13 @@
 package subgoal
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // subjectPrepositions introduce the thing a request asks about: "the reviews OF the best
 // restaurant", "the weather AT the location of ...", "a hotel IN Rome", "a table FOR 7".
-var subjectPrepositions = set(`of at in for near from by about on around within inside across
+var subjectPrepositions = set(`of at in for near from by about on with around within inside across
 	along behind beside between outside towards toward`)
 
 // subjectStarts may open the noun phrase after a subject preposition: a determiner, a
@@ -12,19 +15,35 @@ var subjectPrepositions = set(`of at in for near from by about on around within 
 var subjectStarts = set(`the a an my your his her its our their this that these those some
 	one each every any today's tomorrow's yesterday's`)
 
+// vagueHeads name no thing of their own: "the details of the order" asks for the order's
+// details, so its head reaches past "of".
+var vagueHeads = set(`detail details information info data list lists result results number
+	numbers name names set sets kind kinds type types sort sorts piece pieces bit bits part
+	parts lot lots couple few some all any`)
+
+// toolWords end a tool's name in a request ("the QR Code Generator API").
+var toolWords = set(`api apis tool tools service services endpoint endpoints`)
+
+// namesTool reports whether ts names a tool ("using the bitly tool").
+func namesTool(ts []token) bool {
+	return slices.ContainsFunc(ts, func(t token) bool { return t.kind == kWord && toolWords[t.low] })
+}
+
 // Focus returns the head of a clause: what it asks for, without the noun phrase that says
 // which thing it asks about. "What is the current weather at the location of the best hotel
 // in Rome?" asks for the current weather; the hotel and Rome only say where. The head ends at
 // the first preposition, after a word of content, that opens a noun phrase (a determiner, a
 // possessive, a number, a quotation or a name): "the number of movies directed by Sofia
-// Coppola" keeps "of movies", a bare plural being part of what is asked. Focus returns "" when
-// the clause has no such head or the head is the whole clause.
+// Coppola" keeps "of movies", a bare plural being part of what is asked, and "the details of
+// the order" keeps "of the order", details being no thing of their own. Focus returns "" when
+// the clause has no such head, when the head is the whole clause, and when the rest names a
+// tool ("... using the bitly tool"): the clause says which tool serves it.
 //
 // A request's final step is what its head asks for; the rest names the steps that feed it.
 func Focus(text string) string {
 	ts := tokenize(text)
 	if w := words(ts); len(w) >= 3 && (w[0].is("who") || w[0].is("what") || w[0].is("which")) &&
-		pastVerb(w[1]) && opensSubject(w[2]) {
+		pastVerb(w[1]) && opensSubject(w, 2) {
 		return span(text, w[:2]) // "who directed | the top-rated movie"
 	}
 	content := false
@@ -32,27 +51,31 @@ func Focus(text string) string {
 		if t.kind != kWord {
 			continue
 		}
-		if content && subjectPrepositions[t.low] && k+1 < len(ts) && opensSubject(ts[k+1]) {
-			head := trimTrailing(ts[:k])
-			if len(head) == 0 {
-				return ""
+		if content && subjectPrepositions[t.low] && opensSubject(ts, k+1) {
+			if namesTool(ts[k+1:]) {
+				return "" // "validate the e-mails using the Disposable Email Checker API"
 			}
-			return span(text, head)
+			return span(text, trimTrailing(ts[:k]))
 		}
-		if !common[t.low] && !frameWords[t.low] && !isNumeric(t) {
+		if !common[t.low] && !frameWords[t.low] && !isNumeric(t) && !vagueHeads[t.low] {
 			content = true
 		}
 	}
 	return ""
 }
 
-// opensSubject reports whether t may open the noun phrase a subject preposition introduces.
-func opensSubject(t token) bool {
-	switch t.kind {
+// opensSubject reports whether ts[k] may open the noun phrase a subject preposition
+// introduces, or a value with its name ("near latitude 52.52").
+func opensSubject(ts []token, k int) bool {
+	if k >= len(ts) {
+		return false
+	}
+	switch t := ts[k]; t.kind {
 	case kQuote, kURL, kEmail:
 		return true
 	case kWord:
-		return subjectStarts[t.low] || isNumeric(t) || (t.capitalised() && !common[t.low])
+		named := k+1 < len(ts) && (isNumeric(ts[k+1]) || ts[k+1].kind == kQuote)
+		return subjectStarts[t.low] || isNumeric(t) || (t.capitalised() && !common[t.low]) || named
 	}
 	return false
 }

@@ -21,6 +21,9 @@ func TestFocus(t *testing.T) {
 		{"no content before the preposition", "What about the weather in Paris", "What about the weather"},
 		{"nothing after the head", "Find the cheapest flights", ""},
 		{"a preposition first", "In Paris, find a hotel", ""},
+		{"a vague head reaches past of", "fetch the details of a specific order with ID 456", "fetch the details of a specific order"},
+		{"a value with its name", "Give me the best home for sale near latitude 52.52, longitude 13.405", "Give me the best home for sale"},
+		{"the rest names the tool", "validate the e-mails of my students using the Disposable Email Checker API", ""},
 		{"blank", "  ", ""},
 	}
 	for _, tt := range tests {
