@@ -480,7 +480,7 @@ func sortedBy(m map[string]float64) []string {
 	return out
 }
 
-// inContext rescores each clause's candidates by how relevant their provider is to the whole
+// inContext rescores the candidates of each clause, and of the head, by how relevant their provider is to the whole
 // request: a clause is read in the context of the request it is part of ("suggestions for
 // improvement" of a web page's speed come from the page analyser's service, not a video
 // site's). A provider's relevance is its best candidate's score for the whole request (0 when
@@ -504,8 +504,14 @@ func inContext(r *Result, links Links, w float64) {
 	if len(rel) < 2 {
 		return
 	}
+	goals := make([]*Goal, 0, len(r.Goals)+1)
 	for i := range r.Goals {
-		g := &r.Goals[i]
+		goals = append(goals, &r.Goals[i])
+	}
+	if r.Focus != nil {
+		goals = append(goals, r.Focus)
+	}
+	for _, g := range goals {
 		if g.Whole || len(g.Candidates) == 0 {
 			continue
 		}
