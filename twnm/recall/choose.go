@@ -480,8 +480,8 @@ func sortedBy(m map[string]float64) []string {
 	return out
 }
 
-// inContext rescores the candidates of each clause, and of the head, by how relevant their provider is to the whole
-// request: a clause is read in the context of the request it is part of ("suggestions for
+// inContext rescores the candidates of each clause, and of the head, by how relevant their
+// provider is to the whole request: a clause is read in the context of the request it is part of ("suggestions for
 // improvement" of a web page's speed come from the page analyser's service, not a video
 // site's). A provider's relevance is its best candidate's score for the whole request (0 when
 // none was retrieved); a candidate's score becomes s·(1 − w + w·relevance), renormalised so
