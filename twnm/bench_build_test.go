@@ -120,6 +120,25 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
+// BenchmarkBuildWithEncoder builds the 16,000-API synthetic graph as the worker does, with
+// the sentence encoder (embed.Standard, vectors cached in $NAVI_EMBED_CACHE_DIR): the API
+// descriptions embedded, and the inputs that share no word with any output linked by
+// similarity. Run it once with an empty cache folder for the cold figure.
+func BenchmarkBuildWithEncoder(b *testing.B) {
+	emb, err := embed.Standard()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := synth.Catalog(16000, 1)
+	for b.Loop() {
+		start := time.Now()
+		if _, err := twnm.Build(context.Background(), c, twnm.BuildOptions{Embedder: embedder(b), APIEmbedder: emb}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "s/build")
+	}
+}
+
 // stableToolBench is the full StableToolBench catalog (2,479 APIs) when the workspace's shared
 // data is there, else the one-file slice kept in testdata (364 APIs).
 func stableToolBench(b *testing.B) (string, twnm.Catalog) {

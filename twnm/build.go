@@ -69,7 +69,11 @@ func Build(ctx context.Context, c Catalog, o BuildOptions) (*Graph, error) {
 		}
 	}
 	g.clusters.linkOptions = o.Links
-	g.addLinks(g.clusters.links.links(o.Links, g.clusters.links.inKinds, ""))
+	links, err := g.clusters.links.links(ctx, o.APIEmbedder, o.Links, g.clusters.links.inKinds, "")
+	if err != nil {
+		return nil, fmt.Errorf("build graph from %s: %w", c.Name, err)
+	}
+	g.addLinks(links)
 	return g, nil
 }
 
@@ -95,10 +99,19 @@ func (g *Graph) addLinks(links []Link) {
 // zero, and its structural edges carry the same weight as every other structural edge. On
 // error the graph is unchanged.
 func (g *Graph) Integrate(ctx context.Context, a API) error {
+	if g.clusters != nil {
+		if err := g.clusters.links.prepare(ctx, g.clusters.apiEmb, a); err != nil {
+			return fmt.Errorf("integrate %s: %w", a.Name, err)
+		}
+	}
 	if err := g.integrate(ctx, a, nil); err != nil {
 		return err
 	}
-	g.addLinks(g.clusters.links.linksOf(a.Name, g.clusters.linkOptions))
+	links, err := g.clusters.links.linksOf(ctx, g.clusters.apiEmb, a.Name, g.clusters.linkOptions)
+	if err != nil {
+		return fmt.Errorf("integrate %s: %w", a.Name, err)
+	}
+	g.addLinks(links)
 	return nil
 }
 

@@ -1,11 +1,14 @@
 package twnm
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/naviagent/navi/twnm/embed"
 )
 
 // Link is a data flow the catalog suggests: output Output of API From can bind input Input
@@ -25,11 +28,17 @@ type LinkOptions struct {
 	// Near keeps, besides the best link of an input, only those within this fraction of its
 	// confidence; default 0.8.
 	Near float64
+	// Similar is the cosine similarity from which an output feeds an input that no output
+	// shares a word with, where the graph has a sentence encoder (BuildOptions.APIEmbedder):
+	// a weather `description` feeds `weather_conditions`, a `username` an `account`; default
+	// 0.7 (with all-MiniLM-L6-v2, where `date` → `check_in_time` scores 0.63 and `username` →
+	// `new_password` 0.61).
+	Similar float64
 }
 
 // DefaultLinkOptions are FindLinks' defaults.
 func DefaultLinkOptions() LinkOptions {
-	return LinkOptions{MinConfidence: 0.5, PerInput: 2, Near: 0.8}
+	return LinkOptions{MinConfidence: 0.5, PerInput: 2, Near: 0.8, Similar: 0.7}
 }
 
 // FindLinks finds the data flows among the APIs of apis: for each input that can be fed
@@ -59,7 +68,8 @@ func FindLinks(apis []API, o LinkOptions) []Link {
 	for _, a := range apis {
 		x.add(a)
 	}
-	return x.links(o, x.inKinds, "")
+	links, _ := x.links(context.Background(), nil, o, x.inKinds, "") // no embedder: no error
+	return links
 }
 
 // withDefaults fills the zero fields of o with DefaultLinkOptions'.
@@ -73,6 +83,9 @@ func (o LinkOptions) withDefaults() LinkOptions {
 	}
 	if o.Near == 0 {
 		o.Near = d.Near
+	}
+	if o.Similar == 0 {
+		o.Similar = d.Similar
 	}
 	return o
 }
@@ -92,16 +105,23 @@ type linkIndex struct {
 	fields    int            // parameters read
 	outByWord map[string][]*linkKind
 	inByWord  map[string][]*linkKind
+	// outByCompact indexes the output kinds by their concept written without spaces.
+	outByCompact map[string][]*linkKind
 	// Words by number, and their weights (idf) as of weightsAt parameters read.
 	wordIDs   map[string]int32
 	weights   []float64
 	weightsAt int
 	floor     float64 // the MinConfidence of the scoring under way
+	// texts holds each kind's text for the sentence encoder (its concept and the description
+	// of its first parameter), vecs the vectors of the texts embedded so far.
+	texts map[*linkKind]string
+	vecs  map[string][]float64
 }
 
 func newLinkIndex() *linkIndex {
 	return &linkIndex{kinds: map[string]*linkKind{}, ins: map[*linkKind][]linkMember{}, outs: map[*linkKind][]linkMember{},
-		df: map[string]int{}, outByWord: map[string][]*linkKind{}, inByWord: map[string][]*linkKind{}, wordIDs: map[string]int32{}}
+		df: map[string]int{}, outByWord: map[string][]*linkKind{}, inByWord: map[string][]*linkKind{}, wordIDs: map[string]int32{}, outByCompact: map[string][]*linkKind{},
+		texts: map[*linkKind]string{}, vecs: map[string][]float64{}}
 }
 
 // add reads the parameters of one more API.
@@ -137,7 +157,7 @@ func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
 	sig := fmt.Sprintf("%t\x00%s\x00%s", input, key, typeClass(p.Type))
 	k := x.kinds[sig]
 	if k == nil {
-		k = &linkKind{key: key, class: typeClass(p.Type), roles: roles(ws)}
+		k = &linkKind{key: key, compact: strings.Join(ws, ""), class: typeClass(p.Type), roles: roles(ws)}
 		for _, w := range ws {
 			if roleWords[w] == "" {
 				k.head = w // the last word names what the value is: a city_name is a name
@@ -164,6 +184,7 @@ func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
 		slices.Sort(k.spec)
 		k.sumAt = -1
 		x.kinds[sig] = k
+		x.texts[k] = similarText(ws, p)
 	}
 	return k
 }
@@ -182,6 +203,7 @@ func (x *linkIndex) member(k *linkKind, m linkMember, input bool) {
 			x.inKinds = append(x.inKinds, k)
 		} else {
 			x.outKinds = append(x.outKinds, k)
+			x.outByCompact[k.compact] = append(x.outByCompact[k.compact], k)
 		}
 	}
 	members[k] = append(members[k], m)
@@ -212,64 +234,34 @@ func (x *linkIndex) weigh(k *linkKind) float64 {
 	return k.sum
 }
 
+// scoredKind is an output kind that can bind an input, with its confidence.
+type scoredKind struct {
+	out  *linkKind
+	conf float64
+}
+
 // links scores the links into the input kinds given; with focus set, only those into or out
-// of that API are returned.
-func (x *linkIndex) links(o LinkOptions, inKinds []*linkKind, focus string) []Link {
+// of that API are returned. With emb, the inputs that share no word with any output are
+// linked by similarity (see similar).
+func (x *linkIndex) links(ctx context.Context, emb embed.Embedder, o LinkOptions, inKinds []*linkKind, focus string) ([]Link, error) {
 	o = o.withDefaults()
 	x.floor = o.MinConfidence
+	cands := make([][]scoredKind, len(inKinds))
+	var unlinked []int
+	for i, in := range inKinds {
+		cands[i] = x.lexical(in, o)
+		if len(cands[i]) == 0 {
+			unlinked = append(unlinked, i)
+		}
+	}
+	if emb != nil && len(unlinked) > 0 {
+		if err := x.similar(ctx, emb, o, inKinds, unlinked, cands); err != nil {
+			return nil, err
+		}
+	}
 	var links []Link
-	for _, in := range inKinds {
-		members := x.ins[in]
-		type scored struct {
-			out  *linkKind
-			conf float64
-		}
-		var cands []scored
-		seen := map[*linkKind]bool{}
-		for _, w := range x.probeWords(in, o.MinConfidence) {
-			for _, out := range x.outByWord[w] {
-				if seen[out] {
-					continue
-				}
-				seen[out] = true
-				if c := x.confidence(in, out); c >= o.MinConfidence {
-					cands = append(cands, scored{out, c})
-				}
-			}
-		}
-		// The best per concept (one concept is one parameter node, whatever its types).
-		best := map[string]float64{}
-		in.best = 0
-		for _, c := range cands {
-			best[c.out.key] = math.Max(best[c.out.key], c.conf)
-			if c.out.key != in.key {
-				in.best = math.Max(in.best, c.conf)
-			}
-		}
-		for _, m := range members {
-			// Per member, its own API's outputs do not count.
-			own := map[string]float64{}
-			for _, c := range cands {
-				for _, om := range x.outs[c.out] {
-					if om.api != m.api {
-						own[c.out.key] = best[c.out.key]
-						break
-					}
-				}
-			}
-			keep := keepConcepts(own, in.key, o)
-			for _, c := range cands {
-				if !keep[c.out.key] {
-					continue
-				}
-				for _, om := range x.outs[c.out] {
-					from, to := x.names[om.api], x.names[m.api]
-					if om.api != m.api && (focus == "" || from == focus || to == focus) {
-						links = append(links, Link{From: from, Output: om.name, To: to, Input: m.name, Confidence: c.conf})
-					}
-				}
-			}
-		}
+	for i, in := range inKinds {
+		links = x.emit(links, in, cands[i], o, focus)
 	}
 	sort.Slice(links, func(i, j int) bool {
 		a, b := links[i], links[j]
@@ -285,6 +277,128 @@ func (x *linkIndex) links(o LinkOptions, inKinds []*linkKind, focus string) []Li
 		}
 		return a.Output < b.Output
 	})
+	return links, nil
+}
+
+// lexical returns the output kinds that share words with in and reach MinConfidence, and
+// those whose concept is in's written another way (`username` and `user_name`, `timezone` and
+// `time_zone`), which count as the same concept.
+func (x *linkIndex) lexical(in *linkKind, o LinkOptions) []scoredKind {
+	var cands []scoredKind
+	seen := map[*linkKind]bool{}
+	for _, out := range x.outByCompact[in.compact] {
+		seen[out] = true
+		if c := compatible(in, out); c >= o.MinConfidence {
+			cands = append(cands, scoredKind{out, c})
+		}
+	}
+	for _, w := range x.probeWords(in, o.MinConfidence) {
+		for _, out := range x.outByWord[w] {
+			if seen[out] {
+				continue
+			}
+			seen[out] = true
+			if c := x.confidence(in, out); c >= o.MinConfidence {
+				cands = append(cands, scoredKind{out, c})
+			}
+		}
+	}
+	return cands
+}
+
+// similar fills the candidates of the unlinked inputs (indexes into inKinds) with the output
+// kinds whose text the sentence encoder finds similar, at o.Similar or above, scaled by role
+// and type as lexical confidences are (see compatible). Those inputs are few: most inputs
+// share a word with some output, so the outputs are compared with them alone. Each kind is
+// embedded once.
+func (x *linkIndex) similar(ctx context.Context, emb embed.Embedder, o LinkOptions, inKinds []*linkKind, unlinked []int, cands [][]scoredKind) error {
+	texts := make([]string, 0, len(unlinked)+len(x.outKinds))
+	for _, i := range unlinked {
+		texts = append(texts, x.texts[inKinds[i]])
+	}
+	for _, k := range x.outKinds {
+		texts = append(texts, x.texts[k])
+	}
+	if err := x.embed(ctx, emb, texts); err != nil {
+		return err
+	}
+	for _, i := range unlinked {
+		in := inKinds[i]
+		if !telling(in) {
+			continue
+		}
+		for _, out := range x.outKinds {
+			f := compatible(in, out)
+			if f == 0 || !telling(out) || (genericWords[in.head] || genericWords[out.head]) && in.head != out.head {
+				continue // a request id is no contact id, a coin's name no coin id
+			}
+			if c := embed.Cosine(x.vecs[x.texts[in]], x.vecs[x.texts[out]]); c >= o.Similar && c*f >= o.MinConfidence {
+				cands[i] = append(cands[i], scoredKind{out, c * f})
+			}
+		}
+	}
+	return nil
+}
+
+// similarText is the text of a parameter of concept ws that similar compares: its words
+// that are not generic, then its description. A shared `id` or `type` says nothing of what
+// two values are.
+func similarText(ws []string, p Param) string {
+	var spec []string
+	for _, w := range ws {
+		if !genericWords[w] && roleWords[w] == "" {
+			spec = append(spec, w)
+		}
+	}
+	return strings.Join(spec, " ") + ". " + p.Description
+}
+
+// telling reports whether k's concept holds a word that is neither generic nor shorter than
+// three letters: abbreviations (`hl`, `de`) and bare ids are too vague to compare by meaning.
+func telling(k *linkKind) bool {
+	for _, w := range k.words {
+		if !genericWords[w] && len(w) >= 3 {
+			return true
+		}
+	}
+	return false
+}
+
+// emit appends the links into the members of in from the concepts it keeps of cands.
+func (x *linkIndex) emit(links []Link, in *linkKind, cands []scoredKind, o LinkOptions, focus string) []Link {
+	// The best per concept (one concept is one parameter node, whatever its types).
+	best := map[string]float64{}
+	in.best = 0
+	for _, c := range cands {
+		best[c.out.key] = math.Max(best[c.out.key], c.conf)
+		if c.out.key != in.key {
+			in.best = math.Max(in.best, c.conf)
+		}
+	}
+	for _, m := range x.ins[in] {
+		// Per member, its own API's outputs do not count.
+		own := map[string]float64{}
+		for _, c := range cands {
+			for _, om := range x.outs[c.out] {
+				if om.api != m.api {
+					own[c.out.key] = best[c.out.key]
+					break
+				}
+			}
+		}
+		keep := keepConcepts(own, in.key, o)
+		for _, c := range cands {
+			if !keep[c.out.key] {
+				continue
+			}
+			for _, om := range x.outs[c.out] {
+				from, to := x.names[om.api], x.names[m.api]
+				if om.api != m.api && (focus == "" || from == focus || to == focus) {
+					links = append(links, Link{From: from, Output: om.name, To: to, Input: m.name, Confidence: c.conf})
+				}
+			}
+		}
+	}
 	return links
 }
 
@@ -292,7 +406,7 @@ func (x *linkIndex) links(o LinkOptions, inKinds []*linkKind, focus string) []Li
 // scored as FindLinks scores them. Its outputs feed an input elsewhere when the confidence
 // reaches MinConfidence and Near of the best link that input had when it was last scored
 // (without rescoring that input's other producers, so PerInput is not enforced there).
-func (x *linkIndex) linksOf(name string, o LinkOptions) []Link {
+func (x *linkIndex) linksOf(ctx context.Context, emb embed.Embedder, name string, o LinkOptions) ([]Link, error) {
 	o = o.withDefaults()
 	x.floor = o.MinConfidence
 	i := len(x.names) - 1
@@ -302,7 +416,10 @@ func (x *linkIndex) linksOf(name string, o LinkOptions) []Link {
 			into = append(into, k)
 		}
 	}
-	links := x.links(o, into, name)
+	links, err := x.links(ctx, emb, o, into, name)
+	if err != nil {
+		return nil, err
+	}
 	var mine []*linkKind
 	for _, k := range x.outKinds {
 		if ms := x.outs[k]; ms[len(ms)-1].api == i {
@@ -331,7 +448,53 @@ func (x *linkIndex) linksOf(name string, o LinkOptions) []Link {
 			}
 		}
 	}
-	return links
+	return links, nil
+}
+
+// prepare embeds, before API a joins the index, the texts that linking it by similarity may
+// need (its parameters' and every output kind's), so that a failing encoder leaves the index
+// and the graph as they were.
+func (x *linkIndex) prepare(ctx context.Context, emb embed.Embedder, a API) error {
+	if emb == nil {
+		return nil
+	}
+	noun := resourceNoun(a)
+	var texts []string
+	for _, ps := range [][]Param{a.Inputs, a.Outputs} {
+		for _, p := range ps {
+			texts = append(texts, paramText(concept(p, noun), p))
+		}
+	}
+	for _, k := range x.outKinds {
+		texts = append(texts, x.texts[k])
+	}
+	return x.embed(ctx, emb, texts)
+}
+
+// embed computes the vectors of the texts not embedded yet.
+func (x *linkIndex) embed(ctx context.Context, emb embed.Embedder, texts []string) error {
+	var need []string
+	seen := map[string]bool{}
+	for _, t := range texts {
+		if x.vecs[t] == nil && !seen[t] {
+			seen[t] = true
+			need = append(need, t)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	vecs, err := emb.Embed(ctx, need)
+	if err != nil {
+		return fmt.Errorf("links: embed %d parameters: %w", len(need), err)
+	}
+	if len(vecs) != len(need) {
+		return fmt.Errorf("links: the embedder returned %d vectors for %d parameters", len(vecs), len(need))
+	}
+	for i, t := range need {
+		x.vecs[t] = vecs[i]
+	}
+	return nil
 }
 
 // probeWords returns the words of in whose postings hold every output that can reach
@@ -377,16 +540,17 @@ type linkMember struct {
 // linkKind is a concept of a type class, as inputs or as outputs: what a link's confidence
 // depends on.
 type linkKind struct {
-	key   string   // the whole concept, roles in
-	words []string // the concept's words, roles out, sorted, each once
-	class string   // the type class (typeClass)
-	head  string   // the last word, roles out
-	best  float64  // inputs: the best link from another concept when last scored
-	ids   []int32  // the words' numbers (linkIndex.wordIDs), sorted
-	spec  []int32  // those of the words that are not generic (genericWords), sorted
-	sum   float64  // Σ idf over the words as of sumAt parameters read
-	sumAt int
-	roles map[string]bool // the sides its role words name
+	key     string   // the whole concept, roles in
+	compact string   // the concept written without spaces: `username` for `user_name`
+	words   []string // the concept's words, roles out, sorted, each once
+	class   string   // the type class (typeClass)
+	head    string   // the last word, roles out
+	best    float64  // inputs: the best link from another concept when last scored
+	ids     []int32  // the words' numbers (linkIndex.wordIDs), sorted
+	spec    []int32  // those of the words that are not generic (genericWords), sorted
+	sum     float64  // Σ idf over the words as of sumAt parameters read
+	sumAt   int
+	roles   map[string]bool // the sides its role words name
 }
 
 // keepConcepts returns the concepts an input keeps from best (concept → confidence): its own
@@ -418,29 +582,18 @@ func keepConcepts(best map[string]float64, own string, o LinkOptions) map[string
 
 // confidence is FindLinks' confidence that an output of kind out binds an input of kind in.
 func (x *linkIndex) confidence(in, out *linkKind) float64 {
-	if rolesConflict(in.roles, out.roles) {
-		return 0
-	}
 	if len(in.words) > 1 && len(out.words) > 1 && in.head != out.head {
 		return 0 // two attributes of one thing: a city's name is not its code
 	}
 	if hasOther(in.spec, out.ids) && hasOther(out.spec, in.ids) {
 		return 0 // one attribute of two things: a city code is not a region code
 	}
-	role := 1.0
-	if len(in.roles) > 0 && len(out.roles) == 0 {
-		role = 0.9
-	}
-	typ := 1.0
-	ci, co := in.class, out.class
-	switch {
-	case co == "array" && ci != "array" && ci != "":
-		typ = 0.9
-	case ci != "" && co != "" && ci != co && !(isScalarClass(ci) && isScalarClass(co)):
+	f := compatible(in, out)
+	if f == 0 {
 		return 0
 	}
 	sumIn, sumOut := x.weigh(in), x.weigh(out)
-	if 2*min(sumIn, sumOut)/(sumIn+sumOut)*role*typ < x.floor {
+	if 2*min(sumIn, sumOut)/(sumIn+sumOut)*f < x.floor {
 		return 0 // even sharing every word of the shorter, it could not reach the floor
 	}
 	var shared float64
@@ -458,7 +611,30 @@ func (x *linkIndex) confidence(in, out *linkKind) float64 {
 	if shared == 0 {
 		return 0
 	}
-	return 2 * shared / (sumIn + sumOut) * role * typ
+	return 2 * shared / (sumIn + sumOut) * f
+}
+
+// compatible is the factor of role and type by which a confidence that out binds in is
+// scaled: 0 when their roles conflict or their types cannot meet, 0.9 when only the input
+// names a role (`placeId` → `originPlaceId`), times 0.9 when a list feeds a single value (its
+// first item), else 1.
+func compatible(in, out *linkKind) float64 {
+	if rolesConflict(in.roles, out.roles) {
+		return 0
+	}
+	role := 1.0
+	if len(in.roles) > 0 && len(out.roles) == 0 {
+		role = 0.9
+	}
+	typ := 1.0
+	ci, co := in.class, out.class
+	switch {
+	case co == "array" && ci != "array" && ci != "":
+		typ = 0.9
+	case ci != "" && co != "" && ci != co && !(isScalarClass(ci) && isScalarClass(co)):
+		return 0
+	}
+	return role * typ
 }
 
 // hasOther reports whether words (sorted) holds a word that of (sorted) lacks.

@@ -2,6 +2,7 @@ package twnm
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -262,4 +263,76 @@ func TestIntegrateFindsLinks(t *testing.T) {
 	}
 	require.Len(t, feeds(whole), 2, "placeId → originPlaceId, legs → leg_id")
 	assert.Equal(t, feeds(whole), feeds(g))
+}
+
+func TestFindLinksOneConceptWrittenTwoWays(t *testing.T) {
+	apis := []API{
+		{Name: "Login", Inputs: []Param{{Name: "password", Required: true}}, Outputs: []Param{{Name: "username", Type: "string"}}},
+		{Name: "Profile", Inputs: []Param{{Name: "user_name", Type: "string", Required: true}}},
+		{Name: "Zone", Outputs: []Param{{Name: "time_zone", Type: "array"}}},
+		{Name: "Clock", Inputs: []Param{{Name: "timezone", Type: "string", Required: true}}},
+	}
+	links := FindLinks(apis, LinkOptions{})
+	assert.InDelta(t, 1, linkOf(links, "Login", "username", "Profile", "user_name"), 1e-12)
+	assert.InDelta(t, 0.9, linkOf(links, "Zone", "time_zone", "Clock", "timezone"), 1e-12, "a list into one value")
+}
+
+// failingEmbedder fails every call.
+type failingEmbedder struct{}
+
+func (failingEmbedder) Name() string { return "failing" }
+func (failingEmbedder) Dim() int     { return 384 }
+func (failingEmbedder) Embed(context.Context, []string) ([][]float64, error) {
+	return nil, errors.New("the encoder is down")
+}
+
+func TestLinksBySimilarity(t *testing.T) {
+	enc, err := embed.Open(embed.NameMiniLM)
+	require.NoError(t, err, "the sentence encoder is installed by make models")
+	weather := API{Name: "GetWeather", Inputs: []Param{{Name: "latitude", Type: "number", Required: true}},
+		Outputs: []Param{{Name: "description", Type: "str", Description: "Weather description."}}}
+	clothing := API{Name: "ClothingRecommendation",
+		Inputs: []Param{{Name: "weather_conditions", Type: "str", Required: true, Description: "Description of weather conditions."}}}
+	request := API{Name: "Request", Inputs: []Param{{Name: "name", Required: true}}, Outputs: []Param{{Name: "request_id", Type: "string", Description: "The id of the request."}}}
+	contact := API{Name: "Contact", Inputs: []Param{{Name: "contact_id", Type: "string", Required: true, Description: "The id of the contact."}}}
+	c := Catalog{Name: "c", APIs: []API{weather, clothing, request, contact}}
+	feeds := func(g *Graph) map[string]float64 {
+		m := map[string]float64{}
+		for _, e := range g.Edges() {
+			if e.Kind == Feeds {
+				m[g.Node(e.From).Name+" -> "+g.Node(e.To).Name] = e.Confidence
+			}
+		}
+		return m
+	}
+
+	g, err := Build(context.Background(), c, BuildOptions{Embedder: embed.Default(), APIEmbedder: enc})
+	require.NoError(t, err)
+	// The confidence is the cosine of the two texts (their words that are not generic, then
+	// their descriptions; words singular), the types alike.
+	vecs, err := enc.Embed(context.Background(), []string{"description. Weather description.", "weather condition. Description of weather conditions."})
+	require.NoError(t, err)
+	want := embed.Cosine(vecs[0], vecs[1])
+	require.GreaterOrEqual(t, want, DefaultLinkOptions().Similar)
+	got := feeds(g)
+	assert.InDelta(t, want, got["description -> weather_conditions"], 1e-9)
+	assert.NotContains(t, got, "request_id -> contact_id", "a shared id says nothing of what two values are")
+
+	// Without the encoder, words alone link, and these share none.
+	g, err = Build(context.Background(), c, BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	assert.Empty(t, feeds(g))
+
+	// Integrating a tool links it alike; an encoder that fails leaves the graph as it was.
+	g, err = Build(context.Background(), Catalog{Name: "c", APIs: []API{weather}}, BuildOptions{Embedder: embed.Default(), APIEmbedder: enc})
+	require.NoError(t, err)
+	require.NoError(t, g.Integrate(context.Background(), clothing))
+	assert.InDelta(t, want, feeds(g)["description -> weather_conditions"], 1e-9)
+	g.clusters.apiEmb = failingEmbedder{}
+	before := len(g.APIs())
+	err = g.Integrate(context.Background(), request)
+	require.ErrorContains(t, err, "the encoder is down")
+	assert.Len(t, g.APIs(), before)
+	_, ok := g.APIByName("Request")
+	assert.False(t, ok)
 }

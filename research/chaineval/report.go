@@ -129,12 +129,18 @@ func Methods() []Method {
 		return g, nil
 	}
 	links := func(ctx context.Context, c twnm.Catalog) (*twnm.Graph, error) {
-		return twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default()})
+		// As the worker builds: with the sentence encoder, which links by meaning the inputs
+		// that share no word with any output.
+		emb, err := embed.Standard()
+		if err != nil {
+			return nil, err
+		}
+		return twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: emb})
 	}
 	return []Method{
 		{Name: "target", Note: "the target alone (no search)", Build: links},
 		{Name: "names", Note: "exact-name linking: one parameter node per name, alpha-beta search", Build: names, Searcher: twnm.DefaultAlphaBeta()},
-		{Name: "links", Note: "Navi: parameter concepts and scored links (twnm.Build), alpha-beta search with the query's relevance", Build: links,
+		{Name: "links", Note: "Navi: parameter concepts and scored links (twnm.Build with the sentence encoder), alpha-beta search with the query's relevance", Build: links,
 			Searcher: twnm.DefaultAlphaBeta(), Relevance: true},
 		{Name: "links+branches", Note: "links, with a search from the best API of each other part of the query joined to the target's (a compound request's other intents)",
 			Build: links, Searcher: twnm.DefaultAlphaBeta(), Relevance: true, Branches: true},
