@@ -62,8 +62,8 @@ const actionMismatch = 0.7
 //     match: "who directed the top-rated movie" is answered by the credits, fed by the
 //     top-rated list, while "the current weather conditions" stay with the weather API
 //     although a clothing recommendation consumes its "weather conditions";
-//   - to the head's best tool when it consumes the leader's output and the leader scores
-//     under ConsumerRatio for the head;
+//   - to the head's best finalist that consumes the leader's output and scores at least
+//     ConsumerRatio for the head, when the leader scores under it;
 //   - the other way round, from a leader whose words in the request all name its inputs (and
 //     none its outputs) to a finalist that feeds it, scores at least ConsumerRatio of it, and
 //     outputs a word of the request: "what are the latitude and longitude of Toronto?" is
@@ -142,13 +142,21 @@ func Choose(r *Result, links Links, o Options) error {
 			}
 		}
 		// The head of the request names the final step, the rest what feeds it: "who directed
-		// the top-rated movie" is answered by the credits, fed by the top-rated list. The head's
-		// best tool takes the leader's place when it consumes the leader's output and the
-		// leader scores under ConsumerRatio for the head (a leader the head asks for stays).
-		if r.Focus != nil && len(r.Focus.Candidates) > 0 {
-			f := r.Focus.Candidates[0].Name
-			if f != best && !mismatch[f] && sFocus[best] < o.ConsumerRatio && links.Feeds(best, f) && !links.Feeds(f, best) {
-				best = f
+		// the top-rated movie" is answered by the credits, fed by the top-rated list. When the
+		// leader scores under ConsumerRatio for the head (a leader the head asks for stays),
+		// the head's best finalist that consumes the leader's output takes its place, among
+		// those scoring at least ConsumerRatio for the head: "the lead actor in the most
+		// popular TV show" is the TV show's credits, though a movie's score higher.
+		if r.Focus != nil && len(r.Focus.Candidates) > 0 && sFocus[best] < o.ConsumerRatio {
+			for _, c := range r.Focus.Candidates[:min(finalists, len(r.Focus.Candidates))] {
+				f := c.Name
+				if c.Score < o.ConsumerRatio {
+					break
+				}
+				if f != best && !mismatch[f] && links.Feeds(best, f) && !links.Feeds(f, best) {
+					best = f
+					break
+				}
 			}
 		}
 		// A final step that only takes what the request asks for yields to a finalist that

@@ -139,6 +139,21 @@ func TestChooseFocusNamesTheFinalStep(t *testing.T) {
 	r = result(.2)
 	require.NoError(t, Choose(r, links{apis: l.apis}, Options{}))
 	assert.Equal(t, "P", r.Final)
+
+	// The head's best finalist that does, scoring at least ConsumerRatio for the head: "the
+	// lead actor in the most popular TV show" is the show's credits (T, .8), not a movie's
+	// (C, 1), which the list of shows does not feed. Under .7 for the head, it does not move.
+	for _, tc := range []struct {
+		tv   float64
+		want string
+	}{{.8, "T"}, {.6, "P"}} {
+		r = result(.2)
+		r.Focus.Candidates = append(r.Focus.Candidates, Candidate{Name: "T", Score: tc.tv})
+		sortCandidates(r.Focus.Candidates)
+		lt := links{feeds: map[[2]string]bool{{"P", "T"}: true}, apis: map[string]twnm.API{"P": {Name: "P"}, "C": {Name: "C"}, "T": {Name: "T"}}}
+		require.NoError(t, Choose(r, lt, Options{}))
+		assert.Equal(t, tc.want, r.Final, "T scores %v for the head", tc.tv)
+	}
 }
 
 func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
