@@ -33,13 +33,17 @@ func namesTool(ts []token) bool {
 // which thing it asks about. "What is the current weather at the location of the best hotel
 // in Rome?" asks for the current weather; the hotel and Rome only say where. The head ends at
 // the first preposition, after a word of content, that opens a noun phrase (a determiner, a
-// possessive, a number, a quotation or a name): "the number of movies directed by Sofia
-// Coppola" keeps "of movies", a bare plural being part of what is asked, and "the details of
-// the order" keeps "of the order", details being no thing of their own. Focus returns "" when
-// the clause has no such head, when the head is the whole clause, and when the rest names a
-// tool ("... using the bitly tool"): the clause says which tool serves it.
+// possessive, a number, a quotation, a name, or a value with its name: "near latitude 52.5"):
+//   - a bare noun after it is part of what is asked ("the reviews of movies");
+//   - a vague head reaches past it ("the details of the order": details are no thing of
+//     their own);
+//   - a preposition after a participle belongs to its verb ("which devices are included in
+//     the scene");
+//   - "who directed the top-rated movie" has the head "who directed".
 //
-// A request's final step is what its head asks for; the rest names the steps that feed it.
+// Focus returns "" when the clause has no such head, when the head is the whole clause, and
+// when the rest names a tool ("... using the bitly tool"): the clause says which tool serves
+// it. A request's final step is what its head asks for; the rest names the steps that feed it.
 func Focus(text string) string {
 	ts := tokenize(text)
 	if w := words(ts); len(w) >= 3 && (w[0].is("who") || w[0].is("what") || w[0].is("which")) &&
@@ -51,7 +55,7 @@ func Focus(text string) string {
 		if t.kind != kWord {
 			continue
 		}
-		if content && subjectPrepositions[t.low] && opensSubject(ts, k+1) {
+		if content && subjectPrepositions[t.low] && opensSubject(ts, k+1) && !(k > 0 && participle(ts[k-1])) {
 			if namesTool(ts[k+1:]) {
 				return "" // "validate the e-mails using the Disposable Email Checker API"
 			}
@@ -86,6 +90,13 @@ func trimTrailing(ts []token) []token {
 		ts = ts[:len(ts)-1]
 	}
 	return ts
+}
+
+// participle reports whether t reads as a past participle ("included", "located"): a
+// preposition after one belongs to the verb ("the devices included in the scene"), and what it
+// introduces is part of what is asked.
+func participle(t token) bool {
+	return len(t.low) > 4 && strings.HasSuffix(t.low, "ed") && !strings.HasSuffix(t.low, "eed")
 }
 
 // words returns the word tokens of ts.
