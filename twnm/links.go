@@ -309,31 +309,57 @@ func (x *linkIndex) lexical(in *linkKind, o LinkOptions) []scoredKind {
 // similar fills the candidates of the unlinked inputs (indexes into inKinds) with the output
 // kinds whose text the sentence encoder finds similar, at o.Similar or above, scaled by role
 // and type as lexical confidences are (see compatible). Those inputs are few: most inputs
-// share a word with some output, so the outputs are compared with them alone. Each kind is
-// embedded once.
+// share a word with some output, so only they are compared with the outputs, through an exact
+// nearest-vector search of all of them at once (embed.Above). Each text is embedded once.
 func (x *linkIndex) similar(ctx context.Context, emb embed.Embedder, o LinkOptions, inKinds []*linkKind, unlinked []int, cands [][]scoredKind) error {
-	texts := make([]string, 0, len(unlinked)+len(x.outKinds))
-	for _, i := range unlinked {
-		texts = append(texts, x.texts[inKinds[i]])
-	}
+	var outs []*linkKind
 	for _, k := range x.outKinds {
+		if telling(k) {
+			outs = append(outs, k)
+		}
+	}
+	row := map[string]int{} // an input text's row among the queries
+	var queries []string
+	for _, i := range unlinked {
+		if t := x.texts[inKinds[i]]; telling(inKinds[i]) {
+			if _, ok := row[t]; !ok {
+				row[t] = len(queries)
+				queries = append(queries, t)
+			}
+		}
+	}
+	if len(queries) == 0 || len(outs) == 0 {
+		return nil
+	}
+	texts := slices.Clone(queries)
+	for _, k := range outs {
 		texts = append(texts, x.texts[k])
 	}
 	if err := x.embed(ctx, emb, texts); err != nil {
 		return err
 	}
+	qv, ov := make([][]float64, len(queries)), make([][]float64, len(outs))
+	for i, t := range queries {
+		qv[i] = x.vecs[t]
+	}
+	for j, k := range outs {
+		ov[j] = x.vecs[x.texts[k]]
+	}
+	hits := embed.Above(qv, ov, o.Similar)
 	for _, i := range unlinked {
 		in := inKinds[i]
-		if !telling(in) {
+		r, ok := row[x.texts[in]]
+		if !ok {
 			continue
 		}
-		for _, out := range x.outKinds {
+		for _, h := range hits[r] {
+			out := outs[h.Index]
 			f := compatible(in, out)
-			if f == 0 || !telling(out) || (genericWords[in.head] || genericWords[out.head]) && in.head != out.head {
+			if f == 0 || (genericWords[in.head] || genericWords[out.head]) && in.head != out.head {
 				continue // a request id is no contact id, a coin's name no coin id
 			}
-			if c := embed.Cosine(x.vecs[x.texts[in]], x.vecs[x.texts[out]]); c >= o.Similar && c*f >= o.MinConfidence {
-				cands[i] = append(cands[i], scoredKind{out, c * f})
+			if c := h.Score * f; c >= o.MinConfidence {
+				cands[i] = append(cands[i], scoredKind{out, c})
 			}
 		}
 	}
