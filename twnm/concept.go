@@ -45,9 +45,11 @@ var roleWords = map[string]string{
 var stopWords = set("of", "for", "the", "a", "an", "in", "at", "by", "on", "with", "is", "has")
 
 // optionWords name inputs that choose how a call answers (a page, a sort order) rather than
-// what it is about: like flags, they are set by the request, never fed by another call.
+// what it is about: like flags, they are set by the request, never fed by another call. A
+// status is one too: the one an input takes is picked by the request (pending, active), the
+// one an output gives is how the call went (success, failed).
 var optionWords = set("page", "per page", "page size", "limit", "offset", "sort", "sort by", "order", "order by", "size",
-	"count", "include", "format", "fields", "lang", "language", "locale", "region", "units", "unit")
+	"count", "include", "format", "fields", "lang", "language", "locale", "region", "units", "unit", "status")
 
 // freeTextWords name inputs that take almost any text: a message, a note, a search query.
 // Links into them are not stored; a plan binds them when it is built.

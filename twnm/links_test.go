@@ -336,3 +336,28 @@ func TestLinksBySimilarity(t *testing.T) {
 	_, ok := g.APIByName("Request")
 	assert.False(t, ok)
 }
+
+// Feeds and RequiredProducers see only inputs another call can feed: a status, a message or
+// a page is bound from the request, so a call that outputs one feeds nothing through it.
+func TestFeedsOnlyThroughFeedableInputs(t *testing.T) {
+	apis := []API{
+		{Name: "AddReminder", Inputs: []Param{{Name: "token", Required: true}}, Outputs: []Param{{Name: "status", Type: "str"}, {Name: "message"}}},
+		{Name: "ForgotPassword", Inputs: []Param{{Name: "status", Type: "str", Required: true}, {Name: "message", Required: true}}},
+		{Name: "Login", Inputs: []Param{{Name: "password", Required: true}}, Outputs: []Param{{Name: "token", Type: "str"}}},
+	}
+	g, err := Build(context.Background(), Catalog{Name: "c", APIs: apis}, BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	id := func(name string) NodeID {
+		n, ok := g.APIByName(name)
+		require.True(t, ok)
+		return n
+	}
+	assert.False(t, g.Feeds(id("AddReminder"), id("ForgotPassword")), "a status and a message are the request's")
+	assert.Empty(t, g.RequiredProducers(id("ForgotPassword")))
+	assert.True(t, g.Feeds(id("Login"), id("AddReminder")))
+	req := g.RequiredProducers(id("AddReminder"))
+	require.Len(t, req, 1)
+	for _, ps := range req {
+		assert.Equal(t, []NodeID{id("Login")}, ps)
+	}
+}

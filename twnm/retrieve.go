@@ -52,14 +52,18 @@ func (g *Graph) Retrieve(ctx context.Context, emb embed.Embedder, description st
 	return out, nil
 }
 
-// Feeds reports whether an output of producer can bind an input of consumer: the two share a
-// parameter node, or a FEEDS edge joins the producer's output to the consumer's input. Retrieval
-// uses it to tell a chain's final step from the steps that feed it.
+// Feeds reports whether an output of producer can bind an input of consumer that another call
+// can feed (see feedable): the two share a parameter node, or a FEEDS edge joins the
+// producer's output to the consumer's input. Retrieval uses it to tell a chain's final step
+// from the steps that feed it.
 func (g *Graph) Feeds(producer, consumer NodeID) bool {
 	if producer == consumer {
 		return false
 	}
 	for _, in := range g.Inputs(consumer) {
+		if !g.feedable(in.From) {
+			continue
+		}
 		for _, l := range producerLinks(g, in.From, consumer, nil) {
 			if l.api == producer {
 				return true
@@ -69,13 +73,21 @@ func (g *Graph) Feeds(producer, consumer NodeID) bool {
 	return false
 }
 
-// RequiredProducers returns, for each required input of api that no API outside the graph's
-// producers could bind, the APIs able to produce it, by input parameter node: the steps a chain
+// feedable reports whether the inputs of parameter node p can be fed by another call (see
+// Linkable): free text, flags and options (a page, a status) are bound from the request when
+// a plan is built, so a call that outputs one feeds no other through it.
+func (g *Graph) feedable(p NodeID) bool {
+	n := g.Node(p)
+	return Linkable(Param{Name: n.Name, Type: n.Type})
+}
+
+// RequiredProducers returns, for each required input of api that another call can feed (see
+// feedable), the APIs able to produce it, by input parameter node: the steps a chain
 // needs before api although the request never names them.
 func (g *Graph) RequiredProducers(api NodeID) map[NodeID][]NodeID {
 	out := map[NodeID][]NodeID{}
 	for _, in := range g.Inputs(api) {
-		if !in.Required {
+		if !in.Required || !g.feedable(in.From) {
 			continue
 		}
 		for _, l := range producerLinks(g, in.From, api, nil) {
@@ -109,7 +121,7 @@ func APIDocument(a API) bm25.Document {
 // similar to a movie, for a movie's id) cannot start a chain.
 func (g *Graph) Requires(api, param NodeID) bool {
 	for _, in := range g.Inputs(api) {
-		if !in.Required {
+		if !in.Required || !g.feedable(in.From) {
 			continue
 		}
 		if in.From == param {
