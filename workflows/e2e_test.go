@@ -137,19 +137,27 @@ func TestAgentOnRealStack(t *testing.T) {
 				var s string
 				require.NoError(t, dc.FromPayload(e.GetUserMetadata().GetSummary(), &s))
 				summaries = append(summaries, s)
+			case enumspb.EVENT_TYPE_MARKER_RECORDED: // a local activity: the graph-first planner's decisions
+				if e.GetMarkerRecordedEventAttributes().GetMarkerName() == "LocalActivity" {
+					var s string
+					require.NoError(t, dc.FromPayload(e.GetUserMetadata().GetSummary(), &s))
+					summaries = append(summaries, "local "+s)
+				}
 			case enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED:
 				if len(summaries) == 2 {
 					retrieveAttempt = e.GetActivityTaskStartedEventAttributes().GetAttempt()
 				}
 			}
 		}
+		// The first decision is the worker's default planner's, an activity; once the run
+		// knows it is graph-first, its decisions are local activities.
 		assert.Equal(t, []string{
 			"decide: step 1 (worker default)", `retrieve: "` + tt.query[:59] + `…"`,
-			"decide: step 2 (graph-first)", "call geo.Elevation", "feedback: 1 calls, 0 transitions", "decide: step 3 (graph-first)",
+			"local decide: step 2 (graph-first)", "call geo.Elevation", "feedback: 1 calls, 0 transitions", "local decide: step 3 (graph-first)",
 		}, summaries)
 		assert.Equal(t, int32(3), retrieveAttempt, "the history records the attempt that succeeded")
 
-		replayAndRecord(t, hist, "query_v4_chain")
+		replayAndRecord(t, hist, "query_v7_local_decide")
 	}
 }
 

@@ -33,6 +33,13 @@ const (
 	// (planner.Context.Parts), so that the answer covers them.
 	composedAnswerChange  = "composed-answer"
 	composedAnswerVersion = 1
+	// localDecideChange marks runs whose graph-first decisions run as local activities: the
+	// planner is a few microseconds of the worker's own computation, and a local activity
+	// saves the server's round trip of scheduling it (its result is still recorded, as a
+	// marker). The LLM planner stays an activity: it waits on a remote endpoint, retries for
+	// minutes, and heartbeats.
+	localDecideChange  = "local-decide"
+	localDecideVersion = 1
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000
@@ -254,7 +261,8 @@ func (r *run) project(res planner.Result) planner.Projection {
 	return planner.Project(r.pc, res.Decisions[0])
 }
 
-// decide runs the planner activity for the current step.
+// decide runs the planner for the current step: the graph-first planner as a local activity
+// (since localDecideVersion), the LLM planner as an activity.
 func (r *run) decide() (planner.Result, error) {
 	name := r.req.Planner
 	if name == "" {
@@ -263,15 +271,24 @@ func (r *run) decide() (planner.Result, error) {
 	if name == "" {
 		name = "worker default"
 	}
-	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: 2 * time.Minute,
-		HeartbeatTimeout:    contract.KeepAliveTimeout,
-		RetryPolicy: &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
-			NonRetryableErrorTypes: []string{contract.ErrTypePlannerInvalidOutput, contract.ErrTypeLLMUnauthorized, contract.ErrTypeLLMRejected, contract.ErrTypeNoLLM, contract.ErrTypeInvalidInput}},
-		Summary: fmt.Sprintf("decide: step %d (%s)", r.state.Step, name),
-	})
+	retry := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
+		NonRetryableErrorTypes: []string{contract.ErrTypePlannerInvalidOutput, contract.ErrTypeLLMUnauthorized, contract.ErrTypeLLMRejected, contract.ErrTypeNoLLM, contract.ErrTypeInvalidInput}}
+	label := fmt.Sprintf("decide: step %d (%s)", r.state.Step, name)
+	in := contract.DecideInput{Planner: r.req.Planner, Context: r.pc}
+	var fut workflow.Future
+	if name == contract.PlannerGraphFirst && workflow.GetVersion(r.ctx, localDecideChange, workflow.DefaultVersion, localDecideVersion) >= localDecideVersion {
+		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
+			StartToCloseTimeout: 10 * time.Second, ScheduleToCloseTimeout: time.Minute, RetryPolicy: retry, Summary: label,
+		})
+		fut = workflow.ExecuteLocalActivity(ctx, contract.ActivityDecide, in)
+	} else {
+		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
+			StartToCloseTimeout: 2 * time.Minute, HeartbeatTimeout: contract.KeepAliveTimeout, RetryPolicy: retry, Summary: label,
+		})
+		fut = workflow.ExecuteActivity(ctx, contract.ActivityDecide, in)
+	}
 	var res planner.Result
-	err := workflow.ExecuteActivity(ctx, contract.ActivityDecide, contract.DecideInput{Planner: r.req.Planner, Context: r.pc}).Get(r.ctx, &res)
+	err := fut.Get(r.ctx, &res)
 	if err != nil {
 		r.trace(TraceDecide, false, "planner failed: "+rootMessage(err))
 		return res, err
