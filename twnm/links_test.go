@@ -252,15 +252,6 @@ func TestIntegrateFindsLinks(t *testing.T) {
 	for _, a := range apis[1:] {
 		require.NoError(t, g.Integrate(context.Background(), a))
 	}
-	feeds := func(g *Graph) map[string]float64 {
-		m := map[string]float64{}
-		for _, e := range g.Edges() {
-			if e.Kind == Feeds {
-				m[g.Node(e.From).Name+" -> "+g.Node(e.To).Name] = e.Confidence
-			}
-		}
-		return m
-	}
 	require.Len(t, feeds(whole), 2, "placeId → originPlaceId, legs → leg_id")
 	assert.Equal(t, feeds(whole), feeds(g))
 }
@@ -296,15 +287,6 @@ func TestLinksBySimilarity(t *testing.T) {
 	request := API{Name: "Request", Inputs: []Param{{Name: "name", Required: true}}, Outputs: []Param{{Name: "request_id", Type: "string", Description: "The id of the request."}}}
 	contact := API{Name: "Contact", Inputs: []Param{{Name: "contact_id", Type: "string", Required: true, Description: "The id of the contact."}}}
 	c := Catalog{Name: "c", APIs: []API{weather, clothing, request, contact}}
-	feeds := func(g *Graph) map[string]float64 {
-		m := map[string]float64{}
-		for _, e := range g.Edges() {
-			if e.Kind == Feeds {
-				m[g.Node(e.From).Name+" -> "+g.Node(e.To).Name] = e.Confidence
-			}
-		}
-		return m
-	}
 
 	g, err := Build(context.Background(), c, BuildOptions{Embedder: embed.Default(), APIEmbedder: enc})
 	require.NoError(t, err)
@@ -360,4 +342,16 @@ func TestFeedsOnlyThroughFeedableInputs(t *testing.T) {
 	for _, ps := range req {
 		assert.Equal(t, []NodeID{id("Login")}, ps)
 	}
+}
+
+// feeds maps each FEEDS edge of g, "output -> input" by parameter node names, to its
+// confidence.
+func feeds(g *Graph) map[string]float64 {
+	m := map[string]float64{}
+	for _, e := range g.Edges() {
+		if e.Kind == Feeds {
+			m[g.Node(e.From).Name+" -> "+g.Node(e.To).Name] = e.Confidence
+		}
+	}
+	return m
 }
