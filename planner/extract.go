@@ -681,6 +681,35 @@ func (x *extraction) typed(tk exTokKind, sk exKind) {
 	}
 }
 
+// bindLone binds v to the slots named in names (ok accepts them) of each API that has exactly
+// one of them unbound: "a table for 7" gives the restaurant booking its party size, whether or
+// not a hotel booking that takes guests and nights is among the APIs, since which API the
+// plan calls is the graph search's decision. An API with two such inputs is ambiguous and
+// gets nothing. A slot keyed by its name alone counts as an API of its own name.
+func (x *extraction) bindLone(v string, names []string, ok func(*exSlot) bool) {
+	byAPI := map[string][]int{}
+	var apis []string
+	for si := range x.slots {
+		s := &x.slots[si]
+		if x.bound[si] || !ok(s) || !exHas(names, s.Name) {
+			continue
+		}
+		api := s.key
+		if i := strings.LastIndex(s.key, "."); i > 0 {
+			api = s.key[:i]
+		}
+		if _, seen := byAPI[api]; !seen {
+			apis = append(apis, api)
+		}
+		byAPI[api] = append(byAPI[api], si)
+	}
+	for _, api := range apis {
+		if sis := byAPI[api]; len(sis) == 1 {
+			x.bind(sis[0], v)
+		}
+	}
+}
+
 // unboundNames lists the distinct names of the unbound slots ok accepts, in slot order.
 func (x *extraction) unboundNames(ok func(*exSlot) bool) []string {
 	var names []string
@@ -1144,7 +1173,7 @@ func (s *exSlot) group() string {
 // Rule 6: numbers left over.
 
 // leftoverNumbers binds the one number no rule claimed to the one required numeric input
-// (by name) still unbound. Coordinates come in pairs, so a lone number never counts as a
+// still unbound of each API that has one (see bindLone). Coordinates come in pairs, so a lone number never counts as a
 // latitude or a longitude: "a table for 4" binds party_size even while the latitude and
 // longitude of the restaurant search wait for an upstream API. Two numbers left over bind
 // to a latitude and a longitude, in that order, when those are all the required numeric
@@ -1170,8 +1199,8 @@ func (x *extraction) leftoverNumbers() {
 		}
 	}
 	switch {
-	case len(nums) == 1 && len(others) == 1:
-		x.bindName(others[0], nums[0], isNum)
+	case len(nums) == 1 && len(others) > 0:
+		x.bindLone(nums[0], others, isNum)
 	case len(nums) == 2 && len(others) == 0 && len(lats) > 0 && len(lons) > 0:
 		for _, n := range lats {
 			x.bindName(n, nums[0], isNum)

@@ -29,6 +29,7 @@ var (
 	slotHotelID   = Slot{Key: "stay.Book.hotel_id", Name: "hotel_id", Type: "string", Description: "Hotel id from stay.SearchHotels.", Required: true}
 	slotCheckIn   = Slot{Key: "stay.Book.check_in", Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD.", Required: true}
 	slotNights    = Slot{Key: "stay.Book.nights", Name: "nights", Type: "integer", Description: "Number of nights.", Required: true}
+	slotRooms     = Slot{Key: "stay.Book.rooms", Name: "rooms", Type: "integer", Description: "Number of rooms.", Required: true}
 	slotGuest     = Slot{Key: "stay.Book.guest_name", Name: "guest_name", Type: "string", Description: "Name of the guest.", Required: true}
 	slotTeamName  = Slot{Key: "sports.SearchTeam.team_name", Name: "team_name", Type: "string", Description: "Team name, e.g. Arsenal.", Required: true}
 	slotTeamID    = Slot{Key: "sports.TeamPlayers.team_id", Name: "team_id", Type: "string", Description: "Team id from sports.SearchTeam.", Required: true}
@@ -168,7 +169,11 @@ func TestExtract(t *testing.T) {
 		// Rule 6: numbers left over.
 		{"one number, one required numeric slot", "Book a table for 4 at rst-1 tomorrow", []Slot{slotRestID, slotParty, slotRadius},
 			map[string]string{slotRestID.Key: "rst-1", slotParty.Key: "4"}},
-		{"one number, two required numeric slots: ambiguous", "for 4", []Slot{slotParty, slotNights}, map[string]string{}},
+		{"one number, one required numeric slot in each of two APIs: each takes it", "for 4", []Slot{slotParty, slotNights},
+			map[string]string{slotParty.Key: "4", slotNights.Key: "4"}},
+		{"one number, two required numeric slots of one API: ambiguous", "for 4", []Slot{slotNights, slotRooms}, map[string]string{}},
+		{"one number, two APIs, one ambiguous: the other takes it", "a table for 4", []Slot{slotParty, slotNights, slotRooms},
+			map[string]string{slotParty.Key: "4"}},
 		{"two numbers, one numeric slot: ambiguous", "4 or 5", []Slot{slotParty}, map[string]string{}},
 		{"a bare coordinate pair", "48.85, 2.35", []Slot{slotLat, slotLon},
 			map[string]string{slotLat.Key: "48.85", slotLon.Key: "2.35"}},

@@ -14,6 +14,8 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/internal/stacktest"
@@ -85,6 +87,10 @@ func (s *timedStore) total() time.Duration { return time.Duration(s.nanos.Load()
 // calls' own durations (toolcall.Result.Duration, read from the run's history);
 // retrieve-ms/run the Neo4j reads of retrieval, which are part of the overhead. On the test
 // stack most of a step is the Temporal dev server persisting each transition.
+//
+// The reference, in the same run on the same server: activity-round-trip runs a workflow of
+// three no-op activities one after another; ms/activity is its wall time over three, the
+// start and result amortised alike. Each planner reports x-activity, its ms/step over that.
 func BenchmarkPlannerStepOverhead(b *testing.B) {
 	srv := llmtest.New(b, elevationScript)
 	p, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "scripted"})
@@ -93,6 +99,8 @@ func BenchmarkPlannerStepOverhead(b *testing.B) {
 	a := startAgent(b, agentOptions{Graph: store, LLM: p})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
+
+	perActivity := activityRoundTrip(ctx, b, a.c)
 
 	for _, plannerName := range []string{activities.PlannerLLM, activities.PlannerGraphFirst} {
 		req := workflows.QueryRequest{Query: elevationQuery, Planner: plannerName}
@@ -116,13 +124,63 @@ func BenchmarkPlannerStepOverhead(b *testing.B) {
 				b.StartTimer()
 			}
 			n := float64(runs)
-			b.ReportMetric(ms(wall-inLLM-inTools)/float64(steps), "ms/step")
+			perStep := ms(wall-inLLM-inTools) / float64(steps)
+			b.ReportMetric(perStep, "ms/step")
+			if perActivity > 0 {
+				b.ReportMetric(perStep/perActivity, "x-activity")
+			}
 			b.ReportMetric(ms(wall)/n, "ms/run")
 			b.ReportMetric(ms(inLLM)/n, "llm-ms/run")
 			b.ReportMetric(ms(inTools)/n, "tool-ms/run")
 			b.ReportMetric(ms(inRetrieve)/n, "retrieve-ms/run")
 		})
 	}
+}
+
+// roundTrips is the reference workflow of BenchmarkPlannerStepOverhead: n no-op activities,
+// one after another.
+func roundTrips(ctx workflow.Context, n int) error {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	for range n {
+		if err := workflow.ExecuteActivity(ctx, noop).Get(ctx, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func noop(context.Context) error { return nil }
+
+// activityRoundTrip runs the activity-round-trip sub-benchmark on a worker of its own and
+// returns its ms/activity (0 when the sub-benchmark did not run, filtered out by -bench).
+func activityRoundTrip(ctx context.Context, b *testing.B, c client.Client) float64 {
+	const n = 3
+	queue := stacktest.UniqueName("navi-roundtrip-")
+	w := worker.New(c, queue, worker.Options{})
+	w.RegisterWorkflow(roundTrips)
+	w.RegisterActivity(noop)
+	require.NoError(b, w.Start())
+	defer w.Stop()
+	do := func(b *testing.B) {
+		run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-roundtrip-"), TaskQueue: queue}, roundTrips, n)
+		require.NoError(b, err)
+		require.NoError(b, run.Get(ctx, nil))
+	}
+	do(b) // warm up
+	var perActivity float64
+	b.Run("activity-round-trip", func(b *testing.B) {
+		var wall time.Duration
+		var runs int
+		for b.Loop() {
+			start := time.Now()
+			do(b)
+			wall += time.Since(start)
+			runs++
+		}
+		perActivity = ms(wall) / float64(runs*n)
+		b.ReportMetric(perActivity, "ms/activity")
+	})
+	return perActivity
 }
 
 // toolTime sums the durations of a run's successful tool calls, from its history.
@@ -170,6 +228,9 @@ func BenchmarkConcurrentQueries(b *testing.B) {
 		var res workflows.QueryResult
 		if err == nil {
 			err = run.Get(ctx, &res)
+		}
+		if err == nil && res.Status != workflows.StatusAnswered {
+			b.Logf("query %d (%q), run %s: %s: %s", i, tasks[i%len(tasks)].Query, run.GetID(), res.Status, res.Answer)
 		}
 		return time.Since(start), res.Status == workflows.StatusAnswered, err
 	}
