@@ -308,9 +308,9 @@ func (x *linkIndex) lexical(in *linkKind, o LinkOptions) []scoredKind {
 
 // similar fills the candidates of the unlinked inputs (indexes into inKinds) with the output
 // kinds whose text the sentence encoder finds similar, at o.Similar or above, scaled by role
-// and type as lexical confidences are (see compatible). Those inputs are few: most inputs
-// share a word with some output, so only they are compared with the outputs, through an exact
-// nearest-vector search of all of them at once (embed.Above). Each text is embedded once.
+// and type as lexical confidences are (see compatible). Only those inputs are compared with
+// the outputs, through a nearest-vector index (embed.Index: exact up to embed.ExactLimit
+// outputs, clustered past it). Each text is embedded once.
 func (x *linkIndex) similar(ctx context.Context, emb embed.Embedder, o LinkOptions, inKinds []*linkKind, unlinked []int, cands [][]scoredKind) error {
 	var outs []*linkKind
 	for _, k := range x.outKinds {
@@ -345,7 +345,7 @@ func (x *linkIndex) similar(ctx context.Context, emb embed.Embedder, o LinkOptio
 	for j, k := range outs {
 		ov[j] = x.vecs[x.texts[k]]
 	}
-	hits := embed.Above(qv, ov, o.Similar)
+	hits := embed.NewIndex(ov).Above(qv, o.Similar)
 	for _, i := range unlinked {
 		in := inKinds[i]
 		r, ok := row[x.texts[in]]
