@@ -35,7 +35,31 @@ func Above(queries, vectors [][]float64, floor float64) [][]Scored {
 	b := make([]float32, kernel.PackedLen(dim, n))
 	kernel.PackT(b, w, n, dim, dim)
 
-	blocks := (len(queries) + aboveRows - 1) / aboveRows
+	inBlocks(len(queries), func() func(lo, m int) {
+		a := make([]float32, aboveRows*dim)
+		c := make([]float32, aboveRows*n)
+		return func(lo, m int) {
+			loadUnits(a, queries[lo:lo+m], dim)
+			kernel.Gemm(m, n, dim, a, dim, b, nil, c, n, 0)
+			for i := range m {
+				var hits []Scored
+				for j, s := range c[i*n : (i+1)*n] {
+					if float64(s) >= floor {
+						hits = append(hits, Scored{Index: j, Score: float64(s)})
+					}
+				}
+				out[lo+i] = hits // each block writes its own rows
+			}
+		}
+	})
+	return out
+}
+
+// inBlocks calls work for each block of at most aboveRows of n queries (lo, m: the block's
+// first query and its size), the blocks spread over GOMAXPROCS goroutines; each goroutine
+// makes its own work with newWork, with scratch buffers of its own.
+func inBlocks(n int, newWork func() func(lo, m int)) {
+	blocks := (n + aboveRows - 1) / aboveRows
 	workers := max(1, min(runtime.GOMAXPROCS(0), blocks))
 	next := make(chan int)
 	var wg sync.WaitGroup
@@ -43,27 +67,10 @@ func Above(queries, vectors [][]float64, floor float64) [][]Scored {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a := make([]float32, aboveRows*dim)
-			c := make([]float32, aboveRows*n)
+			work := newWork()
 			for blk := range next {
 				lo := blk * aboveRows
-				m := min(aboveRows, len(queries)-lo)
-				clear(a)
-				for i := range m {
-					if q := queries[lo+i]; len(q) == dim {
-						unit(a[i*dim:(i+1)*dim], q)
-					}
-				}
-				kernel.Gemm(m, n, dim, a, dim, b, nil, c, n, 0)
-				for i := range m {
-					var hits []Scored
-					for j, s := range c[i*n : (i+1)*n] {
-						if float64(s) >= floor {
-							hits = append(hits, Scored{Index: j, Score: float64(s)})
-						}
-					}
-					out[lo+i] = hits // each block writes its own rows
-				}
+				work(lo, min(aboveRows, n-lo))
 			}
 		}()
 	}
@@ -72,7 +79,17 @@ func Above(queries, vectors [][]float64, floor float64) [][]Scored {
 	}
 	close(next)
 	wg.Wait()
-	return out
+}
+
+// loadUnits writes the queries, scaled to unit length, as the rows of a (dim floats each);
+// rows of a query of another length are zeros.
+func loadUnits(a []float32, queries [][]float64, dim int) {
+	clear(a)
+	for i, q := range queries {
+		if len(q) == dim {
+			unit(a[i*dim:(i+1)*dim], q)
+		}
+	}
 }
 
 // unit writes v scaled to unit length into dst (zeros for a zero vector).

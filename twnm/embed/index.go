@@ -2,9 +2,7 @@ package embed
 
 import (
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/naviagent/navi/twnm/embed/kernel"
 )
@@ -133,61 +131,41 @@ func (x *Index) Above(queries [][]float64, floor float64) [][]Scored {
 	out := make([][]Scored, len(queries))
 	d, k := x.dim, len(x.members)
 	probe := min(Probe, k)
-	blocks := (len(queries) + aboveRows - 1) / aboveRows
-	workers := max(1, min(runtime.GOMAXPROCS(0), blocks))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			a := make([]float32, aboveRows*d)
-			c := make([]float32, aboveRows*k)
-			order := make([]int, k)
-			for blk := range next {
-				lo := blk * aboveRows
-				m := min(aboveRows, len(queries)-lo)
-				clear(a)
-				for i := range m {
-					if q := queries[lo+i]; len(q) == d {
-						unit(a[i*d:(i+1)*d], q)
-					}
+	inBlocks(len(queries), func() func(lo, m int) {
+		a := make([]float32, aboveRows*d)
+		c := make([]float32, aboveRows*k)
+		order := make([]int, k)
+		return func(lo, m int) {
+			loadUnits(a, queries[lo:lo+m], d)
+			kernel.Gemm(m, k, d, a, d, x.packed, nil, c, k, 0)
+			for i := range m {
+				scores := c[i*k : (i+1)*k]
+				for j := range order {
+					order[j] = j
 				}
-				kernel.Gemm(m, k, d, a, d, x.packed, nil, c, k, 0)
-				for i := range m {
-					scores := c[i*k : (i+1)*k]
-					for j := range order {
-						order[j] = j
+				slices.SortStableFunc(order, func(p, q int) int {
+					switch {
+					case scores[p] > scores[q]:
+						return -1
+					case scores[p] < scores[q]:
+						return 1
 					}
-					slices.SortStableFunc(order, func(p, q int) int {
-						switch {
-						case scores[p] > scores[q]:
-							return -1
-						case scores[p] < scores[q]:
-							return 1
-						}
-						return 0
-					})
-					q := a[i*d : (i+1)*d]
-					var hits []Scored
-					for _, cl := range order[:probe] {
-						for _, j := range x.members[cl] {
-							if s := dot32(q, x.unit[j*d:(j+1)*d]); float64(s) >= floor {
-								hits = append(hits, Scored{Index: j, Score: float64(s)})
-							}
+					return 0
+				})
+				q := a[i*d : (i+1)*d]
+				var hits []Scored
+				for _, cl := range order[:probe] {
+					for _, j := range x.members[cl] {
+						if s := dot32(q, x.unit[j*d:(j+1)*d]); float64(s) >= floor {
+							hits = append(hits, Scored{Index: j, Score: float64(s)})
 						}
 					}
-					slices.SortFunc(hits, func(p, q Scored) int { return p.Index - q.Index })
-					out[lo+i] = hits
 				}
+				slices.SortFunc(hits, func(p, q Scored) int { return p.Index - q.Index })
+				out[lo+i] = hits
 			}
-		}()
-	}
-	for blk := range blocks {
-		next <- blk
-	}
-	close(next)
-	wg.Wait()
+		}
+	})
 	return out
 }
 
