@@ -110,9 +110,10 @@ func Choose(r *Result, links Links, o Options) error {
 		sFocus = scores(*r.Focus)
 	}
 	for name := range pool {
-		final[name] = (sWhole[name] + sLast[name]) / 2
 		if sFocus != nil {
 			final[name] = (sWhole[name] + sLast[name] + sFocus[name]) / 3
+		} else {
+			final[name] = (sWhole[name] + sLast[name]) / 2
 		}
 		if links != nil && want != ActionUnknown {
 			if a, ok := links.API(name); ok {
@@ -489,11 +490,12 @@ func sortedBy(m map[string]float64) []string {
 }
 
 // inContext rescores the candidates of each clause, and of the head, by how relevant their
-// provider is to the whole request: a clause is read in the context of the request it is part of ("suggestions for
-// improvement" of a web page's speed come from the page analyser's service, not a video
-// site's). A provider's relevance is its best candidate's score for the whole request (0 when
-// none was retrieved); a candidate's score becomes s·(1 − w + w·relevance), renormalised so
-// that the clause's best has 1. A catalog whose APIs name no provider, or one, is unchanged.
+// provider is to the whole request: a clause is read in the context of the request it is part
+// of ("suggestions for improvement" of a web page's speed come from the page analyser's
+// service, not a video site's). A provider's relevance is its best candidate's score for the
+// whole request (0 when none was retrieved); a candidate's score becomes
+// s·(1 − w + w·relevance), renormalised so that the clause's best has 1. A catalog whose APIs
+// name no provider, or one, is unchanged.
 func inContext(r *Result, links Links, w float64) {
 	if w <= 0 {
 		return
