@@ -56,7 +56,11 @@ func DefaultLinkOptions() LinkOptions {
 // two words or more whose last words differ are two attributes of one thing (city_name and
 // city_code), and two that each qualify it with a word the other lacks are one attribute of
 // two things (city_code and region_code): neither pair links. A more specific output feeds a
-// plainer input (leader_team_id → team_id), and the other way round.
+// plainer input (leader_team_id → team_id), and the other way round. A concept written
+// without its spaces is the same concept (`username` and `user_name`): confidence role · type.
+//
+// FindLinks links by words alone; a graph built with a sentence encoder also links the inputs
+// that share no word with any output by meaning (see LinkOptions.Similar and Build).
 //
 // Outputs that echo one of their API's own inputs (a concept the API takes) produce nothing.
 // Each input keeps its best PerInput concepts at or above MinConfidence and within Near of
@@ -112,15 +116,16 @@ type linkIndex struct {
 	weights   []float64
 	weightsAt int
 	floor     float64 // the MinConfidence of the scoring under way
-	// texts holds each kind's text for the sentence encoder (its concept and the description
-	// of its first parameter), vecs the vectors of the texts embedded so far.
+	// texts holds each kind's text for the sentence encoder (see similarText, of its first
+	// parameter), vecs the vectors of the texts embedded so far.
 	texts map[*linkKind]string
 	vecs  map[string][]float64
 }
 
 func newLinkIndex() *linkIndex {
 	return &linkIndex{kinds: map[string]*linkKind{}, ins: map[*linkKind][]linkMember{}, outs: map[*linkKind][]linkMember{},
-		df: map[string]int{}, outByWord: map[string][]*linkKind{}, inByWord: map[string][]*linkKind{}, wordIDs: map[string]int32{}, outByCompact: map[string][]*linkKind{},
+		df: map[string]int{}, outByWord: map[string][]*linkKind{}, inByWord: map[string][]*linkKind{},
+		outByCompact: map[string][]*linkKind{}, wordIDs: map[string]int32{},
 		texts: map[*linkKind]string{}, vecs: map[string][]float64{}}
 }
 
@@ -429,9 +434,10 @@ func (x *linkIndex) emit(links []Link, in *linkKind, cands []scoredKind, o LinkO
 }
 
 // linksOf returns the links into or out of the API last added, named name. Its inputs are
-// scored as FindLinks scores them. Its outputs feed an input elsewhere when the confidence
-// reaches MinConfidence and Near of the best link that input had when it was last scored
-// (without rescoring that input's other producers, so PerInput is not enforced there).
+// scored as links scores them (with emb, by meaning too). Its outputs feed an input elsewhere
+// by words when the confidence reaches MinConfidence and Near of the best link that input had
+// when it was last scored (without rescoring that input's other producers, so PerInput is not
+// enforced there); they feed no input elsewhere by meaning until the graph is built again.
 func (x *linkIndex) linksOf(ctx context.Context, emb embed.Embedder, name string, o LinkOptions) ([]Link, error) {
 	o = o.withDefaults()
 	x.floor = o.MinConfidence
