@@ -15,7 +15,8 @@ type BuildOptions struct {
 	Embedder embed.Embedder
 	// APIEmbedder, when set, embeds the API descriptions instead (a sentence encoder for
 	// retrieval), in one batch for the whole catalog, while Embedder still clusters the
-	// parameters.
+	// parameters; it also links by meaning the inputs that share no word with any output
+	// (LinkOptions.Similar).
 	APIEmbedder embed.Embedder
 	// ClusterThreshold is the cosine similarity from which a parameter joins an existing
 	// parameter node of a compatible type (a node of the same name, in words, always qualifies) (NaviAgent Appendix A: `city` and `city_name` become
