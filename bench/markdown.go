@@ -37,6 +37,18 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		rows = append(rows, row{vm.Variant, vm.All()})
 	}
 	table(&b, "Variant", rows)
+	compound := false
+	for _, vm := range r.Metrics {
+		compound = compound || vm.All().Intents > vm.All().Tasks
+	}
+	if compound {
+		b.WriteString("\n## Intents\n\nA compound task asks several questions; TSR counts it solved when every one is answered, intent TSR counts each.\n\n")
+		b.WriteString("| Variant | Tasks | Intents | TSR | Intent TSR |\n|---|---|---|---|---|\n")
+		for _, vm := range r.Metrics {
+			m := vm.All()
+			fmt.Fprintf(&b, "| %s | %d | %d | %s | %s |\n", vm.Variant, m.Tasks, m.Intents, mean(100*m.TSR, m.Tasks, "%.1f%%"), mean(100*m.IntentTSR, m.Intents, "%.1f%%"))
+		}
+	}
 	for _, d := range Difficulties[:len(Difficulties)-1] {
 		rows = rows[:0]
 		n := 0
@@ -91,14 +103,16 @@ func table(b *strings.Builder, head string, rows []row) {
 	}
 }
 
+// mean formats v, a mean over n, with format; "–" when n is 0 (a mean over nothing).
+func mean(v float64, n int, format string) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf(format, v)
+}
+
 // cells formats a row of metrics in the order of metricHeader.
 func cells(m Metrics) []string {
-	mean := func(v float64, n int, format string) string {
-		if n == 0 {
-			return "–"
-		}
-		return fmt.Sprintf(format, v)
-	}
 	ms := func(v float64, n int) string {
 		if n == 0 {
 			return "–"

@@ -29,6 +29,10 @@ type Metrics struct {
 	TCR float64 `json:"tcr"`
 	// TSR is the task success rate: the share of tasks solved (see Succeeded).
 	TSR float64 `json:"tsr"`
+	// Intents counts the questions the tasks ask (one a task unless compound), and IntentTSR
+	// is the share of them answered (see Intents): a compound task half answered counts half.
+	Intents   int     `json:"intents"`
+	IntentTSR float64 `json:"intent_tsr"`
 	// Steps is the mean number of planner decisions per solved task.
 	Steps float64 `json:"steps"`
 	// Per-run means of the usage.
@@ -51,8 +55,11 @@ func Aggregate(outs []TaskOutcome) Metrics {
 	m := Metrics{Tasks: len(outs)}
 	var steps, llm, prompt, completion, tools, recomb, node, link float64
 	var walls []float64
+	solved := 0
 	for _, o := range outs {
 		node += o.NodeF1
+		m.Intents += o.Intents
+		solved += o.Solved
 		if o.GoldLinks > 0 {
 			m.LinkTasks++
 			link += o.LinkF1
@@ -78,6 +85,7 @@ func Aggregate(outs []TaskOutcome) Metrics {
 	}
 	m.TCR = ratio(float64(m.Completed), m.Tasks)
 	m.TSR = ratio(float64(m.Succeeded), m.Tasks)
+	m.IntentTSR = ratio(float64(solved), m.Intents)
 	m.NodeF1 = ratio(node, m.Tasks)
 	m.LinkF1 = ratio(link, m.LinkTasks)
 	m.Steps = ratio(steps, m.Succeeded)
@@ -114,7 +122,8 @@ func Percentile(xs []float64, p float64) float64 {
 }
 
 // Difficulties are the difficulty groups reported, in order; all is every task.
-var Difficulties = []string{toolworld.DifficultyEasy, toolworld.DifficultyMedium, toolworld.DifficultyHard, toolworld.DifficultyRenamed, toolworld.DifficultyAll}
+var Difficulties = []string{toolworld.DifficultyEasy, toolworld.DifficultyMedium, toolworld.DifficultyHard, toolworld.DifficultyRenamed,
+	toolworld.DifficultyCompound, toolworld.DifficultyAll}
 
 // Summarize computes each variant's metrics from the outcomes: by difficulty always, by
 // phase when phases is not empty, and by batch when batches > 1. Outcomes of variants not

@@ -130,7 +130,7 @@ func TestSummarize(t *testing.T) {
 		}
 		return names
 	}
-	assert.Equal(t, []string{"easy", "medium", "hard", "renamed", "all"}, groups(a.Difficulty))
+	assert.Equal(t, []string{"easy", "medium", "hard", "renamed", "compound", "all"}, groups(a.Difficulty))
 	assert.Equal(t, []string{"p1", "p2"}, groups(a.Phases))
 	assert.Equal(t, []string{"1", "2"}, groups(a.Batches))
 	cases := []struct {

@@ -63,6 +63,21 @@ func TestWriteMarkdown(t *testing.T) {
 	assert.NotContains(t, md, "## Phases")
 	assert.NotContains(t, md, "## Learning curve")
 	assert.NotContains(t, md, "Partial")
+	assert.NotContains(t, md, "## Intents", "no compound task")
+}
+
+func TestWriteMarkdownIntents(t *testing.T) {
+	r := fakeReport(t, false)
+	// The gold variant's first task asked two questions and got one answer.
+	r.Outcomes[0].Intents, r.Outcomes[0].Solved, r.Outcomes[0].Success = 2, 1, false
+	r.Metrics = Summarize(r.Outcomes, []string{"gold", "weak"}, nil, 1)
+	var b bytes.Buffer
+	require.NoError(t, WriteMarkdown(&b, r))
+	md := b.String()
+	assert.Contains(t, md, "## Intents\n")
+	// gold: 7 questions, 6 answered; 5 of 6 tasks solved.
+	assert.Contains(t, md, "| gold | 6 | 7 | 83.3% | 85.7% |\n")
+	assert.Contains(t, md, "| weak | 6 | 6 | 33.3% | 33.3% |\n")
 }
 
 func TestWriteMarkdownScenario(t *testing.T) {

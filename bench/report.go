@@ -83,10 +83,14 @@ type TaskOutcome struct {
 	GoldChain  []string `json:"gold_chain"`
 	WorkflowID string   `json:"workflow_id,omitempty"`
 	// Err is the Runner's error; the task then counts as failed.
-	Err       string  `json:"error,omitempty"`
-	Completed bool    `json:"completed"`
-	Success   bool    `json:"success"`
-	NodeF1    float64 `json:"node_f1"`
+	Err       string `json:"error,omitempty"`
+	Completed bool   `json:"completed"`
+	Success   bool   `json:"success"`
+	// Intents is how many questions the task asks (one unless compound), Solved how many of
+	// them the run answered (see Intents).
+	Intents int     `json:"intents"`
+	Solved  int     `json:"solved"`
+	NodeF1  float64 `json:"node_f1"`
 	// LinkF1 is scored only when the gold flow has links (GoldLinks > 0): an easy task's
 	// single call has none, and a run that called nothing would otherwise score 1.
 	LinkF1    float64 `json:"link_f1"`
@@ -99,7 +103,13 @@ type TaskOutcome struct {
 // Score turns a Runner's outcome for task t into a scored TaskOutcome; the caller fills in
 // the variant, phase, batch and index.
 func Score(t toolworld.Task, o Outcome) TaskOutcome {
+	solved, intents := Intents(t, o.Result)
+	if o.Err != "" {
+		solved = 0
+	}
 	return TaskOutcome{
+		Intents:    intents,
+		Solved:     solved,
 		TaskID:     t.ID,
 		Difficulty: t.Difficulty,
 		GoldChain:  t.GoldChain,

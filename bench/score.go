@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
 
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/workflows"
@@ -28,19 +29,33 @@ func Completed(r workflows.QueryResult) bool { return r.Status == workflows.Stat
 // and the agent's answer text is built from those results. The fields must all come from
 // one API, so an answer cannot be stitched together from several APIs' outputs, and the
 // expected fields name the final gold API's outputs, which intermediate APIs rarely share.
+//
+// A compound task (Parts) is solved when every part is (see Intents).
 func Succeeded(t toolworld.Task, r workflows.QueryResult) bool {
-	if !Completed(r) {
-		return false
-	}
-	if len(t.Expected) == 0 {
-		return true
-	}
-	for _, api := range r.Chain {
-		if hasAll(r.Results[api], t.Expected) {
-			return true
+	solved, of := Intents(t, r)
+	return solved == of
+}
+
+// Intents reports how many of the task's questions the run answered, of how many: one for a
+// task of one question, len(t.Parts) for a compound task. A question is answered when the run
+// completed and one API of its chain returned every field of that question's expected answer.
+func Intents(t toolworld.Task, r workflows.QueryResult) (solved, of int) {
+	expected := []map[string]any{t.Expected}
+	if len(t.Parts) > 0 {
+		expected = expected[:0]
+		for _, p := range t.Parts {
+			expected = append(expected, p.Expected)
 		}
 	}
-	return false
+	if !Completed(r) {
+		return 0, len(expected)
+	}
+	for _, want := range expected {
+		if len(want) == 0 || slices.ContainsFunc(r.Chain, func(api string) bool { return hasAll(r.Results[api], want) }) {
+			solved++
+		}
+	}
+	return solved, len(expected)
 }
 
 // hasAll reports whether got holds every field of want with an equal value.

@@ -217,3 +217,38 @@ func TestNodeAndLinkF1(t *testing.T) {
 		})
 	}
 }
+
+func TestIntentsOfACompoundTask(t *testing.T) {
+	weather := map[string]any{"temp_c": 18.3}
+	hotel := map[string]any{"hotel_id": "htl-rome-1"}
+	task := toolworld.Task{ID: "c", Difficulty: toolworld.DifficultyCompound, Expected: hotel,
+		GoldChain: []string{"geo.Geocode", "weather.Current", "stay.SearchHotels"},
+		Parts: []toolworld.Part{
+			{GoldChain: []string{"geo.Geocode", "weather.Current"}, Expected: weather},
+			{GoldChain: []string{"stay.SearchHotels"}, Expected: hotel},
+		}}
+	cases := []struct {
+		name   string
+		result workflows.QueryResult
+		solved int
+	}{
+		{"both parts answered", workflows.QueryResult{Status: "answered", Chain: []string{"geo.Geocode", "weather.Current", "stay.SearchHotels"},
+			Results: map[string]map[string]any{"weather.Current": {"temp_c": 18.3, "wind_kph": 3.0}, "stay.SearchHotels": hotel}}, 2},
+		{"one part answered", workflows.QueryResult{Status: "answered", Chain: []string{"stay.SearchHotels"},
+			Results: map[string]map[string]any{"stay.SearchHotels": hotel}}, 1},
+		{"no answer, no part", workflows.QueryResult{Status: "failed", Chain: []string{"stay.SearchHotels"},
+			Results: map[string]map[string]any{"stay.SearchHotels": hotel}}, 0},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			solved, of := Intents(task, tc.result)
+			assert.Equal(t, 2, of)
+			assert.Equal(t, tc.solved, solved)
+			assert.Equal(t, tc.solved == 2, Succeeded(task, tc.result), "a compound task succeeds with every part")
+			o := Score(task, Outcome{Result: tc.result})
+			m := Aggregate([]TaskOutcome{o, Score(mediumTask, Outcome{Err: "down"})})
+			assert.Equal(t, 3, m.Intents)
+			assert.InDelta(t, float64(tc.solved)/3, m.IntentTSR, 1e-12, "the errored task's one question counts, unanswered")
+		})
+	}
+}

@@ -99,7 +99,7 @@ func benchmark(args []string, s streams) error {
 	fs.IntVar(&o.n, "n", 150, "number of generated tool-world tasks (ignored with -tasks)")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the generated tasks, of the faults and of the retraining")
 	fs.StringVar(&o.tasksFile, "tasks", "", "a JSONL file of tasks (as navi-toolworld tasks writes them) instead of generated ones")
-	fs.StringVar(&o.difficulty, "difficulty", "all", "difficulty of the generated tasks: easy, medium, hard, all (the three), or renamed (flows across names, over the renamed providers too)")
+	fs.StringVar(&o.difficulty, "difficulty", "all", "difficulty of the generated tasks: easy, medium, hard, all (the three), renamed (flows across names, over the renamed providers too), or compound (two or three questions in one query)")
 	fs.IntVar(&o.concurrency, "concurrency", 4, "tasks run at once")
 	fs.IntVar(&o.batches, "batches", 5, "learning-curve batches per variant (retraining and pruning run after each); 1 for none")
 	fs.StringVar(&o.variants, "variants", variantNames(ablationVariants), "comma-separated variants to run, or none; known: "+variantNames(knownVariants))

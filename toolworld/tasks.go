@@ -3,6 +3,7 @@ package toolworld
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -17,13 +18,17 @@ import (
 // Task difficulties: easy is one call, medium two, hard three or four, all cycles the three.
 // Renamed tasks are two or three calls over every provider, the renamed ones included, with
 // at least one flow from an output into an input of another name (lat into latitude, a
-// search result's id into track_id); all never includes them.
+// search result's id into track_id); all never includes them. Compound tasks ask for two or
+// three things in one query (Task.Parts), each a chain of one or two calls about the same
+// place or team, so that parts often share a producer (one geocoding serves two questions);
+// all never includes them either.
 const (
-	DifficultyEasy    = "easy"
-	DifficultyMedium  = "medium"
-	DifficultyHard    = "hard"
-	DifficultyAll     = "all"
-	DifficultyRenamed = "renamed"
+	DifficultyEasy     = "easy"
+	DifficultyMedium   = "medium"
+	DifficultyHard     = "hard"
+	DifficultyAll      = "all"
+	DifficultyRenamed  = "renamed"
+	DifficultyCompound = "compound"
 )
 
 // Task is one generated question over the tool world with its gold answer (NaviAgent
@@ -43,6 +48,19 @@ type Task struct {
 	Given map[string]string `json:"given"`
 	// Expected is the final API's answer, computed by running the gold chain.
 	Expected map[string]any `json:"expected"`
+	// Parts are a compound task's questions, in the order the query asks them; the task's
+	// gold chain and flow are theirs together, each shared call once, and Expected is the
+	// last part's. Empty for a task of one question.
+	Parts []Part `json:"parts,omitempty"`
+}
+
+// Part is one question of a compound task, with its own gold chain and answer.
+type Part struct {
+	Query     string            `json:"query"`
+	GoldChain []string          `json:"gold_chain"`
+	GoldFlow  []Flow            `json:"gold_flow"`
+	Given     map[string]string `json:"given"`
+	Expected  map[string]any    `json:"expected"`
 }
 
 // Flow binds input Input of ToAPI to output Output of FromAPI; Output equals Input except in
@@ -76,9 +94,9 @@ func GenerateTasks(opts TaskOptions) ([]Task, error) {
 		diff = DifficultyAll
 	}
 	switch diff {
-	case DifficultyEasy, DifficultyMedium, DifficultyHard, DifficultyAll, DifficultyRenamed:
+	case DifficultyEasy, DifficultyMedium, DifficultyHard, DifficultyAll, DifficultyRenamed, DifficultyCompound:
 	default:
-		return nil, fmt.Errorf("generate tasks: unknown difficulty %q, want easy, medium, hard, all or renamed", diff)
+		return nil, fmt.Errorf("generate tasks: unknown difficulty %q, want easy, medium, hard, all, renamed or compound", diff)
 	}
 	w := world()
 	tasks := make([]Task, 0, opts.N)
@@ -88,13 +106,17 @@ func GenerateTasks(opts TaskOptions) ([]Task, error) {
 			d = []string{DifficultyEasy, DifficultyMedium, DifficultyHard}[i%3]
 		}
 		rng := rand.New(rand.NewPCG(opts.Seed, uint64(i)))
-		t, err := w.generate(rng, d)
+		generate := w.generate
+		if d == DifficultyCompound {
+			generate = w.compound
+		}
+		t, err := generate(rng, d)
 		if err != nil {
 			return nil, fmt.Errorf("generate task %d: %w", i, err)
 		}
 		t.ID = fmt.Sprintf("tw-%d-%04d", opts.Seed, i)
-		if d == DifficultyRenamed {
-			t.ID = fmt.Sprintf("tw-renamed-%d-%04d", opts.Seed, i)
+		if d == DifficultyRenamed || d == DifficultyCompound {
+			t.ID = fmt.Sprintf("tw-%s-%d-%04d", d, opts.Seed, i)
 		}
 		tasks = append(tasks, t)
 	}
@@ -315,6 +337,105 @@ func (w *taskWorld) generate(rng *rand.Rand, d string) (Task, error) {
 		return w.finish(dr, d)
 	}
 	return Task{}, fmt.Errorf("no %s chain found in %d attempts", d, maxAttempts)
+}
+
+// compound makes one compound task: two questions, or three one time in three, about one
+// context (the same city, team, point), each a chain of one or two calls. The parts' final
+// APIs differ and none serves another part on the way (each question is answered by its own
+// call), and a call two parts share has the same inputs in both: it is one call.
+func (w *taskWorld) compound(rng *rand.Rand, d string) (Task, error) {
+	for range maxAttempts {
+		ctx := newContext(rng)
+		n := 2
+		if rng.IntN(3) == 0 {
+			n = 3
+		}
+		var drafts []*draft
+		finals := map[string]bool{}
+		for range n {
+			final := w.tools[rng.IntN(len(w.tools))].API.Name
+			dr, ok := w.grow(rng, ctx, final, 1+rng.IntN(2), w.producers, false)
+			if !ok || finals[final] {
+				break
+			}
+			finals[final] = true
+			drafts = append(drafts, dr)
+		}
+		if len(drafts) < n || !independent(drafts) {
+			continue
+		}
+		t := Task{Difficulty: d, Given: map[string]string{}}
+		var queries []string
+		seenAPI, seenFlow := map[string]bool{}, map[Flow]bool{}
+		for _, dr := range drafts {
+			pt, err := w.finish(dr, d)
+			if err != nil {
+				return Task{}, err
+			}
+			t.Parts = append(t.Parts, Part{Query: pt.Query, GoldChain: pt.GoldChain, GoldFlow: pt.GoldFlow, Given: pt.Given, Expected: pt.Expected})
+			queries = append(queries, pt.Query)
+			for _, a := range pt.GoldChain {
+				if !seenAPI[a] {
+					seenAPI[a] = true
+					t.GoldChain = append(t.GoldChain, a)
+				}
+			}
+			for _, f := range pt.GoldFlow {
+				if !seenFlow[f] {
+					seenFlow[f] = true
+					t.GoldFlow = append(t.GoldFlow, f)
+				}
+			}
+			for k, v := range pt.Given {
+				t.Given[k] = v
+			}
+			t.Expected = pt.Expected
+		}
+		t.Query = joinQuestions(queries)
+		return t, nil
+	}
+	return Task{}, fmt.Errorf("no compound task found in %d attempts", maxAttempts)
+}
+
+// independent reports whether the drafts ask separate questions: no part's final API is a
+// call of another part, and an API two parts call has the same sources and given values in
+// both (one call serves both).
+func independent(drafts []*draft) bool {
+	for i, a := range drafts {
+		for j, b := range drafts {
+			if i == j {
+				continue
+			}
+			if b.apis[a.final] {
+				return false
+			}
+			for api := range a.apis {
+				if !b.apis[api] {
+					continue
+				}
+				if !maps.Equal(a.source[api], b.source[api]) {
+					return false
+				}
+				for k, v := range a.given {
+					if strings.HasPrefix(k, api+".") && b.given[k] != v {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// joinQuestions writes a compound query: the questions in turn, each after the first opened
+// by a connective ("Also, what is …").
+func joinQuestions(qs []string) string {
+	out := qs[0]
+	for i, q := range qs[1:] {
+		conn := []string{"Also, ", "And "}[i%2]
+		out += " " + conn + strings.ToLower(q[:1]) + q[1:]
+	}
+	return out
 }
 
 // grow builds a chain of exactly want distinct APIs ending at final, or reports failure. An
