@@ -174,9 +174,10 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		return RetrieveResult{}, fmt.Errorf("retrieve: graph search: %w", err)
 	}
 	// The request's other parts (a compound request's other intents) join the final step's
-	// plan where their chains bind every input and share no call with it.
+	// plan where their chains bind every input, a call they share with it bound alike (one
+	// call then serves both).
 	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
-		names := found.Branches(subs[0].APINames(g))
+		names := found.Branches(subs[0].APINames(g), recall.GraphLinks{G: g}, opts)
 		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], names); err != nil {
 			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)
 		}

@@ -131,30 +131,29 @@ func TestSubgraphPlanCycle(t *testing.T) {
 
 func TestJoinBranches(t *testing.T) {
 	// "Reviews of Titanic, what is trending, movies similar to it and photos of its star":
-	// the trending list is joined; the similar movies share the title search with the
-	// reviews (one call would serve both parts with one set of values) and the photos need a
-	// person id nothing binds, so both are left out. The target (Reviews) stays last in the
-	// plan although Trending sorts after it.
+	// the similar movies share the title search with the reviews and bind it alike, so one
+	// search serves both; the trending list is joined; the photos need a person id nothing
+	// binds and are left out. The target (Reviews) stays last in the plan.
 	ctx := context.Background()
 	g, err := Build(ctx, movies, BuildOptions{Embedder: hashed(t)})
 	require.NoError(t, err)
 	known := map[string]string{"query": "Titanic"}
 	s := DefaultAlphaBeta()
-	search := func(api string) *Subgraph {
+	search := func(api string, known map[string]string) *Subgraph {
 		sub, err := s.Search(ctx, g, SearchRequest{Target: mustAPI(t, g, api), Known: known})
 		require.NoError(t, err)
 		return sub
 	}
-	sub := search("Reviews")
-	joined := sub.Join(search("Similar"), nil, search("PersonImages"), search("Trending"))
-	assert.Equal(t, []int{3}, joined)
-	assert.Equal(t, []string{"Reviews", "SearchMovie", "Trending"}, sub.APINames(g))
+	sub := search("Reviews", known)
+	joined := sub.Join(search("Similar", known), nil, search("PersonImages", known), search("Trending", known))
+	assert.Equal(t, []int{0, 3}, joined)
+	assert.Equal(t, []string{"Reviews", "SearchMovie", "Similar", "Trending"}, sub.APINames(g))
 	assert.Equal(t, mustAPI(t, g, "Reviews"), sub.Target)
 	perAPI := map[string]int{}
 	for _, in := range sub.Inputs {
 		perAPI[g.Node(in.API).Name]++
 	}
-	assert.Equal(t, map[string]int{"Reviews": 2, "SearchMovie": 1}, perAPI, "one supply per input")
+	assert.Equal(t, map[string]int{"Reviews": 2, "SearchMovie": 1, "Similar": 1}, perAPI, "one supply per input: the shared search once")
 
 	p, err := sub.Plan(g, known)
 	require.NoError(t, err)
@@ -162,7 +161,12 @@ func TestJoinBranches(t *testing.T) {
 	for _, st := range p.Steps {
 		steps = append(steps, st.API)
 	}
-	assert.Equal(t, []string{"SearchMovie", "Trending", "Reviews"}, steps)
+	assert.Equal(t, []string{"SearchMovie", "Similar", "Trending", "Reviews"}, steps)
 	assert.Equal(t, "Reviews", p.Target)
 	assert.Empty(t, p.Missing())
+
+	// A branch that would search another title cannot share the call: it is left out.
+	sub = search("Reviews", known)
+	assert.Empty(t, sub.Join(search("Similar", map[string]string{"query": "Avatar"})))
+	assert.Equal(t, []string{"Reviews", "SearchMovie"}, sub.APINames(g))
 }

@@ -448,14 +448,40 @@ func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph,
 	return joined, nil
 }
 
-// Join adds to s the branches that bind every required input and share no API with it: the
-// subgraphs of other parts of the same request (a compound request's other intents), so that
-// one plan runs them all. A branch that shares an API with s, or with a branch joined before
-// it, is left out: one call would serve both parts with one set of values, where the parts
-// may state different ones (the weather in Paris, hotels in Rome). A branch that would ask
-// the user for a value is left out too. The branches' APIs come after s's, in order, with
-// their parameter nodes, edges and supplies; s's target and score stay, since the target is
-// the step that answers. Join returns the indexes of the branches it joined.
+// bindsAlike reports whether the supplies of branch bind each API of shared as those of s
+// do: a shared API is then one call.
+func bindsAlike(s, branch []Supply, shared map[NodeID]bool) bool {
+	key := func(in Supply) Supply { in.Score = 0; return in } // how well a link scored is no binding
+	mine := map[NodeID][]Supply{}
+	for _, in := range s {
+		if shared[in.API] {
+			mine[in.API] = append(mine[in.API], key(in))
+		}
+	}
+	theirs := map[NodeID][]Supply{}
+	for _, in := range branch {
+		if shared[in.API] {
+			theirs[in.API] = append(theirs[in.API], key(in))
+		}
+	}
+	for a, ins := range theirs {
+		if !slices.Equal(ins, mine[a]) {
+			return false
+		}
+	}
+	return true
+}
+
+// Join adds to s the branches that bind every required input: the subgraphs of other parts
+// of the same request (a compound request's other intents), so that one plan runs them all.
+// An API a branch shares with s, or with a branch joined before it, is one call when both
+// bind its inputs alike (the same values, the same producers' outputs): "the reviews of
+// Titanic and the movies similar to it" search the title once. A branch that would bind a
+// shared API otherwise is left out, since one call cannot serve both parts (the weather in
+// Paris, hotels in Rome); so is a branch that would ask the user for a value. The branches'
+// new APIs come after s's, in order, with their parameter nodes, edges and supplies; s's
+// target and score stay, since the target is the step that answers. Join returns the indexes
+// of the branches it joined.
 func (s *Subgraph) Join(branches ...*Subgraph) []int {
 	apis := make(map[NodeID]bool, len(s.APIs))
 	for _, a := range s.APIs {
@@ -471,15 +497,21 @@ func (s *Subgraph) Join(branches ...*Subgraph) []int {
 	}
 	var joined []int
 	for i, b := range branches {
-		if b == nil || !b.Feasible() || slices.ContainsFunc(b.APIs, func(a NodeID) bool { return apis[a] }) {
+		if b == nil || !b.Feasible() || !bindsAlike(s.Inputs, b.Inputs, apis) {
 			continue
 		}
 		joined = append(joined, i)
 		for _, a := range b.APIs {
-			apis[a] = true
+			if !apis[a] {
+				apis[a] = true
+				s.APIs = append(s.APIs, a)
+			}
 		}
-		s.APIs = append(s.APIs, b.APIs...)
-		s.Inputs = append(s.Inputs, b.Inputs...)
+		for _, in := range b.Inputs {
+			if !slices.Contains(s.Inputs, in) {
+				s.Inputs = append(s.Inputs, in)
+			}
+		}
 		for _, p := range b.Params {
 			if !params[p] {
 				params[p] = true

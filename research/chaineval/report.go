@@ -294,6 +294,6 @@ func lexicalBranches(g *twnm.Graph) (func(query string, covered []string) ([]str
 		if err != nil {
 			return nil, err
 		}
-		return r.Branches(covered), nil
+		return r.Branches(covered, recall.GraphLinks{G: g}, recall.Options{Ranker: recall.Lexical}), nil
 	}, nil
 }

@@ -546,12 +546,16 @@ func inContext(r *Result, links Links, w float64) {
 }
 
 // Branches lists the other parts of a compound request, given the APIs of the chain that
-// serves it so far: the best candidate of each relevant clause, in the request's order, each
-// once, unless the chain holds it already. One clause is the chain's own, the one where a
-// chain API scores best against the clause's best candidate, and has none. A search from each
-// branch, joined to the chain's, covers what the request asks beside it ("recommend movies
-// from my preferences and filter out those I have watched"). A request of one clause has none.
-func (r *Result) Branches(chain []string) []string {
+// serves it so far: the final step of each relevant clause, in the request's order, each
+// once, unless the chain holds it already. A clause's final step is its best candidate, or
+// with links the one Choose picks among its candidates as if the clause were the request
+// ("book a table at the best-rated restaurant near …" ends at the booking, which consumes the
+// restaurant search that the clause's words rank first). One clause is the chain's own, the
+// one where a chain API scores best against the clause's best candidate, and has none. A
+// search from each branch, joined to the chain's, covers what the request asks beside it
+// ("recommend movies from my preferences and filter out those I have watched"). A request of
+// one clause has none.
+func (r *Result) Branches(chain []string, links Links, o Options) []string {
 	var clauses []Goal
 	for _, g := range r.Clauses() {
 		if g.Relevant && len(g.Candidates) > 0 {
@@ -579,6 +583,14 @@ func (r *Result) Branches(chain []string) []string {
 			continue
 		}
 		c := g.Candidates[0].Name
+		if links != nil {
+			part := g
+			part.Whole = true
+			sub := &Result{Goals: []Goal{part}}
+			if err := Choose(sub, links, o); err == nil && sub.Final != "" {
+				c = sub.Final
+			}
+		}
 		if slices.Contains(chain, c) || slices.Contains(out, c) {
 			continue
 		}

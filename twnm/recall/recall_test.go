@@ -400,7 +400,20 @@ func TestBranches(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &Result{Goals: tt.goals}
-			assert.Equal(t, tt.want, r.Branches(tt.chain))
+			assert.Equal(t, tt.want, r.Branches(tt.chain, nil, Options{}))
 		})
 	}
+
+	// With links, a clause's branch is its final step: "book a table at the best-rated
+	// restaurant" ends at the booking (.9), which consumes the search the clause ranks first
+	// and adds a word the request asks for ("book").
+	book := goal(1, false, Candidate{Name: "SearchNearby", Score: 1}, Candidate{Name: "Reserve", Score: .9})
+	book.Text = "book a table at the best-rated restaurant near latitude 41.9, longitude 12.5"
+	l := links{feeds: map[[2]string]bool{{"SearchNearby", "Reserve"}: true},
+		apis: map[string]twnm.API{"SearchNearby": {Name: "SearchNearby", Description: "best-rated restaurants near a point"},
+			"Reserve": {Name: "Reserve", Description: "book a table at a restaurant", Inputs: []twnm.Param{{Name: "restaurant_id"}}}}}
+	r := &Result{Goals: []Goal{recommend, book, whole}}
+	assert.Equal(t, []string{"Reserve"}, r.Branches([]string{"Recommend"}, l, Options{}))
+	assert.Equal(t, []string{"SearchNearby"}, r.Branches([]string{"Recommend"}, nil, Options{}), "without links, the clause's best")
+	assert.Equal(t, 1.0, book.Candidates[0].Score, "the clause's candidates are left as they were")
 }
