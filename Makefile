@@ -17,6 +17,7 @@ BENCH_FLAGS ?= -benchtime 40x -count 3
 BENCH_ARGS  ?= -n 150 -seed 1 -concurrency 4 -batches 5
 BENCH_OUT   ?= results/bench
 BENCH_RENAMED_ARGS ?= -n 90 -seed 1 -concurrency 4 -batches 3
+BENCH_COMPOUND_ARGS ?= -n 60 -seed 1 -concurrency 4 -batches 1 -variants no-graph,static+alphabeta,dynamic+alphabeta
 # Fuzz targets (name@package) and how long make fuzz runs each.
 FUZZTIME    ?= 3000x
 FUZZ_TARGETS = FuzzImporters@./twnm/catalogs FuzzSplit@./twnm/subgoal FuzzToolBenchEvent@./twnm/invlog FuzzLink@./twnm/invlog \
@@ -175,14 +176,16 @@ fuzz:
 
 ## bench: the evaluation on the local stack (make up): the tool world's catalog imported, then
 ## navi bench (the paper's ablation variants, the failure scenario, a simulated user answering
-## the agent's questions) on the classic tasks, and the ablation variants on the renamed tasks
-## (flows across names); reports (JSON, Markdown, PNG) in $(BENCH_OUT) and $(BENCH_OUT)/renamed.
+## the agent's questions) on the classic tasks, the ablation variants on the renamed tasks
+## (flows across names), and three of them on compound tasks (several questions in one query);
+## reports (JSON, Markdown, PNG) in $(BENCH_OUT), $(BENCH_OUT)/renamed and $(BENCH_OUT)/compound.
 ## The stack stays up.
 bench: up
 	@set -a; . $(STATE)/stack.env; set +a; \
 	bin/navi tools import $(CATALOG) && \
 	bin/navi bench $(BENCH_ARGS) -out $(BENCH_OUT) && \
-	bin/navi bench $(BENCH_RENAMED_ARGS) -difficulty renamed -failures=false -out $(BENCH_OUT)/renamed
+	bin/navi bench $(BENCH_RENAMED_ARGS) -difficulty renamed -failures=false -out $(BENCH_OUT)/renamed && \
+	bin/navi bench $(BENCH_COMPOUND_ARGS) -difficulty compound -failures=false -out $(BENCH_OUT)/compound
 
 ## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries) against a
 ## fresh stack of their own on free ports (no worker: each benchmark runs its own), stopped
