@@ -174,11 +174,11 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		return RetrieveResult{}, fmt.Errorf("retrieve: graph search: %w", err)
 	}
 	// The request's other parts (a compound request's other intents) join the final step's
-	// plan where their chains bind every input, a call they share with it bound alike (one
-	// call then serves both).
+	// plan where their chains bind every input, a call they share with it bound alike with
+	// values both parts state (one call then serves both).
 	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
-		names := found.Branches(subs[0].APINames(g), recall.GraphLinks{G: g}, opts)
-		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], names); err != nil {
+		parts := found.Branches(subs[0].APINames(g), recall.GraphLinks{G: g}, opts)
+		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], parts.Names(), parts.Allows); err != nil {
 			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)
 		}
 	}

@@ -3,6 +3,7 @@ package activities_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -461,13 +462,13 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 		query    string
 		branches []string // joined to the final step's plan
 		left     string   // the other part's API, left out of it
+		given    string   // the value given in the branches' chains
 	}{
 		// The hotel search shares no call with the weather's chain: one plan runs both, the
 		// final step last.
-		{"Find hotels in Rome, and tell me the current weather in Paris.", []string{"stay.SearchHotels"}, ""},
-		// The weather's chain would share the air quality's geocoder: one call cannot serve
-		// both cities, so the weather is left to another plan.
-		{"What is the weather in Paris right now, and what is the air quality in Rome?", nil, "skycast.Now"},
+		{"Find hotels in Rome, and tell me the current weather in Paris.", []string{"stay.SearchHotels"}, "", "Rome"},
+		// The weather's part takes the city its clause states, through a geocoder of its own.
+		{"What is the weather in Paris right now, and what is the air quality in Rome?", []string{"skycast.Now"}, "", "Paris"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.query, func(t *testing.T) {
@@ -479,10 +480,32 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 			assert.Equal(t, res.Final, apis[len(apis)-1], "the final step answers last: %v", apis)
 			for _, b := range tt.branches {
 				assert.Contains(t, apis, b)
+				// The branch's chain is given the value its own clause states.
+				for _, api := range chainOf(c.Plan, b) {
+					for _, bd := range c.Plan.Steps[c.Plan.StepOf(api)].Bindings {
+						if bd.Source == "given" {
+							assert.Equal(t, tt.given, bd.Value, "%s.%s", api, bd.Param)
+						}
+					}
+				}
 			}
 			if tt.left != "" {
 				assert.NotContains(t, apis, tt.left)
 			}
 		})
 	}
+}
+
+// chainOf returns api and the steps of p that feed it, directly or not.
+func chainOf(p planner.Plan, api string) []string {
+	out := []string{api}
+	for i := 0; i < len(out); i++ {
+		st := p.Steps[p.StepOf(out[i])]
+		for _, b := range st.Bindings {
+			if b.Source == "upstream" && !slices.Contains(out, b.FromAPI) {
+				out = append(out, b.FromAPI)
+			}
+		}
+	}
+	return out
 }

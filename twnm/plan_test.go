@@ -145,7 +145,7 @@ func TestJoinBranches(t *testing.T) {
 		return sub
 	}
 	sub := search("Reviews", known)
-	joined := sub.Join(search("Similar", known), nil, search("PersonImages", known), search("Trending", known))
+	joined := sub.Join(nil, search("Similar", known), nil, search("PersonImages", known), search("Trending", known))
 	assert.Equal(t, []int{0, 3}, joined)
 	assert.Equal(t, []string{"Reviews", "SearchMovie", "Similar", "Trending"}, sub.APINames(g))
 	assert.Equal(t, mustAPI(t, g, "Reviews"), sub.Target)
@@ -167,6 +167,13 @@ func TestJoinBranches(t *testing.T) {
 
 	// A branch that would search another title cannot share the call: it is left out.
 	sub = search("Reviews", known)
-	assert.Empty(t, sub.Join(search("Similar", map[string]string{"query": "Avatar"})))
+	assert.Empty(t, sub.Join(nil, search("Similar", map[string]string{"query": "Avatar"})))
 	assert.Equal(t, []string{"Reviews", "SearchMovie"}, sub.APINames(g))
+
+	// Nor can one whose parts do not both state the value the shared call is given.
+	sub = search("Reviews", known)
+	notShared := func(_ int, _ string, shared bool) bool { return !shared }
+	assert.Empty(t, sub.Join(notShared, search("Similar", known)))
+	stated := func(_ int, v string, _ bool) bool { return v == "Titanic" }
+	assert.Equal(t, []int{0}, sub.Join(stated, search("Similar", known)))
 }

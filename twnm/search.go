@@ -427,7 +427,10 @@ func (s *Subgraph) APINames(g *Graph) []string {
 // JoinBranches searches each API of names (the best tools of a compound request's other
 // parts) as req searches its target, with searcher, and joins the subgraphs to s as Join
 // allows; an API g lacks or req excludes is not searched. It returns the names joined.
-func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph, req SearchRequest, names []string) ([]string, error) {
+//
+// allows says whether the branch of name may give value to a call, one s makes too when shared
+// (nil: any); see Subgraph.Join.
+func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph, req SearchRequest, names []string, allows func(name, value string, shared bool) bool) ([]string, error) {
 	var searched []string
 	var reqs []SearchRequest
 	for _, name := range names {
@@ -441,16 +444,26 @@ func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph,
 	if err != nil {
 		return nil, fmt.Errorf("search the request's other parts: %w", err)
 	}
+	var byIndex func(int, string, bool) bool
+	if allows != nil {
+		byIndex = func(i int, value string, shared bool) bool { return allows(searched[i], value, shared) }
+	}
 	var joined []string
-	for _, i := range s.Join(branches...) {
+	for _, i := range s.Join(byIndex, branches...) {
 		joined = append(joined, searched[i])
 	}
 	return joined, nil
 }
 
-// bindsAlike reports whether the supplies of branch bind each API of shared as those of s
-// do: a shared API is then one call.
-func bindsAlike(s, branch []Supply, shared map[NodeID]bool) bool {
+// bindsAlike reports whether the supplies of branch bind each API of shared as those of s do
+// (a shared API is then one call), every value given to a call of branch allowed by allows
+// (nil: any), told whether the call is shared.
+func bindsAlike(s, branch []Supply, shared map[NodeID]bool, allows func(value string, shared bool) bool) bool {
+	for _, in := range branch {
+		if in.Source == SupplyGiven && allows != nil && !allows(in.Value, shared[in.API]) {
+			return false
+		}
+	}
 	key := func(in Supply) Supply { in.Score = 0; return in } // how well a link scored is no binding
 	mine := map[NodeID][]Supply{}
 	for _, in := range s {
@@ -476,13 +489,16 @@ func bindsAlike(s, branch []Supply, shared map[NodeID]bool) bool {
 // of the same request (a compound request's other intents), so that one plan runs them all.
 // An API a branch shares with s, or with a branch joined before it, is one call when both
 // bind its inputs alike (the same values, the same producers' outputs): "the reviews of
-// Titanic and the movies similar to it" search the title once. A branch that would bind a
-// shared API otherwise is left out, since one call cannot serve both parts (the weather in
-// Paris, hotels in Rome); so is a branch that would ask the user for a value. The branches'
+// Titanic and the movies similar to it" search the title once. allows(i, v, shared) says
+// whether branch i may give value v to a call of its own or, shared, to one s makes too (nil
+// allows any): the searches of the weather in Paris and of the air quality in Rome are given
+// both cities, and allows tells which part states which. A branch that would give a value
+// allows refuses, or bind a shared API otherwise, is left out, since one call cannot serve
+// both parts; so is a branch that would ask the user for a value. The branches'
 // new APIs come after s's, in order, with their parameter nodes, edges and supplies; s's
 // target and score stay, since the target is the step that answers. Join returns the indexes
 // of the branches it joined.
-func (s *Subgraph) Join(branches ...*Subgraph) []int {
+func (s *Subgraph) Join(allows func(branch int, value string, shared bool) bool, branches ...*Subgraph) []int {
 	apis := make(map[NodeID]bool, len(s.APIs))
 	for _, a := range s.APIs {
 		apis[a] = true
@@ -497,7 +513,11 @@ func (s *Subgraph) Join(branches ...*Subgraph) []int {
 	}
 	var joined []int
 	for i, b := range branches {
-		if b == nil || !b.Feasible() || !bindsAlike(s.Inputs, b.Inputs, apis) {
+		var allow func(string, bool) bool
+		if allows != nil {
+			allow = func(v string, shared bool) bool { return allows(i, v, shared) }
+		}
+		if b == nil || !b.Feasible() || !bindsAlike(s.Inputs, b.Inputs, apis, allow) {
 			continue
 		}
 		joined = append(joined, i)

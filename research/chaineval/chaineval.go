@@ -16,6 +16,7 @@ import (
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/invlog"
+	"github.com/naviagent/navi/twnm/recall"
 )
 
 // Chain is one gold tool chain.
@@ -364,7 +365,7 @@ type Options struct {
 	// Branches, when set, names the APIs that serve the other parts of a chain's query,
 	// given the APIs the target's subgraph holds: each is searched too and joined to the
 	// target's subgraph (twnm.Subgraph.Join), as the agent plans a compound request.
-	Branches func(query string, covered []string) ([]string, error)
+	Branches func(query string, covered []string) (recall.Parts, error)
 }
 
 // Evaluate searches every chain from its target with its stated inputs and scores the result.
@@ -399,11 +400,11 @@ func Evaluate(ctx context.Context, chains []Chain, o Options) (Summary, error) {
 			return s, fmt.Errorf("chain %s: %w", c.ID, err)
 		}
 		if o.Branches != nil {
-			names, err := o.Branches(c.Query, sub.APINames(g))
+			parts, err := o.Branches(c.Query, sub.APINames(g))
 			if err != nil {
 				return s, fmt.Errorf("chain %s: branches: %w", c.ID, err)
 			}
-			if _, err := twnm.JoinBranches(ctx, g, o.Searcher, sub, req, names); err != nil {
+			if _, err := twnm.JoinBranches(ctx, g, o.Searcher, sub, req, parts.Names(), parts.Allows); err != nil {
 				return s, fmt.Errorf("chain %s: %w", c.ID, err)
 			}
 		}

@@ -284,15 +284,15 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 
 // lexicalBranches names the other parts' APIs of a query as the agent finds them (recall's
 // sub-goals and Result.Branches), ranked by BM25 over g's tool documents.
-func lexicalBranches(g *twnm.Graph) (func(query string, covered []string) ([]string, error), error) {
+func lexicalBranches(g *twnm.Graph) (func(query string, covered []string) (recall.Parts, error), error) {
 	mem, err := recall.NewMemory(g, recall.MemoryOptions{})
 	if err != nil {
 		return nil, err
 	}
-	return func(query string, covered []string) ([]string, error) {
+	return func(query string, covered []string) (recall.Parts, error) {
 		r, err := recall.Retrieve(context.Background(), mem, nil, query, recall.Options{Ranker: recall.Lexical})
 		if err != nil {
-			return nil, err
+			return recall.Parts{}, err
 		}
 		return r.Branches(covered, recall.GraphLinks{G: g}, recall.Options{Ranker: recall.Lexical}), nil
 	}, nil

@@ -545,17 +545,61 @@ func inContext(r *Result, links Links, w float64) {
 	}
 }
 
-// Branches lists the other parts of a compound request, given the APIs of the chain that
+// Parts are a compound request's parts beside the one a chain serves (see Branches).
+type Parts struct {
+	// Own is the clause the chain serves; empty for a request of one clause.
+	Own string
+	// Branches are the other parts, in the request's order.
+	Branches []Branch
+}
+
+// Branch is another part of a compound request: the API that answers it and the clause that
+// asks for it.
+type Branch struct {
+	API    string
+	Clause string
+}
+
+// Names returns the branches' APIs, in order; nil when there are none.
+func (p Parts) Names() []string {
+	var out []string
+	for _, b := range p.Branches {
+		out = append(out, b.API)
+	}
+	return out
+}
+
+// Allows reports whether the branch of api may give value to one of its calls: any value to
+// a call of its own, and to a call the plan makes too (shared) only a value both their
+// clauses state, as written, since one call then serves both. "What is the weather in Paris,
+// and the air quality in Rome?" states each city in one clause only, so the two parts cannot
+// share a geocoder; "the best restaurant near the centre of Dubai, and the best hotel in
+// Dubai" can. (A value the request writes otherwise, a date read as 2023-03-16, is not shared.)
+func (p Parts) Allows(api, value string, shared bool) bool {
+	for _, b := range p.Branches {
+		if b.API == api {
+			return !shared || statesValue(b.Clause, value) && statesValue(p.Own, value)
+		}
+	}
+	return false
+}
+
+// statesValue reports whether text states value: it holds it as written, case aside.
+func statesValue(text, value string) bool {
+	return value != "" && strings.Contains(strings.ToLower(text), strings.ToLower(value))
+}
+
+// Branches finds the other parts of a compound request, given the APIs of the chain that
 // serves it so far: the final step of each relevant clause, in the request's order, each
 // once, unless the chain holds it already. A clause's final step is its best candidate, or
 // with links the one Choose picks among its candidates as if the clause were the request
 // ("book a table at the best-rated restaurant near …" ends at the booking, which consumes the
-// restaurant search that the clause's words rank first). One clause is the chain's own, the
-// one where a chain API scores best against the clause's best candidate, and has none. A
+// restaurant search that the clause's words rank first). One clause is the chain's own (Own),
+// the one where a chain API scores best against the clause's best candidate, and has none. A
 // search from each branch, joined to the chain's, covers what the request asks beside it
 // ("recommend movies from my preferences and filter out those I have watched"). A request of
 // one clause has none.
-func (r *Result) Branches(chain []string, links Links, o Options) []string {
+func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	var clauses []Goal
 	for _, g := range r.Clauses() {
 		if g.Relevant && len(g.Candidates) > 0 {
@@ -563,7 +607,7 @@ func (r *Result) Branches(chain []string, links Links, o Options) []string {
 		}
 	}
 	if len(clauses) < 2 {
-		return nil
+		return Parts{}
 	}
 	cover := make([]float64, len(clauses))
 	own := 0
@@ -577,7 +621,7 @@ func (r *Result) Branches(chain []string, links Links, o Options) []string {
 			own = i
 		}
 	}
-	var out []string
+	out := Parts{Own: clauses[own].Text}
 	for i, g := range clauses {
 		if i == own {
 			continue
@@ -591,10 +635,10 @@ func (r *Result) Branches(chain []string, links Links, o Options) []string {
 				c = sub.Final
 			}
 		}
-		if slices.Contains(chain, c) || slices.Contains(out, c) {
+		if slices.Contains(chain, c) || slices.ContainsFunc(out.Branches, func(b Branch) bool { return b.API == c }) {
 			continue
 		}
-		out = append(out, c)
+		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text})
 	}
 	return out
 }

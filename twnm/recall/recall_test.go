@@ -383,7 +383,7 @@ func TestBranches(t *testing.T) {
 		name  string
 		goals []Goal
 		chain []string
-		want  []string
+		want  []string // nil: no branch
 	}{
 		// The chain serves the first clause; the second's best tool is another intent.
 		{"two intents", []Goal{recommend, filter, whole}, []string{"Recommend", "Preferences"}, []string{"Watched"}},
@@ -400,7 +400,7 @@ func TestBranches(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := &Result{Goals: tt.goals}
-			assert.Equal(t, tt.want, r.Branches(tt.chain, nil, Options{}))
+			assert.Equal(t, tt.want, r.Branches(tt.chain, nil, Options{}).Names())
 		})
 	}
 
@@ -413,7 +413,18 @@ func TestBranches(t *testing.T) {
 		apis: map[string]twnm.API{"SearchNearby": {Name: "SearchNearby", Description: "best-rated restaurants near a point"},
 			"Reserve": {Name: "Reserve", Description: "book a table at a restaurant", Inputs: []twnm.Param{{Name: "restaurant_id"}}}}}
 	r := &Result{Goals: []Goal{recommend, book, whole}}
-	assert.Equal(t, []string{"Reserve"}, r.Branches([]string{"Recommend"}, l, Options{}))
-	assert.Equal(t, []string{"SearchNearby"}, r.Branches([]string{"Recommend"}, nil, Options{}), "without links, the clause's best")
+	parts := r.Branches([]string{"Recommend"}, l, Options{})
+	assert.Equal(t, []string{"Reserve"}, parts.Names())
+	assert.Equal(t, []string{"SearchNearby"}, r.Branches([]string{"Recommend"}, nil, Options{}).Names(), "without links, the clause's best")
 	assert.Equal(t, 1.0, book.Candidates[0].Score, "the clause's candidates are left as they were")
+
+	// A call the plan shares with a branch takes only a value both clauses state.
+	parts = Parts{Own: "What is the weather in Paris right now", Branches: []Branch{
+		{API: "AirQuality", Clause: "what is the air quality in Rome"}, {API: "Hotels", Clause: "find hotels in Paris"}}}
+	assert.False(t, parts.Allows("AirQuality", "Rome", true), "the plan's part does not state Rome")
+	assert.False(t, parts.Allows("AirQuality", "Paris", true), "Rome's part does not state Paris")
+	assert.True(t, parts.Allows("AirQuality", "Rome", false), "a call of its own takes any value")
+	assert.True(t, parts.Allows("Hotels", "paris", true), "both state Paris")
+	assert.False(t, parts.Allows("Unknown", "Paris", false))
+	assert.False(t, parts.Allows("Hotels", "", true))
 }
