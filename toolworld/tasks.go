@@ -366,7 +366,6 @@ func (w *taskWorld) compound(rng *rand.Rand, d string) (Task, error) {
 		}
 		t := Task{Difficulty: d, Given: map[string]string{}}
 		var queries []string
-		seenAPI, seenFlow := map[string]bool{}, map[Flow]bool{}
 		for _, dr := range drafts {
 			pt, err := w.finish(dr, d)
 			if err != nil {
@@ -375,14 +374,12 @@ func (w *taskWorld) compound(rng *rand.Rand, d string) (Task, error) {
 			t.Parts = append(t.Parts, Part{Query: pt.Query, GoldChain: pt.GoldChain, GoldFlow: pt.GoldFlow, Given: pt.Given, Expected: pt.Expected})
 			queries = append(queries, pt.Query)
 			for _, a := range pt.GoldChain {
-				if !seenAPI[a] {
-					seenAPI[a] = true
+				if !slices.Contains(t.GoldChain, a) { // a call two parts share is one call
 					t.GoldChain = append(t.GoldChain, a)
 				}
 			}
 			for _, f := range pt.GoldFlow {
-				if !seenFlow[f] {
-					seenFlow[f] = true
+				if !slices.Contains(t.GoldFlow, f) {
 					t.GoldFlow = append(t.GoldFlow, f)
 				}
 			}

@@ -521,29 +521,25 @@ func (s *Subgraph) Join(allows func(branch int, value string, shared bool) bool,
 			continue
 		}
 		joined = append(joined, i)
-		for _, a := range b.APIs {
-			if !apis[a] {
-				apis[a] = true
-				s.APIs = append(s.APIs, a)
-			}
-		}
+		s.APIs = appendNew(s.APIs, apis, b.APIs)
 		for _, in := range b.Inputs {
 			if !slices.Contains(s.Inputs, in) {
 				s.Inputs = append(s.Inputs, in)
 			}
 		}
-		for _, p := range b.Params {
-			if !params[p] {
-				params[p] = true
-				s.Params = append(s.Params, p)
-			}
-		}
-		for _, e := range b.Edges {
-			if !edges[e] {
-				edges[e] = true
-				s.Edges = append(s.Edges, e)
-			}
-		}
+		s.Params = appendNew(s.Params, params, b.Params)
+		s.Edges = appendNew(s.Edges, edges, b.Edges)
 	}
 	return joined
+}
+
+// appendNew appends to list the items seen does not hold, in order, and marks them seen.
+func appendNew[T comparable](list []T, seen map[T]bool, items []T) []T {
+	for _, x := range items {
+		if !seen[x] {
+			seen[x] = true
+			list = append(list, x)
+		}
+	}
+	return list
 }
