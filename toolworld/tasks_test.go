@@ -292,3 +292,50 @@ func TestRenamedNestedFlow(t *testing.T) {
 	assert.Equal(t, results[0].(map[string]any)["title"], track["title"])
 	assert.Equal(t, "Nina Simone", track["artistName"])
 }
+
+func TestCompoundTasks(t *testing.T) {
+	tasks, err := GenerateTasks(TaskOptions{Seed: 1, N: 40, Difficulty: DifficultyCompound})
+	require.NoError(t, err)
+	shared := 0
+	for _, task := range tasks {
+		require.GreaterOrEqual(t, len(task.Parts), 2, task.ID)
+		require.LessOrEqual(t, len(task.Parts), 3, task.ID)
+		assert.True(t, strings.HasPrefix(task.ID, "tw-compound-1-"), task.ID)
+		assert.Equal(t, DifficultyCompound, task.Difficulty)
+		calls := map[string]int{}
+		finals := map[string]bool{}
+		for i, p := range task.Parts {
+			assert.Contains(t, task.Query, strings.TrimSuffix(p.Query[1:], "."), "the query asks part %d", i)
+			// Each part's answer is its own chain's.
+			exp, err := RunChain(Task{GoldChain: p.GoldChain, GoldFlow: p.GoldFlow, Given: p.Given})
+			require.NoError(t, err)
+			assert.Equal(t, p.Expected, exp)
+			final := p.GoldChain[len(p.GoldChain)-1]
+			assert.False(t, finals[final], "%s: two parts end at %s", task.ID, final)
+			finals[final] = true
+			for _, a := range p.GoldChain {
+				calls[a]++
+			}
+		}
+		// The task's chain holds every part's calls once, and runs to the last part's answer.
+		assert.Len(t, task.GoldChain, len(calls), task.ID)
+		for a, n := range calls {
+			assert.Contains(t, task.GoldChain, a)
+			if n > 1 {
+				shared++
+				assert.False(t, finals[a], "%s: %s answers one part and serves another", task.ID, a)
+			}
+		}
+		exp, err := RunChain(task)
+		require.NoError(t, err)
+		assert.Equal(t, task.Expected, exp)
+		assert.Equal(t, task.Parts[len(task.Parts)-1].Expected, task.Expected)
+	}
+	assert.NotZero(t, shared, "some parts share a call")
+	// Compound tasks are not among all's.
+	all, err := GenerateTasks(TaskOptions{Seed: 1, N: 30})
+	require.NoError(t, err)
+	for _, task := range all {
+		assert.Empty(t, task.Parts)
+	}
+}
