@@ -2,7 +2,7 @@
 // domains, with fault injection, for demos and tests.
 //
 //	navi-toolworld -addr 127.0.0.1:8300 [-debug]
-//	navi-toolworld tasks [-n 300] [-seed 1] [-difficulty all|easy|medium|hard|renamed]
+//	navi-toolworld tasks [-n 300] [-seed 1] [-difficulty all|easy|medium|hard|renamed|compound]
 //	navi-toolworld synthetic [-n 16000] [-seed 1]
 //
 // The tasks subcommand writes generated tasks (toolworld.GenerateTasks) as JSON lines to
@@ -100,7 +100,7 @@ func runTasks(args []string, w io.Writer) error {
 	fs := flag.NewFlagSet("tasks", flag.ContinueOnError)
 	n := fs.Int("n", 300, "number of tasks")
 	seed := fs.Uint64("seed", 1, "generator seed")
-	difficulty := fs.String("difficulty", "all", "easy, medium, hard, all (the three) or renamed (flows across names)")
+	difficulty := fs.String("difficulty", "all", "easy, medium, hard, all (the three), renamed (flows across names) or compound (several questions in one query)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
