@@ -1,6 +1,9 @@
 package bench
 
-import "github.com/naviagent/navi/toolworld"
+import (
+	"github.com/naviagent/navi/toolworld"
+	"github.com/naviagent/navi/workflows"
+)
 
 // Link is a directed pair of APIs: From's output feeds To's input.
 type Link struct {
@@ -24,15 +27,11 @@ func GoldLinks(t toolworld.Task) []Link {
 	return out
 }
 
-// Links returns the links a run implies: the distinct consecutive pairs of its chain.
-// QueryResult reports only the order of the successful calls, not which output fed which
-// input, so consecutive calls are the best available guess at the run's flow. Pairs of an
-// API with itself (a repeated call) are dropped, since no flow binds an API to itself.
-//
-// The guess is exact for linear gold chains, but a gold chain with a fan-in (A and B both
-// feed C, ordered A, B, C) has links A→C and B→C while even a perfect run reports A→B and
-// B→C, so link-F1 stays below 1 on such tasks for every variant; compare variants with it,
-// do not read it as an absolute score.
+// Links returns the links a chain implies: its distinct consecutive pairs, the best guess at
+// a run's flow for a result recorded before runs reported their flows (QueryResult.Flows).
+// Pairs of an API with itself (a repeated call) are dropped, since no flow binds an API to
+// itself. The guess is exact for linear gold chains only: with a fan-in (A and B both feed C,
+// ordered A, B, C) even a perfect run reports A→B and B→C.
 func Links(chain []string) []Link {
 	var out []Link
 	seen := map[Link]bool{}
@@ -80,5 +79,27 @@ func set[T comparable](xs []T) map[T]bool {
 // NodeF1 scores the APIs of a run's chain against the task's gold chain.
 func NodeF1(t toolworld.Task, chain []string) float64 { return F1(chain, t.GoldChain) }
 
-// LinkF1 scores a run's links (Links) against the task's gold links (GoldLinks).
-func LinkF1(t toolworld.Task, chain []string) float64 { return F1(Links(chain), GoldLinks(t)) }
+// LinkF1 scores a run's links against the task's gold links (GoldLinks): the flows the run
+// reports (RunLinks), or, for a result without them, the consecutive pairs of its chain
+// (Links).
+func LinkF1(t toolworld.Task, r workflows.QueryResult) float64 {
+	if r.Flows != nil {
+		return F1(RunLinks(r.Flows), GoldLinks(t))
+	}
+	return F1(Links(r.Chain), GoldLinks(t))
+}
+
+// RunLinks returns the distinct (from, to) pairs of a run's flows, in order: the links it
+// used, exact for parts that run side by side, where the order of calls says nothing.
+func RunLinks(flows []workflows.Flow) []Link {
+	var out []Link
+	seen := map[Link]bool{}
+	for _, f := range flows {
+		l := Link{f.From, f.To}
+		if !seen[l] {
+			seen[l] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}

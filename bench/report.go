@@ -118,7 +118,7 @@ func Score(t toolworld.Task, o Outcome) TaskOutcome {
 		Completed:  o.Err == "" && Completed(o.Result),
 		Success:    o.Err == "" && Succeeded(t, o.Result),
 		NodeF1:     NodeF1(t, o.Result.Chain),
-		LinkF1:     LinkF1(t, o.Result.Chain),
+		LinkF1:     LinkF1(t, o.Result),
 		GoldLinks:  len(GoldLinks(t)),
 		WallMS:     float64(o.Wall) / float64(time.Millisecond),
 		Result:     o.Result,

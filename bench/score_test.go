@@ -213,9 +213,19 @@ func TestNodeAndLinkF1(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			assert.InDelta(t, c.node, NodeF1(c.task, c.chain), 1e-12)
-			assert.InDelta(t, c.linkF1, LinkF1(c.task, c.chain), 1e-12)
+			assert.InDelta(t, c.linkF1, LinkF1(c.task, workflows.QueryResult{Chain: c.chain}), 1e-12)
 		})
 	}
+
+	// A run that reports its flows is scored by them: the fan-in run's links are A→C and
+	// B→C, whatever the order of its calls.
+	flows := []workflows.Flow{{From: "A", Output: "x", To: "C", Input: "x"}, {From: "B", Output: "y", To: "C", Input: "y"},
+		{From: "A", Output: "z", To: "C", Input: "z"}}
+	assert.Equal(t, []Link{{"A", "C"}, {"B", "C"}}, RunLinks(flows))
+	assert.InDelta(t, 1, LinkF1(fanIn, workflows.QueryResult{Chain: []string{"B", "A", "C"}, Flows: flows}), 1e-12)
+	// No flow where the gold has two: 0; an easy task, no flow on either side: 1.
+	assert.Zero(t, LinkF1(fanIn, workflows.QueryResult{Chain: []string{"A", "B", "C"}, Flows: []workflows.Flow{}}))
+	assert.InDelta(t, 1, LinkF1(toolworld.Task{GoldChain: []string{"geo.Elevation"}}, workflows.QueryResult{Flows: []workflows.Flow{}}), 1e-12)
 }
 
 func TestIntentsOfACompoundTask(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -95,6 +96,19 @@ func TestAgentOnRealStack(t *testing.T) {
 			tt.chain[0] = "opengeo.Reverse"
 		}
 		assert.Equal(t, tt.chain, res.Chain)
+		// The result names the flows the calls used: each call fed by the one before it.
+		require.NotNil(t, res.Flows)
+		var pairs [][2]string
+		for _, f := range res.Flows {
+			if p := [2]string{f.From, f.To}; !slices.Contains(pairs, p) {
+				pairs = append(pairs, p)
+			}
+		}
+		var want [][2]string
+		for k := 1; k < len(tt.chain); k++ {
+			want = append(want, [2]string{tt.chain[k-1], tt.chain[k]})
+		}
+		assert.Equal(t, want, pairs)
 		assert.Equal(t, workflows.PlannerGraphFirst, res.Planner)
 		assert.Equal(t, 3, res.Steps, "retrieve, call the chain, answer")
 		assert.Equal(t, len(tt.chain), res.ToolCalls)

@@ -67,7 +67,7 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 		}
 		ch.add(plan, step, args, err == nil && out.Suspect == "", workflow.Now(r.ctx))
 		if err == nil {
-			r.succeeded(step.API, out)
+			r.succeeded(step, out)
 			continue
 		}
 		r.markFailed(step.API)
@@ -135,7 +135,7 @@ func (r *run) executeReady(plan planner.Plan, ch *chain) error {
 			}
 			ch.add(plan, step, st.args, err == nil && out.Suspect == "", workflow.Now(r.ctx))
 			if err == nil {
-				r.succeeded(step.API, out)
+				r.succeeded(step, out)
 				continue
 			}
 			r.markFailed(step.API)
@@ -228,8 +228,15 @@ func (r *run) cutOff(api string, cut *errCutOff) error {
 	return nil
 }
 
-// succeeded keeps what a step's call answered.
-func (r *run) succeeded(api string, out contract.CallToolResult) {
+// succeeded keeps what a step's call answered, and the flows into it from earlier calls.
+func (r *run) succeeded(step planner.PlanStep, out contract.CallToolResult) {
+	api := step.API
+	for _, b := range step.Bindings {
+		f := Flow{From: b.FromAPI, Output: b.FromOutput, To: api, Input: b.Param}
+		if b.Source == planner.SourceUpstream && slices.Contains(r.pc.Called, b.FromAPI) && !slices.Contains(r.state.Flows, f) {
+			r.state.Flows = append(r.state.Flows, f)
+		}
+	}
 	r.pc.Results[api] = out.Output
 	r.pc.Called = append(r.pc.Called, api)
 	if !slices.Contains(r.state.ToolsUsed, api) {

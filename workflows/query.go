@@ -473,6 +473,7 @@ func (r *run) finish(status, answer string) (QueryResult, error) {
 	}
 	return QueryResult{
 		Status: status, Planner: r.state.Planner, Answer: answer, Results: r.pc.Results, Chain: r.pc.Called,
+		Flows: append([]Flow{}, r.state.Flows...),
 		Steps: r.state.Step, ToolCalls: r.state.ToolCalls, Recombinations: r.recombinations, Usage: r.state.Usage,
 	}, nil
 }

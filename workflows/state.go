@@ -81,11 +81,23 @@ type QueryResult struct {
 	// Results holds the outputs of the tools that succeeded, by API.
 	Results map[string]map[string]any `json:"results,omitempty"`
 	// Chain lists the APIs called successfully, in order.
-	Chain          []string      `json:"chain,omitempty"`
+	Chain []string `json:"chain,omitempty"`
+	// Flows are the data flows the successful calls used: an earlier call's output bound to a
+	// later call's input. Never nil in a result of this code (empty when none), so that a
+	// reader tells "no flow" from a result recorded before runs reported them.
+	Flows          []Flow        `json:"flows"`
 	Steps          int           `json:"steps"`
 	ToolCalls      int           `json:"tool_calls"`
 	Recombinations int           `json:"recombinations"`
 	Usage          planner.Usage `json:"usage"`
+}
+
+// Flow is a data flow a run used: output Output of API From bound input Input of API To.
+type Flow struct {
+	From   string `json:"from"`
+	Output string `json:"output"`
+	To     string `json:"to"`
+	Input  string `json:"input"`
 }
 
 // QueryState is the live state of a run, served by the StateQuery handler.
@@ -111,8 +123,10 @@ type QueryState struct {
 	Head     *contract.SubGoal  `json:"head,omitempty"`
 	Final    string             `json:"final,omitempty"`
 	// Branches are the request's other parts whose chains the plan of Final runs too.
-	Branches  []string      `json:"branches,omitempty"`
-	ToolsUsed []string      `json:"tools_used,omitempty"`
+	Branches  []string `json:"branches,omitempty"`
+	ToolsUsed []string `json:"tools_used,omitempty"`
+	// Flows are the data flows the successful calls used so far (see QueryResult.Flows).
+	Flows     []Flow        `json:"flows,omitempty"`
 	ToolCalls int           `json:"tool_calls"`
 	Usage     planner.Usage `json:"usage"`
 	Answer    string        `json:"answer,omitempty"`
