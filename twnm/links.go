@@ -116,17 +116,15 @@ type linkIndex struct {
 	weights   []float64
 	weightsAt int
 	floor     float64 // the MinConfidence of the scoring under way
-	// texts holds each kind's text for the sentence encoder (see similarText, of its first
-	// parameter), vecs the vectors of the texts embedded so far.
-	texts map[*linkKind]string
-	vecs  map[string][]float64
+	// vecs holds the vectors of the kinds' texts (linkKind.text) embedded so far.
+	vecs map[string][]float64
 }
 
 func newLinkIndex() *linkIndex {
 	return &linkIndex{kinds: map[string]*linkKind{}, ins: map[*linkKind][]linkMember{}, outs: map[*linkKind][]linkMember{},
 		df: map[string]int{}, outByWord: map[string][]*linkKind{}, inByWord: map[string][]*linkKind{},
 		outByCompact: map[string][]*linkKind{}, wordIDs: map[string]int32{},
-		texts: map[*linkKind]string{}, vecs: map[string][]float64{}}
+		vecs: map[string][]float64{}}
 }
 
 // add reads the parameters of one more API.
@@ -189,7 +187,7 @@ func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
 		slices.Sort(k.spec)
 		k.sumAt = -1
 		x.kinds[sig] = k
-		x.texts[k] = similarText(ws, p)
+		k.text = similarText(ws, p)
 	}
 	return k
 }
@@ -326,7 +324,7 @@ func (x *linkIndex) similar(ctx context.Context, emb embed.Embedder, o LinkOptio
 	row := map[string]int{} // an input text's row among the queries
 	var queries []string
 	for _, i := range unlinked {
-		if t := x.texts[inKinds[i]]; telling(inKinds[i]) {
+		if t := inKinds[i].text; telling(inKinds[i]) {
 			if _, ok := row[t]; !ok {
 				row[t] = len(queries)
 				queries = append(queries, t)
@@ -338,7 +336,7 @@ func (x *linkIndex) similar(ctx context.Context, emb embed.Embedder, o LinkOptio
 	}
 	texts := slices.Clone(queries)
 	for _, k := range outs {
-		texts = append(texts, x.texts[k])
+		texts = append(texts, k.text)
 	}
 	if err := x.embed(ctx, emb, texts); err != nil {
 		return err
@@ -348,12 +346,12 @@ func (x *linkIndex) similar(ctx context.Context, emb embed.Embedder, o LinkOptio
 		qv[i] = x.vecs[t]
 	}
 	for j, k := range outs {
-		ov[j] = x.vecs[x.texts[k]]
+		ov[j] = x.vecs[k.text]
 	}
 	hits := embed.NewIndex(ov).Above(qv, o.Similar)
 	for _, i := range unlinked {
 		in := inKinds[i]
-		r, ok := row[x.texts[in]]
+		r, ok := row[in.text]
 		if !ok {
 			continue
 		}
@@ -498,7 +496,7 @@ func (x *linkIndex) prepare(ctx context.Context, emb embed.Embedder, a API) erro
 		}
 	}
 	for _, k := range x.outKinds {
-		texts = append(texts, x.texts[k])
+		texts = append(texts, k.text)
 	}
 	return x.embed(ctx, emb, texts)
 }
@@ -583,6 +581,7 @@ type linkKind struct {
 	sum     float64  // Σ idf over the words as of sumAt parameters read
 	sumAt   int
 	roles   map[string]bool // the sides its role words name
+	text    string          // what the sentence encoder compares (similarText of its first parameter)
 }
 
 // keepConcepts returns the concepts an input keeps from best (concept → confidence): its own
