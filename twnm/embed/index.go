@@ -16,10 +16,14 @@ const ExactLimit = 4096
 // clusters by a few rounds of k-means over their directions, and a query is compared with
 // the members of the Probe clusters whose centres are most similar to it, so that a query
 // costs about (√n + Probe·√n) products instead of n. Vectors in other clusters are missed:
-// an approximate search, deterministic for given vectors.
+// an approximate search, deterministic for given vectors. The clusters cost about
+// kmeansRounds·√n products a vector, so they are made on the first search of at least that
+// many queries; fewer queries (a tool integrated alone) are compared with every vector.
+// An Index is not safe for concurrent use.
 type Index struct {
 	vectors [][]float64
 	dim     int
+	k       int // the clusters past ExactLimit: about √n
 	// Past ExactLimit: the unit vectors (n×dim, row-major), the cluster centres (k×dim, unit
 	// length, packed for kernel.Gemm) and each cluster's members, in vector order.
 	unit    []float32
@@ -38,21 +42,24 @@ const kmeansRounds = 4
 // vectors, match nothing).
 func NewIndex(vectors [][]float64) *Index {
 	x := &Index{vectors: vectors}
-	if len(vectors) == 0 {
-		return x
+	if len(vectors) > 0 {
+		x.dim = len(vectors[0])
 	}
-	x.dim = len(vectors[0])
-	if len(vectors) <= ExactLimit {
-		return x
+	if len(vectors) > ExactLimit {
+		x.k = int(math.Ceil(math.Sqrt(float64(len(vectors)))))
 	}
-	n, d := len(vectors), x.dim
+	return x
+}
+
+// cluster groups the vectors in x.k clusters (see Index).
+func (x *Index) cluster() {
+	n, d, k := len(x.vectors), x.dim, x.k
 	x.unit = make([]float32, n*d)
-	for j, v := range vectors {
+	for j, v := range x.vectors {
 		if len(v) == d {
 			unit(x.unit[j*d:(j+1)*d], v)
 		}
 	}
-	k := int(math.Ceil(math.Sqrt(float64(n))))
 	x.centres = make([]float32, k*d)
 	for c := range k { // spread over the vectors, in order: deterministic
 		j := c * n / k
@@ -89,7 +96,6 @@ func NewIndex(vectors [][]float64) *Index {
 	for j, c := range assign {
 		x.members[c] = append(x.members[c], j)
 	}
-	return x
 }
 
 // pack packs the k centres for kernel.Gemm.
@@ -122,11 +128,15 @@ func nearest(w []float32, n, d int, packed []float32, k int, assign []int) {
 
 // Above returns, for each query, the indexed vectors whose cosine similarity with it is at
 // least floor, in the order of the vectors, with their scores (float32 products, within
-// about 1e-6 of Cosine's). Up to ExactLimit vectors this is the package's Above; past it,
-// only the members of the Probe clusters nearest each query are compared.
+// about 1e-6 of Cosine's). Up to ExactLimit vectors, or for fewer than kmeansRounds·√n
+// queries, this is the package's Above; otherwise only the members of the Probe clusters
+// nearest each query are compared.
 func (x *Index) Above(queries [][]float64, floor float64) [][]Scored {
-	if x.members == nil {
+	if x.k == 0 || x.members == nil && len(queries) < kmeansRounds*x.k {
 		return Above(queries, x.vectors, floor)
+	}
+	if x.members == nil {
+		x.cluster()
 	}
 	out := make([][]Scored, len(queries))
 	d, k := x.dim, len(x.members)

@@ -47,14 +47,18 @@ func TestIndexClustersPastTheLimit(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	ts := topics(rng, 150, 32)
 	vectors := clustered(rng, ExactLimit+1500, ts, 0.6)
-	queries := clustered(rng, 200, ts, 0.6)
-	x := NewIndex(vectors)
-	require.NotNil(t, x.members, "past the limit the index clusters")
-	assert.Len(t, x.members, 75, "about √n clusters")
-
+	queries := clustered(rng, 400, ts, 0.6)
 	const floor = 0.7
 	exact := Above(queries, vectors, floor)
+	x := NewIndex(vectors)
+
+	// Fewer queries than clustering would pay for are compared with every vector.
+	assert.Equal(t, exact[:10], x.Above(queries[:10], floor))
+	assert.Nil(t, x.members, "no clusters yet")
+
 	got := x.Above(queries, floor)
+	require.NotNil(t, x.members, "past the limit, for 4·√n queries or more, the index clusters")
+	assert.Len(t, x.members, 75, "about √n clusters")
 	var want, found int
 	for i := range queries {
 		in := map[int]float64{}
