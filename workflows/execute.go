@@ -62,15 +62,12 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 			continue
 		}
 		out, err := r.call(step.API, args, i)
-		if cut := (*errCutOff)(nil); errors.As(err, &cut) {
+		if cut := r.settle(&ch, plan, step, args, out, err); cut != nil {
 			return r.cutOff(step.API, cut)
 		}
-		ch.add(plan, step, args, err == nil && out.Suspect == "", workflow.Now(r.ctx))
 		if err == nil {
-			r.succeeded(step, out)
 			continue
 		}
-		r.markFailed(step.API)
 		next, ok := r.recombine(plan, i)
 		if !ok {
 			r.pc.Observation = fmt.Sprintf("%s failed (%s) and no recombination found another path.", step.API, rootMessage(err))
@@ -130,15 +127,12 @@ func (r *run) executeReady(plan planner.Plan, ch *chain) error {
 		for _, st := range round {
 			step := plan.Steps[st.i]
 			out, err := r.finishCall(st.call)
-			if cut := (*errCutOff)(nil); errors.As(err, &cut) {
+			if cut := r.settle(ch, plan, step, st.args, out, err); cut != nil {
 				return r.cutOff(step.API, cut)
 			}
-			ch.add(plan, step, st.args, err == nil && out.Suspect == "", workflow.Now(r.ctx))
 			if err == nil {
-				r.succeeded(step, out)
 				continue
 			}
-			r.markFailed(step.API)
 			if failed < 0 {
 				failed, failure = st.i, err
 			}
@@ -225,6 +219,22 @@ func (r *run) cutOff(api string, cut *errCutOff) error {
 		}
 	}
 	r.pc.Observation = cut.Error()
+	return nil
+}
+
+// settle takes the outcome of a step's call: the chain's record of it, then what it answered,
+// or that its tool failed. A call cut off with its worker is neither: settle returns the
+// cut-off, for cutOff.
+func (r *run) settle(ch *chain, plan planner.Plan, step planner.PlanStep, args map[string]string, out contract.CallToolResult, err error) *errCutOff {
+	if cut := (*errCutOff)(nil); errors.As(err, &cut) {
+		return cut
+	}
+	ch.add(plan, step, args, err == nil && out.Suspect == "", workflow.Now(r.ctx))
+	if err == nil {
+		r.succeeded(step, out)
+	} else {
+		r.markFailed(step.API)
+	}
 	return nil
 }
 
