@@ -1173,8 +1173,8 @@ func (s *exSlot) group() string {
 // Rule 6: numbers left over.
 
 // leftoverNumbers binds the one number no rule claimed to the one required numeric input
-// still unbound of each API that has one (see bindLone). Coordinates come in pairs, so a lone number never counts as a
-// latitude or a longitude: "a table for 4" binds party_size even while the latitude and
+// still unbound of each API that has one (see bindLone). Coordinates come in pairs, so a lone
+// number never counts as a latitude or a longitude: "a table for 4" binds party_size even while the latitude and
 // longitude of the restaurant search wait for an upstream API. Two numbers left over bind
 // to a latitude and a longitude, in that order, when those are all the required numeric
 // inputs left ("48.85, 2.35"). Any other case is ambiguous and binds nothing.

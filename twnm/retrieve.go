@@ -116,9 +116,10 @@ func APIDocument(a API) bm25.Document {
 	return bm25.ToolDocument(a.Name, a.Description, params)
 }
 
-// Requires reports whether api has a required input bound by param: the parameter node itself,
-// or one a FEEDS edge joins to it either way. A producer of param that requires it (the movies
-// similar to a movie, for a movie's id) cannot start a chain.
+// Requires reports whether api has a required input another call can feed (see feedable)
+// bound by param: the parameter node itself, or one a FEEDS edge joins to it either way. A
+// producer of param that requires it (the movies similar to a movie, for a movie's id) cannot
+// start a chain.
 func (g *Graph) Requires(api, param NodeID) bool {
 	for _, in := range g.Inputs(api) {
 		if !in.Required || !g.feedable(in.From) {
