@@ -12,6 +12,7 @@ import (
 
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/twnm"
 )
 
 // The activity's input and results are the contract's: the workflows use them without
@@ -45,9 +46,36 @@ func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) error
 	if err := a.recordGoals(ctx, in); err != nil {
 		return err
 	}
+	outputs, err := a.addObserved(ctx, in)
+	if err != nil {
+		return err
+	}
 	activity.GetLogger(ctx).Info("recorded feedback", "key", in.Key, "invocations", len(in.Invocations),
-		"transitions", len(in.Transitions), "goals", len(in.Goals), "alreadyRecorded", !fresh)
+		"transitions", len(in.Transitions), "goals", len(in.Goals), "outputsAdded", outputs, "alreadyRecorded", !fresh)
 	return nil
+}
+
+// addObserved adds to the APIs the outputs that the chain's successful calls saw in their
+// answers and the APIs' records do not list (neo4j.Store.AddOutputs): later plans can bind
+// inputs from them. Idempotent: an output already listed is not added again.
+func (a *Activities) addObserved(ctx context.Context, in FeedbackInput) (int, error) {
+	observed := map[string][]twnm.Param{}
+	for _, inv := range in.Invocations {
+		if inv.Success && len(inv.Observed) > 0 {
+			observed[inv.API] = append(observed[inv.API], inv.Observed...)
+		}
+	}
+	if len(observed) == 0 {
+		return 0, nil
+	}
+	n, err := a.Store.AddOutputs(ctx, observed)
+	if err != nil {
+		return n, graphError(err)
+	}
+	if n > 0 {
+		activity.GetLogger(ctx).Info("added the outputs answers showed", "key", in.Key, "apis", len(observed), "outputs", n)
+	}
+	return n, nil
 }
 
 // recordGoals embeds the served sub-goals and attaches them to their APIs (idempotent by the

@@ -2,6 +2,7 @@ package activities_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,6 +93,38 @@ func TestRecordFeedbackCountsAChainOnce(t *testing.T) {
 	s, _ := counts(t, store, locate)
 	assert.Equal(t, int64(2), s)
 	assert.Equal(t, int64(2), thenCount(t, store, locate, forecast))
+}
+
+// A call whose answer showed an output its record does not list teaches the graph that output:
+// the forecast's point, nested in Locate's answer, becomes the producer of Forecast's input.
+// A failed call's observation teaches nothing.
+func TestRecordFeedbackAddsObservedOutputs(t *testing.T) {
+	store := stacktest.Store(t)
+	a := &activities.Activities{Store: store}
+	locate, forecast, place := chainCatalog(t, store)
+	prefix := strings.TrimSuffix(locate, "Locate")
+	now := time.Now()
+	in := activities.FeedbackInput{Key: stacktest.UniqueName("navi/test/run/chain-"), Invocations: []twnm.Invocation{
+		{API: locate, Inputs: []string{place}, Success: true, Time: now,
+			Observed: []twnm.Param{{Name: prefix + "zone", Type: "string", Path: "where." + prefix + "zone"}}},
+		{API: forecast, Success: false, Time: now, Observed: []twnm.Param{{Name: prefix + "ignored", Type: "string"}}},
+	}}
+	require.NoError(t, recordFeedback(t, a, in))
+	g, err := store.Subgraph(context.Background(), []string{locate, forecast}, neo4j.SubgraphOptions{Hops: 1})
+	require.NoError(t, err)
+	outputs := func(api string) []string {
+		id, ok := g.APIByName(api)
+		require.True(t, ok, api)
+		var names []string
+		for _, p := range g.Node(id).API.Outputs {
+			names = append(names, p.Name)
+		}
+		return names
+	}
+	assert.Equal(t, []string{prefix + "point", prefix + "zone"}, outputs(locate))
+	assert.Equal(t, []string{prefix + "outlook"}, outputs(forecast), "a failed call's answer is not learned")
+	s, _ := counts(t, store, locate)
+	assert.Equal(t, int64(1), s, "the counts recorded with it stay")
 }
 
 func TestRecordFeedbackUnknownAPIRecordsNothing(t *testing.T) {

@@ -46,6 +46,7 @@ type GraphStore interface {
 	Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error)
 	RecordFeedbackOnce(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error)
 	RecordGoals(ctx context.Context, key string, uses []neo4j.GoalUse, now time.Time) error
+	AddOutputs(ctx context.Context, observed map[string][]twnm.Param) (int, error)
 }
 
 // goalsOf turns the planner's sub-intents into retrieval's sub-goals, the whole description

@@ -16,3 +16,10 @@ func SetAfterBatch(t interface{ Cleanup(func()) }, f func(batch int) error) {
 	afterBatch = f
 	t.Cleanup(func() { afterBatch = nil })
 }
+
+// SetAfterObservedRead installs a hook that runs between AddOutputs' read of a catalog and its
+// import, and removes it at cleanup.
+func SetAfterObservedRead(t interface{ Cleanup(func()) }, f func(catalog string) error) {
+	afterObservedRead = f
+	t.Cleanup(func() { afterObservedRead = nil })
+}

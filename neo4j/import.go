@@ -3,6 +3,7 @@ package neo4j
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -43,7 +44,14 @@ type ImportOptions struct {
 	// resetting what was learned about them; without it such an import fails with a
 	// *CatalogConflictError and changes nothing.
 	Replace bool
+	// expect, when set, is the catalog as the caller read it (API name to its stored spec):
+	// the import fails with errCatalogChanged, writing nothing, when the store holds anything
+	// else by then (AddOutputs' guard against a concurrent import).
+	expect map[string]string
 }
+
+// errCatalogChanged is an import whose catalog another writer changed since it was read.
+var errCatalogChanged = errors.New("the catalog changed while it was rebuilt")
 
 // CatalogConflictError is an import that would change APIs another catalog owns.
 type CatalogConflictError struct {
@@ -89,6 +97,7 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 // windows, status, THEN edges), as a taken-over API does. ImportStats names both.
 func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o ImportOptions) (ImportStats, error) {
 	var params, apis, inputs, outputs []map[string]any
+	pos := 0 // the API's place in the catalog: a rebuild from the store keeps the clusters' order
 	for _, n := range g.Nodes() {
 		switch n.Kind {
 		case twnm.KindParam:
@@ -122,8 +131,9 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 			}
 			api := map[string]any{
 				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec), "endpoint": endpoint,
-				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys), "callable": n.API.Callable(),
+				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys), "callable": n.API.Callable(), "pos": pos,
 			}
+			pos++
 			for k, v := range textProperties(n.API) {
 				api[k] = v
 			}
@@ -158,6 +168,11 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 	err := s.writeTx(ctx, "import "+catalog, func(tx driver.ManagedTransaction) error {
 		replaced, reset = nil, nil // a retried transaction starts over
 		added, changed, unchanged = 0, 0, 0
+		if o.expect != nil {
+			if err := expectCatalog(ctx, tx, catalog, o.expect); err != nil {
+				return err
+			}
+		}
 		recs, err := runTx(ctx, tx, importDiff, map[string]any{"rows": apis, "catalog": catalog})
 		if err != nil {
 			return err
@@ -265,7 +280,7 @@ const importAPIs = `
 UNWIND $rows AS a
 MERGE (n:API {name: a.name})
 ON CREATE SET n.success = 0, n.failure = 0, n.status = 'active'
-SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog, n.endpoint = a.endpoint,
+SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog, n.endpoint = a.endpoint, n.pos = a.pos,
     n.embedding = a.embedding, n.callable = a.callable, n.bm25_text = a.bm25_text, n.bm25_params = a.bm25_params`
 
 // dropStaleEdges removes the structural edges an API no longer has.

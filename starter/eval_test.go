@@ -173,15 +173,17 @@ func TestEvalChains(t *testing.T) {
 	dir := t.TempDir()
 	var out bytes.Buffer
 	require.NoError(t, evalCmd([]string{"chains", "-data", "", "-sets", "toolworld", "-toolworld-n", "30", "-out", dir}, streams{&out, io.Discard}))
-	for _, m := range []string{"target", "names", "links", "links+branches"} {
+	for _, m := range []string{"target", "names", "links", "links+branches", "observed"} {
 		assert.Contains(t, out.String(), "| ToolWorld | "+m+" |")
 	}
 	js, err := os.ReadFile(filepath.Join(dir, chainsJSONFile))
 	require.NoError(t, err)
 	var rep chaineval.Report
 	require.NoError(t, json.Unmarshal(js, &rep))
-	require.Len(t, rep.Results, 4)
-	target, links, branches := rep.Results[0], rep.Results[2], rep.Results[3]
+	require.Len(t, rep.Results, 5)
+	target, links, branches, observed := rep.Results[0], rep.Results[2], rep.Results[3], rep.Results[4]
+	// The tool world's chains record no answers: observing them changes nothing.
+	assert.Equal(t, branches.All, observed.All)
 	require.NotNil(t, branches.Links)
 	assert.Equal(t, 30, branches.All.Chains)
 	assert.Nil(t, target.Links, "the target alone has no links to report")

@@ -105,6 +105,10 @@ type Result struct {
 	// Suspect says why the answer looks like no answer (see Suspect): the run may use it,
 	// but the graph does not learn the call as a success. Empty when it looks right.
 	Suspect string `json:"suspect,omitempty"`
+	// Observed are the outputs the answer shows that the API's record does not list
+	// (twnm.Observe, from the whole answer, before any truncation): their names, paths and
+	// types, never their values. Empty for a Suspect answer.
+	Observed []twnm.Param `json:"observed,omitempty"`
 }
 
 // Call calls api once with args (input name to value, in their text form). The request is
@@ -186,8 +190,11 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 // kept in its place.
 func (c *Client) keep(ctx context.Context, api twnm.API, opts CallOptions, start time.Time, res Result, body []byte) (Result, error) {
 	output := res.Output
-	exposeNested(output, api.Outputs)
 	res.Suspect = Suspect(api, output)
+	if res.Suspect == "" {
+		res.Observed = twnm.Observe(api, output)
+	}
+	exposeNested(output, api.Outputs)
 	encoded, err := json.Marshal(output)
 	if body == nil {
 		if err != nil {

@@ -730,3 +730,36 @@ func TestCallExposesNestedOutputs(t *testing.T) {
 	assert.NotContains(t, res.Output, "cast_id")
 	assert.NotContains(t, res.Output, "missing")
 }
+
+// The outputs an answer shows and the catalog does not list come back by name, path and type,
+// from the whole answer even when the history keeps a summary of it; a suspect answer
+// teaches nothing.
+func TestCallObservesUnlistedOutputs(t *testing.T) {
+	tests := []struct {
+		name string
+		body string
+		max  int
+		want []twnm.Param
+	}{
+		{name: "nested fields", body: `{"temp": 21, "station": {"id": "LIRA", "lat": 41.8}, "city": "Rome"}`, want: []twnm.Param{
+			{Name: "station_id", Type: "string", Path: "station.id"},
+			{Name: "lat", Type: "number", Path: "station.lat"},
+		}},
+		{name: "a truncated answer", body: `{"temp": 21, "hours": [{"hour": 1, "note": "` + strings.Repeat("x", 400) + `"}]}`, max: 64, want: []twnm.Param{
+			{Name: "hour", Type: "number", Path: "hours[].hour"},
+			{Name: "note", Type: "string", Path: "hours[].note"},
+		}},
+		{name: "a suspect answer", body: `{"error": "no such city", "detail": {"code": 7}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := newRecorder(t, answerWith(200, tt.body))
+			api := simpleAPI(rec.URL)
+			api.Outputs = []twnm.Param{{Name: "temp", Type: "number"}, {Name: "id"}}
+			res, err := (&toolcall.Client{MaxOutputBytes: tt.max}).Call(context.Background(), api, map[string]string{"city": "Rome"}, toolcall.CallOptions{})
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, res.Observed)
+			assert.Equal(t, tt.max > 0, res.Truncated)
+		})
+	}
+}

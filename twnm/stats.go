@@ -13,6 +13,9 @@ type Invocation struct {
 	Inputs  []string // the catalog names of the inputs the call was given
 	Success bool
 	Time    time.Time
+	// Observed are the outputs the call's answer showed that the API's record does not list
+	// (Observe): the graph adds them to the API.
+	Observed []Param `json:",omitempty"`
 }
 
 // Transition is one observed behavioural transition between two calls of a run. Kind Then: a

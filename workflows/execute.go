@@ -229,7 +229,7 @@ func (r *run) settle(ch *chain, plan planner.Plan, step planner.PlanStep, args m
 	if cut := (*errCutOff)(nil); errors.As(err, &cut) {
 		return cut
 	}
-	ch.add(plan, step, args, err == nil && out.Suspect == "", workflow.Now(r.ctx))
+	ch.add(plan, step, args, err == nil && out.Suspect == "", out.Observed, workflow.Now(r.ctx))
 	if err == nil {
 		r.succeeded(step, out)
 	} else {
@@ -642,16 +642,17 @@ func (r *run) markFailed(api string) {
 	}
 }
 
-// add records one call of a chain: the invocation, and a FEEDS transition per input taken
-// from an earlier step plus one THEN transition per producer.
-func (c *chain) add(plan planner.Plan, step planner.PlanStep, args map[string]string, ok bool, at time.Time) {
+// add records one call of a chain: the invocation (with the outputs its answer showed and its
+// record does not list), and a FEEDS transition per input taken from an earlier step plus one
+// THEN transition per producer.
+func (c *chain) add(plan planner.Plan, step planner.PlanStep, args map[string]string, ok bool, observed []twnm.Param, at time.Time) {
 	inputs := make([]string, 0, len(args))
 	for _, b := range step.Bindings {
 		if _, given := args[b.Param]; given {
 			inputs = append(inputs, b.Param)
 		}
 	}
-	c.invs = append(c.invs, twnm.Invocation{API: step.API, Inputs: inputs, Success: ok, Time: at})
+	c.invs = append(c.invs, twnm.Invocation{API: step.API, Inputs: inputs, Success: ok, Time: at, Observed: observed})
 	var producers []string
 	for _, b := range step.Bindings {
 		if b.Source != planner.SourceUpstream {

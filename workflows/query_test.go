@@ -151,9 +151,12 @@ func TestQueryWorkflowRunsAChainAndAnswers(t *testing.T) {
 	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
 		return in.Description == "weather in Rome" && in.Text == "weather in Rome"
 	})).Return(retrieved("Rome"), nil).Once()
+	// The geocoder's answer showed a field its record does not list: the feedback carries it.
+	geocoded := toolOK(rome)
+	geocoded.Observed = []twnm.Param{{Name: "country", Type: "string", Path: "address.country"}}
 	onCall(env, "geo.Geocode").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
 		assert.Equal(t, map[string]string{"city": "Rome"}, in.Args)
-		return toolOK(rome), nil
+		return geocoded, nil
 	}).Once()
 	onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
 		// Outputs of the first step are bound into the second, numbers written plainly.
@@ -178,6 +181,7 @@ func TestQueryWorkflowRunsAChainAndAnswers(t *testing.T) {
 	in := fb.runs[0]
 	assert.Contains(t, in.Key, "/chain-1")
 	require.Len(t, in.Invocations, 2)
+	assert.Equal(t, geocoded.Observed, in.Invocations[0].Observed)
 	assert.Equal(t, twnm.Invocation{API: "weather.Current", Inputs: []string{"latitude", "longitude"}, Success: true, Time: in.Invocations[1].Time}, in.Invocations[1])
 	assert.Equal(t, []twnm.Transition{
 		{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", FromParam: "latitude", ToParam: "latitude", Success: true, Time: in.Transitions[0].Time},

@@ -39,6 +39,9 @@ type Chain struct {
 	// time inside a list of meetings), that field as an output path ("meetings[].meeting_time",
 	// twnm.Param.Path's form), where the run's answer shows it.
 	Fields map[Flow]string
+	// Answers are the answers the chain's calls got, for graphs that learn outputs from them
+	// (Observed).
+	Answers []Answer
 }
 
 // Target is the chain's final API.
@@ -149,6 +152,7 @@ func chainOf(run *invlog.Run) Chain {
 			}
 		}
 	}
+	c.Answers = Answers([]invlog.Run{*run})
 	links := map[[2]string]bool{}
 	c.Invocations, c.Transitions = twnm.Feedback(run)
 	for _, tr := range c.Transitions {
@@ -364,8 +368,9 @@ type Options struct {
 	Relevance func(query string) map[string]float64
 	// Branches, when set, names the APIs that serve the other parts of a chain's query,
 	// given the APIs the target's subgraph holds: each is searched too and joined to the
-	// target's subgraph (twnm.Subgraph.Join), as the agent plans a compound request.
-	Branches func(query string, covered []string) (recall.Parts, error)
+	// target's subgraph (twnm.Subgraph.Join), as the agent plans a compound request. g is
+	// the graph the chain is searched in.
+	Branches func(g *twnm.Graph, query string, covered []string) (recall.Parts, error)
 }
 
 // Evaluate searches every chain from its target with its stated inputs and scores the result.
@@ -400,7 +405,7 @@ func Evaluate(ctx context.Context, chains []Chain, o Options) (Summary, error) {
 			return s, fmt.Errorf("chain %s: %w", c.ID, err)
 		}
 		if o.Branches != nil {
-			parts, err := o.Branches(c.Query, sub.APINames(g))
+			parts, err := o.Branches(g, c.Query, sub.APINames(g))
 			if err != nil {
 				return s, fmt.Errorf("chain %s: branches: %w", c.ID, err)
 			}

@@ -73,9 +73,18 @@ var indexSuffix = regexp.MustCompile(`^([^\[\].]+)(\[\d+\])+$`)
 
 // Links measures the graph's links against the gold flows of chains.
 func Links(g *twnm.Graph, chains []Chain) LinkStats {
+	return LinksEach(func(int) *twnm.Graph { return g }, chains)
+}
+
+// LinksEach is Links where chain i was searched in graph(i), a graph of its own (one that
+// learned from the other chains): each gold flow and each link between a chain's APIs is
+// judged in its chain's graph, each once (in the first chain that has it). PerInput is the
+// first chain's graph's.
+func LinksEach(graph func(i int) *twnm.Graph, chains []Chain) LinkStats {
 	var s LinkStats
 	gold := map[Flow]bool{}
-	for _, c := range chains {
+	for i, c := range chains {
+		g := graph(i)
 		for _, f := range c.Flows() {
 			alts := c.Alternatives[f]
 			if m := indexSuffix.FindStringSubmatch(f.Output); m != nil {
@@ -127,7 +136,8 @@ func Links(g *twnm.Graph, chains []Chain) LinkStats {
 		}
 	}
 	counted := map[Flow]bool{}
-	for _, c := range chains {
+	for i, c := range chains {
+		g := graph(i)
 		for _, p := range c.APIs {
 			for _, q := range c.APIs {
 				if p == q {
@@ -155,6 +165,10 @@ func Links(g *twnm.Graph, chains []Chain) LinkStats {
 		}
 	}
 	var inputs, sources int
+	if len(chains) == 0 {
+		return s
+	}
+	g := graph(0)
 	for _, id := range g.APIs() {
 		for _, e := range g.Inputs(id) {
 			n := 0

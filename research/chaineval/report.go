@@ -7,6 +7,7 @@ import (
 	"github.com/naviagent/navi/twnm/recall"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/naviagent/navi/toolworld"
@@ -114,6 +115,11 @@ type Method struct {
 	// Branches also searches from the best API of each other part of the query (recall's
 	// sub-goals, ranked by BM25) and joins them to the target's subgraph.
 	Branches bool
+	// Observed builds, for each chain, from the catalog extended by the outputs that the other
+	// chains' recorded answers show (Chain.Answers, Observed: leave-one-out), as the worker
+	// extends its catalog from its calls' answers. Its links are scored chain by chain, each
+	// in the graph it was searched in.
+	Observed bool
 }
 
 // Methods are the methods `navi eval chains` compares: the target alone, exact-name linking
@@ -144,6 +150,8 @@ func Methods() []Method {
 			Searcher: twnm.DefaultAlphaBeta(), Relevance: true},
 		{Name: "links+branches", Note: "links, with a search from the best API of each other part of the query joined to the target's (a compound request's other intents)",
 			Build: links, Searcher: twnm.DefaultAlphaBeta(), Relevance: true, Branches: true},
+		{Name: "observed", Note: "links+branches on the catalog extended by the outputs that the other chains' recorded answers show (fields inside objects and list items; twnm.Observe; leave-one-out)",
+			Build: links, Searcher: twnm.DefaultAlphaBeta(), Relevance: true, Branches: true, Observed: true},
 	}
 }
 
@@ -185,36 +193,95 @@ func Run(ctx context.Context, sets []Set, methods []Method, progress io.Writer) 
 			if progress != nil {
 				fmt.Fprintf(progress, "chains: %s, %s\n", set.Name, m.Name)
 			}
-			g, err := m.Build(ctx, set.Catalog)
+			res, err := runMethod(ctx, set, m)
 			if err != nil {
 				return rep, fmt.Errorf("%s, %s: %w", set.Name, m.Name, err)
-			}
-			var searcher twnm.Searcher = targetAlone{}
-			if m.Searcher != nil {
-				searcher = m.Searcher
-			}
-			o := Options{Static: true, Searcher: searcher, Build: func(context.Context, []Chain) (*twnm.Graph, error) { return g, nil }}
-			if m.Relevance {
-				o.Relevance = bm25Relevance(set.Catalog)
-			}
-			if m.Branches {
-				if o.Branches, err = lexicalBranches(g); err != nil {
-					return rep, fmt.Errorf("%s, %s: %w", set.Name, m.Name, err)
-				}
-			}
-			all, err := Evaluate(ctx, set.Chains, o)
-			if err != nil {
-				return rep, fmt.Errorf("%s, %s: %w", set.Name, m.Name, err)
-			}
-			res := MethodResult{Set: set.Name, Method: m.Name, All: all, MultiStep: multiStep(set.Chains, all)}
-			if m.Searcher != nil {
-				l := Links(g, set.Chains)
-				res.Links = &l
 			}
 			rep.Results = append(rep.Results, res)
 		}
 	}
 	return rep, nil
+}
+
+// runMethod evaluates one method on one set.
+func runMethod(ctx context.Context, set Set, m Method) (MethodResult, error) {
+	// The graphs of a method, by the outputs their catalog gained from answers ("" for none):
+	// most leave-one-out catalogs are alike, and each is built once.
+	graphs := map[string]*twnm.Graph{}
+	build := func(ctx context.Context, learn []Chain) (*twnm.Graph, error) {
+		cat, key := set.Catalog, ""
+		if m.Observed {
+			cat, key = observedCatalog(set.Catalog, learn)
+		}
+		if g, ok := graphs[key]; ok {
+			return g, nil
+		}
+		g, err := m.Build(ctx, cat)
+		if err != nil {
+			return nil, err
+		}
+		graphs[key] = g
+		return g, nil
+	}
+	var searcher twnm.Searcher = targetAlone{}
+	if m.Searcher != nil {
+		searcher = m.Searcher
+	}
+	o := Options{Static: !m.Observed, Searcher: searcher, Build: build}
+	if m.Relevance {
+		o.Relevance = bm25Relevance(set.Catalog)
+	}
+	if m.Branches {
+		branches := map[*twnm.Graph]func(string, []string) (recall.Parts, error){}
+		o.Branches = func(g *twnm.Graph, query string, covered []string) (recall.Parts, error) {
+			if branches[g] == nil {
+				b, err := lexicalBranches(g)
+				if err != nil {
+					return recall.Parts{}, err
+				}
+				branches[g] = b
+			}
+			return branches[g](query, covered)
+		}
+	}
+	all, err := Evaluate(ctx, set.Chains, o)
+	if err != nil {
+		return MethodResult{}, err
+	}
+	res := MethodResult{Set: set.Name, Method: m.Name, All: all, MultiStep: multiStep(set.Chains, all)}
+	if m.Searcher == nil {
+		return res, nil
+	}
+	// Each chain's graph: the one it was searched in.
+	gs := make([]*twnm.Graph, len(set.Chains))
+	for i := range set.Chains {
+		if gs[i], err = build(ctx, slices.Concat(set.Chains[:i], set.Chains[i+1:])); err != nil {
+			return res, err
+		}
+	}
+	l := LinksEach(func(i int) *twnm.Graph { return gs[i] }, set.Chains)
+	res.Links = &l
+	return res, nil
+}
+
+// observedCatalog is c extended by the outputs that the answers of chains show (Observed), and
+// a key that names what it added.
+func observedCatalog(c twnm.Catalog, chains []Chain) (twnm.Catalog, string) {
+	var answers []Answer
+	for _, ch := range chains {
+		answers = append(answers, ch.Answers...)
+	}
+	ext, n := Observed(c, answers)
+	if n == 0 {
+		return c, ""
+	}
+	var key strings.Builder
+	for i, a := range ext.APIs {
+		for _, p := range a.Outputs[len(c.APIs[i].Outputs):] {
+			fmt.Fprintf(&key, "%s.%s=%s;", a.Name, p.Name, p.Path)
+		}
+	}
+	return ext, key.String()
 }
 
 // bm25Relevance scores a query against the catalog's APIs with BM25 over their tool
