@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -290,10 +291,11 @@ func validatePath(p Param, input bool) error {
 }
 
 // Lookup returns the value that path (see Param.Path) finds in v, and whether it finds one:
-// keys of objects, separated by dots, where "key[]" takes the first item of key's list.
+// keys of objects, separated by dots, where "key[]" takes the first item of key's list and
+// "key[n]" its item n (from 0), as a plan may name another item than the first.
 func Lookup(v any, path string) (any, bool) {
 	for _, seg := range strings.Split(path, ".") {
-		key, list := strings.CutSuffix(seg, "[]")
+		key, index, list := listItem(seg)
 		m, ok := v.(map[string]any)
 		if !ok {
 			return nil, false
@@ -303,13 +305,30 @@ func Lookup(v any, path string) (any, bool) {
 		}
 		if list {
 			items, ok := v.([]any)
-			if !ok || len(items) == 0 {
+			if !ok || index >= len(items) {
 				return nil, false
 			}
-			v = items[0]
+			v = items[index]
 		}
 	}
 	return v, true
+}
+
+// listItem splits a path segment into its key and, for "key[]" or "key[n]", the item it takes.
+func listItem(seg string) (key string, index int, list bool) {
+	open := strings.LastIndexByte(seg, '[')
+	if open < 0 || !strings.HasSuffix(seg, "]") {
+		return seg, 0, false
+	}
+	n := seg[open+1 : len(seg)-1]
+	if n == "" {
+		return seg[:open], 0, true
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil || i < 0 {
+		return seg, 0, false
+	}
+	return seg[:open], i, true
 }
 
 // validateIn checks a parameter's HTTP location: a known one, and on inputs only.

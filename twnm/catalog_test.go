@@ -222,6 +222,10 @@ func TestLookup(t *testing.T) {
 		{"results.id", nil, false}, // a list is not an object
 		{"id[]", nil, false},       // nor is a number a list
 		{"owner.age", nil, false},
+		{"results[0].id", 2.0, true},
+		{"results[].tags[1]", "b", true},
+		{"results[1].id", nil, false}, // past the end
+		{"results[x].id", nil, false}, // not an index
 	}
 	for _, tt := range tests {
 		got, ok := Lookup(v, tt.path)

@@ -581,8 +581,9 @@ func backoff(p *temporal.RetryPolicy, n int) time.Duration {
 	return time.Duration(d)
 }
 
-// args resolves a step's inputs: given values, and outputs of earlier steps. When an earlier
-// step's output is absent it returns that producer and the output's name.
+// args resolves a step's inputs: given values, and outputs of earlier steps, by name or by a
+// path into the earlier answer (twnm.Lookup: the item of a list the plan names). When an
+// earlier step's output is absent it returns that producer and the output's name.
 func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string, string, string) {
 	args := map[string]string{}
 	for _, b := range step.Bindings {
@@ -590,7 +591,13 @@ func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string,
 		case planner.SourceGiven:
 			args[b.Param] = b.Value
 		case planner.SourceUpstream:
-			v, ok := r.pc.Results[b.FromAPI][b.FromOutput]
+			out := r.pc.Results[b.FromAPI]
+			v, ok := out[b.FromOutput]
+			if !ok && strings.ContainsAny(b.FromOutput, ".[") && out != nil &&
+				workflow.GetVersion(r.ctx, outputPathsChange, workflow.DefaultVersion, outputPathsVersion) >= outputPathsVersion {
+				// The plan names a place in the answer ("meetings[1].time"), not an output.
+				v, ok = twnm.Lookup(map[string]any(out), b.FromOutput)
+			}
 			if !ok || v == nil {
 				return nil, b.FromAPI, b.FromOutput
 			}

@@ -40,6 +40,11 @@ const (
 	// minutes, and heartbeats.
 	localDecideChange  = "local-decide"
 	localDecideVersion = 1
+	// outputPathsChange marks runs that bind an input from a path into an earlier answer that
+	// the plan names ("meetings[1].meeting_time") where no output has that name; runs before
+	// it found nothing there.
+	outputPathsChange  = "output-paths"
+	outputPathsVersion = 1
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000

@@ -948,3 +948,26 @@ func TestQueryWorkflowSuspectAnswerIsNotLearned(t *testing.T) {
 	}
 	assert.Contains(t, traced, "(the answer is empty: not learned as a success)")
 }
+
+// A plan may bind an input from a place in an earlier answer, such as an item of a list other
+// than the first: the step takes the value there.
+func TestQueryWorkflowBindsFromAPathThePlanNames(t *testing.T) {
+	env := newEnv(t, nil)
+	r := retrieved("Rome")
+	plan := geoPlan("weather.Current", "Rome")
+	plan.Steps[1].Bindings[0].FromOutput = "places[1].lat"
+	plan.Steps[1].Bindings[1].FromOutput = "places[1].lon"
+	r.Candidates[0].Plan = plan
+	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(r, nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(map[string]any{"latitude": 1.0, "longitude": 2.0,
+		"places": []any{map[string]any{"lat": 1.0, "lon": 2.0}, map[string]any{"lat": 41.9, "lon": 12.5}}}), nil).Once()
+	onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
+		assert.Equal(t, map[string]string{"latitude": "41.9", "longitude": "12.5"}, in.Args)
+		return toolOK(weather), nil
+	}).Once()
+	(&feedbackSink{}).on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	res := result(t, env)
+	assert.Equal(t, StatusAnswered, res.Status)
+	env.AssertExpectations(t)
+}
