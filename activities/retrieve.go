@@ -42,11 +42,11 @@ const (
 // GraphStore is the part of the Neo4j store the agent's activities use.
 type GraphStore interface {
 	GraphReader
-	RecallSource(callable bool) recall.Source
 	Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error)
 	RecordFeedbackOnce(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error)
 	RecordGoals(ctx context.Context, key string, uses []neo4j.GoalUse, now time.Time) error
 	AddOutputs(ctx context.Context, observed map[string][]twnm.Param) (int, error)
+	ReadTx(ctx context.Context, what string, fn func(neo4j.Reads) error) error
 }
 
 // goalsOf turns the planner's sub-intents into retrieval's sub-goals, the whole description
@@ -101,12 +101,34 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		exclude[api] = true
 	}
 	opts := recall.Options{}
+	// Retrieval's reads (BM25, vectors and past sub-goals of each sub-goal, then the subgraph)
+	// are one read transaction: one snapshot, one round of commits.
 	var found *recall.Result
-	if len(in.Intents) > 0 {
-		found, err = recall.RetrieveGoals(ctx, a.Store.RecallSource(true), a.Embedder, goalsOf(in.Intents, desc), opts)
-	} else {
-		found, err = recall.Retrieve(ctx, a.Store.RecallSource(true), a.Embedder, desc, opts)
-	}
+	var g *twnm.Graph
+	var pool []string
+	err = a.Store.ReadTx(ctx, "retrieve", func(rd neo4j.Reads) error {
+		found, g, pool = nil, nil, nil // a retried transaction starts over
+		var err error
+		if len(in.Intents) > 0 {
+			found, err = recall.RetrieveGoals(ctx, rd.RecallSource(true), a.Embedder, goalsOf(in.Intents, desc), opts)
+		} else {
+			found, err = recall.Retrieve(ctx, rd.RecallSource(true), a.Embedder, desc, opts)
+		}
+		if err != nil || !found.Whole().Relevant {
+			return err
+		}
+		for _, name := range found.Pool(poolPerGoal) {
+			if !exclude[name] {
+				pool = append(pool, name)
+			}
+		}
+		if len(pool) == 0 {
+			return nil
+		}
+		// How relevant each candidate is to some part of the request ranks the subgraph read.
+		g, err = rd.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: found.Relevance(), MaxAPIs: subgraphAPIs})
+		return err
+	})
 	if err != nil {
 		return RetrieveResult{}, graphError(err)
 	}
@@ -122,22 +144,11 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		activity.GetLogger(ctx).Info("no relevant tool", "best", found.Whole().Best, "floor", recall.DefaultFloor)
 		return res, nil
 	}
-	var pool []string
-	for _, name := range found.Pool(poolPerGoal) {
-		if !exclude[name] {
-			pool = append(pool, name)
-		}
-	}
 	if len(pool) == 0 {
 		return res, nil
 	}
-	// How relevant each candidate is to some part of the request ranks the subgraph read and,
-	// among producers that bind an input equally well, the search's choice.
+	// Among producers that bind an input equally well, relevance also ranks the search's choice.
 	relevance := found.Relevance()
-	g, err := a.Store.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: relevance, MaxAPIs: subgraphAPIs})
-	if err != nil {
-		return RetrieveResult{}, graphError(err)
-	}
 	res.SubgraphAPIs = countAPIs(g)
 	if err := recall.Choose(found, recall.GraphLinks{G: g}, opts); err != nil {
 		return RetrieveResult{}, fmt.Errorf("retrieve: choose the final step: %w", err)

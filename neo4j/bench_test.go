@@ -63,47 +63,66 @@ func BenchmarkImport(b *testing.B) {
 // activity runs it: the request split into sub-goals and embedded, BM25 (full-text index)
 // and vector top-k per sub-goal fused, the subgraph around the candidates read, and the final
 // step chosen by its data-flow links; with p50 and p99 latencies, and the p50 of each phase.
-// The requests are API descriptions (names where a description is empty).
+// The requests are API descriptions (names where a description is empty). "one-tx" reads in
+// one read transaction (Store.ReadTx), as the activity does; "per-query" gives each query a
+// transaction of its own, as it did before.
 func BenchmarkRetrieval(b *testing.B) {
 	s := stacktest.Store(b)
 	ctx := context.Background()
 	emb := stacktest.Embedder(b)
-	src := s.RecallSource(false)
 	for _, c := range benchCatalogs(b) {
 		g := buildB(b, c)
 		if _, err := s.Import(ctx, g, c.Name); err != nil {
 			b.Fatal(err)
 		}
-		b.Run(label(c), func(b *testing.B) {
-			var lat, recallLat, readLat, chooseLat []time.Duration
-			i := 0
-			for b.Loop() {
-				a := c.APIs[(i*7919)%len(c.APIs)]
-				query := cmp.Or(strings.TrimSpace(a.Description), a.Name)
-				start := time.Now()
-				r, err := recall.Retrieve(ctx, src, emb, query, recall.Options{})
-				if err != nil {
-					b.Fatal(err)
-				}
-				t1 := time.Now()
-				sub, err := s.Subgraph(ctx, r.Pool(activitiesPoolPerGoal), neo4j.SubgraphOptions{Relevance: r.Relevance(), MaxAPIs: activitiesSubgraphAPIs})
-				if err != nil {
-					b.Fatal(err)
-				}
-				t2 := time.Now()
-				if err := recall.Choose(r, recall.GraphLinks{G: sub}, recall.Options{}); err != nil {
-					b.Fatal(err)
-				}
-				end := time.Now()
-				lat = append(lat, end.Sub(start))
-				recallLat, readLat, chooseLat = append(recallLat, t1.Sub(start)), append(readLat, t2.Sub(t1)), append(chooseLat, end.Sub(t2))
-				i++
+		for _, oneTx := range []bool{true, false} {
+			name := label(c) + "/per-query"
+			if oneTx {
+				name = label(c) + "/one-tx"
 			}
-			reportLatency(b, lat)
-			b.ReportMetric(percentileMs(recallLat, 50), "recall-p50-ms")
-			b.ReportMetric(percentileMs(readLat, 50), "subgraph-p50-ms")
-			b.ReportMetric(percentileMs(chooseLat, 50), "choose-p50-ms")
-		})
+			b.Run(name, func(b *testing.B) {
+				var lat, recallLat, readLat, chooseLat []time.Duration
+				i := 0
+				for b.Loop() {
+					a := c.APIs[(i*7919)%len(c.APIs)]
+					query := cmp.Or(strings.TrimSpace(a.Description), a.Name)
+					var r *recall.Result
+					var sub *twnm.Graph
+					var t1, t2 time.Time
+					retrieve := func(src recall.Source, subgraph func(context.Context, []string, neo4j.SubgraphOptions) (*twnm.Graph, error)) error {
+						var err error
+						if r, err = recall.Retrieve(ctx, src, emb, query, recall.Options{}); err != nil {
+							return err
+						}
+						t1 = time.Now()
+						sub, err = subgraph(ctx, r.Pool(activitiesPoolPerGoal), neo4j.SubgraphOptions{Relevance: r.Relevance(), MaxAPIs: activitiesSubgraphAPIs})
+						t2 = time.Now()
+						return err
+					}
+					start := time.Now() // the transaction's begin and commit count too
+					var err error
+					if oneTx {
+						err = s.ReadTx(ctx, "bench", func(rd neo4j.Reads) error { return retrieve(rd.RecallSource(false), rd.Subgraph) })
+					} else {
+						err = retrieve(s.RecallSource(false), s.Subgraph)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := recall.Choose(r, recall.GraphLinks{G: sub}, recall.Options{}); err != nil {
+						b.Fatal(err)
+					}
+					end := time.Now()
+					lat = append(lat, end.Sub(start))
+					recallLat, readLat, chooseLat = append(recallLat, t1.Sub(start)), append(readLat, t2.Sub(t1)), append(chooseLat, end.Sub(t2))
+					i++
+				}
+				reportLatency(b, lat)
+				b.ReportMetric(percentileMs(recallLat, 50), "recall-p50-ms")
+				b.ReportMetric(percentileMs(readLat, 50), "subgraph-p50-ms")
+				b.ReportMetric(percentileMs(chooseLat, 50), "choose-p50-ms")
+			})
+		}
 	}
 }
 

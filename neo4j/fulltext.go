@@ -110,47 +110,66 @@ func escapeLucene(s string) string {
 // index existed has no text until it is imported again. The index must be online: after
 // EnsureSchema creates it over an existing graph, it fills in the background.
 func (s *Store) TopAPIsText(ctx context.Context, query string, k int, callable bool) ([]Match, error) {
+	return s.topAPIsText(ctx, s.auto(), query, k, callable)
+}
+
+// topAPIsText is TopAPIsText's read through rd.
+func (s *Store) topAPIsText(ctx context.Context, rd reader, query string, k int, callable bool) ([]Match, error) {
 	q := TextQuery(query)
 	if k <= 0 || q == "" {
 		return nil, nil
 	}
-	n := 4*k + 10
-	if callable {
-		n = 20*k + 100
-	}
+	n := textHits(k, callable)
 	for {
-		res, err := s.run(ctx, "text retrieval", false, topAPIsText,
+		recs, err := rd.read(ctx, "text retrieval", topAPIsText,
 			map[string]any{"index": TextIndex, "q": q, "n": int64(n), "callable": callable})
 		if err != nil {
 			return nil, err
 		}
-		if len(res.Records) != 1 {
-			return nil, fmt.Errorf("text retrieval: got %d rows, want 1", len(res.Records))
+		if len(recs) != 1 {
+			return nil, fmt.Errorf("text retrieval: got %d rows, want 1", len(recs))
 		}
-		row := res.Records[0].AsMap()
-		kept, _ := row["kept"].([]any)
-		out := make([]Match, 0, len(kept))
-		for _, x := range kept {
-			m, _ := x.(map[string]any)
-			name, _ := m["name"].(string)
-			score, _ := m["score"].(float64)
-			out = append(out, Match{Name: name, Score: score})
-		}
-		sort.Slice(out, func(i, j int) bool {
-			if out[i].Score != out[j].Score {
-				return out[i].Score > out[j].Score
-			}
-			return out[i].Name < out[j].Name
-		})
-		raw, _ := row["raw"].(int64)
-		least, _ := row["least"].(float64)
-		// The index had more hits than it gave: they may fill the k, or tie with the k-th.
-		more := raw == int64(n) && (len(out) < k || out[k-1].Score == least)
+		out, more := textMatches(recs[0].AsMap(), n, k)
 		if !more {
-			return out[:min(k, len(out))], nil
+			return out, nil
 		}
 		n *= 4
 	}
+}
+
+// textHits is how many of the index's best hits a first full-text query of k asks for: more
+// than k, as filters drop some (many, for callable).
+func textHits(k int, callable bool) int {
+	if callable {
+		return 20*k + 100
+	}
+	return 4*k + 10
+}
+
+// textMatches reads a row of topAPIsText (of n hits asked for) into the best k matches,
+// best first, equal scores by name, and says whether the index had more hits than it gave
+// that may fill the k or tie with the k-th: the query should then ask for more.
+func textMatches(row map[string]any, n, k int) ([]Match, bool) {
+	kept, _ := row["kept"].([]any)
+	out := make([]Match, 0, len(kept))
+	for _, x := range kept {
+		m, _ := x.(map[string]any)
+		name, _ := m["name"].(string)
+		score, _ := m["score"].(float64)
+		out = append(out, Match{Name: name, Score: score})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].Name < out[j].Name
+	})
+	raw, _ := row["raw"].(int64)
+	least, _ := row["least"].(float64)
+	if raw == int64(n) && (len(out) < k || out[k-1].Score == least) {
+		return nil, true
+	}
+	return out[:min(k, len(out))], false
 }
 
 // topAPIsText reads the best $n hits of the full-text index: how many there were, the least
@@ -161,3 +180,14 @@ WITH count(*) AS raw, min(score) AS least,
      collect(CASE WHEN coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
                   THEN {name: node.name, score: score} END) AS kept
 RETURN raw, least, kept`
+
+// topAPIsTextAll is topAPIsText for each query of $qs, a row each, numbered i.
+const topAPIsTextAll = `
+UNWIND range(0, size($qs) - 1) AS i
+CALL (i) {
+  CALL db.index.fulltext.queryNodes($index, $qs[i], {limit: $n}) YIELD node, score
+  RETURN count(*) AS raw, min(score) AS least,
+         collect(CASE WHEN coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
+                      THEN {name: node.name, score: score} END) AS kept
+}
+RETURN i, raw, least, kept`

@@ -93,3 +93,59 @@ func TestRecallSourceDenseIsCosine(t *testing.T) {
 	}
 	require.True(t, found, "%v", hits)
 }
+
+// The batched reads of a request's sub-goals (recall.Batch) give what one query per sub-goal
+// gives, in one transaction (ReadTx), texts without terms and zero vectors included.
+func TestRecallSourceBatchMatchesOneByOne(t *testing.T) {
+	s, ctx, prefix, _ := imported(t)
+	emb := stacktest.Embedder(t)
+	asked := "coordinates of " + word(prefix, "city")
+	vecs, err := emb.Embed(ctx, []string{asked, "weather at " + word(prefix, "weather"), "places to eat"})
+	require.NoError(t, err)
+	require.NoError(t, s.RecordGoals(ctx, stacktest.UniqueName("batch"), []neo4j.GoalUse{{API: prefix + "Geocode", Text: asked, Vector: vecs[0]}}, time.Now()))
+	texts := []string{asked, "the of and", "", "weather " + word(prefix, "weather") + " restaurants"}
+	vecs = append(vecs, make([]float64, len(vecs[0])))
+	norm := func(hs []recall.Hit) []recall.Hit { // no hits, however written
+		if len(hs) == 0 {
+			return nil
+		}
+		return hs
+	}
+
+	for _, callable := range []bool{false, true} {
+		err := s.ReadTx(ctx, "test", func(rd neo4j.Reads) error {
+			src, ok := rd.RecallSource(callable).(recall.Batch)
+			require.True(t, ok, "the store's source answers in batches")
+			lex, err := src.LexicalAll(ctx, texts, 5)
+			require.NoError(t, err)
+			require.Len(t, lex, len(texts))
+			for i, text := range texts {
+				one, err := src.Lexical(ctx, text, 5)
+				require.NoError(t, err)
+				assert.Equal(t, norm(one), norm(lex[i]), "lexical %q, callable %v", text, callable)
+			}
+			dense, err := src.DenseAll(ctx, vecs, 5)
+			require.NoError(t, err)
+			served, err := src.ServedAll(ctx, vecs, 5)
+			require.NoError(t, err)
+			require.Len(t, dense, len(vecs))
+			require.Len(t, served, len(vecs))
+			for i, v := range vecs {
+				one, err := src.Dense(ctx, v, 5)
+				require.NoError(t, err)
+				assert.Equal(t, norm(one), norm(dense[i]), "dense %d, callable %v", i, callable)
+				one, err = src.(recall.Learned).Served(ctx, v, 5)
+				require.NoError(t, err)
+				assert.Equal(t, norm(one), norm(served[i]), "served %d, callable %v", i, callable)
+			}
+			if !callable {
+				assert.NotEmpty(t, served[0], "the recorded sub-goal serves")
+				assert.NotEmpty(t, lex[0])
+			}
+			assert.Empty(t, lex[1], "stop words alone match nothing")
+			assert.Empty(t, dense[len(vecs)-1], "a zero vector is similar to nothing")
+			return nil
+		})
+		require.NoError(t, err)
+	}
+}

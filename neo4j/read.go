@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/recall"
 )
 
 // Match is an API found by vector retrieval.
@@ -19,42 +21,58 @@ type Match struct {
 // TopAPIs returns the k active APIs whose embeddings are most similar to vec, best first,
 // from the vector index. Pruned and probing APIs are skipped.
 func (s *Store) TopAPIs(ctx context.Context, vec []float64, k int) ([]Match, error) {
-	return s.topAPIs(ctx, vec, k, false)
+	return s.topAPIs(ctx, s.auto(), vec, k, false)
 }
 
 // TopCallableAPIs is TopAPIs restricted to APIs the agent can call: those whose catalog entry
 // gives an HTTP endpoint with an absolute URL. Catalogs imported only to learn from (tool
 // descriptions without endpoints) then never crowd out the tools a run can use.
 func (s *Store) TopCallableAPIs(ctx context.Context, vec []float64, k int) ([]Match, error) {
-	return s.topAPIs(ctx, vec, k, true)
+	return s.topAPIs(ctx, s.auto(), vec, k, true)
 }
 
-func (s *Store) topAPIs(ctx context.Context, vec []float64, k int, callable bool) ([]Match, error) {
+func (s *Store) topAPIs(ctx context.Context, rd reader, vec []float64, k int, callable bool) ([]Match, error) {
 	if k <= 0 || zero(vec) {
 		return nil, nil // a zero vector (an empty description) is similar to nothing
 	}
-	// The index ranks before the filters; asking for more keeps k after filtering unless
-	// most near neighbours are pruned (or, for callable, descriptions only).
-	n := 4 * k
-	if callable {
-		n = 20*k + 100
-	}
-	res, err := s.run(ctx, "vector retrieval", false, `
+	recs, err := rd.read(ctx, "vector retrieval", `
 CALL db.index.vector.queryNodes($index, $n, $vec) YIELD node, score
 WHERE coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
 RETURN node.name AS name, score
 ORDER BY score DESC, name
-LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(n), "vec": vec, "k": int64(k), "callable": callable})
+LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(vectorHits(k, callable)), "vec": vec, "k": int64(k), "callable": callable})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Match, 0, len(res.Records))
-	for _, r := range res.Records {
+	out := make([]Match, 0, len(recs))
+	for _, r := range recs {
 		m := r.AsMap()
 		out = append(out, Match{Name: m["name"].(string), Score: m["score"].(float64)})
 	}
 	return out, nil
 }
+
+// vectorHits is how many nearest neighbours a vector query of k asks the index for: the index
+// ranks before the filters, and asking for more keeps k after filtering unless most near
+// neighbours are pruned (or, for callable, descriptions only).
+func vectorHits(k int, callable bool) int {
+	if callable {
+		return 20*k + 100
+	}
+	return 4 * k
+}
+
+// topAPIsAll is topAPIs' query for each vector of $vecs, its rows numbered i.
+const topAPIsAll = `
+UNWIND range(0, size($vecs) - 1) AS i
+CALL (i) {
+  CALL db.index.vector.queryNodes($index, $n, $vecs[i]) YIELD node, score
+  WHERE coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
+  RETURN node.name AS name, score
+  ORDER BY score DESC, name
+  LIMIT $k
+}
+RETURN i, name, score`
 
 // SubgraphOptions bounds a subgraph read.
 type SubgraphOptions struct {
@@ -86,6 +104,17 @@ type SubgraphOptions struct {
 // so the subgraph is one consistent snapshot even while feedback is being written. The
 // result is a twnm.Graph ready for search.
 func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOptions) (*twnm.Graph, error) {
+	var g *twnm.Graph
+	err := s.readTx(ctx, "read subgraph", func(rd reader) error {
+		var err error
+		g, err = s.subgraph(ctx, rd, targets, o)
+		return err
+	})
+	return g, err
+}
+
+// subgraph is Subgraph's read through rd.
+func (s *Store) subgraph(ctx context.Context, rd reader, targets []string, o SubgraphOptions) (*twnm.Graph, error) {
 	if o.Hops == 0 {
 		o.Hops = 4
 	}
@@ -96,39 +125,33 @@ func (s *Store) Subgraph(ctx context.Context, targets []string, o SubgraphOption
 	for name, score := range o.Relevance {
 		relevance[name] = score
 	}
-	var g *twnm.Graph
-	err := s.readTx(ctx, "read subgraph", func(rd reader) error {
-		seen := map[string]bool{}
-		var names []string
-		for _, t := range targets {
-			if !seen[t] {
-				seen[t] = true
-				names = append(names, t)
+	seen := map[string]bool{}
+	var names []string
+	for _, t := range targets {
+		if !seen[t] {
+			seen[t] = true
+			names = append(names, t)
+		}
+	}
+	frontier := names
+	for hop := 0; hop < o.Hops && len(frontier) > 0 && len(names) < o.MaxAPIs; hop++ {
+		// The query ranks the level (see Subgraph) and keeps what fits.
+		recs, err := rd.read(ctx, "read producers", producersQuery, map[string]any{"apis": frontier, "seen": names,
+			"relevance": relevance, "limit": int64(o.MaxAPIs - len(names))})
+		if err != nil {
+			return nil, err
+		}
+		frontier = nil
+		for _, r := range recs {
+			name, _ := r.AsMap()["producer"].(string)
+			if !seen[name] && len(names) < o.MaxAPIs {
+				seen[name] = true
+				names = append(names, name)
+				frontier = append(frontier, name)
 			}
 		}
-		frontier := names
-		for hop := 0; hop < o.Hops && len(frontier) > 0 && len(names) < o.MaxAPIs; hop++ {
-			// The query ranks the level (see Subgraph) and keeps what fits.
-			recs, err := rd.read(ctx, "read producers", producersQuery, map[string]any{"apis": frontier, "seen": names,
-				"relevance": relevance, "limit": int64(o.MaxAPIs - len(names))})
-			if err != nil {
-				return err
-			}
-			frontier = nil
-			for _, r := range recs {
-				name, _ := r.AsMap()["producer"].(string)
-				if !seen[name] && len(names) < o.MaxAPIs {
-					seen[name] = true
-					names = append(names, name)
-					frontier = append(frontier, name)
-				}
-			}
-		}
-		var err error
-		g, err = s.load(ctx, rd, names, false)
-		return err
-	})
-	return g, err
+	}
+	return s.load(ctx, rd, names, false)
 }
 
 // producersQuery reads the active producers of the inputs of the APIs $apis, not yet $seen,
@@ -157,19 +180,62 @@ type reader interface {
 
 // txReader reads in one explicit read transaction. A query's error goes back as the driver
 // gave it, so that the driver can tell a transient failure and retry the transaction; failed
-// records which query it was, for readTx's message.
+// records which query it was, for readTx's message. A transaction is one connection, which
+// runs one query at a time: callers that read concurrently (retrieval's sub-goals) take turns.
 type txReader struct {
 	tx     driver.ManagedTransaction
 	failed *string
+	mu     *sync.Mutex
 }
 
 func (r txReader) read(ctx context.Context, what, cypher string, params map[string]any) ([]*driver.Record, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	recs, err := runTx(ctx, r.tx, cypher, params)
 	if err != nil {
 		*r.failed = what
 		return nil, err
 	}
 	return recs, nil
+}
+
+// autoReader reads each query in a transaction of its own (Store.run's).
+type autoReader struct{ s *Store }
+
+func (r autoReader) read(ctx context.Context, what, cypher string, params map[string]any) ([]*driver.Record, error) {
+	res, err := r.s.run(ctx, what, false, cypher, params)
+	if err != nil {
+		return nil, err
+	}
+	return res.Records, nil
+}
+
+// auto is the reader of the store's one-query reads.
+func (s *Store) auto() reader { return autoReader{s: s} }
+
+// Reads is the store as one read transaction sees it: retrieval's sources and the subgraph
+// read in one consistent snapshot (ReadTx).
+type Reads struct {
+	s  *Store
+	rd reader
+}
+
+// RecallSource is Store.RecallSource, read in the transaction.
+func (r Reads) RecallSource(callable bool) recall.Source {
+	return storeSource{s: r.s, rd: r.rd, callable: callable}
+}
+
+// Subgraph is Store.Subgraph, read in the transaction.
+func (r Reads) Subgraph(ctx context.Context, targets []string, o SubgraphOptions) (*twnm.Graph, error) {
+	return r.s.subgraph(ctx, r.rd, targets, o)
+}
+
+// ReadTx runs fn in one read transaction: one retrieval's reads (BM25, vectors, past
+// sub-goals, the subgraph) see one snapshot of the graph, even while feedback is written,
+// and cost one transaction. A transient failure runs fn again as a whole, so fn must only
+// read and compute. Errors name what and, for the driver's, go through Explain.
+func (s *Store) ReadTx(ctx context.Context, what string, fn func(Reads) error) error {
+	return s.readTx(ctx, what, func(rd reader) error { return fn(Reads{s: s, rd: rd}) })
 }
 
 // readTx runs fn in one explicit read transaction: every query fn reads sees the same
@@ -182,7 +248,7 @@ func (s *Store) readTx(ctx context.Context, what string, fn func(rd reader) erro
 	var fnErr error   // what the last attempt of fn returned
 	_, err := sess.ExecuteRead(ctx, func(tx driver.ManagedTransaction) (any, error) {
 		failed = ""
-		fnErr = fn(txReader{tx: tx, failed: &failed})
+		fnErr = fn(txReader{tx: tx, failed: &failed, mu: &sync.Mutex{}})
 		return nil, fnErr
 	})
 	switch {

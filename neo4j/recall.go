@@ -2,6 +2,7 @@ package neo4j
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/naviagent/navi/twnm/recall"
 )
@@ -11,24 +12,26 @@ import (
 // callable is set. It ranks like recall.Memory over the same graph. It also implements
 // recall.Learned, through the past sub-goals RecordGoals attached to the APIs.
 func (s *Store) RecallSource(callable bool) recall.Source {
-	return storeSource{s: s, callable: callable}
+	return storeSource{s: s, rd: s.auto(), callable: callable}
 }
 
+// storeSource reads through rd: each query on its own, or all in one transaction (Reads).
 type storeSource struct {
 	s        *Store
+	rd       reader
 	callable bool
 }
 
 // Lexical implements recall.Source.
 func (src storeSource) Lexical(ctx context.Context, text string, k int) ([]recall.Hit, error) {
-	ms, err := src.s.TopAPIsText(ctx, text, k, src.callable)
+	ms, err := src.s.topAPIsText(ctx, src.rd, text, k, src.callable)
 	return hits(ms), err
 }
 
 // Dense implements recall.Source. Neo4j's cosine index scores (1 + cos)/2; the hits carry the
 // cosine itself, as the in-process path does.
 func (src storeSource) Dense(ctx context.Context, vec []float64, k int) ([]recall.Hit, error) {
-	ms, err := src.s.topAPIs(ctx, vec, k, src.callable)
+	ms, err := src.s.topAPIs(ctx, src.rd, vec, k, src.callable)
 	out := hits(ms)
 	for i := range out {
 		out[i].Score = cosineOf(out[i].Score)
@@ -38,7 +41,7 @@ func (src storeSource) Dense(ctx context.Context, vec []float64, k int) ([]recal
 
 // Served implements recall.Learned: past sub-goals of answered runs (RecordGoals).
 func (src storeSource) Served(ctx context.Context, vec []float64, k int) ([]recall.Hit, error) {
-	return src.s.Served(ctx, vec, k, src.callable)
+	return src.s.served(ctx, src.rd, vec, k, src.callable)
 }
 
 func hits(ms []Match) []recall.Hit {
@@ -47,4 +50,102 @@ func hits(ms []Match) []recall.Hit {
 		out[i] = recall.Hit{Name: m.Name, Score: m.Score}
 	}
 	return out
+}
+
+// LexicalAll implements recall.Batch: one full-text query for every text. A text whose best
+// hits are mostly filtered out is asked again on its own, for more (TopAPIsText).
+func (src storeSource) LexicalAll(ctx context.Context, texts []string, k int) ([][]recall.Hit, error) {
+	out := make([][]recall.Hit, len(texts))
+	var qs []string
+	var at []int // the text of each query
+	for i, t := range texts {
+		if q := TextQuery(t); q != "" && k > 0 {
+			qs, at = append(qs, q), append(at, i)
+		}
+	}
+	if len(qs) == 0 {
+		return out, nil
+	}
+	n := textHits(k, src.callable)
+	recs, err := src.rd.read(ctx, "text retrieval", topAPIsTextAll,
+		map[string]any{"index": TextIndex, "qs": qs, "n": int64(n), "callable": src.callable})
+	if err != nil {
+		return nil, err
+	}
+	if len(recs) != len(qs) {
+		return nil, fmt.Errorf("text retrieval: got %d rows for %d texts", len(recs), len(qs))
+	}
+	for _, r := range recs {
+		row := r.AsMap()
+		j, _ := row["i"].(int64)
+		if j < 0 || int(j) >= len(qs) {
+			return nil, fmt.Errorf("text retrieval: row for text %d of %d", j, len(qs))
+		}
+		ms, more := textMatches(row, n, k)
+		if more {
+			if ms, err = src.s.topAPIsText(ctx, src.rd, texts[at[j]], k, src.callable); err != nil {
+				return nil, err
+			}
+		}
+		out[at[j]] = hits(ms)
+	}
+	return out, nil
+}
+
+// DenseAll implements recall.Batch: one vector query for every vector.
+func (src storeSource) DenseAll(ctx context.Context, vecs [][]float64, k int) ([][]recall.Hit, error) {
+	out, err := src.vectorAll(ctx, "vector retrieval", topAPIsAll, VectorIndex, vecs, vectorHits(k, src.callable), k, nil)
+	for _, hs := range out {
+		for i := range hs {
+			hs[i].Score = cosineOf(hs[i].Score)
+		}
+	}
+	return out, err
+}
+
+// ServedAll implements recall.Batch: one query of past sub-goals for every vector.
+func (src storeSource) ServedAll(ctx context.Context, vecs [][]float64, k int) ([][]recall.Hit, error) {
+	out, err := src.vectorAll(ctx, "past sub-goals", servedAll, GoalIndex, vecs, 4*k, k,
+		map[string]any{"oldest": goalsSince().Unix()})
+	for _, hs := range out {
+		for i := range hs {
+			hs[i].Score = cosineOf(hs[i].Score)
+		}
+	}
+	return out, err
+}
+
+// vectorAll runs a query over the vector index for each vector that is not zero (a zero
+// vector is similar to nothing), in one read, and returns one hit list per vector.
+func (src storeSource) vectorAll(ctx context.Context, what, cypher, index string, vecs [][]float64, n, k int, extra map[string]any) ([][]recall.Hit, error) {
+	out := make([][]recall.Hit, len(vecs))
+	var vs [][]float64
+	var at []int
+	for i, v := range vecs {
+		if k > 0 && !zero(v) {
+			vs, at = append(vs, v), append(at, i)
+		}
+	}
+	if len(vs) == 0 {
+		return out, nil
+	}
+	params := map[string]any{"index": index, "vecs": vs, "n": int64(n), "k": int64(k), "callable": src.callable}
+	for key, v := range extra {
+		params[key] = v
+	}
+	recs, err := src.rd.read(ctx, what, cypher, params)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range recs {
+		m := r.AsMap()
+		j, _ := m["i"].(int64)
+		if j < 0 || int(j) >= len(vs) {
+			return nil, fmt.Errorf("%s: row for vector %d of %d", what, j, len(vs))
+		}
+		name, _ := m["name"].(string)
+		score, _ := m["score"].(float64)
+		out[at[j]] = append(out[at[j]], recall.Hit{Name: name, Score: score})
+	}
+	return out, nil
 }

@@ -71,8 +71,9 @@ const actionMismatch = 0.7
 //
 // The final step's required inputs that the request leaves to other tools are then bound by
 // the producer the request favours; those producers and the other parts' best candidates that
-// feed the chain come before it in Chain. Ranked holds the final step, its producers, then the
-// sub-goals' candidates round-robin, so that every part of the request is represented early.
+// feed the chain come before it in Chain. Ranked holds the final step, each sub-goal's best
+// candidate, the final step's producers, then the sub-goals' other candidates round-robin, so
+// that every part of the request is represented early.
 // With links, each clause's candidates are first rescored in place by their provider's
 // relevance to the whole request (see inContext; call Choose once per Result).
 // links may be nil (or o.NoGraph set): relevance alone decides.
@@ -183,6 +184,7 @@ func Choose(r *Result, links Links, o Options) error {
 		}
 	}
 	chain := []string{best}
+	var producers []string // ranked after each part's best candidate
 	if links != nil {
 		var bind func(api string, depth int)
 		bind = func(api string, depth int) {
@@ -192,10 +194,10 @@ func Choose(r *Result, links Links, o Options) error {
 					continue // the request gives it
 				}
 				p := pickProducer(need.Producers, pool, asked, links, api, whole.Text)
-				if p.Name == "" || seen[p.Name] {
+				if p.Name == "" || slices.Contains(chain, p.Name) {
 					continue
 				}
-				add(p.Name)
+				producers = append(producers, p.Name)
 				chain = append(chain, p.Name)
 				if p.Circular && depth < producerDepth {
 					bind(p.Name, depth+1)
@@ -230,6 +232,11 @@ func Choose(r *Result, links Links, o Options) error {
 			if i < len(l) {
 				any = true
 				add(l[i].Name)
+			}
+		}
+		if i == 0 {
+			for _, p := range producers {
+				add(p)
 			}
 		}
 		if !any {

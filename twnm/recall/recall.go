@@ -37,6 +37,18 @@ type Source interface {
 	Dense(ctx context.Context, vec []float64, k int) ([]Hit, error)
 }
 
+// Batch is a Source that answers every sub-goal of a request in one request per kind of
+// evidence: a store whose transaction runs one query at a time then reads a request's
+// sub-goals in three queries (lexical, dense, past sub-goals), not three per sub-goal. Each
+// result holds one list per text or vector, in order, as Lexical, Dense and Served give it
+// (ServedAll may return nil lists when the source is not Learned).
+type Batch interface {
+	Source
+	LexicalAll(ctx context.Context, texts []string, k int) ([][]Hit, error)
+	DenseAll(ctx context.Context, vecs [][]float64, k int) ([][]Hit, error)
+	ServedAll(ctx context.Context, vecs [][]float64, k int) ([][]Hit, error)
+}
+
 // Ranker says which evidence ranks a sub-goal's candidates.
 type Ranker string
 
@@ -376,14 +388,30 @@ func firstSameTool(goals []Goal) int {
 
 // rankGoals retrieves every sub-goal's candidates. The lexical queries start at once, the
 // dense and learned ones once the sub-goals are embedded; all run concurrently (a store
-// answers them in parallel).
+// answers them in parallel), or, for a Batch, in one request per kind.
 func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) ([]Goal, error) {
 	n := len(goals)
 	lex, dense, served := make([][]Hit, n), make([][]Hit, n), make([][]Hit, n)
+	texts := make([]string, n)
+	for i, gl := range goals {
+		texts[i] = gl.Text
+	}
 	learned, _ := src.(Learned)
+	batch, _ := src.(Batch)
 	g, gctx := errgroup.WithContext(ctx)
 	if o.DenseWeight < 1 {
+		if batch != nil {
+			g.Go(func() (err error) {
+				if lex, err = batch.LexicalAll(gctx, texts, o.Depth); err != nil {
+					return fmt.Errorf("recall: %d sub-goals: lexical: %w", n, err)
+				}
+				return nil
+			})
+		}
 		for i, gl := range goals {
+			if batch != nil {
+				break
+			}
 			g.Go(func() (err error) {
 				if lex[i], err = src.Lexical(gctx, gl.Text, o.Depth); err != nil {
 					return fmt.Errorf("recall: sub-goal %q: lexical: %w", gl.Text, err)
@@ -394,16 +422,21 @@ func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subg
 	}
 	if o.DenseWeight > 0 {
 		g.Go(func() error {
-			texts := make([]string, n)
-			for i, gl := range goals {
-				texts[i] = gl.Text
-			}
 			vecs, err := emb.Embed(gctx, texts)
 			if err != nil {
 				return fmt.Errorf("recall: embed %d sub-goals: %w", n, err)
 			}
 			if len(vecs) != n {
 				return fmt.Errorf("recall: the embedder returned %d vectors for %d sub-goals", len(vecs), n)
+			}
+			if batch != nil {
+				if dense, err = batch.DenseAll(gctx, vecs, o.Depth); err != nil {
+					return fmt.Errorf("recall: %d sub-goals: dense: %w", n, err)
+				}
+				if served, err = batch.ServedAll(gctx, vecs, o.Depth); err != nil {
+					return fmt.Errorf("recall: %d sub-goals: past sub-goals: %w", n, err)
+				}
+				return nil
 			}
 			inner, ictx := errgroup.WithContext(gctx)
 			for i, gl := range goals {
@@ -427,6 +460,11 @@ func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subg
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
+	}
+	for _, lists := range [][][]Hit{lex, dense, served} {
+		if len(lists) != n {
+			return nil, fmt.Errorf("recall: the source returned %d lists for %d sub-goals", len(lists), n)
+		}
 	}
 	out := make([]Goal, n)
 	for i, gl := range goals {
