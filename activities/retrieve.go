@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -47,6 +48,39 @@ type GraphStore interface {
 	RecordGoals(ctx context.Context, key string, uses []neo4j.GoalUse, now time.Time) error
 	AddOutputs(ctx context.Context, observed map[string][]twnm.Param) (int, error)
 	ReadTx(ctx context.Context, what string, fn func(neo4j.Reads) error) error
+}
+
+// partKnown is known with the values that one part of the request, clause, states in place of
+// those read from the whole request; what the user answered (answered) stays. known itself
+// when clause is empty or states nothing.
+func partKnown(known, answered map[string]string, clause string, slots []planner.Slot) map[string]string {
+	if strings.TrimSpace(clause) == "" {
+		return known
+	}
+	stated := planner.Extract(clause, slots)
+	if len(stated) == 0 {
+		return known
+	}
+	out := maps.Clone(known)
+	maps.Copy(out, stated)
+	maps.Copy(out, answered)
+	return out
+}
+
+// withoutCalls is known without the values keyed to an input of one of apis ("API.param").
+func withoutCalls(known map[string]string, apis []string) map[string]string {
+	if len(apis) == 0 {
+		return known
+	}
+	out := make(map[string]string, len(known))
+	for k, v := range known {
+		// API names may hold dots; parameter names do not.
+		if i := strings.LastIndex(k, "."); i > 0 && slices.Contains(apis, k[:i]) {
+			continue
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // goalsOf turns the planner's sub-intents into retrieval's sub-goals, the whole description
@@ -187,19 +221,46 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	}
 	// The request's other parts (a compound request's other intents) join the final step's
 	// plan where their chains bind every input, a call they share with it bound alike with
-	// values both parts state (one call then serves both).
+	// values both parts state (one call then serves both). Each part binds the values its own
+	// clause states before the whole request's: "the air quality in Rome" next to "the weather
+	// in Paris" is geocoded with Rome.
+	planKnown := make([]map[string]string, len(reqs))
+	for i := range reqs {
+		planKnown[i] = reqs[i].Known
+	}
 	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
-		parts := found.Branches(subs[0].APINames(g), recall.GraphLinks{G: g}, opts)
-		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], parts.Names(), parts.Allows); err != nil {
+		links := recall.GraphLinks{G: g}
+		parts := found.Branches(subs[0].APINames(g), links, opts)
+		if own := partKnown(known, in.Known, parts.Own, slots(g)); !maps.Equal(own, known) {
+			req := reqs[0]
+			req.Known = own
+			sub, err := searcher.Search(ctx, g, req)
+			if err != nil {
+				return RetrieveResult{}, fmt.Errorf("retrieve: graph search: %w", err)
+			}
+			if sub != nil {
+				reqs[0], subs[0] = req, sub
+				parts = found.Branches(sub.APINames(g), links, opts)
+			}
+		}
+		clauses := map[string]string{}
+		for _, b := range parts.Branches {
+			clauses[b.API] = b.Clause
+		}
+		knownOf := func(api string) map[string]string { return partKnown(known, in.Known, clauses[api], slots(g)) }
+		own := subs[0].APINames(g)
+		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], parts.Names(), parts.Allows, knownOf); err != nil {
 			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)
 		}
+		// The joined branches' calls keep the values their own parts gave them.
+		planKnown[0] = withoutCalls(reqs[0].Known, slices.DeleteFunc(subs[0].APINames(g), func(api string) bool { return slices.Contains(own, api) }))
 	}
 	var trees []string
 	for i, sg := range subs {
 		node := g.Node(reqs[i].Target)
 		cand := candidateOf(node, targets[i].Score)
 		if sg != nil {
-			p, err := sg.Plan(g, known)
+			p, err := sg.Plan(g, planKnown[i])
 			if err != nil {
 				return RetrieveResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("retrieve: plan for %s: %v", node.Name, err), ErrTypeBadPlan, err)
 			}

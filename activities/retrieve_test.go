@@ -476,6 +476,7 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 	res = ask(t, a, "What is the weather in Paris right now, and what is the air quality in Rome?")
 	c = candidate(t, res, res.Final)
 	requireExecutable(t, c, res.APIs)
+	assert.Equal(t, map[string]bool{"Rome": true}, givenIn(c.Plan, chainOf(c.Plan, res.Final)), "the air quality's chain takes its own clause's city")
 	if c.Plan.StepOf("skycast.Now") >= 0 {
 		assert.Equal(t, []string{"skycast.Now"}, res.Branches)
 		weather, air := chainOf(c.Plan, "skycast.Now"), chainOf(c.Plan, res.Final)

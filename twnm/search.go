@@ -429,14 +429,18 @@ func (s *Subgraph) APINames(g *Graph) []string {
 // allows; an API g lacks or req excludes is not searched. It returns the names joined.
 //
 // allows says whether the branch of name may give value to a call, one s makes too when shared
-// (nil: any); see Subgraph.Join.
-func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph, req SearchRequest, names []string, allows func(name, value string, shared bool) bool) ([]string, error) {
+// (nil: any); see Subgraph.Join. known, when set, gives the values the branch of name binds in
+// place of req.Known (those its own part of the request states).
+func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph, req SearchRequest, names []string, allows func(name, value string, shared bool) bool, known func(name string) map[string]string) ([]string, error) {
 	var searched []string
 	var reqs []SearchRequest
 	for _, name := range names {
 		if id, ok := g.APIByName(name); ok && !req.Exclude[id] {
 			b := req
 			b.Target = id
+			if known != nil {
+				b.Known = known(name)
+			}
 			searched, reqs = append(searched, name), append(reqs, b)
 		}
 	}

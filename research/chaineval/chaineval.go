@@ -409,7 +409,7 @@ func Evaluate(ctx context.Context, chains []Chain, o Options) (Summary, error) {
 			if err != nil {
 				return s, fmt.Errorf("chain %s: branches: %w", c.ID, err)
 			}
-			if _, err := twnm.JoinBranches(ctx, g, o.Searcher, sub, req, parts.Names(), parts.Allows); err != nil {
+			if _, err := twnm.JoinBranches(ctx, g, o.Searcher, sub, req, parts.Names(), parts.Allows, nil); err != nil {
 				return s, fmt.Errorf("chain %s: %w", c.ID, err)
 			}
 		}
