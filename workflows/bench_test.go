@@ -23,8 +23,6 @@ import (
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/planner/llm/llmtest"
 	"github.com/naviagent/navi/toolworld"
-	"github.com/naviagent/navi/twnm"
-	"github.com/naviagent/navi/twnm/recall"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -35,36 +33,16 @@ import (
 //
 //	go test -run '^$' -bench 'PlannerStepOverhead|ConcurrentQueries' -benchtime 20x ./workflows/
 
-// timedStore counts the time retrieval spends reading Neo4j (full-text and vector search, and
-// the subgraph).
+// timedStore counts the time retrieval spends in its read transaction of Neo4j (full-text
+// and vector search of the sub-goals, which the transaction embeds, and the subgraph).
 type timedStore struct {
 	*neo4j.Store
 	nanos atomic.Int64
 }
 
-func (s *timedStore) RecallSource(callable bool) recall.Source {
-	return timedSource{s.Store.RecallSource(callable), s}
-}
-
-// timedSource times a store's recall reads.
-type timedSource struct {
-	recall.Source
-	s *timedStore
-}
-
-func (t timedSource) Lexical(ctx context.Context, text string, k int) ([]recall.Hit, error) {
-	defer t.s.since(time.Now())
-	return t.Source.Lexical(ctx, text, k)
-}
-
-func (t timedSource) Dense(ctx context.Context, vec []float64, k int) ([]recall.Hit, error) {
-	defer t.s.since(time.Now())
-	return t.Source.Dense(ctx, vec, k)
-}
-
-func (s *timedStore) Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error) {
+func (s *timedStore) ReadTx(ctx context.Context, what string, fn func(neo4j.Reads) error) error {
 	defer s.since(time.Now())
-	return s.Store.Subgraph(ctx, targets, o)
+	return s.Store.ReadTx(ctx, what, fn)
 }
 
 func (s *timedStore) since(start time.Time) { s.nanos.Add(int64(time.Since(start))) }

@@ -31,7 +31,6 @@ import (
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/planner/llm/llmtest"
 	"github.com/naviagent/navi/toolworld"
-	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -42,19 +41,19 @@ import (
 // housingQuery takes two calls: a reverse geocoder (two providers), then homes.MarketStats.
 const housingQuery = "What are the housing market statistics for the city at latitude 25.2048, longitude 55.2708?"
 
-// flakyStore fails the first failures subgraph reads (one per retrieval) as an unreachable
-// Neo4j would, then reads the real store: a Neo4j outage in the middle of a run.
+// flakyStore fails the first failures retrieval reads (one transaction per retrieval) as an
+// unreachable Neo4j would, then reads the real store: a Neo4j outage in the middle of a run.
 type flakyStore struct {
 	*neo4j.Store
 	failures int32
 	calls    atomic.Int32
 }
 
-func (s *flakyStore) Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error) {
+func (s *flakyStore) ReadTx(ctx context.Context, what string, fn func(neo4j.Reads) error) error {
 	if s.calls.Add(1) <= s.failures {
-		return nil, fmt.Errorf("read producers: %w: connection refused (injected)", neo4j.ErrUnavailable)
+		return fmt.Errorf("%s: read producers: %w: connection refused (injected)", what, neo4j.ErrUnavailable)
 	}
-	return s.Store.Subgraph(ctx, targets, o)
+	return s.Store.ReadTx(ctx, what, fn)
 }
 
 func apiSuccesses(ctx context.Context, t *testing.T, s *neo4j.Store, api string) int64 {
@@ -124,7 +123,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		if i > 0 {
 			continue
 		}
-		assert.Equal(t, int32(3), graph.calls.Load(), "two failed subgraph reads, then success")
+		assert.Equal(t, int32(3), graph.calls.Load(), "two failed retrieval reads, then success")
 
 		desc, err := a.c.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
 		require.NoError(t, err)
