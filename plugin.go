@@ -43,6 +43,11 @@ type Options struct {
 	// Navi's workflows and all its activities. TrainQueueOff makes no worker a training one
 	// (the workflows' own worker then runs the training too).
 	TrainQueue string
+	// BareNames also registers the activities under their names without contract.Prefix
+	// (Decide, CallTool, ...), for runs started before Navi scheduled the prefixed ones: a
+	// worker that took over such runs needs them until they end. Off, a host's own activity
+	// may be called Decide.
+	BareNames bool
 }
 
 // NewPlugin returns the plugin for a client's Options.Plugins. It checks first that the
@@ -79,6 +84,9 @@ func NewPlugin(o Options) (*temporal.SimplePlugin, error) {
 				return workflows.RegisterTraining(rc.Registry, acts)
 			}
 			workflows.Register(rc.Registry, acts) // a replayer's registry ignores the activities
+			if o.BareNames {
+				workflows.RegisterBareNames(rc.Registry, acts)
+			}
 			return nil
 		},
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
@@ -16,6 +17,7 @@ import (
 	"github.com/naviagent/navi"
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/codec"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/workflows"
@@ -70,17 +72,32 @@ func startHostWorker(t *testing.T, c client.Client, queue string, wf any) {
 	w := worker.New(c, queue, worker.Options{})
 	if wf != nil {
 		w.RegisterWorkflow(wf)
+		// The host's own activity has a name Navi's activities had before their navi. prefix:
+		// registering it beside Navi's does not collide.
+		w.RegisterActivityWithOptions(hostDecide, activity.RegisterOptions{Name: "Decide"})
 	}
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)
 }
 
-// greet is a host application's own workflow.
-func greet(_ workflow.Context, name string) (string, error) { return "hello " + name, nil }
+// hostDecide is a host application's own activity, registered as "Decide".
+func hostDecide(_ context.Context, name string) (string, error) {
+	return "the host decided for " + name, nil
+}
+
+// greet is a host application's own workflow: it runs the host's Decide.
+func greet(ctx workflow.Context, name string) (string, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: 10 * time.Second})
+	var decided string
+	if err := workflow.ExecuteActivity(ctx, "Decide", name).Get(ctx, &decided); err != nil {
+		return "", err
+	}
+	return "hello " + name + ": " + decided, nil
+}
 
 // TestHostWorkerRunsNavi adds Navi to a host application's client as a plugin, with a codec:
-// the host's worker, which registers only the host's own workflow, runs it and a Navi query
-// on the real stack, and Navi's payloads are encrypted.
+// the host's worker, which registers only the host's own workflow and its own activity named
+// Decide, runs them and a Navi query on the real stack, and Navi's payloads are encrypted.
 func TestHostWorkerRunsNavi(t *testing.T) {
 	stacktest.LoadToolWorld(t, stacktest.Store(t))
 	key, err := codec.NewKey("host")
@@ -97,7 +114,7 @@ func TestHostWorkerRunsNavi(t *testing.T) {
 	require.NoError(t, err)
 	var greeting string
 	require.NoError(t, hello.Get(ctx, &greeting))
-	assert.Equal(t, "hello ops", greeting)
+	assert.Equal(t, "hello ops: the host decided for ops", greeting)
 
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("host-navi-"), TaskQueue: queue},
 		workflows.QueryWorkflow, workflows.QueryRequest{Query: "What is the ground elevation at latitude 25.2048, longitude 55.2708?"})
@@ -142,11 +159,11 @@ func TestPluginTrainingWorker(t *testing.T) {
 	startHostWorker(t, c, trainQueue, nil)
 
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("host-probe-"), TaskQueue: queue},
-		callOn, trainQueue, "Decide")
+		callOn, trainQueue, contract.Prefixed(contract.ActivityDecide))
 	require.NoError(t, err)
 	var refused string
 	require.NoError(t, run.Get(ctx, &refused))
-	assert.Contains(t, refused, "Decide")
+	assert.Contains(t, refused, "navi.Decide")
 	assert.Contains(t, refused, "TrainModel", "the training worker names what it runs")
 	assert.Contains(t, refused, "WriteModelPredictions")
 	assert.NotContains(t, refused, "Retrieve", "and runs no agent activity")

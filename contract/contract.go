@@ -7,8 +7,8 @@
 package contract
 
 // Names of Navi's activities: the methods of activities.Activities, under which a worker
-// registers them and a workflow runs them. Recorded histories name them so: they do not
-// change.
+// registers them (also with Prefix) and a workflow runs them (with Prefix since the
+// workflows' navi-names change). Recorded histories name them so: they do not change.
 const (
 	ActivityDecide                = "Decide"
 	ActivityRetrieve              = "Retrieve"
@@ -23,6 +23,15 @@ const (
 	ActivityPruneAndProbe         = "PruneAndProbe"
 	ActivityActivateModel         = "ActivateModel"
 )
+
+// Prefix starts the names Navi's activities are registered and scheduled under (navi.Decide,
+// navi.CallTool): a host application's worker that runs Navi beside its own activities then
+// never sees two "Decide". Runs recorded before the prefix schedule the bare names above, which
+// workers keep registering for them.
+const Prefix = "navi."
+
+// Prefixed is name with Prefix.
+func Prefixed(name string) string { return Prefix + name }
 
 // Error types of non-retryable LookupTools failures, as seen in the workflow history.
 const (

@@ -86,7 +86,8 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 	}
 	// The worker is Navi's own plugin on a client (the payload codec comes with the client's
 	// options): every worker made from it runs what its queue is for.
-	p, err := navi.NewPlugin(navi.Options{Activities: acts, TrainQueue: trainQueue})
+	// Navi's own worker also runs the activities of runs started before their navi. names.
+	p, err := navi.NewPlugin(navi.Options{Activities: acts, TrainQueue: trainQueue, BareNames: true})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner/llm"
@@ -169,7 +170,7 @@ func toolTime(ctx context.Context, b *testing.B, c client.Client, run client.Wor
 	for _, e := range history(ctx, b, c, run.GetID(), run.GetRunID()).GetEvents() {
 		switch e.GetEventType() {
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
-			if e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName() == "CallTool" {
+			if e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName() == contract.Prefixed(contract.ActivityCallTool) {
 				calls[e.GetEventId()] = true
 			}
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:

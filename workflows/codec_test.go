@@ -22,7 +22,7 @@ func TestQueryWorkflowUnderTheCodec(t *testing.T) {
 	require.NoError(t, err)
 	env := newEnv(t, nil)
 	env.SetDataConverter(codec.New(keys).DataConverter())
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
 	onCall(env, "geo.Geocode").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
 		assert.Equal(t, map[string]string{"city": "Rome"}, in.Args, "arguments arrive decoded")
 		return toolOK(rome), nil

@@ -13,6 +13,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/client"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/mcptool"
 	"github.com/naviagent/navi/neo4j"
@@ -69,7 +70,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 	assert.Equal(t, []string{sum.Name}, res.Chain)
 	var called string
 	for _, e := range history(ctx, t, a.c, run.GetID(), run.GetRunID()).GetEvents() {
-		if attrs := e.GetActivityTaskScheduledEventAttributes(); attrs.GetActivityType().GetName() == "CallTool" {
+		if attrs := e.GetActivityTaskScheduledEventAttributes(); attrs.GetActivityType().GetName() == contract.Prefixed(contract.ActivityCallTool) {
 			called = e.GetUserMetadata().GetSummary().String()
 		}
 	}
@@ -112,7 +113,7 @@ func TestWorkerCrashMidMCPCall(t *testing.T) {
 			return false
 		}
 		for _, a := range d.GetPendingActivities() {
-			if a.GetActivityType().GetName() == "CallTool" && a.GetState() == enumspb.PENDING_ACTIVITY_STATE_STARTED {
+			if a.GetActivityType().GetName() == contract.Prefixed(contract.ActivityCallTool) && a.GetState() == enumspb.PENDING_ACTIVITY_STATE_STARTED {
 				return true
 			}
 		}

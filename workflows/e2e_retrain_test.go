@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/twnm/hgt"
 	"github.com/naviagent/navi/workflows"
@@ -40,7 +41,7 @@ func TestRetrainOnRealStack(t *testing.T) {
 
 	trainQueue := stacktest.UniqueName("navi-e2e-train-")
 	w := worker.New(a.c, trainQueue, worker.Options{MaxConcurrentActivityExecutionSize: 1})
-	w.RegisterActivity(&activities.Activities{Models: a.store, ModelDir: t.TempDir()})
+	require.NoError(t, workflows.RegisterTraining(w, &activities.Activities{Models: a.store, ModelDir: t.TempDir()}))
 	require.NoError(t, w.Start())
 	defer w.Stop()
 
@@ -109,7 +110,7 @@ func TestRetrainSurvivesTrainingWorkerCrash(t *testing.T) {
 			return false
 		}
 		for _, p := range d.GetPendingActivities() {
-			if p.GetActivityType().GetName() == "TrainModel" && p.GetHeartbeatDetails() != nil {
+			if p.GetActivityType().GetName() == contract.Prefixed(contract.ActivityTrainModel) && p.GetHeartbeatDetails() != nil {
 				return true
 			}
 		}

@@ -25,6 +25,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
@@ -170,7 +171,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		}, summaries)
 		assert.Equal(t, int32(3), retrieveAttempt, "the history records the attempt that succeeded")
 
-		replayAndRecord(t, hist, "query_v7_local_decide")
+		replayAndRecord(t, hist, "query_v8_navi_names")
 	}
 }
 
@@ -354,7 +355,7 @@ func TestWorkerCrashResumesWithoutRepeatingCalls(t *testing.T) {
 	hist := history(ctx, t, c, run.GetID(), run.GetRunID())
 	var lost, failedFeedback bool
 	for _, e := range hist.Events {
-		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == "RecordFeedback" {
+		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == contract.Prefixed(contract.ActivityRecordFeedback) {
 			var in activities.FeedbackInput
 			require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(a.Input, &in))
 			for _, inv := range in.Invocations {

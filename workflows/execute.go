@@ -290,7 +290,7 @@ func (r *run) call(api string, args map[string]string, step int) (contract.CallT
 			RetryPolicy:         policy,
 			Summary:             "call " + api,
 		})
-		err := workflow.ExecuteActivity(ctx, contract.ActivityCallTool, contract.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
+		err := workflow.ExecuteActivity(ctx, r.activity(contract.ActivityCallTool), contract.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
 		return r.traceCall(api, args, out, err)
 	}
 	return r.finishCall(r.startCall(api, args, step))
@@ -327,7 +327,7 @@ func (r *run) attempt(p pendingCall, summary string) workflow.Future {
 		RetryPolicy:         &temporal.RetryPolicy{MaximumAttempts: 1},
 		Summary:             summary,
 	})
-	return workflow.ExecuteActivity(ctx, contract.ActivityCallTool, p.in)
+	return workflow.ExecuteActivity(ctx, r.activity(contract.ActivityCallTool), p.in)
 }
 
 // finishCall waits for a started call, retries it as callAttempts says, and traces the
@@ -619,7 +619,7 @@ func (r *run) recombine(plan planner.Plan, failed int) (planner.Plan, bool) {
 		})
 		in := contract.RecombineInput{Plan: plan, FailedStep: failed, Strategy: strategy, Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search}
 		var res contract.RecombineResult
-		if err := workflow.ExecuteActivity(ctx, contract.ActivityRecombine, in).Get(r.ctx, &res); err != nil {
+		if err := workflow.ExecuteActivity(ctx, r.activity(contract.ActivityRecombine), in).Get(r.ctx, &res); err != nil {
 			r.trace(TraceRecombine, false, fmt.Sprintf("%s for %s failed: %s", strategy, api, rootMessage(err)))
 			continue
 		}
@@ -683,7 +683,7 @@ func (r *run) recordFeedback(ch *chain) {
 	ctx := feedbackContext(r.ctx, fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs)))
 	in := contract.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
 		Invocations: ch.invs, Transitions: ch.trs, Goals: r.servedGoals(ch)}
-	r.feedback = append(r.feedback, workflow.ExecuteActivity(ctx, contract.ActivityRecordFeedback, in))
+	r.feedback = append(r.feedback, workflow.ExecuteActivity(ctx, r.activity(contract.ActivityRecordFeedback), in))
 }
 
 // feedbackContext is ctx with the options of a RecordFeedback activity: a graph write, retried

@@ -43,8 +43,8 @@ func BenchmarkIndependentSteps(b *testing.B) {
 				env.OnGetVersion(parallelStepsChange, workflow.DefaultVersion, parallelStepsVersion).Return(v.version)
 				res := retrieved("Rome")
 				res.Candidates[0].Plan = plan
-				env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(res, nil)
-				env.OnActivity("CallTool", mock.Anything, mock.Anything).Return(slow)
+				env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil)
+				env.OnActivity("navi.CallTool", mock.Anything, mock.Anything).Return(slow)
 				(&feedbackSink{}).on(env)
 				env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?"})
 				require.True(b, env.IsWorkflowCompleted())

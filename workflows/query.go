@@ -45,6 +45,10 @@ const (
 	// it found nothing there.
 	outputPathsChange  = "output-paths"
 	outputPathsVersion = 1
+	// prefixedNamesChange marks runs that schedule Navi's activities under their navi.-prefixed
+	// names (contract.Prefix), which never collide with a host worker's own activities.
+	prefixedNamesChange  = "navi-names"
+	prefixedNamesVersion = 1
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000
@@ -91,6 +95,8 @@ type run struct {
 	state QueryState
 	pc    planner.Context
 	apis  map[string]twnm.API
+	// activity names an activity as this run schedules it (activityNamer).
+	activity func(string) string
 
 	recombinations int
 	chains         int
@@ -110,7 +116,7 @@ func newRun(ctx workflow.Context, req QueryRequest, query string) *run {
 	if req.ContinueAfter <= 0 {
 		req.ContinueAfter = DefaultContinueAfter
 	}
-	r := &run{ctx: ctx, req: req, apis: map[string]twnm.API{}}
+	r := &run{ctx: ctx, req: req, apis: map[string]twnm.API{}, activity: activityNamer(ctx)}
 	if c := req.Carry; c != nil {
 		r.state, r.pc, r.recombinations, r.chains = c.State, c.Context, c.Recombinations, c.Chains
 		for k, v := range c.APIs {
@@ -285,12 +291,12 @@ func (r *run) decide() (planner.Result, error) {
 		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
 			StartToCloseTimeout: 10 * time.Second, ScheduleToCloseTimeout: time.Minute, RetryPolicy: retry, Summary: label,
 		})
-		fut = workflow.ExecuteLocalActivity(ctx, contract.ActivityDecide, in)
+		fut = workflow.ExecuteLocalActivity(ctx, r.activity(contract.ActivityDecide), in)
 	} else {
 		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: 2 * time.Minute, HeartbeatTimeout: contract.KeepAliveTimeout, RetryPolicy: retry, Summary: label,
 		})
-		fut = workflow.ExecuteActivity(ctx, contract.ActivityDecide, in)
+		fut = workflow.ExecuteActivity(ctx, r.activity(contract.ActivityDecide), in)
 	}
 	var res planner.Result
 	err := fut.Get(r.ctx, &res)
@@ -385,7 +391,7 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	in := contract.RetrieveInput{Description: d.RecallDescription, Text: strings.Join(texts, "\n"),
 		Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search, Intents: intents(all)}
 	var res contract.RetrieveResult
-	if err := workflow.ExecuteActivity(ctx, contract.ActivityRetrieve, in).Get(r.ctx, &res); err != nil {
+	if err := workflow.ExecuteActivity(ctx, r.activity(contract.ActivityRetrieve), in).Get(r.ctx, &res); err != nil {
 		r.trace(TraceRetrieve, false, "retrieval failed: "+rootMessage(err))
 		return fmt.Errorf("retrieve: %w", err)
 	}

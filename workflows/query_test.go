@@ -38,8 +38,9 @@ func newEnv(_ testing.TB, llmPlanner planner.Planner) *testsuite.TestWorkflowEnv
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(sdklog.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))))
 	env := s.NewTestWorkflowEnvironment()
-	env.RegisterWorkflow(QueryWorkflow)
-	env.RegisterActivity(&activities.Activities{LLM: llmPlanner})
+	acts := &activities.Activities{LLM: llmPlanner}
+	Register(env, acts)
+	RegisterBareNames(env, acts) // the runs that take the old paths (GetVersion mocked) schedule these
 	return env
 }
 
@@ -94,11 +95,11 @@ var (
 )
 
 func onCall(env *testsuite.TestWorkflowEnvironment, apiName string) *testsuite.MockCallWrapper {
-	return env.OnActivity("CallTool", mock.Anything, mock.MatchedBy(func(in activities.CallToolInput) bool { return in.API.Name == apiName }))
+	return env.OnActivity("navi.CallTool", mock.Anything, mock.MatchedBy(func(in activities.CallToolInput) bool { return in.API.Name == apiName }))
 }
 
 func onRecombine(env *testsuite.TestWorkflowEnvironment, strategy string) *testsuite.MockCallWrapper {
-	return env.OnActivity("Recombine", mock.Anything, mock.MatchedBy(func(in activities.RecombineInput) bool { return in.Strategy == strategy }))
+	return env.OnActivity("navi.Recombine", mock.Anything, mock.MatchedBy(func(in activities.RecombineInput) bool { return in.Strategy == strategy }))
 }
 
 // feedbackSink records what the feedback activity was given.
@@ -108,7 +109,7 @@ type feedbackSink struct {
 }
 
 func (f *feedbackSink) on(env *testsuite.TestWorkflowEnvironment) {
-	env.OnActivity("RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) error {
+	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) error {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.runs = append(f.runs, in)
@@ -148,7 +149,7 @@ func traceKinds(s QueryState) []string {
 
 func TestQueryWorkflowRunsAChainAndAnswers(t *testing.T) {
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
 		return in.Description == "weather in Rome" && in.Text == "weather in Rome"
 	})).Return(retrieved("Rome"), nil).Once()
 	// The geocoder's answer showed a field its record does not list: the feedback carries it.
@@ -201,9 +202,9 @@ func TestQueryWorkflowRunsAChainAndAnswers(t *testing.T) {
 func clarifyEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
 	t.Helper()
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now" })).
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now" })).
 		Return(retrieved(""), nil).Once()
-	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now\nRome" })).
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return in.Text == "weather now\nRome" })).
 		Return(retrieved("Rome"), nil).Once()
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
@@ -253,7 +254,7 @@ func TestQueryWorkflowClarifies(t *testing.T) {
 
 func TestQueryWorkflowClarificationTimesOut(t *testing.T) {
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved(""), nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved(""), nil).Once()
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now", ClarifyDeadline: 2 * time.Hour})
 	res := result(t, env)
 	assert.Equal(t, StatusClarifyTimeout, res.Status)
@@ -263,7 +264,7 @@ func TestQueryWorkflowClarificationTimesOut(t *testing.T) {
 
 func TestQueryWorkflowAnswerWithoutQuestionIsRejected(t *testing.T) {
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil)
 	onCall(env, "weather.Current").Return(toolOK(weather), nil)
 	(&feedbackSink{}).on(env)
@@ -296,7 +297,7 @@ func TestQueryWorkflowRecombines(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newEnv(t, nil)
-			env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return len(in.Exclude) == 0 })).
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return len(in.Exclude) == 0 })).
 				Return(retrieved("Rome"), nil).Once()
 			onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 			onCall(env, "weather.Current").Return(activities.CallToolResult{},
@@ -314,7 +315,7 @@ func TestQueryWorkflowRecombines(t *testing.T) {
 			}
 			onCall(env, "skycast.Now").Return(toolOK(weather), nil).Maybe()
 			// After a failure with no alternative, graph-first recalls again without the failed API.
-			env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return len(in.Exclude) == 1 })).
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return len(in.Exclude) == 1 })).
 				Return(activities.RetrieveResult{}, nil).Maybe()
 			var fb feedbackSink
 			fb.on(env)
@@ -364,7 +365,7 @@ func (f *feedbackSink) countFailures(api string) int {
 
 func TestQueryWorkflowRecombinesAfterDrift(t *testing.T) {
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
 	// geo.Geocode answers, but with its outputs renamed: weather.Current cannot be bound.
 	onCall(env, "geo.Geocode").Return(toolOK(map[string]any{"latitude_v2": 41.9, "longitude": 12.5}), nil).Once()
 	locate := planner.Plan{Target: "weather.Current", Steps: []planner.PlanStep{
@@ -393,7 +394,7 @@ func TestQueryWorkflowRecombinesAfterDrift(t *testing.T) {
 
 func TestQueryWorkflowBudgetExhausted(t *testing.T) {
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved(""), nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved(""), nil).Once()
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now", MaxSteps: 1})
 	res := result(t, env)
 	assert.Equal(t, StatusBudgetExhausted, res.Status)
@@ -403,7 +404,7 @@ func TestQueryWorkflowBudgetExhausted(t *testing.T) {
 
 func TestQueryWorkflowNoTools(t *testing.T) {
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(activities.RetrieveResult{}, nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(activities.RetrieveResult{}, nil).Once()
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "translate this poem"})
 	res := result(t, env)
 	assert.Equal(t, StatusNoTools, res.Status)
@@ -455,7 +456,7 @@ func TestQueryWorkflowRejectsOversizedQuery(t *testing.T) {
 
 func TestQueryWorkflowContinuesAsNew(t *testing.T) {
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", ContinueAfter: 1})
 	require.True(t, env.IsWorkflowCompleted())
 	var can *workflow.ContinueAsNewError
@@ -510,7 +511,7 @@ func TestQueryWorkflowProjectsLLMDecisions(t *testing.T) {
 		{Action: planner.DirectAnswer, Answer: "It is 21.5 °C in Rome."},
 	}}
 	env := newEnv(t, p)
-	env.OnActivity("Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
 		return in.Description == "WeatherAPI(description: current weather)" && in.Text == "weather in Rome"
 	})).Return(retrieved("Rome"), nil).Once()
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
@@ -543,7 +544,7 @@ func TestQueryWorkflowExecutesTheActivitysProjection(t *testing.T) {
 	env := newEnv(t, nil)
 	proposed := planner.Decision{Action: planner.DirectAnswer, Answer: "proposed"}
 	executed := planner.Decision{Action: planner.DirectAnswer, Answer: "projected by the activity"}
-	env.OnActivity("Decide", mock.Anything, mock.Anything).Return(planner.Result{Planner: "llm:test", Decisions: []planner.Decision{proposed},
+	env.OnActivity("navi.Decide", mock.Anything, mock.Anything).Return(planner.Result{Planner: "llm:test", Decisions: []planner.Decision{proposed},
 		Projection: &planner.Projection{Decision: executed, Replaced: true, Proposed: proposed, Reason: "a test"}}, nil).Once()
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
 	res := result(t, env)
@@ -583,7 +584,7 @@ func TestQueryWorkflowWorkerLossIsNotTheTools(t *testing.T) {
 	lost := func(tt enumspb.TimeoutType) error { return temporal.NewTimeoutError(tt, nil) }
 	t.Run("lost twice, then answered", func(t *testing.T) {
 		env := newEnv(t, nil)
-		env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+		env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
 		onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 		var keys []string
 		calls := 0
@@ -615,7 +616,7 @@ func TestQueryWorkflowWorkerLossIsNotTheTools(t *testing.T) {
 	})
 	t.Run("lost past the limit", func(t *testing.T) {
 		env := newEnv(t, nil)
-		env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
+		env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
 		onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 		onCall(env, "weather.Current").Return(activities.CallToolResult{}, lost(enumspb.TIMEOUT_TYPE_HEARTBEAT))
 		var fb feedbackSink
@@ -697,7 +698,7 @@ func TestQueryWorkflowUnsafeCallCutOff(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newEnv(t, nil)
-			env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(unsafeRetrieved(tt.check), nil)
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(unsafeRetrieved(tt.check), nil)
 			onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 			calls := 0
 			onCall(env, "weather.Current").Return(func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
@@ -771,7 +772,7 @@ func TestAffirmativeAndEmptyOutput(t *testing.T) {
 // tool has failed.
 func TestQueryWorkflowToolErrorsCount(t *testing.T) {
 	env := newEnv(t, nil)
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil)
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 	unavailable := temporal.NewApplicationError("weather.Current: HTTP 503", activities.ErrTypeToolUnavailable, activities.ToolFailure{API: "weather.Current"})
 	onCall(env, "weather.Current").Return(activities.CallToolResult{}, unavailable).Times(activities.DefaultToolAttempts)
@@ -872,7 +873,7 @@ func TestQueryWorkflowCallsIndependentStepsAtOnce(t *testing.T) {
 	}})
 	res := retrieved("Rome")
 	res.Candidates[0].Plan = branchPlan()
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
 	var f inFlight
 	onCall(env, "opengeo.Locate").Return(f.call(map[string]any{"lat": 48.8566, "lon": 2.3522})).Once()
 	onCall(env, "geo.Geocode").Return(f.call(rome)).Once()
@@ -897,7 +898,7 @@ func TestQueryWorkflowOtherPartFailsAlone(t *testing.T) {
 	env := newEnv(t, p)
 	res := retrieved("Rome")
 	res.Candidates[0].Plan = branchPlan()
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
 	onCall(env, "opengeo.Locate").Return(activities.CallToolResult{},
 		temporal.NewNonRetryableApplicationError("opengeo.Locate: 404", activities.ErrTypeToolRejected, nil)).Once()
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
@@ -924,7 +925,7 @@ func TestQueryWorkflowSuspectAnswerIsNotLearned(t *testing.T) {
 		{Action: planner.CallAPI, TargetAPI: "weather.Current"},
 		{Action: planner.DirectAnswer, Answer: "No weather for Rome."},
 	}})
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 	empty := toolOK(map[string]any{})
 	empty.Suspect = "the answer is empty"
@@ -958,7 +959,7 @@ func TestQueryWorkflowBindsFromAPathThePlanNames(t *testing.T) {
 	plan.Steps[1].Bindings[0].FromOutput = "places[1].lat"
 	plan.Steps[1].Bindings[1].FromOutput = "places[1].lon"
 	r.Candidates[0].Plan = plan
-	env.OnActivity("Retrieve", mock.Anything, mock.Anything).Return(r, nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(r, nil).Once()
 	onCall(env, "geo.Geocode").Return(toolOK(map[string]any{"latitude": 1.0, "longitude": 2.0,
 		"places": []any{map[string]any{"lat": 1.0, "lon": 2.0}, map[string]any{"lat": 41.9, "lon": 12.5}}}), nil).Once()
 	onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {

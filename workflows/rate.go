@@ -41,6 +41,7 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 	if req.Workflow == "" {
 		return RateResult{}, fmt.Errorf("rate: the request names no workflow")
 	}
+	activity := activityNamer(ctx)
 	ctx = feedbackContext(ctx, fmt.Sprintf("rating of %s: %s", req.Workflow, verdict(req.Good)))
 	self := workflow.GetInfo(ctx).WorkflowExecution.ID
 	var res RateResult
@@ -55,7 +56,7 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 			tr.Success = req.Good && tr.Success
 			in.Transitions[j] = tr
 		}
-		if err := workflow.ExecuteActivity(ctx, contract.ActivityRecordFeedback, in).Get(ctx, nil); err != nil {
+		if err := workflow.ExecuteActivity(ctx, activity(contract.ActivityRecordFeedback), in).Get(ctx, nil); err != nil {
 			return res, fmt.Errorf("rate %s: chain %d: %w", req.Workflow, i+1, err)
 		}
 		res.Chains++

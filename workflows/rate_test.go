@@ -30,9 +30,8 @@ func TestRateWorkflow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newEnv(t, nil)
-			env.RegisterWorkflow(RateWorkflow)
 			var got []activities.FeedbackInput
-			env.OnActivity("RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) error {
+			env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) error {
 				got = append(got, in)
 				return nil
 			})
@@ -51,9 +50,8 @@ func TestRateWorkflow(t *testing.T) {
 	}
 	// A graph that stays down fails the rating, saying which chain; one that comes back is retried.
 	env := newEnv(t, nil)
-	env.RegisterWorkflow(RateWorkflow)
-	env.OnActivity("RecordFeedback", mock.Anything, mock.Anything).Return(errors.New("neo4j is down")).Once()
-	env.OnActivity("RecordFeedback", mock.Anything, mock.Anything).Return(nil).Once()
+	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(errors.New("neo4j is down")).Once()
+	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(nil).Once()
 	env.ExecuteWorkflow(RateWorkflow, RateRequest{Workflow: "run", Chains: []contract.FeedbackInput{chain}})
 	require.NoError(t, env.GetWorkflowError(), "retried after the graph came back")
 	env.AssertExpectations(t)

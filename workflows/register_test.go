@@ -27,7 +27,7 @@ func TestRegisterTraining(t *testing.T) {
 	var r registry
 	require.NoError(t, workflows.RegisterTraining(&r, &activities.Activities{}))
 	assert.Empty(t, r.workflows)
-	assert.Equal(t, []string{"TrainModel", "WriteModelPredictions"}, r.activities)
+	assert.Equal(t, []string{"TrainModel", "navi.TrainModel", "WriteModelPredictions", "navi.WriteModelPredictions"}, r.activities)
 
 	err := workflows.RegisterTraining(&registry{}, struct{}{})
 	assert.ErrorContains(t, err, "struct {} has no method TrainModel")

@@ -81,6 +81,7 @@ func RetrainWorkflow(ctx workflow.Context, req RetrainRequest) (RetrainResult, e
 		version = "hgt-" + workflow.Now(ctx).UTC().Format("20060102-150405")
 	}
 	res := RetrainResult{Version: version}
+	activity := activityNamer(ctx)
 	graph := func(summary string) workflow.Context {
 		return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: 10 * time.Minute, HeartbeatTimeout: time.Minute, RetryPolicy: graphRetry(), Summary: summary,
@@ -94,30 +95,30 @@ func RetrainWorkflow(ctx workflow.Context, req RetrainRequest) (RetrainResult, e
 		})
 	}
 
-	if err := workflow.ExecuteActivity(graph("propagate edge weights (Eq. 14)"), contract.ActivityPropagateWeights).Get(ctx, &res.Propagated); err != nil {
+	if err := workflow.ExecuteActivity(graph("propagate edge weights (Eq. 14)"), activity(contract.ActivityPropagateWeights)).Get(ctx, &res.Propagated); err != nil {
 		return res, fmt.Errorf("propagate: %w", err)
 	}
 	if err := workflow.ExecuteActivity(train(fmt.Sprintf("train %s (%d epochs at most, seed %d)", version, cfg.Epochs, cfg.Seed)),
-		contract.ActivityTrainModel, contract.TrainInput{Version: version, Config: cfg}).Get(ctx, &res.Train); err != nil {
+		activity(contract.ActivityTrainModel), contract.TrainInput{Version: version, Config: cfg}).Get(ctx, &res.Train); err != nil {
 		return res, fmt.Errorf("train %s: %w", version, err)
 	}
 	if err := workflow.ExecuteActivity(graph("evaluate "+version+" against the active model"),
-		contract.ActivityEvaluateModel, version).Get(ctx, &res.Evaluation); err != nil {
+		activity(contract.ActivityEvaluateModel), version).Get(ctx, &res.Evaluation); err != nil {
 		return res, fmt.Errorf("evaluate %s: %w", version, err)
 	}
 	if res.Evaluation.NotWorse {
-		if err := workflow.ExecuteActivity(train("write predictions of "+version), contract.ActivityWriteModelPredictions,
+		if err := workflow.ExecuteActivity(train("write predictions of "+version), activity(contract.ActivityWriteModelPredictions),
 			contract.PredictInput{Version: version, MissingThreshold: req.MissingThreshold, MaxMissing: req.MaxMissing, MissingFeeds: req.MissingFeeds}).Get(ctx, &res.Predicted); err != nil {
 			return res, fmt.Errorf("write predictions of %s: %w", version, err)
 		}
 	}
-	if err := workflow.ExecuteActivity(graph("prune and probe APIs (Eq. 13)"), contract.ActivityPruneAndProbe,
+	if err := workflow.ExecuteActivity(graph("prune and probe APIs (Eq. 13)"), activity(contract.ActivityPruneAndProbe),
 		contract.PruneProbeInput{MaxProbes: req.MaxProbes, Scope: req.PruneScope}).Get(ctx, &res.Pruning); err != nil {
 		return res, fmt.Errorf("prune and probe: %w", err)
 	}
 	if res.Evaluation.NotWorse && !req.NoActivate {
 		if err := workflow.ExecuteActivity(graph("activate "+version+": "+res.Evaluation.Reason),
-			contract.ActivityActivateModel, version).Get(ctx, nil); err != nil {
+			activity(contract.ActivityActivateModel), version).Get(ctx, nil); err != nil {
 			return res, fmt.Errorf("activate %s: %w", version, err)
 		}
 		res.Activated = true

@@ -33,34 +33,33 @@ func TestRetrainWorkflow(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newEnv(t, nil)
-			env.RegisterWorkflow(RetrainWorkflow)
 			var order []string
 			record := func(name string) { order = append(order, name) }
-			env.OnActivity("PropagateWeights", mock.Anything).Return(func(context.Context) (activities.PropagateResult, error) {
+			env.OnActivity("navi.PropagateWeights", mock.Anything).Return(func(context.Context) (activities.PropagateResult, error) {
 				record("propagate")
 				return activities.PropagateResult{Edges: 10, Updated: 3}, nil
 			}).Once()
-			env.OnActivity("TrainModel", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.TrainInput) (activities.TrainResult, error) {
+			env.OnActivity("navi.TrainModel", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.TrainInput) (activities.TrainResult, error) {
 				record("train")
 				assert.Equal(t, "hgt-v2", in.Version)
 				assert.Equal(t, uint64(7), in.Config.Seed, "the request's config reaches training")
 				return trained, nil
 			}).Once()
-			env.OnActivity("EvaluateModel", mock.Anything, "hgt-v2").Return(func(context.Context, string) (activities.EvaluateResult, error) {
+			env.OnActivity("navi.EvaluateModel", mock.Anything, "hgt-v2").Return(func(context.Context, string) (activities.EvaluateResult, error) {
 				record("evaluate")
 				return tt.eval, nil
 			}).Once()
-			env.OnActivity("WriteModelPredictions", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.PredictInput) (activities.PredictResult, error) {
+			env.OnActivity("navi.WriteModelPredictions", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.PredictInput) (activities.PredictResult, error) {
 				record("predict")
 				assert.Zero(t, in.MissingThreshold, "the model's own threshold")
 				assert.Equal(t, DefaultMaxMissing, in.MaxMissing)
 				return activities.PredictResult{Predicted: 12, Missing: 2, Written: 12}, nil
 			}).Maybe()
-			env.OnActivity("PruneAndProbe", mock.Anything, mock.Anything).Return(func(context.Context, activities.PruneProbeInput) (activities.PruneProbeResult, error) {
+			env.OnActivity("navi.PruneAndProbe", mock.Anything, mock.Anything).Return(func(context.Context, activities.PruneProbeInput) (activities.PruneProbeResult, error) {
 				record("prune")
 				return activities.PruneProbeResult{Pruned: []string{"old.API"}}, nil
 			}).Once()
-			env.OnActivity("ActivateModel", mock.Anything, "hgt-v2").Return(func(context.Context, string) error {
+			env.OnActivity("navi.ActivateModel", mock.Anything, "hgt-v2").Return(func(context.Context, string) error {
 				record("activate")
 				return nil
 			}).Maybe()
@@ -89,9 +88,8 @@ func TestRetrainWorkflow(t *testing.T) {
 
 func TestRetrainWorkflowTrainingFails(t *testing.T) {
 	env := newEnv(t, nil)
-	env.RegisterWorkflow(RetrainWorkflow)
-	env.OnActivity("PropagateWeights", mock.Anything).Return(activities.PropagateResult{}, nil)
-	env.OnActivity("TrainModel", mock.Anything, mock.Anything).Return(activities.TrainResult{},
+	env.OnActivity("navi.PropagateWeights", mock.Anything).Return(activities.PropagateResult{}, nil)
+	env.OnActivity("navi.TrainModel", mock.Anything, mock.Anything).Return(activities.TrainResult{},
 		temporal.NewNonRetryableApplicationError("train: the graph has no behavioural edges", activities.ErrTypeTrainingInput, nil)).Once()
 	env.ExecuteWorkflow(RetrainWorkflow, RetrainRequest{})
 	require.True(t, env.IsWorkflowCompleted())
