@@ -33,6 +33,12 @@ const Prefix = "navi."
 // Prefixed is name with Prefix.
 func Prefixed(name string) string { return Prefix + name }
 
+// IsActivity reports whether an activity type of a history, prefixed or from before the
+// prefix, is the activity name.
+func IsActivity(activityType, name string) bool {
+	return activityType == name || activityType == Prefixed(name)
+}
+
 // Error types of non-retryable LookupTools failures, as seen in the workflow history.
 const (
 	ErrTypeInvalidInput = "InvalidInput"

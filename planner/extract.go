@@ -361,6 +361,10 @@ var (
 	// exSkipWords may stand between a cue and its value ("party size of 4", "checking in on
 	// 2026-12-01", "a guest named Ana Silva").
 	exSkipWords = exSet("of", "is", "are", "was", "on", "at", "as", "equals", "about", "called", "named", "=", ":")
+	// exRelatives open a relative clause, alone or after a preposition ("the league that
+	// Inter plays in", "the city in which she lives").
+	exRelatives    = exSet("that", "which", "where", "whose", "who", "whom")
+	exPrepositions = exSet("in", "of", "at", "for", "to", "with", "from", "on", "by")
 )
 
 // exSynonyms are other words for common input names, keyed by the name's normalised words
@@ -528,6 +532,28 @@ func (x *extraction) matchCue(p int, cue []string) (int, int, bool) {
 		}
 	}
 	return x.ents[p].tok, x.ents[p+len(cue)-1].tok, true
+}
+
+// describedByClause reports whether one of the slot's cues opens a relative clause ("the league
+// that Inter plays in", "the city in which she lives"): the request says which one by another
+// thing, so a free phrase it holds is that thing, not the slot's value.
+func (x *extraction) describedByClause(s *exSlot) bool {
+	for p := range x.ents {
+		for _, cue := range s.cues {
+			_, b, ok := x.matchCue(p, cue)
+			if !ok {
+				continue
+			}
+			next := b + 1
+			if next < len(x.toks) && exPrepositions[x.toks[next].lower] {
+				next++
+			}
+			if next < len(x.toks) && exRelatives[x.toks[next].lower] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // named binds each slot to the first value that follows one of its cues. Values this rule
@@ -1068,7 +1094,7 @@ func (x *extraction) freeText() {
 	byKey := map[string]*group{}
 	for _, si := range free {
 		s := &x.slots[si]
-		if required && !s.Required {
+		if required && !s.Required || x.describedByClause(s) {
 			continue
 		}
 		kind := s.group()

@@ -69,7 +69,7 @@ func recordedChains(ctx context.Context, tc client.Client, dc converter.DataConv
 	var chains []contract.FeedbackInput
 	for _, e := range h.GetEvents() {
 		a := e.GetActivityTaskScheduledEventAttributes()
-		if a.GetActivityType().GetName() != contract.ActivityRecordFeedback {
+		if !contract.IsActivity(a.GetActivityType().GetName(), contract.ActivityRecordFeedback) {
 			continue
 		}
 		var in contract.FeedbackInput

@@ -548,7 +548,7 @@ func inContext(r *Result, links Links, w float64) {
 			}
 		}
 		sortCandidates(cs)
-		g.Candidates = cs
+		g.Alone, g.Candidates = g.Candidates, cs
 	}
 }
 
@@ -635,8 +635,13 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 		}
 		c := g.Candidates[0].Name
 		if links != nil {
+			// The part as if it were the request: its candidates as it alone ranks them, not
+			// read in the context of the whole request, which is mostly about the other parts.
 			part := g
 			part.Whole = true
+			if part.Alone != nil {
+				part.Candidates, part.Alone = part.Alone, nil
+			}
 			sub := &Result{Goals: []Goal{part}}
 			if err := Choose(sub, links, o); err == nil && sub.Final != "" {
 				c = sub.Final

@@ -159,6 +159,10 @@ type Goal struct {
 	Relevant bool `json:"relevant"`
 	// Best is the best candidate's dense similarity (0 for Lexical).
 	Best float64 `json:"best"`
+	// Alone holds the candidates as the sub-goal alone ranks them, when Choose has read
+	// Candidates in the request's context (inContext): a part of a compound request chooses
+	// its own final step from these.
+	Alone []Candidate `json:"-"`
 }
 
 // Result is what Retrieve found.
