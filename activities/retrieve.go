@@ -50,21 +50,28 @@ type GraphStore interface {
 	ReadTx(ctx context.Context, what string, fn func(neo4j.Reads) error) error
 }
 
-// partKnown is known with the values that one part of the request, clause, states in place of
-// those read from the whole request; what the user answered (answered) stays. known itself
-// when clause is empty or states nothing.
-func partKnown(known, answered map[string]string, clause string, slots []planner.Slot) map[string]string {
+// partKnown is what one part of the request, clause, binds: the values it states itself, in
+// place of those read from the whole request, and of the whole request's values none that
+// only another part states (others: every part's clause); what the user answered (answered)
+// stays. known itself when clause is empty.
+func partKnown(known, answered map[string]string, clause string, others []string, slots []planner.Slot) map[string]string {
 	if strings.TrimSpace(clause) == "" {
 		return known
 	}
-	stated := planner.Extract(clause, slots)
-	if len(stated) == 0 {
-		return known
+	out := make(map[string]string, len(known))
+	for k, v := range known {
+		if statedIn(v, clause) || !slices.ContainsFunc(others, func(o string) bool { return o != clause && statedIn(v, o) }) {
+			out[k] = v
+		}
 	}
-	out := maps.Clone(known)
-	maps.Copy(out, stated)
+	maps.Copy(out, planner.Extract(clause, slots))
 	maps.Copy(out, answered)
 	return out
+}
+
+// statedIn reports whether text writes value (case aside).
+func statedIn(value, text string) bool {
+	return value != "" && strings.Contains(strings.ToLower(text), strings.ToLower(value))
 }
 
 // withoutCalls is known without the values keyed to an input of one of apis ("API.param").
@@ -231,7 +238,11 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
 		links := recall.GraphLinks{G: g}
 		parts := found.Branches(subs[0].APINames(g), links, opts)
-		if own := partKnown(known, in.Known, parts.Own, slots(g)); !maps.Equal(own, known) {
+		var others []string
+		for _, c := range found.Clauses() {
+			others = append(others, c.Text)
+		}
+		if own := partKnown(known, in.Known, parts.Own, others, slots(g)); !maps.Equal(own, known) {
 			req := reqs[0]
 			req.Known = own
 			sub, err := searcher.Search(ctx, g, req)
@@ -247,7 +258,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		for _, b := range parts.Branches {
 			clauses[b.API] = b.Clause
 		}
-		knownOf := func(api string) map[string]string { return partKnown(known, in.Known, clauses[api], slots(g)) }
+		knownOf := func(api string) map[string]string { return partKnown(known, in.Known, clauses[api], others, slots(g)) }
 		own := subs[0].APINames(g)
 		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], parts.Names(), parts.Allows, knownOf); err != nil {
 			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)

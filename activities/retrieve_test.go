@@ -487,6 +487,15 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 	} else {
 		assert.Empty(t, res.Branches)
 	}
+
+	// A value only another part states is not this part's: the time zone of Singapore is
+	// geocoded from Singapore, not read at the air quality's coordinates.
+	res = ask(t, a, "What is the air quality index at latitude 1.3521, longitude 103.8198? Also, what time zone applies at the centre of Singapore?")
+	require.Equal(t, "geo.Timezone", res.Final)
+	c = candidate(t, res, res.Final)
+	requireExecutable(t, c, res.APIs)
+	zone := chainOf(c.Plan, res.Final)
+	assert.Equal(t, map[string]bool{"Singapore": true}, givenIn(c.Plan, zone), "the time zone's chain: %v", zone)
 }
 
 // givenIn returns the values given to the steps apis of p.
