@@ -187,7 +187,7 @@ bench: up
 	bin/navi bench $(BENCH_RENAMED_ARGS) -difficulty renamed -failures=false -out $(BENCH_OUT)/renamed && \
 	bin/navi bench $(BENCH_COMPOUND_ARGS) -difficulty compound -failures=false -out $(BENCH_OUT)/compound
 
-## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries) against a
+## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries, a compound request's three parts at once and in turn) against a
 ## fresh stack of their own on free ports (no worker: each benchmark runs its own), stopped
 ## afterwards; the output goes to results/bench-agent.txt
 bench-agent: build
@@ -199,7 +199,8 @@ bench-agent: build
 	  { bin/navi dev logs -state $(BENCH_STATE) -n 30; exit 1; }; \
 	set -a; . $(BENCH_STATE)/stack.env; set +a; \
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
-	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt
+	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt; \
+	$(GO) test -run '^$$' -bench 'ThreeBranches' -benchtime 10x -count 3 -timeout 10m ./workflows/ | tee -a results/bench-agent.txt
 
 ## eval: navi eval retrieval and navi eval chains on every dev set in ../shared/data and the tool world, in process (no
 ## stack needed): every method side by side; reports (JSON, Markdown) in results/eval

@@ -43,6 +43,7 @@ func ask(args []string, s streams) error {
 	c.fs.StringVar(&req.Planner, "planner", "", "force a planner: graph-first or llm (default: the worker's)")
 	c.fs.StringVar(&req.Search, "search", "", "graph search: alphabeta or heuristic (default: alphabeta)")
 	c.fs.IntVar(&req.MaxSteps, "max-steps", 0, fmt.Sprintf("bound on planner decisions (default %d)", workflows.DefaultMaxSteps))
+	c.fs.IntVar(&req.MaxParallel, "max-parallel", 0, "bound on the tool calls that run at once; 1 runs them one after another (default: unbounded)")
 	c.fs.DurationVar(&req.ClarifyDeadline, "clarify-deadline", 0, fmt.Sprintf("how long the run waits for an answer to its question (default %s)", workflows.DefaultClarifyDeadline))
 	pos, err := c.parse(args, 1, -1, `a query: navi ask [flags] "<query>"`)
 	if err != nil {
@@ -72,6 +73,8 @@ func checkRequest(req workflows.QueryRequest) error {
 		return fmt.Errorf("%w: -search %q: want alphabeta or heuristic", errUsage, req.Search)
 	case req.MaxSteps < 0:
 		return fmt.Errorf("%w: -max-steps %d: want a positive number", errUsage, req.MaxSteps)
+	case req.MaxParallel < 0:
+		return fmt.Errorf("%w: -max-parallel %d: want a positive number", errUsage, req.MaxParallel)
 	case req.ClarifyDeadline < 0:
 		return fmt.Errorf("%w: -clarify-deadline %s: want a positive duration", errUsage, req.ClarifyDeadline)
 	}

@@ -261,3 +261,54 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// threeParts asks three independent questions of one point, each answered by one call
+// (geo.Elevation, airq.Pollen, geo.Timezone).
+const threeParts = "What is the ground elevation at latitude 48.8566, longitude 2.3522? Also, how high are pollen levels at latitude 48.8566, longitude 2.3522? And what time zone applies at latitude 48.8566, longitude 2.3522?"
+
+// BenchmarkThreeBranches runs a compound request of three independent parts on the real stack,
+// each of its tools slowed by 300 ms in the tool world: the parts' calls at once (the default)
+// and one after another (QueryRequest.MaxParallel 1). at-once/in-turn is the first's mean wall
+// time over the second's, from the same run.
+func BenchmarkThreeBranches(b *testing.B) {
+	a := startAgent(b, agentOptions{})
+	const prefix = "navi-bench-branches-"
+	for _, api := range []string{"geo.Elevation", "airq.Pollen", "geo.Timezone"} {
+		stacktest.InjectFault(b, toolworld.Fault{API: api, Mode: toolworld.ModeSlow, LatencyMS: 300, KeyPrefix: "navi/" + prefix})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	ask := func(b *testing.B, maxParallel int) time.Duration {
+		start := time.Now()
+		run := a.start(ctx, b, stacktest.UniqueName(prefix), workflows.QueryRequest{Query: threeParts, MaxParallel: maxParallel})
+		var res workflows.QueryResult
+		require.NoError(b, run.Get(ctx, &res))
+		wall := time.Since(start)
+		if res.Status != workflows.StatusAnswered || res.ToolCalls != 3 {
+			b.Fatalf("run %s: %s after %d calls (%v): %s", run.GetID(), res.Status, res.ToolCalls, res.Chain, res.Answer)
+		}
+		return wall
+	}
+	ask(b, 0) // warm up: connections, caches, the worker's pollers
+	var atOnce time.Duration // the mean wall time of a run with its calls at once
+	for _, mode := range []struct {
+		name string
+		max  int
+	}{{"at-once", 0}, {"in-turn", 1}} {
+		b.Run(mode.name, func(b *testing.B) {
+			var wall time.Duration
+			runs := 0
+			for b.Loop() {
+				wall += ask(b, mode.max)
+				runs++
+			}
+			mean := wall / time.Duration(runs)
+			b.ReportMetric(ms(mean), "ms/run")
+			if mode.max == 0 {
+				atOnce = mean
+			} else if atOnce > 0 {
+				b.ReportMetric(float64(atOnce)/float64(mean), "at-once/in-turn")
+			}
+		})
+	}
+}

@@ -82,7 +82,8 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 
 // executeReady runs plan in rounds: each round calls at once every step not called yet whose
 // upstream inputs earlier steps have produced (in plan order, so that the history reads the
-// same on every replay), then takes their outcomes in that order. A step whose producer
+// same on every replay; at most QueryRequest.MaxParallel of them when set), then takes their
+// outcomes in that order. A step whose producer
 // answered without the output it needs, or whose tool failed, is recombined after the round,
 // the first in plan order; what the round's other steps produced is kept.
 func (r *run) executeReady(plan planner.Plan, ch *chain) error {
@@ -110,6 +111,9 @@ func (r *run) executeReady(plan planner.Plan, ch *chain) error {
 				break
 			}
 			round = append(round, started{i: i, args: args, call: r.startCall(step.API, args, i)})
+			if r.req.MaxParallel > 0 && len(round) >= r.req.MaxParallel {
+				break // the other ready steps start in the next round
+			}
 		}
 		if len(round) == 0 {
 			if recombined {

@@ -2,9 +2,12 @@ package workflows
 
 import (
 	"context"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/mock"
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/workflow"
@@ -50,6 +53,41 @@ func BenchmarkIndependentSteps(b *testing.B) {
 				require.True(b, env.IsWorkflowCompleted())
 				require.NoError(b, env.GetWorkflowError())
 			}
+		})
+	}
+}
+
+// MaxParallel bounds the calls of a plan's independent steps that run at once.
+func TestQueryWorkflowMaxParallel(t *testing.T) {
+	given := func(param, v string) []planner.Binding {
+		return []planner.Binding{{Param: param, Required: true, Source: planner.SourceGiven, Value: v}}
+	}
+	plan := planner.Plan{Target: "weather.Current", Score: 0.7, Steps: []planner.PlanStep{
+		{API: "opengeo.Locate", Bindings: given("city_name", "Paris")},
+		{API: "geo.Geocode", Bindings: given("city", "Rome")},
+		{API: "weather.Current", Bindings: append(given("latitude", "41.9"), given("longitude", "12.5")...)},
+	}}
+	for _, tt := range []struct{ max, want int }{{0, 3}, {2, 2}, {1, 1}} {
+		t.Run(fmt.Sprint(tt.max), func(t *testing.T) {
+			var running, most atomic.Int32
+			slow := func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
+				n := running.Add(1)
+				defer running.Add(-1)
+				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+				}
+				time.Sleep(50 * time.Millisecond)
+				return toolOK(weather), nil
+			}
+			env := newEnv(t, nil)
+			res := retrieved("Rome")
+			res.Candidates[0].Plan = plan
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil)
+			env.OnActivity("navi.CallTool", mock.Anything, mock.Anything).Return(slow).Times(3)
+			(&feedbackSink{}).on(env)
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?", MaxParallel: tt.max})
+			assert.Equal(t, StatusAnswered, result(t, env).Status)
+			assert.Equal(t, int32(tt.want), most.Load(), "calls at once")
+			env.AssertExpectations(t)
 		})
 	}
 }

@@ -60,6 +60,9 @@ type QueryRequest struct {
 	NoFeedback bool `json:"no_feedback,omitempty"`
 	// MaxSteps bounds planner decisions; 0 means DefaultMaxSteps.
 	MaxSteps int `json:"max_steps,omitempty"`
+	// MaxParallel bounds the tool calls of a plan that run at once (its independent steps and
+	// a compound request's parts); 0 leaves them unbounded, 1 calls them one after another.
+	MaxParallel int `json:"max_parallel,omitempty"`
 	// ClarifyDeadline bounds how long the run waits for an answer; 0 means DefaultClarifyDeadline.
 	ClarifyDeadline time.Duration `json:"clarify_deadline,omitempty"`
 	// RerunOf is the workflow ID of the run this one repeats (navi rerun).
