@@ -112,33 +112,7 @@ DETACH DELETE g`
 // similar to vec, through the goal index, with the cosine of the most similar one. Sub-goals
 // older than GoalWindowDays no longer count.
 func (s *Store) Served(ctx context.Context, vec []float64, k int, callable bool) ([]recall.Hit, error) {
-	return s.served(ctx, s.auto(), vec, k, callable)
-}
-
-// served is Served's read through rd.
-func (s *Store) served(ctx context.Context, rd reader, vec []float64, k int, callable bool) ([]recall.Hit, error) {
-	if k <= 0 || zero(vec) {
-		return nil, nil
-	}
-	recs, err := rd.read(ctx, "past sub-goals", `
-CALL db.index.vector.queryNodes($index, $n, $vec) YIELD node, score
-WHERE node.at >= $oldest
-MATCH (node)-[:SERVED]->(a:API)
-WHERE coalesce(a.status, 'active') = 'active' AND (NOT $callable OR coalesce(a.callable, false))
-WITH a.name AS name, max(score) AS score
-RETURN name, score
-ORDER BY score DESC, name
-LIMIT $k`, map[string]any{"index": GoalIndex, "n": int64(4 * k), "vec": vec, "k": int64(k), "callable": callable,
-		"oldest": goalsSince().Unix()})
-	if err != nil {
-		return nil, err
-	}
-	out := make([]recall.Hit, 0, len(recs))
-	for _, r := range recs {
-		m := r.AsMap()
-		out = append(out, recall.Hit{Name: m["name"].(string), Score: cosineOf(m["score"].(float64))})
-	}
-	return out, nil
+	return storeSource{s: s, rd: s.auto(), callable: callable}.Served(ctx, vec, k)
 }
 
 // goalsSince is the oldest time a past sub-goal still counts from (GoalWindowDays).

@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
 )
@@ -25,12 +24,7 @@ func storedAPI(t *testing.T, s *neo4j.Store, name string) twnm.API {
 }
 
 func TestAddOutputsJoinsTheGraphAndKeepsWhatWasLearned(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	c := catalog(prefix)
-	_, err := s.LoadCatalog(ctx, c)
-	require.NoError(t, err)
+	s, ctx, prefix, c := imported(t)
 	invs, trs := feedbackOf(prefix, true, time.Now())
 	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
 	before := apiProps(t, s, prefix)
@@ -63,12 +57,7 @@ RETURN count(p) AS n`, map[string]any{"r": prefix + "Restaurants", "g": prefix +
 }
 
 func TestAddOutputsRebuildsACatalogChangedMeanwhile(t *testing.T) {
-	s := stacktest.Store(t)
-	ctx := context.Background()
-	prefix := stacktest.UniqueName("t") + "_"
-	c := catalog(prefix)
-	_, err := s.LoadCatalog(ctx, c)
-	require.NoError(t, err)
+	s, ctx, prefix, _ := imported(t)
 
 	// Another writer re-imports the catalog with Weather described anew between AddOutputs'
 	// read and its import: the first rebuild must not undo that.

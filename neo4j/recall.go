@@ -41,7 +41,11 @@ func (src storeSource) Dense(ctx context.Context, vec []float64, k int) ([]recal
 
 // Served implements recall.Learned: past sub-goals of answered runs (RecordGoals).
 func (src storeSource) Served(ctx context.Context, vec []float64, k int) ([]recall.Hit, error) {
-	return src.s.served(ctx, src.rd, vec, k, src.callable)
+	hs, err := src.ServedAll(ctx, [][]float64{vec}, k)
+	if err != nil {
+		return nil, err
+	}
+	return hs[0], nil
 }
 
 func hits(ms []Match) []recall.Hit {

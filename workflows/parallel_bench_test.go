@@ -16,18 +16,23 @@ import (
 	"github.com/naviagent/navi/planner"
 )
 
-// BenchmarkIndependentSteps runs a plan of three independent tool calls of 100 ms each in
-// Temporal's test suite, with the steps called at once (parallelStepsChange) and one after
-// another (as runs recorded before it): the wall time of one run per op.
-func BenchmarkIndependentSteps(b *testing.B) {
+// independentSteps is a plan of three tool calls none of which needs another's output.
+func independentSteps() planner.Plan {
 	given := func(param, v string) []planner.Binding {
 		return []planner.Binding{{Param: param, Required: true, Source: planner.SourceGiven, Value: v}}
 	}
-	plan := planner.Plan{Target: "weather.Current", Score: 0.7, Steps: []planner.PlanStep{
+	return planner.Plan{Target: "weather.Current", Score: 0.7, Steps: []planner.PlanStep{
 		{API: "opengeo.Locate", Bindings: given("city_name", "Paris")},
 		{API: "geo.Geocode", Bindings: given("city", "Rome")},
 		{API: "weather.Current", Bindings: append(given("latitude", "41.9"), given("longitude", "12.5")...)},
 	}}
+}
+
+// BenchmarkIndependentSteps runs a plan of three independent tool calls of 100 ms each in
+// Temporal's test suite, with the steps called at once (parallelStepsChange) and one after
+// another (as runs recorded before it): the wall time of one run per op.
+func BenchmarkIndependentSteps(b *testing.B) {
+	plan := independentSteps()
 	slow := func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
 		time.Sleep(100 * time.Millisecond)
 		return toolOK(weather), nil
@@ -59,14 +64,7 @@ func BenchmarkIndependentSteps(b *testing.B) {
 
 // MaxParallel bounds the calls of a plan's independent steps that run at once.
 func TestQueryWorkflowMaxParallel(t *testing.T) {
-	given := func(param, v string) []planner.Binding {
-		return []planner.Binding{{Param: param, Required: true, Source: planner.SourceGiven, Value: v}}
-	}
-	plan := planner.Plan{Target: "weather.Current", Score: 0.7, Steps: []planner.PlanStep{
-		{API: "opengeo.Locate", Bindings: given("city_name", "Paris")},
-		{API: "geo.Geocode", Bindings: given("city", "Rome")},
-		{API: "weather.Current", Bindings: append(given("latitude", "41.9"), given("longitude", "12.5")...)},
-	}}
+	plan := independentSteps()
 	for _, tt := range []struct{ max, want int }{{0, 3}, {2, 2}, {1, 1}} {
 		t.Run(fmt.Sprint(tt.max), func(t *testing.T) {
 			var running, most atomic.Int32

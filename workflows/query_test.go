@@ -102,6 +102,14 @@ func onRecombine(env *testsuite.TestWorkflowEnvironment, strategy string) *tests
 	return env.OnActivity("navi.Recombine", mock.Anything, mock.MatchedBy(func(in activities.RecombineInput) bool { return in.Strategy == strategy }))
 }
 
+// onWeatherAt expects weather.Current called once at the point, and answers the weather.
+func onWeatherAt(t *testing.T, env *testsuite.TestWorkflowEnvironment, lat, lon string) {
+	onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
+		assert.Equal(t, map[string]string{"latitude": lat, "longitude": lon}, in.Args)
+		return toolOK(weather), nil
+	}).Once()
+}
+
 // feedbackSink records what the feedback activity was given.
 type feedbackSink struct {
 	mu   sync.Mutex
@@ -380,10 +388,7 @@ func TestQueryWorkflowRecombinesAfterDrift(t *testing.T) {
 		return activities.RecombineResult{Found: true, Strategy: twnm.StrategySubstitution, Plan: locate, APIs: testAPIs}, nil
 	}).Once()
 	onCall(env, "opengeo.Locate").Return(toolOK(map[string]any{"lat": 41.9, "lon": 12.5}), nil).Once()
-	onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
-		assert.Equal(t, map[string]string{"latitude": "41.9", "longitude": "12.5"}, in.Args)
-		return toolOK(weather), nil
-	}).Once()
+	onWeatherAt(t, env, "41.9", "12.5")
 	(&feedbackSink{}).on(env)
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
 	res := result(t, env)
@@ -962,10 +967,7 @@ func TestQueryWorkflowBindsFromAPathThePlanNames(t *testing.T) {
 	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(r, nil).Once()
 	onCall(env, "geo.Geocode").Return(toolOK(map[string]any{"latitude": 1.0, "longitude": 2.0,
 		"places": []any{map[string]any{"lat": 1.0, "lon": 2.0}, map[string]any{"lat": 41.9, "lon": 12.5}}}), nil).Once()
-	onCall(env, "weather.Current").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
-		assert.Equal(t, map[string]string{"latitude": "41.9", "longitude": "12.5"}, in.Args)
-		return toolOK(weather), nil
-	}).Once()
+	onWeatherAt(t, env, "41.9", "12.5")
 	(&feedbackSink{}).on(env)
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
 	res := result(t, env)
