@@ -289,7 +289,7 @@ func BenchmarkThreeBranches(b *testing.B) {
 		}
 		return wall
 	}
-	ask(b, 0) // warm up: connections, caches, the worker's pollers
+	ask(b, 0)                // warm up: connections, caches, the worker's pollers
 	var atOnce time.Duration // the mean wall time of a run with its calls at once
 	for _, mode := range []struct {
 		name string
