@@ -69,6 +69,11 @@ func (a *Activities) addObserved(ctx context.Context, in FeedbackInput) (int, er
 		return 0, nil
 	}
 	n, err := a.Store.AddOutputs(ctx, observed)
+	if errors.Is(err, neo4j.ErrCatalogTooLarge) {
+		// Nothing is lost that matters: the next import of that catalog may list them.
+		activity.GetLogger(ctx).Warn("outputs the answers showed are not added", "key", in.Key, "reason", err.Error())
+		return n, nil
+	}
 	if err != nil {
 		return n, graphError(err)
 	}

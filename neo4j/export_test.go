@@ -23,3 +23,9 @@ func SetAfterObservedRead(t interface{ Cleanup(func()) }, f func(catalog string)
 	afterObservedRead = f
 	t.Cleanup(func() { afterObservedRead = nil })
 }
+
+// SetMaxRebuildAPIs lowers the largest catalog AddOutputs rebuilds until the test ends.
+func SetMaxRebuildAPIs(t interface{ Cleanup(func()) }, n int) {
+	maxRebuildAPIs = n
+	t.Cleanup(func() { maxRebuildAPIs = MaxRebuildAPIs })
+}

@@ -15,6 +15,17 @@ import (
 // observeAttempts bounds AddOutputs' rebuilds of one catalog that other writers keep changing.
 const observeAttempts = 3
 
+// MaxRebuildAPIs is the largest catalog AddOutputs rebuilds: a rebuild of a larger one takes
+// longer than the feedback activity should (16,000 APIs take about a minute), so its observed
+// outputs wait for the catalog's next import (ErrCatalogTooLarge).
+const MaxRebuildAPIs = 5000
+
+// maxRebuildAPIs is MaxRebuildAPIs, lowered by tests.
+var maxRebuildAPIs = MaxRebuildAPIs
+
+// ErrCatalogTooLarge is wrapped by AddOutputs for a catalog of more than MaxRebuildAPIs APIs.
+var ErrCatalogTooLarge = errors.New("catalog too large to rebuild for the outputs its answers showed")
+
 // afterObservedRead, when set (by tests), runs after AddOutputs read a catalog and before it
 // imports the rebuilt one.
 var afterObservedRead func(catalog string) error
@@ -26,7 +37,8 @@ var afterObservedRead func(catalog string) error
 // join parameter nodes and data-flow links as if the catalog had listed them; what was learned
 // stays, as for any re-import of a changed record. A catalog another writer changes meanwhile
 // is read and rebuilt again. APIs the graph no longer holds are skipped; outputs already
-// listed are not added twice.
+// listed are not added twice. A catalog of more than MaxRebuildAPIs APIs is left as it is: the
+// error then wraps ErrCatalogTooLarge, and the other catalogs have their outputs added.
 func (s *Store) AddOutputs(ctx context.Context, observed map[string][]twnm.Param) (int, error) {
 	names := make([]string, 0, len(observed))
 	for name, ps := range observed {
@@ -45,15 +57,20 @@ func (s *Store) AddOutputs(ctx context.Context, observed map[string][]twnm.Param
 		return 0, err
 	}
 	total := 0
+	var tooLarge error
 	for _, r := range res.Records {
 		catalog, _ := r.AsMap()["catalog"].(string)
 		n, err := s.addOutputs(ctx, catalog, observed)
+		if errors.Is(err, ErrCatalogTooLarge) {
+			tooLarge = fmt.Errorf("add outputs to catalog %s: %w", catalog, err) // the others still gain theirs
+			continue
+		}
 		if err != nil {
 			return total, fmt.Errorf("add outputs to catalog %s: %w", catalog, err)
 		}
 		total += n
 	}
-	return total, nil
+	return total, tooLarge
 }
 
 // addOutputs rebuilds one catalog with the observed outputs of its APIs.
@@ -62,6 +79,9 @@ func (s *Store) addOutputs(ctx context.Context, catalog string, observed map[str
 		cat, specs, err := s.storedCatalog(ctx, catalog)
 		if err != nil {
 			return 0, err
+		}
+		if len(cat.APIs) > maxRebuildAPIs {
+			return 0, fmt.Errorf("%d APIs, more than %d: %w", len(cat.APIs), maxRebuildAPIs, ErrCatalogTooLarge)
 		}
 		added := 0
 		for i, a := range cat.APIs {

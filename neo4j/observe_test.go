@@ -79,3 +79,13 @@ func TestAddOutputsRebuildsACatalogChangedMeanwhile(t *testing.T) {
 	assert.Equal(t, int64(1), apiProps(t, s, prefix)["renamed"], "the other writer's change stays")
 	assert.Len(t, storedAPI(t, s, prefix+"Geocode").Outputs, 3)
 }
+
+// A catalog too large to rebuild keeps its records; the error says so.
+func TestAddOutputsLeavesALargeCatalog(t *testing.T) {
+	s, ctx, prefix, _ := imported(t)
+	neo4j.SetMaxRebuildAPIs(t, 2)
+	n, err := s.AddOutputs(ctx, map[string][]twnm.Param{prefix + "Geocode": {{Name: prefix + "country", Type: "string", Path: "address." + prefix + "country"}}})
+	require.ErrorIs(t, err, neo4j.ErrCatalogTooLarge)
+	assert.Zero(t, n)
+	assert.Len(t, storedAPI(t, s, prefix+"Geocode").Outputs, 2)
+}
