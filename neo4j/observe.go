@@ -15,9 +15,10 @@ import (
 // observeAttempts bounds AddOutputs' rebuilds of one catalog that other writers keep changing.
 const observeAttempts = 3
 
-// MaxRebuildAPIs is the largest catalog AddOutputs rebuilds: a rebuild of a larger one takes
-// longer than the feedback activity should (16,000 APIs: a build of 14–20 s and an import of about 8 s, near the activity's one-minute timeout), so its observed
-// outputs wait for the catalog's next import (ErrCatalogTooLarge).
+// MaxRebuildAPIs is the largest catalog AddOutputs rebuilds: a larger one takes longer than the
+// feedback activity should (16,000 APIs: a build of 14–20 s and an import of about 8 s, near
+// the activity's one-minute timeout), so its observed outputs wait for the catalog's next
+// import (ErrCatalogTooLarge).
 const MaxRebuildAPIs = 5000
 
 // maxRebuildAPIs is MaxRebuildAPIs, lowered by tests.
