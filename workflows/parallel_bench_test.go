@@ -3,7 +3,6 @@ package workflows
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -67,24 +66,16 @@ func TestQueryWorkflowMaxParallel(t *testing.T) {
 	plan := independentSteps()
 	for _, tt := range []struct{ max, want int }{{0, 3}, {2, 2}, {1, 1}} {
 		t.Run(fmt.Sprint(tt.max), func(t *testing.T) {
-			var running, most atomic.Int32
-			slow := func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
-				n := running.Add(1)
-				defer running.Add(-1)
-				for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
-				}
-				time.Sleep(50 * time.Millisecond)
-				return toolOK(weather), nil
-			}
+			var calls inFlight
 			env := newEnv(t, nil)
 			res := retrieved("Rome")
 			res.Candidates[0].Plan = plan
 			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil)
-			env.OnActivity("navi.CallTool", mock.Anything, mock.Anything).Return(slow).Times(3)
+			env.OnActivity("navi.CallTool", mock.Anything, mock.Anything).Return(calls.call(weather)).Times(3)
 			(&feedbackSink{}).on(env)
 			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?", MaxParallel: tt.max})
 			assert.Equal(t, StatusAnswered, result(t, env).Status)
-			assert.Equal(t, int32(tt.want), most.Load(), "calls at once")
+			assert.Equal(t, tt.want, calls.max, "calls at once")
 			env.AssertExpectations(t)
 		})
 	}

@@ -974,3 +974,70 @@ func TestQueryWorkflowBindsFromAPathThePlanNames(t *testing.T) {
 	assert.Equal(t, StatusAnswered, res.Status)
 	env.AssertExpectations(t)
 }
+
+// A producer two parts of a compound plan share is called once, and both consumers take its
+// output: the weather and the air quality of one geocoded city.
+func TestQueryWorkflowSharedProducerCalledOnce(t *testing.T) {
+	upstream := func(api string) planner.PlanStep {
+		return planner.PlanStep{API: api, Bindings: []planner.Binding{
+			{Param: "latitude", Required: true, Source: planner.SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "latitude"},
+			{Param: "longitude", Required: true, Source: planner.SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "longitude"},
+		}}
+	}
+	plan := geoPlan("weather.Current", "Rome")
+	plan.Steps = []planner.PlanStep{plan.Steps[0], upstream("skycast.Now"), upstream("weather.Current")}
+	env := newEnv(t, nil)
+	res := retrieved("Rome")
+	res.Candidates[0].Plan = plan
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "skycast.Now").Return(func(_ context.Context, in activities.CallToolInput) (activities.CallToolResult, error) {
+		assert.Equal(t, map[string]string{"latitude": "41.9028", "longitude": "12.4964"}, in.Args)
+		return toolOK(weather), nil
+	}).Once()
+	onWeatherAt(t, env, "41.9028", "12.4964")
+	(&feedbackSink{}).on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "the weather in Rome from both services"})
+	out := result(t, env)
+	require.Equal(t, StatusAnswered, out.Status, out.Answer)
+	assert.Equal(t, 3, out.ToolCalls, "one geocoding for two consumers")
+	env.AssertExpectations(t)
+}
+
+// A value only one part of a compound request lacks is asked for, naming that part's input;
+// once answered, both parts run and the answer covers both.
+func TestQueryWorkflowClarifiesInsideOnePart(t *testing.T) {
+	env := newEnv(t, nil)
+	asking := branchPlan()
+	asking.Steps[0].Bindings[0].Source, asking.Steps[0].Bindings[0].Value = planner.SourceMissing, ""
+	first := retrieved("Rome")
+	first.Candidates[0].Plan, first.Branches = asking, []string{"opengeo.Locate"}
+	second := retrieved("Rome")
+	second.Candidates[0].Plan, second.Branches = branchPlan(), []string{"opengeo.Locate"}
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return !strings.Contains(in.Text, "\n") })).
+		Return(first, nil).Once()
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return strings.HasSuffix(in.Text, "\nParis") })).
+		Return(second, nil).Once()
+	onCall(env, "opengeo.Locate").Return(toolOK(map[string]any{"lat": 48.85, "lon": 2.35}), nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+	(&feedbackSink{}).on(env)
+	var question string
+	env.RegisterDelayedCallback(func() {
+		s := state(t, env)
+		require.Equal(t, StatusWaiting, s.Status)
+		question = s.Question
+		assert.Empty(t, s.ToolsUsed, "nothing ran before the question")
+		env.UpdateWorkflow(AnswerUpdate, "paris", &testsuite.TestUpdateCallback{
+			OnReject: func(err error) { t.Errorf("the answer was refused: %v", err) }, OnAccept: func() {}, OnComplete: func(any, error) {},
+		}, ClarifyAnswer{Text: "Paris"})
+	}, time.Hour)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is the other city?"})
+	res := result(t, env)
+	require.Equal(t, StatusAnswered, res.Status, res.Answer)
+	assert.Contains(t, question, "opengeo.Locate.city_name", "the question names the part's input")
+	assert.ElementsMatch(t, []string{"opengeo.Locate", "geo.Geocode", "weather.Current"}, state(t, env).ToolsUsed)
+	assert.Contains(t, res.Answer, "opengeo.Locate")
+	assert.Contains(t, res.Answer, "weather.Current")
+	env.AssertExpectations(t)
+}
