@@ -551,3 +551,42 @@ func TestOversizedInputsOnRealStack(t *testing.T) {
 	require.NoError(t, run.Get(ctx, &res))
 	assert.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 }
+
+// compoundQuery asks two things of one city: one geocoding serves both parts.
+const compoundQuery = "What is the current weather in Paris? Also, what is the air quality at the centre of Paris?"
+
+// TestAgentCompoundOnRealStack runs a compound request on the real stack: the geocoding both
+// parts need is called once; then, with the weather's tools down for one run, that part
+// fails alone and the air quality still answers.
+func TestAgentCompoundOnRealStack(t *testing.T) {
+	a := startAgent(t, agentOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+
+	id := stacktest.UniqueName("navi-e2e-compound-")
+	run := a.start(ctx, t, id, workflows.QueryRequest{Query: compoundQuery})
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	require.Contains(t, res.Chain, "weather.Current", "both parts ran: %v", res.Chain)
+	final := res.Chain[len(res.Chain)-1]
+	assert.NotEqual(t, "weather.Current", final, "the air quality is the final step")
+	calls, _ := stacktest.ToolCalls(t, "navi/"+id+"/")
+	// Which geocoder runs is the graph's weights' choice (other tests share the graph).
+	assert.Equal(t, 1, calls["geo.Geocode"]+calls["opengeo.Locate"], "one geocoding serves both parts: %v", calls)
+	assert.Contains(t, res.Answer, "weather.Current")
+	assert.Contains(t, res.Answer, final)
+
+	id = stacktest.UniqueName("navi-e2e-compound-down-")
+	for _, api := range []string{"weather.Current", "skycast.Now"} { // the weather and its substitute
+		stacktest.InjectFault(t, toolworld.Fault{API: api, Mode: toolworld.ModeDown, KeyPrefix: "navi/" + id + "/"})
+	}
+	run = a.start(ctx, t, id, workflows.QueryRequest{Query: compoundQuery})
+	var down workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &down))
+	require.Equal(t, workflows.StatusAnswered, down.Status, down.Answer)
+	assert.Equal(t, final, down.Chain[len(down.Chain)-1], "the air quality answers")
+	assert.NotEmpty(t, down.Results[final])
+	assert.NotContains(t, down.Results, "weather.Current")
+	assert.Contains(t, down.Answer, "weather.Current failed", "the answer says which part has none")
+}
