@@ -68,6 +68,18 @@ func (a agent) start(ctx context.Context, t testing.TB, id string, req workflows
 	return run
 }
 
+// waitQuestion waits, as navi ask does, for the run to ask a question other than the one keyed
+// after (workflows.QuestionUpdate), or to end.
+func (a agent) waitQuestion(ctx context.Context, t testing.TB, id, after string) workflows.Pending {
+	t.Helper()
+	h, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: id, UpdateName: workflows.QuestionUpdate,
+		Args: []any{workflows.QuestionWait{After: after}}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	require.NoError(t, err)
+	var p workflows.Pending
+	require.NoError(t, h.Get(ctx, &p))
+	return p
+}
+
 func (a agent) ask(ctx context.Context, t testing.TB, req workflows.QueryRequest) (client.WorkflowRun, workflows.QueryResult) {
 	t.Helper()
 	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-"), req)

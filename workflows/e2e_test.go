@@ -184,14 +184,7 @@ func TestAgentClarifiesOnRealStack(t *testing.T) {
 	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-ask-"), workflows.QueryRequest{Query: "What is the weather right now?"})
 
 	// Wait for the question as navi ask does: the QuestionUpdate returns when the run asks.
-	waitQuestion := func(after string) workflows.Pending {
-		h, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.QuestionUpdate,
-			Args: []any{workflows.QuestionWait{After: after}}, WaitForStage: client.WorkflowUpdateStageCompleted})
-		require.NoError(t, err)
-		var p workflows.Pending
-		require.NoError(t, h.Get(ctx, &p))
-		return p
-	}
+	waitQuestion := func(after string) workflows.Pending { return a.waitQuestion(ctx, t, run.GetID(), after) }
 	asked := waitQuestion("")
 	var st workflows.QueryState
 	v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", workflows.StateQuery)
