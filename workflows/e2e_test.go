@@ -545,12 +545,12 @@ func TestOversizedInputsOnRealStack(t *testing.T) {
 	assert.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 }
 
-// compoundQuery asks two things of one city: one geocoding serves both parts.
+// compoundQuery asks two things of one city: one geocoding may serve both parts.
 const compoundQuery = "What is the current weather in Paris? Also, what is the air quality at the centre of Paris?"
 
-// TestAgentCompoundOnRealStack runs a compound request on the real stack: the geocoding both
-// parts need is called once; then, with the weather's tools down for one run, that part
-// fails alone and the air quality still answers.
+// TestAgentCompoundOnRealStack runs a compound request on the real stack: no call runs twice
+// (a geocoding both parts use is one call); then, with the weather's tools down for one run,
+// that part fails alone and the air quality still answers.
 func TestAgentCompoundOnRealStack(t *testing.T) {
 	a := startAgent(t, agentOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -564,9 +564,12 @@ func TestAgentCompoundOnRealStack(t *testing.T) {
 	require.Contains(t, res.Chain, "weather.Current", "both parts ran: %v", res.Chain)
 	final := res.Chain[len(res.Chain)-1]
 	assert.NotEqual(t, "weather.Current", final, "the air quality is the final step")
+	// Each call runs once: a geocoding both parts use is one call. Whether they use the same
+	// geocoder is the graph's choice (on a fresh graph each part may take its own).
 	calls, _ := stacktest.ToolCalls(t, "navi/"+id+"/")
-	// Which geocoder runs is the graph's weights' choice (other tests share the graph).
-	assert.Equal(t, 1, calls["geo.Geocode"]+calls["opengeo.Locate"], "one geocoding serves both parts: %v", calls)
+	for api, n := range calls {
+		assert.Equal(t, 1, n, "%s: %v", api, calls)
+	}
 	assert.Contains(t, res.Answer, "weather.Current")
 	assert.Contains(t, res.Answer, final)
 
