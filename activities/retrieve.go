@@ -265,9 +265,6 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		}
 		// The joined branches' calls keep the values their own parts gave them.
 		planKnown[0] = withoutCalls(reqs[0].Known, slices.DeleteFunc(subs[0].APINames(g), func(api string) bool { return slices.Contains(own, api) }))
-		// The run binds what a plan leaves open from these (planner.Context.Known): the final
-		// step's part's values, not another part's.
-		res.Extracted = planKnown[0]
 	}
 	var trees []string
 	for i, sg := range subs {

@@ -34,9 +34,7 @@ type RetrieveResult struct {
 	Tree string `json:"tree"`
 	// APIs holds the catalog entry of every API of the candidates' plans, for the tool calls.
 	APIs map[string]twnm.API `json:"apis"`
-	// Extracted holds the values found in Text, keyed "API.param"; for a request of several
-	// parts, those the final step's part binds (a value only another part states is that
-	// part's, already in its steps).
+	// Extracted holds the values found in Text, keyed "API.param".
 	Extracted map[string]string `json:"extracted,omitempty"`
 	// SubgraphAPIs is how many APIs the subgraph read from Neo4j held.
 	SubgraphAPIs int `json:"subgraph_apis"`

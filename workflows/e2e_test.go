@@ -586,31 +586,3 @@ func TestAgentCompoundOnRealStack(t *testing.T) {
 	assert.NotContains(t, down.Results, "weather.Current")
 	assert.Contains(t, down.Answer, "weather.Current failed", "the answer says which part has none")
 }
-
-// TestAgentClarifiesInsideOnePartOnRealStack asks two things, the second without a place: the
-// run asks for it, not taking the coordinates the other part states, and once answered both
-// parts run, the weather's with the answered city.
-func TestAgentClarifiesInsideOnePartOnRealStack(t *testing.T) {
-	a := startAgent(t, agentOptions{})
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-ask-part-"), workflows.QueryRequest{
-		Query: "What is the ground elevation at latitude 48.8566, longitude 2.3522? Also, what is the weather right now?"})
-	asked := a.waitQuestion(ctx, t, run.GetID(), "")
-	require.NotEmpty(t, asked.Question, "the run asks where")
-	h, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate,
-		Args: []any{workflows.ClarifyAnswer{Text: "Rome"}}, WaitForStage: client.WorkflowUpdateStageCompleted})
-	require.NoError(t, err)
-	require.NoError(t, h.Get(ctx, nil))
-	var res workflows.QueryResult
-	require.NoError(t, run.Get(ctx, &res))
-	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	assert.Contains(t, res.Chain, "geo.Elevation", "the other part ran too: %v", res.Chain)
-	var geocoded string
-	for _, api := range []string{"geo.Geocode", "opengeo.Locate"} {
-		if out, ok := res.Results[api]; ok {
-			geocoded = fmt.Sprint(out)
-		}
-	}
-	assert.Contains(t, geocoded, "Rome", "the weather's part geocoded the answered city: %v", res.Chain)
-}
