@@ -121,8 +121,8 @@ func (s *Store) topAPIsText(ctx context.Context, rd reader, query string, k int,
 	}
 	n := textHits(k, callable)
 	for {
-		recs, err := rd.read(ctx, "text retrieval", topAPIsText,
-			map[string]any{"index": TextIndex, "q": q, "n": int64(n), "callable": callable})
+		recs, err := rd.read(ctx, "text retrieval", topAPIsTextAll,
+			map[string]any{"index": TextIndex, "qs": []string{q}, "n": int64(n), "callable": callable})
 		if err != nil {
 			return nil, err
 		}
@@ -146,7 +146,7 @@ func textHits(k int, callable bool) int {
 	return 4*k + 10
 }
 
-// textMatches reads a row of topAPIsText (of n hits asked for) into the best k matches,
+// textMatches reads a row of topAPIsTextAll (of n hits asked for) into the best k matches,
 // best first, equal scores by name, and says whether the index had more hits than it gave
 // that may fill the k or tie with the k-th: the query should then ask for more.
 func textMatches(row map[string]any, n, k int) ([]Match, bool) {
@@ -172,16 +172,9 @@ func textMatches(row map[string]any, n, k int) ([]Match, bool) {
 	return out[:min(k, len(out))], false
 }
 
-// topAPIsText reads the best $n hits of the full-text index: how many there were, the least
-// score among them, and the names and scores of those that pass the filters.
-const topAPIsText = `
-CALL db.index.fulltext.queryNodes($index, $q, {limit: $n}) YIELD node, score
-WITH count(*) AS raw, min(score) AS least,
-     collect(CASE WHEN coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
-                  THEN {name: node.name, score: score} END) AS kept
-RETURN raw, least, kept`
-
-// topAPIsTextAll is topAPIsText for each query of $qs, a row each, numbered i.
+// topAPIsTextAll reads, for each query of $qs (a row each, numbered i), the best $n hits of
+// the full-text index: how many there were, the least score among them, and the names and
+// scores of those that pass the filters.
 const topAPIsTextAll = `
 UNWIND range(0, size($qs) - 1) AS i
 CALL (i) {

@@ -109,13 +109,17 @@ func (s *Store) addOutputs(ctx context.Context, catalog string, observed map[str
 	}
 }
 
+// catalogSpecs reads the stored record of each API of $catalog, in import order (by name for
+// APIs imported before the order was stored).
+const catalogSpecs = `
+MATCH (n:API {catalog: $catalog})
+RETURN n.name AS name, n.spec AS spec
+ORDER BY coalesce(n.pos, 9223372036854775807), name`
+
 // storedCatalog reads a catalog back from its APIs' stored records, in import order (by name
 // for APIs imported before the order was stored), with each record's stored spec by name.
 func (s *Store) storedCatalog(ctx context.Context, catalog string) (twnm.Catalog, map[string]string, error) {
-	res, err := s.run(ctx, "read catalog "+catalog, false, `
-MATCH (n:API {catalog: $catalog})
-RETURN n.name AS name, n.spec AS spec
-ORDER BY coalesce(n.pos, 9223372036854775807), name`, map[string]any{"catalog": catalog})
+	res, err := s.run(ctx, "read catalog "+catalog, false, catalogSpecs, map[string]any{"catalog": catalog})
 	if err != nil {
 		return twnm.Catalog{}, nil, err
 	}
@@ -138,7 +142,7 @@ ORDER BY coalesce(n.pos, 9223372036854775807), name`, map[string]any{"catalog": 
 // expectCatalog fails with errCatalogChanged unless the store holds exactly the catalog's
 // APIs of expect, with the same records.
 func expectCatalog(ctx context.Context, tx driver.ManagedTransaction, catalog string, expect map[string]string) error {
-	recs, err := runTx(ctx, tx, `MATCH (n:API {catalog: $catalog}) RETURN n.name AS name, n.spec AS spec`, map[string]any{"catalog": catalog})
+	recs, err := runTx(ctx, tx, catalogSpecs, map[string]any{"catalog": catalog})
 	if err != nil {
 		return err
 	}

@@ -32,22 +32,15 @@ func (s *Store) TopCallableAPIs(ctx context.Context, vec []float64, k int) ([]Ma
 }
 
 func (s *Store) topAPIs(ctx context.Context, rd reader, vec []float64, k int, callable bool) ([]Match, error) {
-	if k <= 0 || zero(vec) {
-		return nil, nil // a zero vector (an empty description) is similar to nothing
-	}
-	recs, err := rd.read(ctx, "vector retrieval", `
-CALL db.index.vector.queryNodes($index, $n, $vec) YIELD node, score
-WHERE coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
-RETURN node.name AS name, score
-ORDER BY score DESC, name
-LIMIT $k`, map[string]any{"index": VectorIndex, "n": int64(vectorHits(k, callable)), "vec": vec, "k": int64(k), "callable": callable})
-	if err != nil {
+	// One vector of the batched query (a zero vector, an empty description, is similar to nothing).
+	hs, err := storeSource{s: s, rd: rd, callable: callable}.vectorAll(ctx, "vector retrieval", topAPIsAll, VectorIndex,
+		[][]float64{vec}, vectorHits(k, callable), k, nil)
+	if err != nil || len(hs[0]) == 0 {
 		return nil, err
 	}
-	out := make([]Match, 0, len(recs))
-	for _, r := range recs {
-		m := r.AsMap()
-		out = append(out, Match{Name: m["name"].(string), Score: m["score"].(float64)})
+	out := make([]Match, len(hs[0]))
+	for i, h := range hs[0] {
+		out[i] = Match{Name: h.Name, Score: h.Score}
 	}
 	return out, nil
 }
@@ -62,7 +55,8 @@ func vectorHits(k int, callable bool) int {
 	return 4 * k
 }
 
-// topAPIsAll is topAPIs' query for each vector of $vecs, its rows numbered i.
+// topAPIsAll reads the k nearest active APIs (callable ones with $callable) of each vector of
+// $vecs, from the $n the index gives, best first; its rows are numbered i.
 const topAPIsAll = `
 UNWIND range(0, size($vecs) - 1) AS i
 CALL (i) {

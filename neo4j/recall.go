@@ -31,12 +31,11 @@ func (src storeSource) Lexical(ctx context.Context, text string, k int) ([]recal
 // Dense implements recall.Source. Neo4j's cosine index scores (1 + cos)/2; the hits carry the
 // cosine itself, as the in-process path does.
 func (src storeSource) Dense(ctx context.Context, vec []float64, k int) ([]recall.Hit, error) {
-	ms, err := src.s.topAPIs(ctx, src.rd, vec, k, src.callable)
-	out := hits(ms)
-	for i := range out {
-		out[i].Score = cosineOf(out[i].Score)
+	hs, err := src.DenseAll(ctx, [][]float64{vec}, k)
+	if err != nil {
+		return nil, err
 	}
-	return out, err
+	return hs[0], nil
 }
 
 // Served implements recall.Learned: past sub-goals of answered runs (RecordGoals).
@@ -99,24 +98,24 @@ func (src storeSource) LexicalAll(ctx context.Context, texts []string, k int) ([
 // DenseAll implements recall.Batch: one vector query for every vector.
 func (src storeSource) DenseAll(ctx context.Context, vecs [][]float64, k int) ([][]recall.Hit, error) {
 	out, err := src.vectorAll(ctx, "vector retrieval", topAPIsAll, VectorIndex, vecs, vectorHits(k, src.callable), k, nil)
-	for _, hs := range out {
-		for i := range hs {
-			hs[i].Score = cosineOf(hs[i].Score)
-		}
-	}
-	return out, err
+	return cosines(out), err
 }
 
 // ServedAll implements recall.Batch: one query of past sub-goals for every vector.
 func (src storeSource) ServedAll(ctx context.Context, vecs [][]float64, k int) ([][]recall.Hit, error) {
 	out, err := src.vectorAll(ctx, "past sub-goals", servedAll, GoalIndex, vecs, 4*k, k,
 		map[string]any{"oldest": goalsSince().Unix()})
-	for _, hs := range out {
+	return cosines(out), err
+}
+
+// cosines turns the vector index's scores, (1 + cos)/2, into the cosines, in place.
+func cosines(lists [][]recall.Hit) [][]recall.Hit {
+	for _, hs := range lists {
 		for i := range hs {
 			hs[i].Score = cosineOf(hs[i].Score)
 		}
 	}
-	return out, err
+	return lists
 }
 
 // vectorAll runs a query over the vector index for each vector that is not zero (a zero

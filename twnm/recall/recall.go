@@ -411,17 +411,15 @@ func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subg
 				}
 				return nil
 			})
-		}
-		for i, gl := range goals {
-			if batch != nil {
-				break
+		} else {
+			for i, gl := range goals {
+				g.Go(func() (err error) {
+					if lex[i], err = src.Lexical(gctx, gl.Text, o.Depth); err != nil {
+						return fmt.Errorf("recall: sub-goal %q: lexical: %w", gl.Text, err)
+					}
+					return nil
+				})
 			}
-			g.Go(func() (err error) {
-				if lex[i], err = src.Lexical(gctx, gl.Text, o.Depth); err != nil {
-					return fmt.Errorf("recall: sub-goal %q: lexical: %w", gl.Text, err)
-				}
-				return nil
-			})
 		}
 	}
 	if o.DenseWeight > 0 {
