@@ -252,14 +252,23 @@ func runMethod(ctx context.Context, set Set, m Method) (MethodResult, error) {
 	if m.Searcher == nil {
 		return res, nil
 	}
-	// Each chain's graph: the one it was searched in.
-	gs := make([]*twnm.Graph, len(set.Chains))
-	for i := range set.Chains {
-		if gs[i], err = build(ctx, slices.Concat(set.Chains[:i], set.Chains[i+1:])); err != nil {
+	var l LinkStats
+	if !m.Observed {
+		g, err := build(ctx, nil) // the one graph every chain was searched in
+		if err != nil {
 			return res, err
 		}
+		l = Links(g, set.Chains)
+	} else {
+		// Each chain's graph: the one it was searched in (built already, the key finds it).
+		gs := make([]*twnm.Graph, len(set.Chains))
+		for i := range set.Chains {
+			if gs[i], err = build(ctx, slices.Concat(set.Chains[:i], set.Chains[i+1:])); err != nil {
+				return res, err
+			}
+		}
+		l = LinksEach(func(i int) *twnm.Graph { return gs[i] }, set.Chains)
 	}
-	l := LinksEach(func(i int) *twnm.Graph { return gs[i] }, set.Chains)
 	res.Links = &l
 	return res, nil
 }
