@@ -71,9 +71,9 @@ const actionMismatch = 0.7
 //
 // The final step's required inputs that the request leaves to other tools are then bound by
 // the producer the request favours; those producers and the other parts' best candidates that
-// feed the chain come before it in Chain. Ranked holds the final step, each sub-goal's best
-// candidate, the final step's producers, then the sub-goals' other candidates round-robin, so
-// that every part of the request is represented early.
+// feed the chain come before it in Chain. Ranked holds the final step, then the candidates of
+// the request's parts (see rankedParts), the final step's producers after as many of them as
+// the request has clauses, so that every part of the request is represented early.
 // With links, each clause's candidates are first rescored in place by their provider's
 // relevance to the whole request (see inContext; call Choose once per Result).
 // links may be nil (or o.NoGraph set): relevance alone decides.
@@ -221,32 +221,47 @@ func Choose(r *Result, links Links, o Options) error {
 			}
 		}
 	}
-	lists := make([][]Candidate, 0, len(r.Goals))
-	for _, g := range clauses {
-		lists = append(lists, g.Candidates)
-	}
-	lists = append(lists, whole.Candidates)
-	for i := 0; ; i++ {
-		any := false
-		for _, l := range lists {
-			if i < len(l) {
-				any = true
-				add(l[i].Name)
-			}
-		}
-		if i == 0 {
+	for i, name := range rankedParts(clauses, whole) {
+		if i == len(clauses) {
 			for _, p := range producers {
 				add(p)
 			}
 		}
-		if !any {
-			break
-		}
+		add(name)
+	}
+	for _, p := range producers {
+		add(p)
 	}
 	final[best] = max(final[best], final[names[0]])
 	r.Final, r.Ranked, r.Scores = best, ranked, final
 	r.Chain = order(chain, links)
 	return nil
+}
+
+// wholeWeight is the weight of a candidate's score for the whole request beside its best score
+// for a part of it, in the ranked list (see rankedParts).
+const wholeWeight = 0.6
+
+// rankedParts orders the candidates of a request's parts for the ranked list: by the best score
+// a candidate has for a clause, plus wholeWeight times its score for the whole request, so that
+// the best candidate of every clause comes before the others, and among those, one the whole
+// request also asks for before one only a clause names ("we need content" in a request for
+// news articles). A request of one part is ranked by its own scores. Ties are broken by name.
+func rankedParts(clauses []Goal, whole Goal) []string {
+	score := map[string]float64{}
+	for _, g := range clauses {
+		for _, c := range g.Candidates {
+			score[c.Name] = max(score[c.Name], c.Score)
+		}
+	}
+	w := wholeWeight
+	if len(clauses) == 0 {
+		w = 1
+	}
+	for _, c := range whole.Candidates {
+		score[c.Name] += w * c.Score
+	}
+	return sortedBy(score)
 }
 
 // Finalists lists the candidates by their score as the final step, the chosen final step

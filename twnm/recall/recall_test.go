@@ -428,3 +428,16 @@ func TestBranches(t *testing.T) {
 	assert.False(t, parts.Allows("Unknown", "Paris", false))
 	assert.False(t, parts.Allows("Hotels", "", true))
 }
+
+func TestRankedParts(t *testing.T) {
+	clauses := []Goal{
+		goal(0, false, Candidate{Name: "Content", Score: 1}, Candidate{Name: "Extract", Score: .9}),
+		goal(1, false, Candidate{Name: "News", Score: 1}, Candidate{Name: "Crypto", Score: .6}),
+	}
+	whole := goal(2, true, Candidate{Name: "News", Score: 1}, Candidate{Name: "Crypto", Score: .9}, Candidate{Name: "Blog", Score: .5})
+	// News 1 + .6·1 = 1.6; Crypto .6 + .6·.9 = 1.14; Content 1; Extract .9; Blog .6·.5 = .3:
+	// the clause that only names "content" ranks after the whole request's second candidate.
+	assert.Equal(t, []string{"News", "Crypto", "Content", "Extract", "Blog"}, rankedParts(clauses, whole))
+	// A request of one part ranks by its own scores.
+	assert.Equal(t, []string{"News", "Crypto", "Blog"}, rankedParts(nil, whole))
+}
