@@ -103,7 +103,10 @@ func escapeLucene(s string) string {
 //
 // The index ranks every API, and the filters apply to its best hits; when too many of those
 // are pruned or (with callable) not callable, or equal scores run past them, the query is
-// repeated for four times as many hits, until k remain or the index has no more.
+// repeated for four times as many hits, until k remain and no tie runs past them, or the
+// index has no more. Once k remain and maxTextHits were read, a tie at the k-th place is broken
+// by name among the hits read, which the index chose: a text that thousands of APIs match
+// equally (a generated catalog's "Returns 3 values") read the whole index at every retrieval.
 //
 // Lucene's collection statistics (document counts and frequencies, average lengths) cover
 // every API node with text, pruned and uncallable ones included; an API imported before the
@@ -130,12 +133,16 @@ func (s *Store) topAPIsText(ctx context.Context, rd reader, query string, k int,
 			return nil, fmt.Errorf("text retrieval: got %d rows, want 1", len(recs))
 		}
 		out, more := textMatches(recs[0].AsMap(), n, k)
-		if !more {
-			return out, nil
+		if !more || (len(out) >= k && n >= maxTextHits) {
+			return out[:min(k, len(out))], nil
 		}
 		n *= 4
 	}
 }
+
+// maxTextHits bounds how many of the full-text index's hits a text retrieval that has its k
+// reads to break ties at the k-th place by name.
+const maxTextHits = 800
 
 // textHits is how many of the index's best hits a first full-text query of k asks for: more
 // than k, as filters drop some (many, for callable).
@@ -146,9 +153,10 @@ func textHits(k int, callable bool) int {
 	return 4*k + 10
 }
 
-// textMatches reads a row of topAPIsTextAll (of n hits asked for) into the best k matches,
-// best first, equal scores by name, and says whether the index had more hits than it gave
-// that may fill the k or tie with the k-th: the query should then ask for more.
+// textMatches reads a row of topAPIsTextAll (of n hits asked for) into the matches that pass
+// the filters, best first, equal scores by name (all of them, for the caller to cut at k), and
+// says whether the index had more hits than it gave that may fill the k or tie with the k-th:
+// the query should then ask for more.
 func textMatches(row map[string]any, n, k int) ([]Match, bool) {
 	kept, _ := row["kept"].([]any)
 	out := make([]Match, 0, len(kept))
@@ -166,10 +174,8 @@ func textMatches(row map[string]any, n, k int) ([]Match, bool) {
 	})
 	raw, _ := row["raw"].(int64)
 	least, _ := row["least"].(float64)
-	if raw == int64(n) && (len(out) < k || out[k-1].Score == least) {
-		return nil, true
-	}
-	return out[:min(k, len(out))], false
+	more := raw == int64(n) && (len(out) < k || out[k-1].Score == least)
+	return out, more
 }
 
 // topAPIsTextAll reads, for each query of $qs (a row each, numbered i), the best $n hits of

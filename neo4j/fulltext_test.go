@@ -141,6 +141,32 @@ func TestFullTextWidens(t *testing.T) {
 	assert.Equal(t, got[0].Score, got[2].Score)
 }
 
+// A text that more APIs match equally than a retrieval reads to break the tie still gets its k,
+// by name among the hits read.
+func TestFullTextManyTies(t *testing.T) {
+	s := stacktest.Store(t)
+	ctx := context.Background()
+	d := testDriver(t)
+	prefix := stacktest.UniqueName("t") + "_"
+	w := word(prefix, "theta")
+	c := twnm.Catalog{Name: prefix + "many"}
+	for i := 0; i < 900; i++ {
+		c.APIs = append(c.APIs, twnm.API{Name: fmt.Sprintf("%sM%03d", prefix, i), Description: w + " values"})
+	}
+	_, err := s.LoadCatalog(ctx, c)
+	require.NoError(t, err)
+	t.Cleanup(func() { pruneAll(t, d, c) })
+
+	got, err := s.TopAPIsText(ctx, w, 3, false)
+	require.NoError(t, err)
+	require.Len(t, got, 3)
+	assert.True(t, slices.IsSorted(matchNames(got)), "by name: %v", matchNames(got))
+	for _, m := range got {
+		assert.True(t, strings.HasPrefix(m.Name, prefix+"M"), m.Name)
+		assert.Equal(t, got[0].Score, m.Score)
+	}
+}
+
 // bm25Queries are requests for the APIs of bm25Catalog.
 var bm25Queries = []string{
 	"convert an RGB color code to hex",

@@ -226,3 +226,54 @@ func TestImportKeepsLinks(t *testing.T) {
 	assert.InDelta(t, 0.9, e.Confidence, 1e-9, "the catalog's link kept")
 	assert.InDelta(t, 0.9, e.Strength(), 1e-9)
 }
+
+// A parameter that more than 100 APIs output is a generic value: a subgraph read binds it only
+// from the producers retrieval found relevant and those whose calls into the consumer
+// succeeded, while an input few APIs give brings in all of its producers.
+func TestSubgraphGenericParameter(t *testing.T) {
+	s := stacktest.Store(t)
+	ctx := context.Background()
+	p := stacktest.UniqueName("hub") + "_"
+	generic := twnm.Param{Name: p + "ref", Type: "string", Required: true}
+	rare := twnm.Param{Name: p + "count", Type: "integer", Required: true}
+	c := twnm.Catalog{Name: p + "cat", APIs: []twnm.API{
+		{Name: p + "target", Description: "needs a reference and a count", Inputs: []twnm.Param{generic, rare}},
+		{Name: p + "count_a", Description: "gives a count", Outputs: []twnm.Param{{Name: rare.Name, Type: rare.Type}}},
+		{Name: p + "count_b", Description: "gives a count too", Outputs: []twnm.Param{{Name: rare.Name, Type: rare.Type}}},
+	}}
+	for i := range 101 {
+		c.APIs = append(c.APIs, twnm.API{Name: fmt.Sprintf("%sgen_%03d", p, i), Description: "gives a reference",
+			Outputs: []twnm.Param{{Name: generic.Name, Type: generic.Type}}})
+	}
+	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
+	require.NoError(t, err)
+	_, err = s.Import(ctx, g, c.Name)
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = s.DeleteCatalog(context.Background(), c.Name) })
+
+	read := func(relevance map[string]float64) []string {
+		t.Helper()
+		scores := map[string]float64{}
+		for name, v := range relevance {
+			scores[p+name] = v
+		}
+		sub, err := s.Subgraph(ctx, []string{p + "target"}, neo4j.SubgraphOptions{Hops: 1, Relevance: scores})
+		require.NoError(t, err)
+		var names []string
+		for _, id := range sub.APIs() {
+			names = append(names, strings.TrimPrefix(sub.Node(id).Name, p))
+		}
+		return names
+	}
+	assert.ElementsMatch(t, []string{"target", "count_a", "count_b"}, read(nil), "none of the 101 generic producers")
+	assert.ElementsMatch(t, []string{"target", "count_a", "count_b", "gen_007"}, read(map[string]float64{"gen_007": 0.5}),
+		"the relevant one")
+
+	// A successful call of gen_050 into the target proves it.
+	now := time.Now()
+	require.NoError(t, s.RecordFeedback(ctx,
+		[]twnm.Invocation{{API: p + "gen_050", Success: true, Time: now}, {API: p + "target", Success: true, Time: now}},
+		[]twnm.Transition{{Kind: twnm.Then, From: p + "gen_050", To: p + "target", Success: true, Time: now}}))
+	assert.ElementsMatch(t, []string{"target", "count_a", "count_b", "gen_007", "gen_050"}, read(map[string]float64{"gen_007": 0.5}),
+		"the relevant one and the proven one")
+}

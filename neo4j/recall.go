@@ -90,7 +90,7 @@ func (src storeSource) LexicalAll(ctx context.Context, texts []string, k int) ([
 				return nil, err
 			}
 		}
-		out[at[j]] = hits(ms)
+		out[at[j]] = hits(ms[:min(k, len(ms))])
 	}
 	return out, nil
 }

@@ -291,28 +291,26 @@ func RetrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 }
 
 func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (*Result, error) {
-	goals, found, err := splitLists(ctx, src, emb, goals, o)
+	r := newRanker(src, emb, o)
+	goals, err := splitLists(ctx, r, goals)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{}
 	for range len(goals) { // each round merges two goals or stops
-		if found == nil {
-			if found, err = rankGoals(ctx, src, emb, goals, o); err != nil {
-				return nil, err
-			}
+		if res.Goals, err = r.rank(ctx, goals); err != nil {
+			return nil, err
 		}
-		res.Goals = found
-		i := firstSameTool(found)
+		i := firstSameTool(res.Goals)
 		if i < 0 {
 			break
 		}
-		goals, found = subgoal.Merge(goals, i, i+1), nil
+		goals = subgoal.Merge(goals, i, i+1)
 	}
 	if clauses := res.Clauses(); len(clauses) > 0 {
 		last := clauses[len(clauses)-1]
 		if head := subgoal.Focus(last.Text); head != "" {
-			f, err := rankGoals(ctx, src, emb, []subgoal.Goal{{Order: last.Order, Rank: last.Rank, Text: head, Values: subgoal.Values(head), Source: last.Source}}, o)
+			f, err := r.rank(ctx, []subgoal.Goal{{Order: last.Order, Rank: last.Rank, Text: head, Values: subgoal.Values(head), Source: last.Source}})
 			if err != nil {
 				return nil, err
 			}
@@ -329,37 +327,29 @@ const listTop = 3
 // splitLists takes apart the clauses that ask for a list of things under one verb (see
 // subgoal.SplitList) where each part's best tool differs and both are among the clause's own
 // best listTop: "retrieve flight options and hotel availability" is two requests to two
-// tools, "find the title and the year of a movie" one. found is the goals' candidates when
-// it ranked them (a list found, taken apart or not), else nil: each goal is ranked on its own,
-// so the parts' candidates take the place of their clause's.
-func splitLists(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (_ []subgoal.Goal, found []Goal, _ error) {
+// tools, "find the title and the year of a movie" one.
+func splitLists(ctx context.Context, r *ranker, goals []subgoal.Goal) ([]subgoal.Goal, error) {
 	for i := 0; i < len(goals); i++ {
 		parts, ok := subgoal.SplitList(goals, i)
 		if !ok {
 			continue
 		}
-		if found == nil {
-			var err error
-			if found, err = rankGoals(ctx, src, emb, goals, o); err != nil {
-				return nil, nil, err
-			}
-		}
-		ranked, err := rankGoals(ctx, src, emb, parts[i:i+2], o)
+		found, err := r.rank(ctx, goals) // every goal at once: the later rounds reuse them
 		if err != nil {
-			return nil, nil, err
+			return nil, err
+		}
+		ranked, err := r.rank(ctx, parts[i:i+2])
+		if err != nil {
+			return nil, err
 		}
 		a, b := best(ranked[0]), best(ranked[1])
 		if a == "" || b == "" || a == b || !amongBest(found[i], a) || !amongBest(found[i], b) {
 			continue
 		}
-		goals, found = parts, slices.Insert(found, i, ranked...)
-		found = slices.Delete(found, i+2, i+3) // the clause the parts replace
+		goals = parts
 		i++
 	}
-	for k := range found {
-		found[k].Goal = goals[k] // the orders and ranks the split moved
-	}
-	return goals, found, nil
+	return goals, nil
 }
 
 // best is the name of g's best candidate, "" when it has none.
@@ -390,16 +380,59 @@ func firstSameTool(goals []Goal) int {
 	return -1
 }
 
-// rankGoals retrieves every sub-goal's candidates. The lexical queries start at once, the
-// dense and learned ones once the sub-goals are embedded; all run concurrently (a store
-// answers them in parallel), or, for a Batch, in one request per kind.
-func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) ([]Goal, error) {
-	n := len(goals)
-	lex, dense, served := make([][]Hit, n), make([][]Hit, n), make([][]Hit, n)
-	texts := make([]string, n)
-	for i, gl := range goals {
-		texts[i] = gl.Text
+// ranker retrieves sub-goals' candidates for one request, each text once: a request's
+// sub-goals are ranked again after a merge or a list taken apart, and its head is often a
+// whole clause, so a text already ranked reuses its evidence.
+type ranker struct {
+	src  Source
+	emb  embed.Embedder
+	o    Options
+	seen map[string]evidence
+}
+
+// evidence is what the sources returned for one text.
+type evidence struct{ lex, dense, served []Hit }
+
+func newRanker(src Source, emb embed.Embedder, o Options) *ranker {
+	return &ranker{src: src, emb: emb, o: o, seen: map[string]evidence{}}
+}
+
+// rank retrieves every sub-goal's candidates. The lexical queries start at once, the dense and
+// learned ones once the texts are embedded; all run concurrently (a store answers them in
+// parallel), or, for a Batch, in one request per kind. Texts ranked before are not asked again.
+func (r *ranker) rank(ctx context.Context, goals []subgoal.Goal) ([]Goal, error) {
+	var texts []string
+	for _, gl := range goals {
+		if _, ok := r.seen[gl.Text]; !ok && !slices.Contains(texts, gl.Text) {
+			texts = append(texts, gl.Text)
+		}
 	}
+	if len(texts) > 0 {
+		if err := r.retrieve(ctx, texts); err != nil {
+			return nil, err
+		}
+	}
+	o := r.o
+	out := make([]Goal, len(goals))
+	for i, gl := range goals {
+		ev := r.seen[gl.Text]
+		out[i] = Goal{Goal: gl, Candidates: Fuse(ev.lex, ev.dense, o.DenseWeight), Relevant: hasWord(gl.Text)}
+		if len(ev.dense) > 0 && out[i].Relevant {
+			out[i].Best = ev.dense[0].Score
+			out[i].Relevant = o.Floor < 0 || ev.dense[0].Score >= o.Floor
+		}
+		if out[i].Relevant {
+			out[i].Candidates = boost(out[i].Candidates, ev.served)
+		}
+	}
+	return out, nil
+}
+
+// retrieve asks the sources about texts and keeps what they return in r.seen.
+func (r *ranker) retrieve(ctx context.Context, texts []string) error {
+	src, emb, o := r.src, r.emb, r.o
+	n := len(texts)
+	lex, dense, served := make([][]Hit, n), make([][]Hit, n), make([][]Hit, n)
 	learned, _ := src.(Learned)
 	batch, _ := src.(Batch)
 	g, gctx := errgroup.WithContext(ctx)
@@ -412,10 +445,10 @@ func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subg
 				return nil
 			})
 		} else {
-			for i, gl := range goals {
+			for i, text := range texts {
 				g.Go(func() (err error) {
-					if lex[i], err = src.Lexical(gctx, gl.Text, o.Depth); err != nil {
-						return fmt.Errorf("recall: sub-goal %q: lexical: %w", gl.Text, err)
+					if lex[i], err = src.Lexical(gctx, text, o.Depth); err != nil {
+						return fmt.Errorf("recall: sub-goal %q: lexical: %w", text, err)
 					}
 					return nil
 				})
@@ -441,17 +474,17 @@ func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subg
 				return nil
 			}
 			inner, ictx := errgroup.WithContext(gctx)
-			for i, gl := range goals {
+			for i, text := range texts {
 				inner.Go(func() (err error) {
 					if dense[i], err = src.Dense(ictx, vecs[i], o.Depth); err != nil {
-						return fmt.Errorf("recall: sub-goal %q: dense: %w", gl.Text, err)
+						return fmt.Errorf("recall: sub-goal %q: dense: %w", text, err)
 					}
 					return nil
 				})
 				if learned != nil {
 					inner.Go(func() (err error) {
 						if served[i], err = learned.Served(ictx, vecs[i], o.Depth); err != nil {
-							return fmt.Errorf("recall: sub-goal %q: past sub-goals: %w", gl.Text, err)
+							return fmt.Errorf("recall: sub-goal %q: past sub-goals: %w", text, err)
 						}
 						return nil
 					})
@@ -461,25 +494,17 @@ func rankGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subg
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return nil, err
+		return err
 	}
 	for _, lists := range [][][]Hit{lex, dense, served} {
 		if len(lists) != n {
-			return nil, fmt.Errorf("recall: the source returned %d lists for %d sub-goals", len(lists), n)
+			return fmt.Errorf("recall: the source returned %d lists for %d sub-goals", len(lists), n)
 		}
 	}
-	out := make([]Goal, n)
-	for i, gl := range goals {
-		out[i] = Goal{Goal: gl, Candidates: Fuse(lex[i], dense[i], o.DenseWeight), Relevant: hasWord(gl.Text)}
-		if len(dense[i]) > 0 && out[i].Relevant {
-			out[i].Best = dense[i][0].Score
-			out[i].Relevant = o.Floor < 0 || dense[i][0].Score >= o.Floor
-		}
-		if out[i].Relevant {
-			out[i].Candidates = boost(out[i].Candidates, served[i])
-		}
+	for i, text := range texts {
+		r.seen[text] = evidence{lex: lex[i], dense: dense[i], served: served[i]}
 	}
-	return out, nil
+	return nil
 }
 
 // hasWord reports whether text holds a letter or a digit: a text of punctuation alone asks for
