@@ -7,6 +7,9 @@
 //	w := worker.New(c, "my-queue", worker.Options{})
 //	w.RegisterWorkflow(MyWorkflow) // the application's own, beside Navi's
 //	err = w.Run(worker.InterruptCh())
+//
+// Start a query by its registered name: c.ExecuteWorkflow(ctx, opts, "navi.QueryWorkflow",
+// workflows.QueryRequest{Query: "..."}) (contract.Prefixed(contract.WorkflowQuery)).
 package navi
 
 import (
@@ -43,10 +46,11 @@ type Options struct {
 	// Navi's workflows and all its activities. TrainQueueOff makes no worker a training one
 	// (the workflows' own worker then runs the training too).
 	TrainQueue string
-	// BareNames also registers the activities under their names without contract.Prefix
-	// (Decide, CallTool, ...), for runs started before Navi scheduled the prefixed ones: a
-	// worker that took over such runs needs them until they end. Off, a host's own activity
-	// may be called Decide.
+	// BareNames also registers the workflows and activities under their names without
+	// contract.Prefix (QueryWorkflow, Decide, CallTool, ...), for runs and schedules started
+	// before Navi used the prefixed ones: a worker that took over such runs needs them until
+	// they end. Off, a host's own workflow may be called QueryWorkflow and its activity Decide.
+	// Callers start Navi's workflows by their prefixed names (navi.QueryWorkflow).
 	BareNames bool
 }
 

@@ -257,8 +257,11 @@ func TestCallToolHeartbeats(t *testing.T) {
 }
 
 func TestCallToolRetryPolicy(t *testing.T) {
-	nonRetryable := []string{activities.ErrTypeToolInvalidInput, activities.ErrTypeToolNotCallable, activities.ErrTypeToolRejected,
-		activities.ErrTypeToolUnauthorized, activities.ErrTypeToolBadResponse, activities.ErrTypeNoToolClient}
+	// Each type as the activity fails with it, and as activities failed before the prefix (an
+	// old worker's, a recorded run's).
+	nonRetryable := []string{"navi.ToolInvalidInput", "ToolInvalidInput", "navi.ToolNotCallable", "ToolNotCallable",
+		"navi.ToolRejected", "ToolRejected", "navi.ToolUnauthorized", "ToolUnauthorized",
+		"navi.ToolBadResponse", "ToolBadResponse", "navi.NoToolClient", "NoToolClient"}
 	tests := []struct {
 		name      string
 		api       twnm.API

@@ -45,24 +45,24 @@ type ToolFailure struct {
 // Error types of CallTool failures, as seen in the workflow history. The first five are
 // non-retryable: the same call cannot succeed later. The others are retried by the policy.
 const (
-	ErrTypeToolInvalidInput = "ToolInvalidInput" // the args do not fit the API's inputs
-	ErrTypeToolNotCallable  = "ToolNotCallable"  // the catalog gives no usable HTTP endpoint
-	ErrTypeToolRejected     = "ToolRejected"     // the tool answered a 4xx such as 400, 404, 410, 422
-	ErrTypeToolUnauthorized = "ToolUnauthorized" // the tool answered 401 or 403
-	ErrTypeToolBadResponse  = "ToolBadResponse"  // a 2xx answer that is not JSON
-	ErrTypeNoToolClient     = "NoToolClient"     // the worker has no toolcall.Client
+	ErrTypeToolInvalidInput = "navi.ToolInvalidInput" // the args do not fit the API's inputs
+	ErrTypeToolNotCallable  = "navi.ToolNotCallable"  // the catalog gives no usable HTTP endpoint
+	ErrTypeToolRejected     = "navi.ToolRejected"     // the tool answered a 4xx such as 400, 404, 410, 422
+	ErrTypeToolUnauthorized = "navi.ToolUnauthorized" // the tool answered 401 or 403
+	ErrTypeToolBadResponse  = "navi.ToolBadResponse"  // a 2xx answer that is not JSON
+	ErrTypeNoToolClient     = "navi.NoToolClient"     // the worker has no toolcall.Client
 
-	ErrTypeToolRateLimited = "ToolRateLimited" // 429: retried after the tool's Retry-After
-	ErrTypeToolUnavailable = "ToolUnavailable" // 408, 5xx, timeout, unreachable
-	ErrTypeToolOutputStore = "ToolOutputStore" // a large output could not be stored
+	ErrTypeToolRateLimited = "navi.ToolRateLimited" // 429: retried after the tool's Retry-After
+	ErrTypeToolUnavailable = "navi.ToolUnavailable" // 408, 5xx, timeout, unreachable
+	ErrTypeToolOutputStore = "navi.ToolOutputStore" // a large output could not be stored
 )
 
 // NonRetryableToolErrorTypes are the CallTool error types no retry can fix, for a retry
 // policy's NonRetryableErrorTypes. The activity marks them non-retryable itself; listing them
 // in the policy too keeps a workflow's retries right should it wrap the errors.
 func NonRetryableToolErrorTypes() []string {
-	return []string{ErrTypeToolInvalidInput, ErrTypeToolNotCallable, ErrTypeToolRejected,
-		ErrTypeToolUnauthorized, ErrTypeToolBadResponse, ErrTypeNoToolClient}
+	return ErrorTypes(ErrTypeToolInvalidInput, ErrTypeToolNotCallable, ErrTypeToolRejected,
+		ErrTypeToolUnauthorized, ErrTypeToolBadResponse, ErrTypeNoToolClient)
 }
 
 // Defaults of ToolRetryPolicy, for the hints a catalog API leaves out.

@@ -6,6 +6,8 @@
 // activities implements them (and keeps these types under their old names as aliases).
 package contract
 
+import "strings"
+
 // Names of Navi's activities: the methods of activities.Activities, under which a worker
 // registers them (also with Prefix) and a workflow runs them (with Prefix since the
 // workflows' navi-names change). Recorded histories name them so: they do not change.
@@ -24,6 +26,15 @@ const (
 	ActivityActivateModel         = "ActivateModel"
 )
 
+// Names of Navi's workflows: the functions of package workflows, registered under these with
+// Prefix (navi.QueryWorkflow), which callers start, and, for the runs and schedules started
+// before the prefix, without.
+const (
+	WorkflowQuery   = "QueryWorkflow"
+	WorkflowRetrain = "RetrainWorkflow"
+	WorkflowRate    = "RateWorkflow"
+)
+
 // Prefix starts the names Navi's activities are registered and scheduled under (navi.Decide,
 // navi.CallTool): a host application's worker that runs Navi beside its own activities then
 // never sees two "Decide". Runs recorded before the prefix schedule the bare names above, which
@@ -33,14 +44,30 @@ const Prefix = "navi."
 // Prefixed is name with Prefix.
 func Prefixed(name string) string { return Prefix + name }
 
-// IsActivity reports whether an activity type of a history, prefixed or from before the
-// prefix, is the activity name.
-func IsActivity(activityType, name string) bool {
-	return activityType == name || activityType == Prefixed(name)
+// Is reports whether a type name of a history, an activity's or a workflow's, prefixed or
+// from before the prefix, is name.
+func Is(typeName, name string) bool {
+	return typeName == name || typeName == Prefixed(name)
 }
 
-// Error types of non-retryable LookupTools failures, as seen in the workflow history.
+// ErrorTypes lists error types with, for each, its name from before the prefix ("ToolRejected"
+// for "navi.ToolRejected"), for a retry policy's NonRetryableErrorTypes: a run recorded before
+// the prefix, replayed, and an activity of a worker not yet upgraded, fail with those.
+func ErrorTypes(types ...string) []string {
+	out := make([]string, 0, 2*len(types))
+	for _, t := range types {
+		out = append(out, t)
+		if bare, ok := strings.CutPrefix(t, Prefix); ok {
+			out = append(out, bare)
+		}
+	}
+	return out
+}
+
+// Error types of non-retryable LookupTools failures, as seen in the workflow history. Error
+// types start with Prefix, as activity names do, so that a host's own errors never pass for
+// Navi's.
 const (
-	ErrTypeInvalidInput = "InvalidInput"
-	ErrTypeGraphAuth    = "Neo4jUnauthorized"
+	ErrTypeInvalidInput = "navi.InvalidInput"
+	ErrTypeGraphAuth    = "navi.Neo4jUnauthorized"
 )

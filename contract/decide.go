@@ -20,8 +20,8 @@ const (
 
 // Error types of planner failures no retry can fix.
 const (
-	ErrTypePlannerInvalidOutput = "PlannerInvalidOutput"
-	ErrTypeLLMUnauthorized      = "LLMUnauthorized"
-	ErrTypeLLMRejected          = "LLMRequestRejected" // e.g. an unknown model
-	ErrTypeNoLLM                = "NoLLMConfigured"
+	ErrTypePlannerInvalidOutput = "navi.PlannerInvalidOutput"
+	ErrTypeLLMUnauthorized      = "navi.LLMUnauthorized"
+	ErrTypeLLMRejected          = "navi.LLMRequestRejected" // e.g. an unknown model
+	ErrTypeNoLLM                = "navi.NoLLMConfigured"
 )

@@ -23,4 +23,4 @@ type PruneProbeResult struct {
 }
 
 // ErrTypeNoModelStore fails the retraining activities of a worker without a model store.
-const ErrTypeNoModelStore = "NoModelStore"
+const ErrTypeNoModelStore = "navi.NoModelStore"

@@ -64,6 +64,6 @@ type PredictResult struct {
 
 // Error types of retraining failures no retry can fix.
 const (
-	ErrTypeModelLayout   = "ModelLayoutMismatch"
-	ErrTypeTrainingInput = "TrainingInput"
+	ErrTypeModelLayout   = "navi.ModelLayoutMismatch"
+	ErrTypeTrainingInput = "navi.TrainingInput"
 )

@@ -97,7 +97,7 @@ const (
 
 // Error types of the agent's non-retryable activity failures.
 const (
-	ErrTypeNoGraphStore = "NoGraphStore"
-	ErrTypeBadPlan      = "BadPlan"
-	ErrTypeNotInGraph   = "NotInGraph"
+	ErrTypeNoGraphStore = "navi.NoGraphStore"
+	ErrTypeBadPlan      = "navi.BadPlan"
+	ErrTypeNotInGraph   = "navi.NotInGraph"
 )

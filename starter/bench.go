@@ -21,6 +21,7 @@ import (
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/bench"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/toolcall"
@@ -57,9 +58,6 @@ const (
 	// maxAnswers is how many questions the simulated user answers in one run; a run that
 	// asks more waits until its clarification deadline.
 	maxAnswers = 3
-	// retrainWorkflow is the registered name of the retraining workflow, started by name so
-	// that the bench does not depend on its code.
-	retrainWorkflow = "RetrainWorkflow"
 	// faultSalt separates the fault choice's random stream from the task generator's.
 	faultSalt = 0xfa17
 )
@@ -441,9 +439,9 @@ func (e *benchEnv) retrain(ctx context.Context, v bench.Variant, batch int) stri
 	run, err := e.tc.ExecuteWorkflow(rctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: e.cfg.TaskQueue, WorkflowExecutionTimeout: e.o.retrainTimeout,
 		StaticSummary: fmt.Sprintf("navi bench: retrain after batch %d of %s", batch, v.Name),
-	}, retrainWorkflow, map[string]any{"config": hgtConfig(e.o.seed), "max_probes": 0})
+	}, contract.Prefixed(contract.WorkflowRetrain), map[string]any{"config": hgtConfig(e.o.seed), "max_probes": 0})
 	if err != nil {
-		return fmt.Sprintf("retraining failed: start %s: %v", retrainWorkflow, err)
+		return fmt.Sprintf("retraining failed: start %s: %v", contract.Prefixed(contract.WorkflowRetrain), err)
 	}
 	var res struct {
 		Version    string `json:"version"`

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/naviagent/navi/bench"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/workflows"
 )
@@ -45,7 +46,7 @@ func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task
 	run, err := r.tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: r.taskQueue, WorkflowExecutionTimeout: r.timeout,
 		StaticSummary: fmt.Sprintf("navi bench %s %s: %s", v.Name, t.ID, oneLine(t.Query, 80)),
-	}, workflows.QueryWorkflow, req)
+	}, contract.Prefixed(contract.WorkflowQuery), req)
 	if err != nil {
 		return bench.Outcome{WorkflowID: id}, fmt.Errorf("start workflow %s: %w", id, err)
 	}

@@ -11,15 +11,14 @@ import (
 
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	sdklog "go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
-	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/codec"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -112,20 +111,9 @@ func replayHistory(h *historypb.History, exec workflow.Execution, logger sdklog.
 	if err != nil {
 		return err
 	}
-	workflows.Register(replayRegistry{WorkflowReplayer: r}, &activities.Activities{})
+	workflows.RegisterReplay(r)
 	return r.ReplayWorkflowHistoryWithOptions(logger, h, worker.ReplayWorkflowHistoryOptions{OriginalExecution: exec})
 }
-
-// replayRegistry lets workflows.Register fill a replayer: workflows register, activities (which
-// a replay never runs) are dropped. Navi registers no Nexus services; one would panic here.
-type replayRegistry struct {
-	worker.WorkflowReplayer
-	worker.NexusServiceRegistry
-}
-
-func (replayRegistry) RegisterActivity(any)                                         {}
-func (replayRegistry) RegisterActivityWithOptions(any, activity.RegisterOptions)    {}
-func (replayRegistry) RegisterDynamicActivity(any, activity.DynamicRegisterOptions) {}
 
 // startedRequest reads the input of a run (runID "" is the latest) from its first event, by dc.
 func startedRequest(ctx context.Context, tc client.Client, dc converter.DataConverter, id, runID string) (workflows.QueryRequest, error) {
@@ -156,7 +144,7 @@ func decodeRequest(ev *historypb.HistoryEvent, dc converter.DataConverter) (work
 	if attrs == nil {
 		return req, fmt.Errorf("event %d is %s, not the start of a workflow", ev.GetEventId(), ev.GetEventType())
 	}
-	if name := attrs.GetWorkflowType().GetName(); name != "QueryWorkflow" {
+	if name := attrs.GetWorkflowType().GetName(); !contract.Is(name, contract.WorkflowQuery) {
 		return req, fmt.Errorf("the run is a %s, not a QueryWorkflow", name)
 	}
 	input := attrs.GetInput().GetPayloads()

@@ -12,6 +12,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -24,7 +25,7 @@ type listFilter struct {
 
 // listQuery builds the visibility query of a filter.
 func listQuery(f listFilter) string {
-	parts := []string{"WorkflowType = 'QueryWorkflow'"}
+	parts := []string{fmt.Sprintf("WorkflowType IN ('%s', '%s')", contract.Prefixed(contract.WorkflowQuery), contract.WorkflowQuery)}
 	for _, c := range []struct{ attr, value string }{
 		{workflows.StatusAttr.GetName(), f.Status},
 		{workflows.PlannerAttr.GetName(), f.Planner},

@@ -44,7 +44,7 @@ func rate(args []string, s streams) error {
 			return fmt.Errorf("navi rate: run %s recorded no tool calls: there is nothing to rate", id)
 		}
 		run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: newRunID("navi-rate"), TaskQueue: c.cfg.TaskQueue},
-			workflows.RateWorkflow, workflows.RateRequest{Workflow: id, Good: good, Note: note, Chains: chains})
+			contract.Prefixed(contract.WorkflowRate), workflows.RateRequest{Workflow: id, Good: good, Note: note, Chains: chains})
 		if err != nil {
 			return fmt.Errorf("navi rate %s: %w", id, err)
 		}
@@ -69,7 +69,7 @@ func recordedChains(ctx context.Context, tc client.Client, dc converter.DataConv
 	var chains []contract.FeedbackInput
 	for _, e := range h.GetEvents() {
 		a := e.GetActivityTaskScheduledEventAttributes()
-		if !contract.IsActivity(a.GetActivityType().GetName(), contract.ActivityRecordFeedback) {
+		if !contract.Is(a.GetActivityType().GetName(), contract.ActivityRecordFeedback) {
 			continue
 		}
 		var in contract.FeedbackInput

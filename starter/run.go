@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -145,7 +146,7 @@ func (c *command) start(ctx context.Context, tc client.Client, s streams, wf *wa
 		TaskQueue:                c.cfg.TaskQueue,
 		WorkflowExecutionTimeout: 24*time.Hour + max(req.ClarifyDeadline, workflows.DefaultClarifyDeadline),
 		StaticSummary:            summary,
-	}, workflows.QueryWorkflow, req)
+	}, contract.Prefixed(contract.WorkflowQuery), req)
 	if err != nil {
 		return fmt.Errorf("start workflow %s: %w", id, err)
 	}

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/workflows"
 )
@@ -32,7 +33,7 @@ func schedule(args []string, s streams) error {
 	}
 	return c.withTemporal(30*time.Second, func(ctx context.Context, tc client.Client) error {
 		action := &client.ScheduleWorkflowAction{
-			ID: workflows.RetrainScheduleID, Workflow: workflows.RetrainWorkflow, TaskQueue: c.cfg.TaskQueue,
+			ID: workflows.RetrainScheduleID, Workflow: contract.Prefixed(contract.WorkflowRetrain), TaskQueue: c.cfg.TaskQueue,
 			Args: []any{workflows.RetrainRequest{TrainQueue: *trainQueue}},
 		}
 		spec := client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: *every}}}

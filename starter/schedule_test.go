@@ -36,7 +36,7 @@ func TestScheduleRetrain(t *testing.T) {
 	require.NotEmpty(t, desc.Info.NextActionTimes)
 	action, ok := desc.Schedule.Action.(*client.ScheduleWorkflowAction)
 	require.True(t, ok)
-	assert.Equal(t, "RetrainWorkflow", action.Workflow)
+	assert.Equal(t, "navi.RetrainWorkflow", action.Workflow)
 	assert.Equal(t, stacktest.Env(t, stacktest.EnvTaskQueue), action.TaskQueue)
 
 	out.Reset()

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/worker"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
@@ -63,7 +64,7 @@ func startAgent(t testing.TB, o agentOptions) agent {
 
 func (a agent) start(ctx context.Context, t testing.TB, id string, req workflows.QueryRequest) client.WorkflowRun {
 	t.Helper()
-	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}, workflows.QueryWorkflow, req)
+	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}, contract.Prefixed(contract.WorkflowQuery), req)
 	require.NoError(t, err)
 	return run
 }

@@ -203,7 +203,7 @@ func BenchmarkConcurrentQueries(b *testing.B) {
 	ask := func(i int) (time.Duration, bool, error) {
 		start := time.Now()
 		run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-bench-"), TaskQueue: a.taskQueue},
-			workflows.QueryWorkflow, workflows.QueryRequest{Query: tasks[i%len(tasks)].Query, Planner: activities.PlannerGraphFirst, ClarifyDeadline: time.Second})
+			contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: tasks[i%len(tasks)].Query, Planner: activities.PlannerGraphFirst, ClarifyDeadline: time.Second})
 		var res workflows.QueryResult
 		if err == nil {
 			err = run.Get(ctx, &res)

@@ -24,6 +24,7 @@ import (
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/codec"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/toolcall"
@@ -67,7 +68,7 @@ func TestEncryptedPayloads(t *testing.T) {
 
 	query := "What is the " + word + " outlook for Rome?"
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-e2e-codec-"), TaskQueue: queue},
-		workflows.QueryWorkflow, workflows.QueryRequest{Query: query})
+		contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: query})
 	require.NoError(t, err)
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
@@ -121,7 +122,7 @@ func TestEncryptedPayloads(t *testing.T) {
 	replay := func(dc converter.DataConverter) error {
 		r, err := worker.NewWorkflowReplayerWithOptions(worker.WorkflowReplayerOptions{DataConverter: dc})
 		require.NoError(t, err)
-		r.RegisterWorkflow(workflows.QueryWorkflow)
+		workflows.RegisterReplay(r)
 		return r.ReplayWorkflowHistory(sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler)), hist)
 	}
 	require.NoError(t, replay(cdc.DataConverter()))

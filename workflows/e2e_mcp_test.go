@@ -104,7 +104,7 @@ func TestWorkerCrashMidMCPCall(t *testing.T) {
 	llmEnv := []string{"NAVI_LLM_BASE_URL=" + srv.URL, "NAVI_LLM_MODEL=scripted"}
 	first := startWorkerProcess(t, bin, queue, llmEnv...)
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-e2e-mcp-crash-"), TaskQueue: queue},
-		workflows.QueryWorkflow, workflows.QueryRequest{Query: "Run the long running operation for 6 seconds in 3 steps."})
+		contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: "Run the long running operation for 6 seconds in 3 steps."})
 	require.NoError(t, err)
 
 	require.Eventually(t, func() bool {

@@ -46,7 +46,7 @@ func TestRetrainOnRealStack(t *testing.T) {
 	defer w.Stop()
 
 	version := stacktest.UniqueName("hgt-e2e-")
-	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: version, TaskQueue: a.taskQueue}, workflows.RetrainWorkflow,
+	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: version, TaskQueue: a.taskQueue}, contract.Prefixed(contract.WorkflowRetrain),
 		workflows.RetrainRequest{Version: version, Config: smallConfig(3), TrainQueue: trainQueue, MaxProbes: 5, PruneScope: version,
 			// The graph is shared with the tests running beside this one: a shadow run, so
 			// that a model trained for 3 epochs never steers their searches.
@@ -99,7 +99,7 @@ func TestRetrainSurvivesTrainingWorkerCrash(t *testing.T) {
 	first := startWorkerProcess(t, bin, stacktest.UniqueName("navi-e2e-unused-"), "NAVI_TRAIN_TASK_QUEUE="+trainQueue)
 
 	version := stacktest.UniqueName("hgt-e2e-crash-")
-	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: version, TaskQueue: a.taskQueue}, workflows.RetrainWorkflow,
+	run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: version, TaskQueue: a.taskQueue}, contract.Prefixed(contract.WorkflowRetrain),
 		workflows.RetrainRequest{Version: version, Config: smallConfig(400), TrainQueue: trainQueue, TrainHeartbeat: 5 * time.Second, PruneScope: version, NoActivate: true})
 	require.NoError(t, err)
 

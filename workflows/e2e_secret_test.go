@@ -21,6 +21,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/twnm"
@@ -89,7 +90,7 @@ func TestCanarySecretStaysInTheRequest(t *testing.T) {
 	defer w.Stop()
 
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-e2e-canary-"), TaskQueue: queue},
-		workflows.QueryWorkflow, workflows.QueryRequest{Query: "What is the " + word + " outlook for Rome?"})
+		contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: "What is the " + word + " outlook for Rome?"})
 	require.NoError(t, err)
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))

@@ -171,7 +171,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		}, summaries)
 		assert.Equal(t, int32(3), retrieveAttempt, "the history records the attempt that succeeded")
 
-		replayAndRecord(t, hist, "query_v8_navi_names")
+		replayAndRecord(t, hist, "query_v9_navi_types")
 	}
 }
 
@@ -261,7 +261,7 @@ func TestAgentRecombinesOnRealStack(t *testing.T) {
 		}
 	}
 	assert.Contains(t, recombined, "substitution")
-	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v4_recombine")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v9_recombine")
 }
 
 // TestAgentLLMOnRealStack drives the real go-openai client against a scripted
@@ -320,7 +320,7 @@ func TestWorkerCrashResumesWithoutRepeatingCalls(t *testing.T) {
 	first := startWorkerProcess(t, bin, queue)
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, workflows.QueryWorkflow,
+	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: queue}, contract.Prefixed(contract.WorkflowQuery),
 		workflows.QueryRequest{Query: "How can I contact the agent of the best home for sale near latitude 1.3521, longitude 103.8198?"})
 	require.NoError(t, err)
 
@@ -431,7 +431,7 @@ func TestAgentRunsTheRequestsOtherParts(t *testing.T) {
 func replayAndRecord(t *testing.T, hist *historypb.History, name string) {
 	t.Helper()
 	replayer := worker.NewWorkflowReplayer()
-	replayer.RegisterWorkflow(workflows.QueryWorkflow)
+	workflows.RegisterReplay(replayer)
 	require.NoError(t, replayer.ReplayWorkflowHistory(nil, hist), "the recorded history replays on this code")
 	if dir := os.Getenv("NAVI_RECORD_HISTORIES"); dir != "" {
 		b, err := protojson.MarshalOptions{Indent: "  "}.Marshal(hist)
@@ -498,7 +498,7 @@ func TestOversizedInputsOnRealStack(t *testing.T) {
 
 	// 10 MiB: the server refuses the start, so no run exists.
 	id := stacktest.UniqueName("navi-e2e-huge-")
-	_, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}, workflows.QueryWorkflow,
+	_, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}, contract.Prefixed(contract.WorkflowQuery),
 		workflows.QueryRequest{Query: strings.Repeat("weather ", 10<<20/8)})
 	require.Error(t, err, "a 10 MiB start is refused")
 	t.Logf("a 10 MiB query: %v", err)

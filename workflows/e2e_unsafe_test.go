@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/workflows"
@@ -106,7 +107,7 @@ func TestUnsafeCallCutOffByACrash(t *testing.T) {
 			queue := stacktest.UniqueName("navi-e2e-unsafe-")
 			first := startWorkerProcess(t, bin, queue)
 			run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-e2e-unsafe-"), TaskQueue: queue},
-				workflows.QueryWorkflow, workflows.QueryRequest{Query: "Please reserve a " + word + " table in Rome."})
+				contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: "Please reserve a " + word + " table in Rome."})
 			require.NoError(t, err)
 			require.Eventually(t, func() bool { return tool.count() == 1 }, time.Minute, 50*time.Millisecond, "the booking is sent")
 			require.NoError(t, first.Process.Signal(syscall.SIGKILL))

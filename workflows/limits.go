@@ -34,7 +34,7 @@ const (
 
 // ErrTypeInputTooLarge is the type of the non-retryable error that ends a run whose query is
 // over its limit.
-const ErrTypeInputTooLarge = "InputTooLarge"
+const ErrTypeInputTooLarge = "navi.InputTooLarge"
 
 // TooLargeError is a text over its limit.
 type TooLargeError struct {

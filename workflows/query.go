@@ -283,7 +283,7 @@ func (r *run) decide() (planner.Result, error) {
 		name = "worker default"
 	}
 	retry := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
-		NonRetryableErrorTypes: []string{contract.ErrTypePlannerInvalidOutput, contract.ErrTypeLLMUnauthorized, contract.ErrTypeLLMRejected, contract.ErrTypeNoLLM, contract.ErrTypeInvalidInput}}
+		NonRetryableErrorTypes: contract.ErrorTypes(contract.ErrTypePlannerInvalidOutput, contract.ErrTypeLLMUnauthorized, contract.ErrTypeLLMRejected, contract.ErrTypeNoLLM, contract.ErrTypeInvalidInput)}
 	label := fmt.Sprintf("decide: step %d (%s)", r.state.Step, name)
 	in := contract.DecideInput{Planner: r.req.Planner, Context: r.pc}
 	var fut workflow.Future
@@ -535,7 +535,7 @@ func (r *run) upsert() error {
 func graphRetry() *temporal.RetryPolicy {
 	return &temporal.RetryPolicy{
 		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 20,
-		NonRetryableErrorTypes: []string{contract.ErrTypeInvalidInput, contract.ErrTypeGraphAuth, contract.ErrTypeBadPlan, contract.ErrTypeNoGraphStore, contract.ErrTypeNotInGraph},
+		NonRetryableErrorTypes: contract.ErrorTypes(contract.ErrTypeInvalidInput, contract.ErrTypeGraphAuth, contract.ErrTypeBadPlan, contract.ErrTypeNoGraphStore, contract.ErrTypeNotInGraph),
 	}
 }
 

@@ -10,33 +10,67 @@ import (
 	"github.com/naviagent/navi/contract"
 )
 
-// Registry is what Register needs of a worker, a test environment, a replayer or a plugin's
-// registry.
-type Registry interface {
+// WorkflowRegistry is what RegisterReplay needs of a replayer.
+type WorkflowRegistry interface {
 	RegisterWorkflowWithOptions(w any, options workflow.RegisterOptions)
+}
+
+// Registry is what Register needs of a worker, a test environment or a plugin's registry.
+type Registry interface {
+	WorkflowRegistry
 	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
 }
 
-// Register adds Navi's workflows and the activities they run to r: the workflows under their
-// Go names (QueryWorkflow, RetrainWorkflow, RateWorkflow), the activities, the methods of acts
-// (an *activities.Activities), under the names of package contract with contract.Prefix
-// (navi.Decide, navi.Retrieve, navi.CallTool, ...), which runs schedule since the navi-names
-// change, so that a host's own activities keep their names. A worker that still has runs
-// started before that change adds RegisterBareNames. acts is not typed here so that this
-// package links none of the activities' dependencies (Neo4j's driver, the LLM client).
+// navWorkflows are Navi's workflows and their names in package contract.
+var navWorkflows = []struct {
+	fn   any
+	name string
+}{
+	{QueryWorkflow, contract.WorkflowQuery},
+	{RetrainWorkflow, contract.WorkflowRetrain},
+	{RateWorkflow, contract.WorkflowRate},
+}
+
+// registerWorkflows adds Navi's workflows to r, under their names with contract.Prefix, or,
+// with bare, under their Go names, which are contract's names (no alias: a worker that has
+// both still starts and continues the prefixed ones when given the function).
+func registerWorkflows(r WorkflowRegistry, bare bool) {
+	for _, w := range navWorkflows {
+		o := workflow.RegisterOptions{Name: contract.Prefixed(w.name)}
+		if bare {
+			o = workflow.RegisterOptions{}
+		}
+		r.RegisterWorkflowWithOptions(w.fn, o)
+	}
+}
+
+// Register adds Navi's workflows and the activities they run to r, under the names of package
+// contract with contract.Prefix: the workflows navi.QueryWorkflow, navi.RetrainWorkflow and
+// navi.RateWorkflow, which callers start by name, and the activities, the methods of acts (an
+// *activities.Activities), navi.Decide, navi.Retrieve, navi.CallTool, ..., which runs schedule
+// since the navi-names change; a host's own workflows and activities keep their names. A
+// worker that still has runs or schedules from before the prefix adds RegisterBareNames. acts
+// is not typed here so that this package links none of the activities' dependencies (Neo4j's
+// driver, the LLM client).
 func Register(r Registry, acts any) {
-	r.RegisterWorkflowWithOptions(QueryWorkflow, workflow.RegisterOptions{})
-	r.RegisterWorkflowWithOptions(RetrainWorkflow, workflow.RegisterOptions{})
-	r.RegisterWorkflowWithOptions(RateWorkflow, workflow.RegisterOptions{})
+	registerWorkflows(r, false)
 	r.RegisterActivityWithOptions(acts, activity.RegisterOptions{Name: contract.Prefix})
 }
 
-// RegisterBareNames adds the activities of acts to r under their bare names too (Decide,
-// CallTool, ...): the runs started before the navi-names change schedule those, and a worker
-// that runs them needs them until they end. Navi's own worker registers them; a host whose
-// own activities use such a name does not.
+// RegisterBareNames adds the workflows and the activities of acts to r under their bare names
+// too (QueryWorkflow, Decide, CallTool, ...): the runs and schedules started before the prefix
+// use those, and a worker that runs them needs them until they end. Navi's own worker registers
+// them; a host whose own workflows or activities use such a name does not.
 func RegisterBareNames(r Registry, acts any) {
+	registerWorkflows(r, true)
 	r.RegisterActivityWithOptions(acts, activity.RegisterOptions{})
+}
+
+// RegisterReplay adds Navi's workflows to a replayer under both names, so that it replays the
+// histories of runs started before the prefix and after.
+func RegisterReplay(r WorkflowRegistry) {
+	registerWorkflows(r, false)
+	registerWorkflows(r, true)
 }
 
 // TrainingActivities are the activities RetrainWorkflow runs on its training queue

@@ -11,8 +11,10 @@ import (
 // TestReplayRecordedHistories replays histories recorded from real runs (testdata/*.json) on
 // the current workflow code: a change that would break running workflows fails here. Record a
 // new set with `NAVI_RECORD_HISTORIES=$PWD/workflows/testdata make test` (the integration tests
-// in e2e_test.go write query_v4_*.json to query_v8_*.json; query_v8_navi_names schedules the
-// activities under their navi.-prefixed names; query_v7_local_decide has the graph-first
+// in e2e_test.go write query_v4_*.json to query_v9_*.json; query_v9_navi_types and
+// query_v9_recombine are runs of navi.QueryWorkflow whose activities fail with navi.-prefixed
+// error types (a tool's navi.ToolUnavailable, retried, then recombined); query_v8_navi_names
+// schedules the activities under their navi.-prefixed names; query_v7_local_decide has the graph-first
 // planner's decisions as local activities; query_v6_projected holds a decision
 // the Decide activity replaced, query_v6_parallel a plan whose independent steps ran at once,
 // and query_v5_*.json were recorded before the workflow took the activity's projection and ran
@@ -27,7 +29,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
-			r.RegisterWorkflow(QueryWorkflow)
+			RegisterReplay(r)
 			require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, f))
 		})
 	}

@@ -91,7 +91,7 @@ func RetrainWorkflow(ctx workflow.Context, req RetrainRequest) (RetrainResult, e
 		return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 			TaskQueue: req.TrainQueue, StartToCloseTimeout: trainTimeout, HeartbeatTimeout: req.TrainHeartbeat, Summary: summary,
 			RetryPolicy: &temporal.RetryPolicy{InitialInterval: 5 * time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute, MaximumAttempts: 3,
-				NonRetryableErrorTypes: []string{contract.ErrTypeTrainingInput, contract.ErrTypeModelLayout, contract.ErrTypeNoModelStore, contract.ErrTypeInvalidInput}},
+				NonRetryableErrorTypes: contract.ErrorTypes(contract.ErrTypeTrainingInput, contract.ErrTypeModelLayout, contract.ErrTypeNoModelStore, contract.ErrTypeInvalidInput)},
 		})
 	}
 
