@@ -30,8 +30,9 @@ const (
 )
 
 // Decide runs one planner step and projects its first decision onto the actions the run's
-// state admits (planner.Project; Result.Projection): the decision and its replacement are
-// made here, outside workflow code, and recorded as the activity's result. LLM output that stays invalid after the planner's repair
+// state admits (planner.ProjectAll; Result.Projection), taking the other call_api decisions of
+// its dependency rank along, their plans merged: the decision and its replacement are made
+// here, outside workflow code, and recorded as the activity's result. LLM output that stays invalid after the planner's repair
 // attempt, and credentials the endpoint refuses, fail the step for good with a message that
 // says what was wrong; an endpoint that is down or rate limited is retried by Temporal.
 func (a *Activities) Decide(ctx context.Context, in DecideInput) (planner.Result, error) {
@@ -67,9 +68,10 @@ func (a *Activities) Decide(ctx context.Context, in DecideInput) (planner.Result
 	if len(res.Decisions) == 0 {
 		return res, temporal.NewNonRetryableApplicationError("the planner returned no decision", ErrTypePlannerInvalidOutput, nil, res.Usage)
 	}
-	proj := planner.Project(in.Context, res.Decisions[0])
+	proj := planner.ProjectAll(in.Context, res.Decisions)
 	res.Projection = &proj
 	activity.GetLogger(ctx).Info("decided", "step", in.Context.Step, "planner", res.Planner,
-		"decision", res.Decisions[0].String(), "executes", proj.Decision.String(), "replaced", proj.Replaced, "llmCalls", res.Usage.LLMCalls)
+		"decision", res.Decisions[0].String(), "executes", proj.Decision.String(), "replaced", proj.Replaced,
+		"alsoExecutes", len(proj.Also), "left", proj.Left, "llmCalls", res.Usage.LLMCalls)
 	return res, nil
 }

@@ -182,3 +182,34 @@ func TestGraphFirstAnswersEveryPart(t *testing.T) {
 	assert.Equal(t, "weather.Current answered: temp_c: 21.5. stay.SearchHotels answered: hotel: Lutetia. "+
 		"museums.Search failed, and nothing took its place, so that part of the request has no answer.", d.Answer)
 }
+
+// An LLM's array of call_api decisions of one rank runs in one step: their plans merged, the
+// geocoding they share once; an inadmissible one, a later rank and a repeat are left out.
+func TestProjectAll(t *testing.T) {
+	airq := Candidate{API: "airq.Current", Score: 0.7, Status: "active", Plan: Plan{Target: "airq.Current", Steps: []PlanStep{
+		{API: "geo.Geocode", Bindings: []Binding{{Param: "city", Required: true, Source: SourceGiven, Value: "Rome"}}},
+		{API: "airq.Current", Bindings: []Binding{{Param: "lat", Required: true, Source: SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "latitude"}}},
+	}}}
+	news := Candidate{API: "news.Top", Score: 0.6, Status: "active", Plan: Plan{Target: "news.Top", Steps: []PlanStep{{API: "news.Top"}}}}
+	c := Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{weatherCandidate("Rome"), airq, news}}
+	call := func(api string, rank int) Decision { return Decision{Action: CallAPI, TargetAPI: api, DependencyRank: rank} }
+
+	p := ProjectAll(c, []Decision{call("weather.Current", 1), call("airq.Current", 1), call("made.Up", 1),
+		call("weather.Current", 1), call("news.Top", 2)})
+	require.False(t, p.Replaced)
+	assert.Equal(t, "weather.Current", p.Decision.TargetAPI)
+	assert.Equal(t, []Decision{call("airq.Current", 1)}, p.Also)
+	assert.Equal(t, []string{"made.Up is not among the candidate APIs (weather.Current, airq.Current, news.Top)"}, p.Left)
+	assert.Equal(t, []string{"geo.Geocode", "weather.Current", "airq.Current"}, p.Plan.APIs(), "one geocoding for both")
+	assert.Equal(t, "weather.Current", p.Plan.Target)
+	assert.Empty(t, p.Plan.Missing())
+
+	// A first decision that is replaced, or not a call, takes nothing along.
+	p = ProjectAll(c, []Decision{call("made.Up", 1), call("airq.Current", 1)})
+	assert.True(t, p.Replaced)
+	assert.Empty(t, p.Also)
+	p = ProjectAll(c, []Decision{{Action: DirectAnswer, Answer: "Yes.", DependencyRank: 1}, call("airq.Current", 1)})
+	assert.Equal(t, DirectAnswer, p.Decision.Action)
+	assert.Empty(t, p.Also)
+	assert.Zero(t, ProjectAll(c, nil))
+}

@@ -14,8 +14,60 @@ type Projection struct {
 	Replaced bool     `json:"replaced,omitempty"`
 	Proposed Decision `json:"proposed"`
 	Reason   string   `json:"reason,omitempty"`
-	// Plan is the bound plan of a call_api decision.
+	// Plan is the bound plan of a call_api decision (with Also's, merged).
 	Plan Plan `json:"plan"`
+	// Also are the planner's other call_api decisions of Decision's dependency rank that run
+	// with it, their plans merged into Plan (ProjectAll); Left says why the others of that
+	// rank do not.
+	Also []Decision `json:"also,omitempty"`
+	Left []string   `json:"left,omitempty"`
+}
+
+// ProjectAll projects the first of ds (Project) and, when it is kept as an admissible call_api,
+// takes the other call_api decisions of its dependency rank along: a planner that answers
+// several sub-intents of one rank in an array has them run in one step, at once where their
+// plans share nothing, a producer they share once (Merge). One that is not admissible is left
+// out, with why, and so are decisions of later ranks, which consume what this step gives:
+// the planner decides them again once it sees the results.
+func ProjectAll(c Context, ds []Decision) Projection {
+	if len(ds) == 0 {
+		return Projection{}
+	}
+	p := Project(c, ds[0])
+	if p.Replaced || p.Decision.Action != CallAPI {
+		return p
+	}
+	targets := []string{p.Decision.TargetAPI}
+	for _, d := range ds[1:] {
+		if d.Action != CallAPI || d.DependencyRank != ds[0].DependencyRank {
+			continue
+		}
+		if slices.Contains(targets, d.TargetAPI) {
+			continue // the same call twice
+		}
+		reason, plan := inadmissible(c, d)
+		if reason != "" {
+			p.Left = append(p.Left, reason)
+			continue
+		}
+		targets = append(targets, d.TargetAPI)
+		p.Also = append(p.Also, d)
+		p.Plan = Merge(p.Plan, plan)
+	}
+	return p
+}
+
+// Merge joins plans into one: a's steps, then those of b that a does not call, each plan's
+// order kept, so that producers still come before their consumers. A step both call keeps a's
+// bindings. The target and score are a's.
+func Merge(a, b Plan) Plan {
+	out := Plan{Target: a.Target, Score: a.Score, Steps: slices.Clone(a.Steps)}
+	for _, s := range b.Steps {
+		if out.StepOf(s.API) < 0 {
+			out.Steps = append(out.Steps, s)
+		}
+	}
+	return out
 }
 
 // Project restricts a planner's decision to the actions the graph state admits (NaviAgent

@@ -300,6 +300,54 @@ func TestAgentLLMOnRealStack(t *testing.T) {
 	assert.NotContains(t, string(b), "c2stbmF2aS10ZXN0", "nor its base64 form")
 }
 
+// TestAgentLLMDecisionArrayOnRealStack has the model answer one decision array with two
+// independent calls: both run in the same step, each once, and the next decision answers from
+// both. Its history is recorded (query_v9_llm_array).
+func TestAgentLLMDecisionArrayOnRealStack(t *testing.T) {
+	point := map[string]string{"latitude": "25.2048", "longitude": "55.2708"}
+	srv := llmtest.New(t, func(req llmtest.Request) llmtest.Response {
+		switch {
+		case !strings.Contains(req.System(), "weather.Current") || !strings.Contains(req.System(), "geo.Elevation"):
+			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI,
+				RecallDescription: "ElevationAPI(description: ground elevation at a point); WeatherAPI(description: current weather at a point)"})
+		case !strings.Contains(req.User(), "completed"):
+			return llmtest.Answer(
+				planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: "geo.Elevation", Params: point},
+				planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: "weather.Current", Params: point})
+		}
+		return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.DirectAnswer, Answer: "Elevation and weather, both known."})
+	})
+	p, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "scripted"})
+	require.NoError(t, err)
+	a := startAgent(t, agentOptions{LLM: p})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	id := stacktest.UniqueName("navi-e2e-array-")
+	run := a.start(ctx, t, id, workflows.QueryRequest{Query: "What are the ground elevation and the current weather at latitude 25.2048, longitude 55.2708?"})
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, "Elevation and weather, both known.", res.Answer)
+	assert.Equal(t, 3, res.Steps, "retrieve, both calls, answer")
+	assert.Equal(t, 3, res.Usage.LLMCalls)
+	calls, _ := stacktest.ToolCalls(t, "navi/"+id+"/")
+	assert.Equal(t, map[string]int{"geo.Elevation": 1, "weather.Current": 1}, calls)
+
+	// Both calls were scheduled between the second decision and the third.
+	hist := history(ctx, t, a.c, run.GetID(), run.GetRunID())
+	var scheduled []string
+	for _, e := range hist.GetEvents() {
+		if e.GetEventType() == enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED {
+			scheduled = append(scheduled, e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName())
+		}
+	}
+	require.GreaterOrEqual(t, len(scheduled), 6, "%v", scheduled)
+	assert.Equal(t, []string{"navi.Decide", "navi.Retrieve", "navi.Decide", "navi.CallTool", "navi.CallTool"}, scheduled[:5])
+	assert.Contains(t, scheduled[5:], "navi.Decide", "the answer is decided after both calls")
+	replayAndRecord(t, hist, "query_v9_llm_array")
+}
+
 // TestWorkerCrashResumesWithoutRepeatingCalls kills the worker process in the middle of a
 // three-call chain, while the last call waits on a slow tool, and starts another: the run
 // completes, the tool world saw each call that had succeeded exactly once, and the call the

@@ -310,8 +310,22 @@ func (r *run) decide() (planner.Result, error) {
 	if res.Repaired {
 		summary += " (after a repair: " + res.RepairReason + ")"
 	}
-	if len(res.Decisions) > 1 {
-		summary += fmt.Sprintf(" (+%d later sub-intents)", len(res.Decisions)-1)
+	taken := 1 // the decisions this step executes or leaves out
+	if p := res.Projection; p != nil {
+		if len(p.Also) > 0 { // its sub-intents of the same rank, in one plan
+			also := make([]string, len(p.Also))
+			for i, d := range p.Also {
+				also[i] = d.TargetAPI
+			}
+			summary += ", with " + strings.Join(also, ", ")
+		}
+		if len(p.Left) > 0 {
+			summary += " (left out: " + strings.Join(p.Left, "; ") + ")"
+		}
+		taken += len(p.Also) + len(p.Left)
+	}
+	if n := len(res.Decisions) - taken; n > 0 {
+		summary += fmt.Sprintf(" (+%d later sub-intents)", n)
 	}
 	r.trace(TraceDecide, true, summary)
 	return res, nil

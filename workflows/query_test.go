@@ -509,6 +509,58 @@ func (p *scriptedPlanner) Decide(_ context.Context, c planner.Context) (planner.
 	return planner.Result{Planner: "llm:test", Decisions: []planner.Decision{d}, Usage: usage}, nil
 }
 
+// arrayPlanner stands in for an LLM that answers a decision array per step.
+type arrayPlanner struct {
+	mu    sync.Mutex
+	steps [][]planner.Decision
+}
+
+func (p *arrayPlanner) Decide(context.Context, planner.Context) (planner.Result, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ds := p.steps[0]
+	p.steps = p.steps[1:]
+	return planner.Result{Planner: "llm:test", Decisions: ds, Usage: planner.Usage{LLMCalls: 1}}, nil
+}
+
+// An LLM's decision array runs whole: its two call_api sub-intents of one rank run in one
+// step, the geocoding they share called once; the next step answers from both.
+func TestQueryWorkflowRunsTheLLMsDecisionArray(t *testing.T) {
+	call := func(api string) planner.Decision {
+		return planner.Decision{Action: planner.CallAPI, TargetAPI: api, DependencyRank: 1}
+	}
+	p := &arrayPlanner{steps: [][]planner.Decision{
+		{{Action: planner.RetrieveAPI, RecallDescription: "weather", DependencyRank: 1}},
+		{call("weather.Current"), call("skycast.Now"), call("made.Up"), {Action: planner.CallAPI, TargetAPI: "news.Top", DependencyRank: 2}},
+		{{Action: planner.DirectAnswer, Answer: "21.5 °C on both services.", DependencyRank: 1}},
+	}}
+	env := newEnv(t, p)
+	res := retrieved("Rome")
+	res.Candidates = append(res.Candidates, planner.Candidate{API: "skycast.Now", Score: 0.7, Status: "active", Plan: geoPlan("skycast.Now", "Rome")})
+	res.APIs["skycast.Now"] = testAPIs["skycast.Now"]
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "skycast.Now").Return(toolOK(weather), nil).Once()
+	onWeatherAt(t, env, "41.9028", "12.4964")
+	(&feedbackSink{}).on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "the weather in Rome from both services", Planner: activities.PlannerLLM})
+	out := result(t, env)
+	require.Equal(t, StatusAnswered, out.Status, out.Answer)
+	assert.Equal(t, "21.5 °C on both services.", out.Answer)
+	assert.Equal(t, 3, out.ToolCalls, "one geocoding for two consumers")
+	assert.Equal(t, 3, out.Steps, "retrieve, both calls, answer")
+	var decided []string
+	for _, e := range state(t, env).Trace {
+		if e.Kind == TraceDecide {
+			decided = append(decided, e.Summary)
+		}
+	}
+	require.Len(t, decided, 3)
+	assert.Equal(t, "llm:test decided call_api weather.Current, with skycast.Now (left out: made.Up is not among the candidate APIs "+
+		"(weather.Current, skycast.Now)) (+1 later sub-intents)", decided[1])
+	env.AssertExpectations(t)
+}
+
 func TestQueryWorkflowProjectsLLMDecisions(t *testing.T) {
 	p := &scriptedPlanner{decisions: []planner.Decision{
 		{Action: planner.RetrieveAPI, RecallDescription: "WeatherAPI(description: current weather)"},

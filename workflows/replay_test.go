@@ -13,7 +13,8 @@ import (
 // new set with `NAVI_RECORD_HISTORIES=$PWD/workflows/testdata make test` (the integration tests
 // in e2e_test.go write query_v4_*.json to query_v9_*.json; query_v9_navi_types and
 // query_v9_recombine are runs of navi.QueryWorkflow whose activities fail with navi.-prefixed
-// error types (a tool's navi.ToolUnavailable, retried, then recombined); query_v8_navi_names
+// error types (a tool's navi.ToolUnavailable, retried, then recombined), query_v9_llm_array one
+// whose LLM decision array ran two calls in one step; query_v8_navi_names
 // schedules the activities under their navi.-prefixed names; query_v7_local_decide has the graph-first
 // planner's decisions as local activities; query_v6_projected holds a decision
 // the Decide activity replaced, query_v6_parallel a plan whose independent steps ran at once,
