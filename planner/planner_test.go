@@ -192,7 +192,9 @@ func TestProjectAll(t *testing.T) {
 	}}}
 	news := Candidate{API: "news.Top", Score: 0.6, Status: "active", Plan: Plan{Target: "news.Top", Steps: []PlanStep{{API: "news.Top"}}}}
 	c := Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{weatherCandidate("Rome"), airq, news}}
-	call := func(api string, rank int) Decision { return Decision{Action: CallAPI, TargetAPI: api, DependencyRank: rank} }
+	call := func(api string, rank int) Decision {
+		return Decision{Action: CallAPI, TargetAPI: api, DependencyRank: rank}
+	}
 
 	p := ProjectAll(c, []Decision{call("weather.Current", 1), call("airq.Current", 1), call("made.Up", 1),
 		call("weather.Current", 1), call("news.Top", 2)})
