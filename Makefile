@@ -20,7 +20,7 @@ BENCH_RENAMED_ARGS ?= -n 90 -seed 1 -concurrency 4 -batches 3
 BENCH_COMPOUND_ARGS ?= -n 60 -seed 1 -concurrency 4 -batches 1 -variants no-graph,static+alphabeta,dynamic+alphabeta
 # Fuzz targets (name@package) and how long make fuzz runs each.
 FUZZTIME    ?= 3000x
-FUZZ_TARGETS = FuzzImporters@./twnm/catalogs FuzzSplit@./twnm/subgoal FuzzToolBenchEvent@./twnm/invlog FuzzLink@./twnm/invlog \
+FUZZ_TARGETS = FuzzImporters@./twnm/catalogs FuzzSplit@./twnm/subgoal FuzzToolBenchEvent@./research/runlogs FuzzLink@./twnm/invlog \
 	FuzzParseDecisions@./planner/llm FuzzExtract@./planner FuzzDecodeOutput@./toolcall
 # The demo's tools: the tool world's own catalog, served by the running tool world.
 CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/naviagent/navi/research/runlogs"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/invlog"
 	"github.com/naviagent/navi/twnm/recall"
@@ -51,7 +52,7 @@ func (c Chain) Target() string { return c.APIs[len(c.APIs)-1] }
 // input whose value an earlier call output. Inputs with no such provenance are the ones the
 // requirement states. Calls of one API repeated in a chain count once.
 func APIBankChains(path string) ([]Chain, error) {
-	runs, err := invlog.APIBankLevel3(path)
+	runs, err := runlogs.APIBankLevel3(path)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +75,7 @@ func APIBankChains(path string) ([]Chain, error) {
 // schedule, then an alarm that nothing of the schedule feeds) or call nothing are left out;
 // skipped counts them.
 func APIBankDialogueChains(dir string) (chains []Chain, skipped int, err error) {
-	runs, err := invlog.APIBankDialogues(dir)
+	runs, err := runlogs.APIBankDialogues(dir)
 	if err != nil {
 		return nil, 0, err
 	}

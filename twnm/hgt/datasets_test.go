@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/naviagent/navi/research/runlogs"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
 	"github.com/naviagent/navi/twnm/embed"
@@ -175,7 +176,7 @@ func stableToolBenchGraph(tb testing.TB) (*twnm.Graph, string) {
 	require.NoError(tb, err)
 	var runs []invlog.Run
 	for _, f := range files {
-		r, err := invlog.ToolBench(f)
+		r, err := runlogs.ToolBench(f)
 		require.NoError(tb, err)
 		runs = append(runs, r...)
 	}
@@ -201,9 +202,9 @@ func apiBankGraph(tb testing.TB) (*twnm.Graph, string) {
 	require.NoError(tb, err)
 	g, err := twnm.Build(context.Background(), cat, twnm.BuildOptions{Embedder: hashedEmbedder(tb)})
 	require.NoError(tb, err)
-	runs, err := invlog.APIBankDialogues(sharedPath(tb, "api-bank/lv1-lv2-samples"))
+	runs, err := runlogs.APIBankDialogues(sharedPath(tb, "api-bank/lv1-lv2-samples"))
 	require.NoError(tb, err)
-	chains, err := invlog.APIBankLevel3(sharedPath(tb, "api-bank/test-data/level-3.json"))
+	chains, err := runlogs.APIBankLevel3(sharedPath(tb, "api-bank/test-data/level-3.json"))
 	require.NoError(tb, err)
 	runs = append(runs, chains...)
 	recorded, _ := recordRuns(tb, g, runs, func(s string) (string, bool) { _, ok := g.APIByName(s); return s, ok })

@@ -5,9 +5,9 @@
 // The package is standalone: APIs and parameters are plain strings, named as their source
 // names them, so that logs can be imported, linked and inspected without the graph.
 //
-// A typical use is: import runs (ToolBench, APIBankDialogues, APIBankLevel3, or Navi's own
-// executions), call Link on each run to find where a value produced by one call was used by a
-// later one, then count Transitions.
+// A typical use is: import runs (Navi's own executions, or a public data set's through
+// research/runlogs: ToolBench, API-Bank), call Link on each run to find where a value produced
+// by one call was used by a later one, then count Transitions.
 package invlog
 
 import "time"

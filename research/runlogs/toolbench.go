@@ -1,4 +1,4 @@
-package invlog
+package runlogs
 
 import (
 	"encoding/json"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/naviagent/navi/twnm/invlog"
 )
 
 // ToolBench's pseudo-tools: Finish ends a run with the final answer or a give-up, and the
@@ -32,9 +34,9 @@ type tbRecord struct {
 }
 
 // ToolBench reads one ToolBench evaluation file (tooleval_default_evalset_*/G*.json: an
-// object from query id to {query, available_tools, answer: {answer_details}}), one Run per
-// query in file order, with Run.ID "<file name without extension>/<query id>" (such as
-// "G1_instruction/42700") and Run.Query the query.
+// object from query id to {query, available_tools, answer: {answer_details}}), one invlog.Run per
+// query in file order, with invlog.Run.ID "<file name without extension>/<query id>" (such as
+// "G1_instruction/42700") and invlog.Run.Query the query.
 //
 // answer_details is a tree of {role, message, next}; the events are its "tool" nodes in
 // depth-first pre-order (the files hold single chains, where this is the call order). A tool
@@ -53,8 +55,8 @@ type tbRecord struct {
 // such events are marked Truncated and keep only the arguments that are certainly complete;
 // when the cut falls before the error is seen the event is also Uncertain (Success true,
 // meaning no error seen). A message cut before the end of the tool name is skipped, as its
-// API is unknown. Links are not filled: call Link.
-func ToolBench(path string) ([]Run, error) {
+// API is unknown. Links are not filled: call invlog.Link.
+func ToolBench(path string) ([]invlog.Run, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("toolbench: %w", err)
@@ -64,7 +66,7 @@ func ToolBench(path string) ([]Run, error) {
 		return nil, fmt.Errorf("toolbench %s: want an object of records: %w", path, err)
 	}
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	runs := make([]Run, 0, len(records))
+	runs := make([]invlog.Run, 0, len(records))
 	for _, rec := range records {
 		run, err := toolBenchRun(rec, base+"/"+rec.Key)
 		if err != nil {
@@ -75,12 +77,12 @@ func ToolBench(path string) ([]Run, error) {
 	return runs, nil
 }
 
-func toolBenchRun(rec member, id string) (Run, error) {
+func toolBenchRun(rec member, id string) (invlog.Run, error) {
 	var r tbRecord
 	if err := json.Unmarshal(rec.Raw, &r); err != nil {
-		return Run{}, describeJSONError(err)
+		return invlog.Run{}, describeJSONError(err)
 	}
-	run := Run{ID: id, Query: strings.TrimSpace(r.Query)}
+	run := invlog.Run{ID: id, Query: strings.TrimSpace(r.Query)}
 	// Depth-first pre-order with an explicit stack: no recursion depth to worry about.
 	type frame struct {
 		node *tbNode
@@ -101,7 +103,7 @@ func toolBenchRun(rec member, id string) (Run, error) {
 		}
 		ev, ok, err := toolBenchEvent(f.node.Message)
 		if err != nil {
-			return Run{}, fmt.Errorf("%s.message: %w", f.path, err)
+			return invlog.Run{}, fmt.Errorf("%s.message: %w", f.path, err)
 		}
 		if !ok {
 			continue
@@ -114,10 +116,10 @@ func toolBenchRun(rec member, id string) (Run, error) {
 
 // toolBenchEvent parses one tool message; ok is false for Finish and for a message cut
 // before the end of the tool name.
-func toolBenchEvent(msg string) (ev Event, ok bool, err error) {
+func toolBenchEvent(msg string) (ev invlog.Event, ok bool, err error) {
 	fields, truncated, err := parsePyStrDict(msg)
 	if err != nil {
-		return Event{}, false, err
+		return invlog.Event{}, false, err
 	}
 	get := func(key string) (pyField, bool) {
 		for _, f := range fields {
@@ -130,17 +132,17 @@ func toolBenchEvent(msg string) (ev Event, ok bool, err error) {
 	name, found := get("name")
 	if !found || !name.Complete {
 		if truncated {
-			return Event{}, false, nil
+			return invlog.Event{}, false, nil
 		}
-		return Event{}, false, fmt.Errorf("field name is missing")
+		return invlog.Event{}, false, fmt.Errorf("field name is missing")
 	}
 	if name.Value == finishTool || name.Value == hallucinatedTool {
-		return Event{}, false, nil
+		return invlog.Event{}, false, nil
 	}
 	if strings.TrimSpace(name.Value) == "" {
-		return Event{}, false, fmt.Errorf("field name is empty")
+		return invlog.Event{}, false, fmt.Errorf("field name is empty")
 	}
-	ev = Event{API: name.Value, Truncated: truncated}
+	ev = invlog.Event{API: name.Value, Truncated: truncated}
 
 	if args, found := get("arguments"); found {
 		ms, complete := objectMembersPrefix(args.Value)
@@ -150,7 +152,7 @@ func toolBenchEvent(msg string) (ev Event, ok bool, err error) {
 			ms = nil
 		}
 		if ev.Inputs, err = membersToValues(ms); err != nil {
-			return Event{}, false, fmt.Errorf("field arguments: %w", err)
+			return invlog.Event{}, false, fmt.Errorf("field arguments: %w", err)
 		}
 	}
 
@@ -160,13 +162,13 @@ func toolBenchEvent(msg string) (ev Event, ok bool, err error) {
 		return ev, true, nil
 	}
 	if err := toolBenchResponse(&ev, resp); err != nil {
-		return Event{}, false, fmt.Errorf("field response: %w", err)
+		return invlog.Event{}, false, fmt.Errorf("field response: %w", err)
 	}
 	return ev, true, nil
 }
 
 // toolBenchResponse reads the outcome and outputs of a response field into ev.
-func toolBenchResponse(ev *Event, resp pyField) error {
+func toolBenchResponse(ev *invlog.Event, resp pyField) error {
 	text := strings.TrimSpace(resp.Value)
 	if !strings.HasPrefix(text, "{") {
 		// Not the server's JSON envelope: plain text, an error only if it says nothing.
@@ -176,7 +178,7 @@ func toolBenchResponse(ev *Event, resp pyField) error {
 		}
 		ev.Success = true
 		if text != "" {
-			ev.Outputs = []Value{{Param: "output", Value: text}}
+			ev.Outputs = []invlog.Value{{Param: "output", Value: text}}
 		}
 		return nil
 	}
@@ -248,7 +250,7 @@ func errorPrefix(text string) (partial string, ok bool) {
 
 // responseOutputs flattens the "response" value of the envelope. The server puts the API's
 // answer there as a string; when that string is itself a JSON object its keys are the outputs.
-func responseOutputs(raw json.RawMessage) ([]Value, error) {
+func responseOutputs(raw json.RawMessage) ([]invlog.Value, error) {
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return outputValues(raw) // not a string: flatten as it is
@@ -268,5 +270,5 @@ func responseOutputs(raw json.RawMessage) ([]Value, error) {
 		}
 		return outs, nil
 	}
-	return []Value{{Param: "output", Value: s}}, nil
+	return []invlog.Value{{Param: "output", Value: s}}, nil
 }

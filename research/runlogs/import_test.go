@@ -1,4 +1,4 @@
-package invlog
+package runlogs
 
 import (
 	"os"
@@ -7,12 +7,14 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/twnm/invlog"
 )
 
 // linkCount links every run and counts the inputs with provenance.
-func linkCount(runs []Run) (events, links int) {
+func linkCount(runs []invlog.Run) (events, links int) {
 	for i := range runs {
-		Link(&runs[i])
+		invlog.Link(&runs[i])
 		for _, ev := range runs[i].Events {
 			events++
 			for _, v := range ev.Inputs {
@@ -25,7 +27,7 @@ func linkCount(runs []Run) (events, links int) {
 	return events, links
 }
 
-func runByID(t *testing.T, runs []Run, id string) *Run {
+func runByID(t *testing.T, runs []invlog.Run, id string) *invlog.Run {
 	t.Helper()
 	for i := range runs {
 		if runs[i].ID == id {
@@ -59,42 +61,42 @@ func TestAPIBankDialogues(t *testing.T) {
 	r := runByID(t, runs, "level-1-given-desc/AddAgenda-AddAlarm-GetUserToken-level-2-1")
 	assert.Equal(t, `Can you add a schedule for me at 2pm on September 12th called "Meeting with John" at the office?`, r.Query)
 	require.Len(t, r.Events, 3)
-	assert.Equal(t, []Value{{Param: "token", Value: "o8i7u6y5t4r3e2w1q0"}}, r.Events[0].Outputs)
-	assert.Equal(t, []Value{{Param: "output", Value: "success"}}, r.Events[1].Outputs)
+	assert.Equal(t, []invlog.Value{{Param: "token", Value: "o8i7u6y5t4r3e2w1q0"}}, r.Events[0].Outputs)
+	assert.Equal(t, []invlog.Value{{Param: "output", Value: "success"}}, r.Events[1].Outputs)
 	for _, ev := range r.Events {
 		assert.True(t, ev.Success)
 		assert.False(t, ev.Truncated || ev.Uncertain)
 	}
-	assert.Equal(t, []Transition{
-		{Kind: Then, From: "GetUserToken", To: "AddAgenda", FromSeq: 0, ToSeq: 1, Success: true},
-		{Kind: Feeds, From: "GetUserToken", To: "AddAgenda", FromParam: "token", ToParam: "token", FromSeq: 0, ToSeq: 1, Success: true},
-		{Kind: Then, From: "GetUserToken", To: "AddAlarm", FromSeq: 0, ToSeq: 2, Success: true},
-		{Kind: Feeds, From: "GetUserToken", To: "AddAlarm", FromParam: "token", ToParam: "token", FromSeq: 0, ToSeq: 2, Success: true},
-	}, Transitions(r))
+	assert.Equal(t, []invlog.Transition{
+		{Kind: invlog.Then, From: "GetUserToken", To: "AddAgenda", FromSeq: 0, ToSeq: 1, Success: true},
+		{Kind: invlog.Feeds, From: "GetUserToken", To: "AddAgenda", FromParam: "token", ToParam: "token", FromSeq: 0, ToSeq: 1, Success: true},
+		{Kind: invlog.Then, From: "GetUserToken", To: "AddAlarm", FromSeq: 0, ToSeq: 2, Success: true},
+		{Kind: invlog.Feeds, From: "GetUserToken", To: "AddAlarm", FromParam: "token", ToParam: "token", FromSeq: 0, ToSeq: 2, Success: true},
+	}, invlog.Transitions(r))
 
 	// ToolSearcher is dropped; the events are renumbered.
 	r = runByID(t, runs, "level-2-toolsearcher/AddAgenda-level-3-1")
 	require.Len(t, r.Events, 2)
 	assert.Equal(t, "GetUserToken", r.Events[0].API)
-	assert.Equal(t, &Provenance{Seq: 0, API: "GetUserToken", Param: "token"}, r.Events[1].Inputs[0].From)
+	assert.Equal(t, &invlog.Provenance{Seq: 0, API: "GetUserToken", Param: "token"}, r.Events[1].Inputs[0].From)
 
 	// A scalar output becomes param "output"; the verification code the API returned as a
 	// number comes back as a string and is still linked.
 	r = runByID(t, runs, "level-1-given-desc/ForgotPassword-level-1-1")
-	assert.Equal(t, []Value{{Param: "output", Value: "970420"}}, r.Events[0].Outputs)
+	assert.Equal(t, []invlog.Value{{Param: "output", Value: "970420"}}, r.Events[0].Outputs)
 	assert.Equal(t, "verification_code", r.Events[1].Inputs[2].Param)
-	assert.Equal(t, &Provenance{Seq: 0, API: "ForgotPassword", Param: "output"}, r.Events[1].Inputs[2].From)
+	assert.Equal(t, &invlog.Provenance{Seq: 0, API: "ForgotPassword", Param: "output"}, r.Events[1].Inputs[2].From)
 
 	// Inputs are result.input, typed as executed ("1" in param_dict, 1 in result.input).
 	r = runByID(t, runs, "level-1-given-desc/BookHotel-level-1-1")
-	assert.Equal(t, Value{Param: "room_count", Value: "1"}, r.Events[0].Inputs[3])
+	assert.Equal(t, invlog.Value{Param: "room_count", Value: "1"}, r.Events[0].Inputs[3])
 
 	// An output keyed by appointment id; the doctor's name is a leaf of it. The patient's
 	// name is an echo of QueryRegistration's own input and is not linked.
 	r = runByID(t, runs, "level-1-given-desc/QueryRegistration-AppointmentRegistration-level-2-1")
-	assert.Equal(t, []Value{{Param: "12345678", Value: `{"date":"2023-04-12","doctor_name":"Dr. Smith","patient_name":"John Doe"}`}}, r.Events[0].Outputs)
+	assert.Equal(t, []invlog.Value{{Param: "12345678", Value: `{"date":"2023-04-12","doctor_name":"Dr. Smith","patient_name":"John Doe"}`}}, r.Events[0].Outputs)
 	assert.Nil(t, r.Events[1].Inputs[0].From)
-	assert.Equal(t, &Provenance{Seq: 0, API: "QueryRegistration", Param: "12345678", Path: "doctor_name"}, r.Events[1].Inputs[2].From)
+	assert.Equal(t, &invlog.Provenance{Seq: 0, API: "QueryRegistration", Param: "12345678", Path: "doctor_name"}, r.Events[1].Inputs[2].From)
 
 	r = runByID(t, runs, "level-1-given-desc/SearchEngine-level-1-1")
 	assert.Empty(t, r.Events)
@@ -118,25 +120,25 @@ func TestAPIBankLevel3(t *testing.T) {
 	}
 	assert.Equal(t, []string{"QueryMeeting", "EmailReminder", "EmailReminder"}, apis, "ToolSearcher dropped")
 	// Hand-checked: the second meeting's time and room feed the second reminder.
-	assert.Equal(t, &Provenance{Seq: 0, API: "QueryMeeting", Param: "meetings", Path: "[1].meeting_time"}, r.Events[2].Inputs[1].From)
-	assert.Equal(t, &Provenance{Seq: 0, API: "QueryMeeting", Param: "meetings", Path: "[1].meeting_location"}, r.Events[2].Inputs[2].From)
+	assert.Equal(t, &invlog.Provenance{Seq: 0, API: "QueryMeeting", Param: "meetings", Path: "[1].meeting_time"}, r.Events[2].Inputs[1].From)
+	assert.Equal(t, &invlog.Provenance{Seq: 0, API: "QueryMeeting", Param: "meetings", Path: "[1].meeting_location"}, r.Events[2].Inputs[2].From)
 
 	// Small integer ids are linked: UserPosts → LikeCount.post_id.
 	r = runs[3]
 	require.Len(t, r.Events, 5)
-	assert.Equal(t, Value{Param: "post_id", Value: "5", From: &Provenance{Seq: 0, API: "UserPosts", Param: "post_ids", Path: "[1]"}}, r.Events[2].Inputs[0])
-	assert.Equal(t, []Value{{Param: "output", Value: "150.0"}}, r.Events[4].Outputs)
+	assert.Equal(t, invlog.Value{Param: "post_id", Value: "5", From: &invlog.Provenance{Seq: 0, API: "UserPosts", Param: "post_ids", Path: "[1]"}}, r.Events[2].Inputs[0])
+	assert.Equal(t, []invlog.Value{{Param: "output", Value: "150.0"}}, r.Events[4].Outputs)
 
 	// Geocoding feeds NearbyRestaurants; 74.006 and "74.0060" are one number.
 	r = runs[2]
-	assert.Equal(t, &Provenance{Seq: 0, API: "Geocoding", Param: "longitude"}, r.Events[1].Inputs[1].From)
+	assert.Equal(t, &invlog.Provenance{Seq: 0, API: "Geocoding", Param: "longitude"}, r.Events[1].Inputs[1].From)
 }
 
 func TestToolBench(t *testing.T) {
 	files, err := filepath.Glob("testdata/toolbench/G*.json")
 	require.NoError(t, err)
 	require.Len(t, files, 3)
-	var all []Run
+	var all []invlog.Run
 	for _, f := range files {
 		runs, err := ToolBench(f)
 		require.NoError(t, err, f)
@@ -154,7 +156,7 @@ func TestToolBench(t *testing.T) {
 	require.Len(t, r.Events, 3, "Finish skipped")
 	ev := r.Events[1]
 	assert.Equal(t, "vin_decode_for_vin_decoder_v4", ev.API)
-	assert.Equal(t, []Value{{Param: "vin", Value: "WVWZZZAUZGW001953"}}, ev.Inputs)
+	assert.Equal(t, []invlog.Value{{Param: "vin", Value: "WVWZZZAUZGW001953"}}, ev.Inputs)
 	assert.True(t, ev.Truncated)
 	assert.True(t, ev.Uncertain, "cut before the response")
 	assert.True(t, ev.Success)
@@ -162,7 +164,7 @@ func TestToolBench(t *testing.T) {
 	// A message complete within 100 characters: a success with nothing truncated.
 	r = runByID(t, all, "G1_category/58603")
 	require.Len(t, r.Events, 3)
-	assert.Equal(t, Event{RunID: r.ID, Seq: 0, API: "checkhealth_for_squake", Success: true}, r.Events[0])
+	assert.Equal(t, invlog.Event{RunID: r.ID, Seq: 0, API: "checkhealth_for_squake", Success: true}, r.Events[0])
 	assert.True(t, r.Events[1].Truncated)
 	assert.False(t, r.Events[1].Uncertain, `"error": "" is visible`)
 	assert.Empty(t, r.Events[1].Outputs, `the API answered ""`)
@@ -174,7 +176,7 @@ func TestToolBench(t *testing.T) {
 	assert.False(t, r.Events[0].Success)
 	assert.False(t, r.Events[0].Uncertain)
 	assert.Equal(t, "Timeout err…", r.Events[0].Error)
-	assert.Equal(t, []Value{{Param: "keyword", Value: "Arabic-speaking countries"}}, r.Events[1].Inputs)
+	assert.Equal(t, []invlog.Value{{Param: "keyword", Value: "Arabic-speaking countries"}}, r.Events[1].Inputs)
 	for _, ev := range r.Events {
 		assert.NotEqual(t, hallucinatedTool, ev.API)
 	}
@@ -207,7 +209,7 @@ func TestRealData(t *testing.T) {
 		files, err := filepath.Glob(filepath.Join(root, "toolbench/tooleval_default_evalset_gpt-3.5-turbo_CoT/G*.json"))
 		require.NoError(t, err)
 		require.Len(t, files, 6)
-		var runs []Run
+		var runs []invlog.Run
 		for _, f := range files {
 			r, err := ToolBench(f)
 			require.NoError(t, err)

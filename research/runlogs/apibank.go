@@ -1,4 +1,4 @@
-package invlog
+package runlogs
 
 import (
 	"bufio"
@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/naviagent/navi/twnm/invlog"
 )
 
 // toolSearcher is API-Bank's retrieval pseudo-API: it looks tools up and is not a tool
@@ -36,8 +38,8 @@ type abTurn struct {
 }
 
 // APIBankDialogues reads the API-Bank level-1 and level-2 dialogues under dir (every *.jsonl
-// file below it, as in lv1-lv2-samples/<level>/<name>.jsonl), one Run per file, in lexical
-// path order. Run.ID is the file's path relative to dir without ".jsonl"; Run.Query is the
+// file below it, as in lv1-lv2-samples/<level>/<name>.jsonl), one invlog.Run per file, in lexical
+// path order. invlog.Run.ID is the file's path relative to dir without ".jsonl"; invlog.Run.Query is the
 // text of the first User turn.
 //
 // Each line with role "API" is one event, except ToolSearcher calls (tool retrieval, not a
@@ -46,8 +48,8 @@ type abTurn struct {
 // param_dict, the arguments as the model wrote them, when result.input is not an object. The
 // outputs flatten result.output: its top-level keys when it is an object, else the whole value
 // under param "output". Success means result.exception is null; otherwise Error holds it.
-// Links are not filled: call Link.
-func APIBankDialogues(dir string) ([]Run, error) {
+// Links are not filled: call invlog.Link.
+func APIBankDialogues(dir string) ([]invlog.Run, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -64,7 +66,7 @@ func APIBankDialogues(dir string) ([]Run, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("api-bank dialogues %s: no .jsonl files", dir)
 	}
-	runs := make([]Run, 0, len(files))
+	runs := make([]invlog.Run, 0, len(files))
 	for _, path := range files {
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {
@@ -80,22 +82,22 @@ func APIBankDialogues(dir string) ([]Run, error) {
 	return runs, nil
 }
 
-func readDialogue(path, id string) (Run, error) {
+func readDialogue(path, id string) (invlog.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Run{}, fmt.Errorf("api-bank dialogue: %w", err)
+		return invlog.Run{}, fmt.Errorf("api-bank dialogue: %w", err)
 	}
 	defer f.Close()
-	run := Run{ID: id}
+	run := invlog.Run{ID: id}
 	r := bufio.NewReader(f)
 	for lineNo := 1; ; lineNo++ {
 		line, err := r.ReadBytes('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
-			return Run{}, fmt.Errorf("api-bank dialogue %s: line %d: %w", path, lineNo, err)
+			return invlog.Run{}, fmt.Errorf("api-bank dialogue %s: line %d: %w", path, lineNo, err)
 		}
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
 			if perr := addTurn(&run, trimmed); perr != nil {
-				return Run{}, fmt.Errorf("api-bank dialogue %s: line %d: %w", path, lineNo, perr)
+				return invlog.Run{}, fmt.Errorf("api-bank dialogue %s: line %d: %w", path, lineNo, perr)
 			}
 		}
 		if err != nil { // io.EOF, after the last line
@@ -105,7 +107,7 @@ func readDialogue(path, id string) (Run, error) {
 	return run, nil
 }
 
-func addTurn(run *Run, line []byte) error {
+func addTurn(run *invlog.Run, line []byte) error {
 	var t abTurn
 	if err := json.Unmarshal(line, &t); err != nil {
 		return describeJSONError(err)
@@ -129,7 +131,7 @@ func addTurn(run *Run, line []byte) error {
 	if t.Result == nil {
 		return fmt.Errorf("API %s: field result is missing", t.APIName)
 	}
-	ev := Event{RunID: run.ID, Seq: len(run.Events), API: t.APIName}
+	ev := invlog.Event{RunID: run.ID, Seq: len(run.Events), API: t.APIName}
 	var err error
 	switch {
 	case jsonKind(t.Result.Input) == "an object":
@@ -155,7 +157,7 @@ func addTurn(run *Run, line []byte) error {
 	return nil
 }
 
-func objectValues(raw json.RawMessage) ([]Value, error) {
+func objectValues(raw json.RawMessage) ([]invlog.Value, error) {
 	ms, err := objectMembers(raw)
 	if err != nil {
 		return nil, err
@@ -195,13 +197,13 @@ type abChain struct {
 }
 
 // APIBankLevel3 reads API-Bank's level-3 chains (test-data/level-3.json: a list of
-// {requirement, response, apis: [{api_name, input, output}]}), one Run per record, with
-// Run.ID "<file name without extension>/<record index>" and Run.Query the requirement.
+// {requirement, response, apis: [{api_name, input, output}]}), one invlog.Run per record, with
+// invlog.Run.ID "<file name without extension>/<record index>" and invlog.Run.Query the requirement.
 // ToolSearcher calls are dropped. A call's output is the result wrapper of the dialogues,
 // {api_name, input, output, exception}: its output is flattened as in APIBankDialogues and
 // its exception decides success; an output without the wrapper is taken as the result itself,
-// a success. Links are not filled: call Link.
-func APIBankLevel3(path string) ([]Run, error) {
+// a success. Links are not filled: call invlog.Link.
+func APIBankLevel3(path string) ([]invlog.Run, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("api-bank level-3: %w", err)
@@ -211,7 +213,7 @@ func APIBankLevel3(path string) ([]Run, error) {
 		return nil, fmt.Errorf("api-bank level-3 %s: want a list of records: %w", path, describeJSONError(err))
 	}
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	runs := make([]Run, 0, len(records))
+	runs := make([]invlog.Run, 0, len(records))
 	for i, rec := range records {
 		run, err := level3Run(rec, base+"/"+strconv.Itoa(i))
 		if err != nil {
@@ -222,41 +224,41 @@ func APIBankLevel3(path string) ([]Run, error) {
 	return runs, nil
 }
 
-func level3Run(rec json.RawMessage, id string) (Run, error) {
+func level3Run(rec json.RawMessage, id string) (invlog.Run, error) {
 	var c abChain
 	if err := json.Unmarshal(rec, &c); err != nil {
-		return Run{}, describeJSONError(err)
+		return invlog.Run{}, describeJSONError(err)
 	}
-	run := Run{ID: id, Query: strings.TrimSpace(c.Requirement)}
+	run := invlog.Run{ID: id, Query: strings.TrimSpace(c.Requirement)}
 	for k, call := range c.APIs {
 		where := fmt.Sprintf("apis[%d]", k)
 		if call.APIName == "" {
-			return Run{}, fmt.Errorf("%s: field api_name is missing or empty", where)
+			return invlog.Run{}, fmt.Errorf("%s: field api_name is missing or empty", where)
 		}
 		if call.APIName == toolSearcher {
 			continue
 		}
 		where += " (" + call.APIName + ")"
-		ev := Event{RunID: id, Seq: len(run.Events), API: call.APIName, Success: true}
+		ev := invlog.Event{RunID: id, Seq: len(run.Events), API: call.APIName, Success: true}
 		var err error
 		switch jsonKind(call.Input) {
 		case "an object":
 			if ev.Inputs, err = objectValues(call.Input); err != nil {
-				return Run{}, fmt.Errorf("%s: field input: %w", where, err)
+				return invlog.Run{}, fmt.Errorf("%s: field input: %w", where, err)
 			}
 		case "null", "nothing":
 		default:
-			return Run{}, fmt.Errorf("%s: field input: want an object, got %s", where, jsonKind(call.Input))
+			return invlog.Run{}, fmt.Errorf("%s: field input: want an object, got %s", where, jsonKind(call.Input))
 		}
 		output := call.Output
 		if w, ok := resultWrapper(call.Output); ok {
 			output = w.Output
 			if ev.Success, ev.Error, err = exceptionOutcome(w.Exception); err != nil {
-				return Run{}, fmt.Errorf("%s: field output.exception: %w", where, err)
+				return invlog.Run{}, fmt.Errorf("%s: field output.exception: %w", where, err)
 			}
 		}
 		if ev.Outputs, err = outputValues(output); err != nil {
-			return Run{}, fmt.Errorf("%s: field output: %w", where, err)
+			return invlog.Run{}, fmt.Errorf("%s: field output: %w", where, err)
 		}
 		run.Events = append(run.Events, ev)
 	}

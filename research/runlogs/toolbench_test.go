@@ -1,10 +1,12 @@
-package invlog
+package runlogs
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/twnm/invlog"
 )
 
 func TestParsePyStrDict(t *testing.T) {
@@ -80,39 +82,39 @@ func TestToolBenchEvent(t *testing.T) {
 		name      string
 		msg       string
 		skip      bool
-		want      Event
-		wantInput []Value
+		want      invlog.Event
+		wantInput []invlog.Value
 	}{
 		{name: "finish", msg: `{'name': 'Finish', 'arguments': '{\n  "return_type": "give_answer"}', 'response': ''}`, skip: true},
 		{name: "hallucinated", msg: `{'name': 'invalid_hallucination_function_name', 'arguments': '{}', 'response': '{"error": "No such f`, skip: true},
 		{name: "name cut", msg: `{'name': 'get_all_cities_in_vietnam_for_viet`, skip: true},
 		{name: "complete success with JSON object",
 			msg:  `{'name': 'geo', 'arguments': '{"city": "Paris"}', 'response': '{"error": "", "response": "{\\"lat\\": 48.85, \\"lon\\": 2.35}"}'}`,
-			want: Event{API: "geo", Success: true, Inputs: []Value{{Param: "city", Value: "Paris"}}, Outputs: []Value{{Param: "lat", Value: "48.85"}, {Param: "lon", Value: "2.35"}}}},
+			want: invlog.Event{API: "geo", Success: true, Inputs: []invlog.Value{{Param: "city", Value: "Paris"}}, Outputs: []invlog.Value{{Param: "lat", Value: "48.85"}, {Param: "lon", Value: "2.35"}}}},
 		{name: "complete success with text",
 			msg:  `{'name': 'geo', 'arguments': '{}', 'response': '{"error": "", "response": "{\'lat\': 48.85}"}'}`,
-			want: Event{API: "geo", Success: true, Outputs: []Value{{Param: "output", Value: "{'lat': 48.85}"}}}},
+			want: invlog.Event{API: "geo", Success: true, Outputs: []invlog.Value{{Param: "output", Value: "{'lat': 48.85}"}}}},
 		{name: "error visible in full",
 			msg:  `{'name': 'geo', 'arguments': '{}', 'response': '{"error": "Message error...", "res`,
-			want: Event{API: "geo", Success: false, Error: "Message error...", Truncated: true}},
+			want: invlog.Event{API: "geo", Success: false, Error: "Message error...", Truncated: true}},
 		{name: "error cut",
 			msg:  `{'name': 'geo', 'arguments': '{}', 'response': '{"error": "Timeou`,
-			want: Event{API: "geo", Success: false, Error: "Timeou…", Truncated: true}},
+			want: invlog.Event{API: "geo", Success: false, Error: "Timeou…", Truncated: true}},
 		{name: "empty error cut",
 			msg:  `{'name': 'geo', 'arguments': '{}', 'response': '{"error": ""`,
-			want: Event{API: "geo", Success: true, Truncated: true}},
+			want: invlog.Event{API: "geo", Success: true, Truncated: true}},
 		{name: "cut before error value",
 			msg:  `{'name': 'geo', 'arguments': '{}', 'response': '{"error": "`,
-			want: Event{API: "geo", Success: true, Uncertain: true, Truncated: true}},
+			want: invlog.Event{API: "geo", Success: true, Uncertain: true, Truncated: true}},
 		{name: "cut in arguments",
 			msg:  `{'name': 'geo', 'arguments': '{"city": "Paris", "limit": 10`,
-			want: Event{API: "geo", Success: true, Uncertain: true, Inputs: []Value{{Param: "city", Value: "Paris"}}, Truncated: true}},
+			want: invlog.Event{API: "geo", Success: true, Uncertain: true, Inputs: []invlog.Value{{Param: "city", Value: "Paris"}}, Truncated: true}},
 		{name: "arguments not JSON",
 			msg:  `{'name': 'geo', 'arguments': 'city=Paris', 'response': '{"error": "request invalid"}'}`,
-			want: Event{API: "geo", Success: false, Error: "request invalid"}},
+			want: invlog.Event{API: "geo", Success: false, Error: "request invalid"}},
 		{name: "plain response",
 			msg:  `{'name': 'geo', 'arguments': '{}', 'response': 'pong'}`,
-			want: Event{API: "geo", Success: true, Outputs: []Value{{Param: "output", Value: "pong"}}}},
+			want: invlog.Event{API: "geo", Success: true, Outputs: []invlog.Value{{Param: "output", Value: "pong"}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,4 +1,4 @@
-package invlog
+package runlogs
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/naviagent/navi/twnm/invlog"
 )
 
 // member is one key and raw value of a JSON object, kept in source order.
@@ -79,7 +81,7 @@ func objectMembersPrefix(s string) (ms []member, complete bool) {
 	return ms, false
 }
 
-// valueText turns a raw JSON value into Value.Value text: strings unquoted, anything else as
+// valueText turns a raw JSON value into invlog.Value.Value text: strings unquoted, anything else as
 // canonical JSON (compact, object keys sorted, numbers as written, no HTML escaping).
 func valueText(raw json.RawMessage) (string, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -101,17 +103,17 @@ func valueText(raw json.RawMessage) (string, error) {
 }
 
 // membersToValues converts object members into Values, in order.
-func membersToValues(ms []member) ([]Value, error) {
+func membersToValues(ms []member) ([]invlog.Value, error) {
 	if len(ms) == 0 {
 		return nil, nil
 	}
-	vs := make([]Value, 0, len(ms))
+	vs := make([]invlog.Value, 0, len(ms))
 	for _, m := range ms {
 		t, err := valueText(m.Raw)
 		if err != nil {
 			return nil, fmt.Errorf("key %q: %w", m.Key, err)
 		}
-		vs = append(vs, Value{Param: m.Key, Value: t})
+		vs = append(vs, invlog.Value{Param: m.Key, Value: t})
 	}
 	return vs, nil
 }
@@ -119,7 +121,7 @@ func membersToValues(ms []member) ([]Value, error) {
 // outputValues flattens a call's result into output Values: the top-level keys of an object,
 // or the whole value under param "output" when it is a scalar or a list. A null or absent
 // result gives no outputs.
-func outputValues(raw json.RawMessage) ([]Value, error) {
+func outputValues(raw json.RawMessage) ([]invlog.Value, error) {
 	switch jsonKind(raw) {
 	case "null", "nothing":
 		return nil, nil
@@ -134,7 +136,7 @@ func outputValues(raw json.RawMessage) ([]Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []Value{{Param: "output", Value: t}}, nil
+	return []invlog.Value{{Param: "output", Value: t}}, nil
 }
 
 // jsonKind names the kind of a raw JSON value for error messages.

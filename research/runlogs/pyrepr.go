@@ -1,4 +1,4 @@
-package invlog
+package runlogs
 
 import (
 	"fmt"
