@@ -24,3 +24,22 @@ func TestLightDependencies(t *testing.T) {
 		}
 	}
 }
+
+// The catalog's types are a leaf: toolspec links no other Navi package, and the tool client
+// links toolspec alone, not the graph.
+func TestCatalogTypesAreALeaf(t *testing.T) {
+	for pkg, allowed := range map[string][]string{
+		"github.com/naviagent/navi/toolspec": {"github.com/naviagent/navi/toolspec"},
+		"github.com/naviagent/navi/toolcall": {"github.com/naviagent/navi/toolspec", "github.com/naviagent/navi/toolcall"},
+	} {
+		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		var navi []string
+		for _, d := range strings.Fields(string(out)) {
+			if strings.HasPrefix(d, "github.com/naviagent/navi") {
+				navi = append(navi, d)
+			}
+		}
+		assert.ElementsMatch(t, allowed, navi, pkg)
+	}
+}

@@ -1,9 +1,9 @@
 // Package mcptool brings the tools of Model Context Protocol servers into Navi, through the
-// official Go SDK: Import lists a server's tools as catalog APIs (twnm.API with MCP set), and
+// official Go SDK: Import lists a server's tools as catalog APIs (toolspec.API with MCP set), and
 // Pool calls them for the tool-call activity (a toolcall.MCPCaller), one session per server,
 // opened on first use and opened again after it breaks.
 //
-// A server is named as twnm.MCPTool.Server says: "stdio:" and a command line, which is run
+// A server is named as toolspec.MCPTool.Server says: "stdio:" and a command line, which is run
 // and spoken to over its standard input and output, or the http(s) URL of a streamable HTTP
 // endpoint. Tool lists are read by Import (the `navi tools import` command), never by
 // workflow code.
@@ -25,7 +25,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/naviagent/navi/toolcall"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm/catalogs"
 )
 
@@ -77,43 +77,43 @@ func connect(ctx context.Context, server string) (*mcp.ClientSession, error) {
 // its output schema its outputs, or else one string output, TextOutput; its annotations the
 // call's effect (read-only: read; idempotent: idempotent; otherwise, or without
 // annotations, unsafe) and tags ("mcp", "destructive").
-func Import(ctx context.Context, server string) (twnm.Catalog, error) {
+func Import(ctx context.Context, server string) (toolspec.Catalog, error) {
 	s, err := connect(ctx, server)
 	if err != nil {
-		return twnm.Catalog{}, err
+		return toolspec.Catalog{}, err
 	}
 	defer s.Close()
 	provider := "mcp"
 	if info := s.InitializeResult(); info != nil && info.ServerInfo != nil {
 		provider = cmp.Or(catalogs.Identifier(info.ServerInfo.Name), provider)
 	}
-	c := twnm.Catalog{Name: provider}
+	c := toolspec.Catalog{Name: provider}
 	for tool, err := range s.Tools(ctx, nil) {
 		if err != nil {
-			return twnm.Catalog{}, fmt.Errorf("list the tools of mcp server %s: %w", server, err)
+			return toolspec.Catalog{}, fmt.Errorf("list the tools of mcp server %s: %w", server, err)
 		}
 		a, err := api(provider, server, tool)
 		if err != nil {
-			return twnm.Catalog{}, fmt.Errorf("mcp server %s: tool %s: %w", server, tool.Name, err)
+			return toolspec.Catalog{}, fmt.Errorf("mcp server %s: tool %s: %w", server, tool.Name, err)
 		}
 		c.APIs = append(c.APIs, a)
 	}
 	if err := c.Validate(); err != nil {
-		return twnm.Catalog{}, fmt.Errorf("mcp server %s: %w", server, err)
+		return toolspec.Catalog{}, fmt.Errorf("mcp server %s: %w", server, err)
 	}
 	return c, nil
 }
 
 // api is the catalog entry of one tool.
-func api(provider, server string, t *mcp.Tool) (twnm.API, error) {
-	a := twnm.API{Name: provider + "." + t.Name, Description: cmp.Or(t.Description, t.Title), Provider: provider,
-		Tags: []string{"mcp"}, MCP: &twnm.MCPTool{Server: server, Tool: t.Name}, Effect: twnm.EffectUnsafe}
+func api(provider, server string, t *mcp.Tool) (toolspec.API, error) {
+	a := toolspec.API{Name: provider + "." + t.Name, Description: cmp.Or(t.Description, t.Title), Provider: provider,
+		Tags: []string{"mcp"}, MCP: &toolspec.MCPTool{Server: server, Tool: t.Name}, Effect: toolspec.EffectUnsafe}
 	if n := t.Annotations; n != nil {
 		switch {
 		case n.ReadOnlyHint:
-			a.Effect = twnm.EffectRead
+			a.Effect = toolspec.EffectRead
 		case n.IdempotentHint:
-			a.Effect = twnm.EffectIdempotent
+			a.Effect = toolspec.EffectIdempotent
 		}
 		if n.DestructiveHint != nil && *n.DestructiveHint {
 			a.Tags = append(a.Tags, "destructive")
@@ -127,7 +127,7 @@ func api(provider, server string, t *mcp.Tool) (twnm.API, error) {
 		return a, fmt.Errorf("output schema: %w", err)
 	}
 	if len(a.Outputs) == 0 {
-		a.Outputs = []twnm.Param{{Name: TextOutput, Type: "string", Description: "The text the tool answered."}}
+		a.Outputs = []toolspec.Param{{Name: TextOutput, Type: "string", Description: "The text the tool answered."}}
 	}
 	return a, nil
 }
@@ -143,7 +143,7 @@ type objectSchema struct {
 
 // params reads the properties of an object schema, sorted by name, required ones first for
 // inputs. A nil schema has none.
-func params(schema any, inputs bool) ([]twnm.Param, error) {
+func params(schema any, inputs bool) ([]toolspec.Param, error) {
 	if schema == nil {
 		return nil, nil
 	}
@@ -159,9 +159,9 @@ func params(schema any, inputs bool) ([]twnm.Param, error) {
 	for _, r := range s.Required {
 		required[r] = true
 	}
-	var out []twnm.Param
+	var out []toolspec.Param
 	for name, p := range s.Properties {
-		q := twnm.Param{Name: name, Type: schemaType(p.Type), Description: p.Description}
+		q := toolspec.Param{Name: name, Type: schemaType(p.Type), Description: p.Description}
 		if inputs {
 			q.Required = required[name]
 		}
@@ -233,7 +233,7 @@ func (p *Pool) drop(server string, s *mcp.ClientSession) {
 // words); a server that cannot be reached, or a session that breaks, fails it for a retry
 // (toolcall.ErrUnavailable), which opens a new session; a stdio server whose command does not
 // exist cannot be called (toolcall.ErrNotCallable).
-func (p *Pool) CallMCP(ctx context.Context, api string, tool twnm.MCPTool, args map[string]any) (map[string]any, error) {
+func (p *Pool) CallMCP(ctx context.Context, api string, tool toolspec.MCPTool, args map[string]any) (map[string]any, error) {
 	s, err := p.session(ctx, tool.Server)
 	if err != nil {
 		kind := toolcall.ErrUnavailable

@@ -16,7 +16,7 @@ import (
 
 	"github.com/naviagent/navi/mcptool"
 	"github.com/naviagent/navi/toolcall"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // everything is the reference MCP server (@modelcontextprotocol/server-everything, which
@@ -30,7 +30,7 @@ func everything(t *testing.T) string {
 	return mcptool.StdioPrefix + bin
 }
 
-func find(t *testing.T, c twnm.Catalog, name string) twnm.API {
+func find(t *testing.T, c toolspec.Catalog, name string) toolspec.API {
 	t.Helper()
 	for _, a := range c.APIs {
 		if a.Name == name {
@@ -38,7 +38,7 @@ func find(t *testing.T, c twnm.Catalog, name string) twnm.API {
 		}
 	}
 	require.Failf(t, "no such API", "%s is not among the %d imported", name, len(c.APIs))
-	return twnm.API{}
+	return toolspec.API{}
 }
 
 func TestImportAndCallOverStdio(t *testing.T) {
@@ -52,19 +52,19 @@ func TestImportAndCallOverStdio(t *testing.T) {
 
 	sum := find(t, c, prefix+"get-sum")
 	assert.Equal(t, "Returns the sum of two numbers", sum.Description)
-	assert.Equal(t, []twnm.Param{
+	assert.Equal(t, []toolspec.Param{
 		{Name: "a", Type: "number", Description: "First number", Required: true},
 		{Name: "b", Type: "number", Description: "Second number", Required: true},
 	}, sum.Inputs)
-	assert.Equal(t, []twnm.Param{{Name: mcptool.TextOutput, Type: "string", Description: "The text the tool answered."}}, sum.Outputs)
-	assert.Equal(t, twnm.EffectRead, sum.Effect, "read-only by its annotations")
-	assert.Equal(t, &twnm.MCPTool{Server: server, Tool: "get-sum"}, sum.MCP)
+	assert.Equal(t, []toolspec.Param{{Name: mcptool.TextOutput, Type: "string", Description: "The text the tool answered."}}, sum.Outputs)
+	assert.Equal(t, toolspec.EffectRead, sum.Effect, "read-only by its annotations")
+	assert.Equal(t, &toolspec.MCPTool{Server: server, Tool: "get-sum"}, sum.MCP)
 	assert.True(t, sum.Callable())
 	// A tool with an output schema has its outputs.
 	structured := find(t, c, prefix+"get-structured-content")
 	assert.NotEqual(t, mcptool.TextOutput, structured.Outputs[0].Name)
 	// Annotations say what a call changes: toggling a simulation is neither read-only nor idempotent.
-	assert.Equal(t, twnm.EffectUnsafe, find(t, c, prefix+"toggle-simulated-logging").Effect)
+	assert.Equal(t, toolspec.EffectUnsafe, find(t, c, prefix+"toggle-simulated-logging").Effect)
 
 	// The tool-call client calls it through a pool, arguments typed by the inputs.
 	pool := &mcptool.Pool{}
@@ -90,14 +90,14 @@ func TestPoolFailures(t *testing.T) {
 	pool := &mcptool.Pool{}
 	defer pool.Close()
 	call := func(server string) error {
-		_, err := pool.CallMCP(ctx, "x.tool", twnm.MCPTool{Server: server, Tool: "tool"}, nil)
+		_, err := pool.CallMCP(ctx, "x.tool", toolspec.MCPTool{Server: server, Tool: "tool"}, nil)
 		return err
 	}
 	// A command that does not exist cannot be called; a server that is down may come back.
 	assert.ErrorIs(t, call(mcptool.StdioPrefix+"/nonexistent/mcp-server"), toolcall.ErrNotCallable)
 	assert.ErrorIs(t, call("http://127.0.0.1:1/mcp"), toolcall.ErrUnavailable)
 	// No MCP client on the worker: not callable, saying so.
-	_, err := (&toolcall.Client{}).Call(ctx, twnm.API{Name: "x.tool", MCP: &twnm.MCPTool{Server: "stdio:x", Tool: "tool"}}, nil, toolcall.CallOptions{})
+	_, err := (&toolcall.Client{}).Call(ctx, toolspec.API{Name: "x.tool", MCP: &toolspec.MCPTool{Server: "stdio:x", Tool: "tool"}}, nil, toolcall.CallOptions{})
 	assert.ErrorIs(t, err, toolcall.ErrNotCallable)
 	assert.ErrorContains(t, err, "no MCP client")
 	_, err = mcptool.Import(ctx, "ftp://example.com")

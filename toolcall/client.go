@@ -1,4 +1,4 @@
-// Package toolcall performs one HTTP call of a catalog API (twnm.API): it builds the request
+// Package toolcall performs one HTTP call of a catalog API (toolspec.API): it builds the request
 // from the catalog's endpoint and typed inputs, classifies the answer into typed errors that
 // say whether a retry can help, keeps a running call alive with heartbeats, and keeps large
 // outputs out of the result so that they never reach a workflow history.
@@ -21,7 +21,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // Defaults of the Client fields left at zero.
@@ -52,7 +52,7 @@ type Client struct {
 	Outputs OutputStore
 	// Secrets resolves the secrets of APIs with an Auth; nil refuses to call them.
 	Secrets SecretSource
-	// MCP calls the APIs an MCP server serves (twnm.API.MCP); nil refuses to call them.
+	// MCP calls the APIs an MCP server serves (toolspec.API.MCP); nil refuses to call them.
 	MCP MCPCaller
 	// HeartbeatInterval is the time between two CallOptions.Heartbeat calls while a request
 	// is in flight (DefaultHeartbeatInterval when zero). Keep it well under the activity's
@@ -106,9 +106,9 @@ type Result struct {
 	// but the graph does not learn the call as a success. Empty when it looks right.
 	Suspect string `json:"suspect,omitempty"`
 	// Observed are the outputs the answer shows that the API's record does not list
-	// (twnm.Observe, from the whole answer, before any truncation): their names, paths and
+	// (toolspec.Observe, from the whole answer, before any truncation): their names, paths and
 	// types, never their values. Empty for a Suspect answer.
-	Observed []twnm.Param `json:"observed,omitempty"`
+	Observed []toolspec.Param `json:"observed,omitempty"`
 }
 
 // Call calls api once with args (input name to value, in their text form). The request is
@@ -118,7 +118,7 @@ type Result struct {
 // A failed call returns an *Error whose Kind says whether retrying can help (see the Err*
 // sentinels and Error.Retryable), except when ctx itself ends: then the error wraps
 // ctx.Err(), so that a cancelled caller sees its cancellation.
-func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string, opts CallOptions) (Result, error) {
+func (c *Client) Call(ctx context.Context, api toolspec.API, args map[string]string, opts CallOptions) (Result, error) {
 	if c == nil {
 		c = &Client{}
 	}
@@ -188,11 +188,11 @@ func (c *Client) Call(ctx context.Context, api twnm.API, args map[string]string,
 // keep finishes a call's result: nested outputs exposed by their names, and an output too
 // large for the history stored whole (body, or its JSON when body is nil) with a summary
 // kept in its place.
-func (c *Client) keep(ctx context.Context, api twnm.API, opts CallOptions, start time.Time, res Result, body []byte) (Result, error) {
+func (c *Client) keep(ctx context.Context, api toolspec.API, opts CallOptions, start time.Time, res Result, body []byte) (Result, error) {
 	output := res.Output
 	res.Suspect = Suspect(api, output)
 	if res.Suspect == "" {
-		res.Observed = twnm.Observe(api, output)
+		res.Observed = toolspec.Observe(api, output)
 	}
 	exposeNested(output, api.Outputs)
 	encoded, err := json.Marshal(output)
@@ -295,10 +295,10 @@ func decodeOutput(body []byte) (map[string]any, error) {
 	return map[string]any{"result": v}, nil
 }
 
-// exposeNested sets, for each declared output with a path (twnm.Param.Path) whose name the
+// exposeNested sets, for each declared output with a path (toolspec.Param.Path) whose name the
 // answer has no top-level field for, the value the path finds: later calls bind inputs from
 // outputs by name, and a list's first item (the first search result's id) is what they take.
-func exposeNested(output map[string]any, outputs []twnm.Param) {
+func exposeNested(output map[string]any, outputs []toolspec.Param) {
 	for _, p := range outputs {
 		if p.Path == "" {
 			continue
@@ -306,7 +306,7 @@ func exposeNested(output map[string]any, outputs []twnm.Param) {
 		if _, ok := output[p.Name]; ok {
 			continue
 		}
-		if v, ok := twnm.Lookup(output, p.Path); ok {
+		if v, ok := toolspec.Lookup(output, p.Path); ok {
 			output[p.Name] = v
 		}
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/toolcall"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // seen is what a recording server saw of one request.
@@ -92,27 +92,27 @@ func answerWith(status int, body string, header ...string) http.HandlerFunc {
 	}
 }
 
-func endpoint(method, path, base string) *twnm.Endpoint {
-	return &twnm.Endpoint{Method: method, Path: path, BaseURL: base}
+func endpoint(method, path, base string) *toolspec.Endpoint {
+	return &toolspec.Endpoint{Method: method, Path: path, BaseURL: base}
 }
 
 func TestCallBuildsRequest(t *testing.T) {
 	tests := []struct {
 		name   string
-		api    func(base string) twnm.API
+		api    func(base string) toolspec.API
 		args   map[string]string
 		check  func(t *testing.T, r seen)
 		output map[string]any
 	}{
 		{
 			name: "path escaped, query, header and cookie",
-			api: func(base string) twnm.API {
-				return twnm.API{Name: "users.Posts", Endpoint: endpoint("GET", "/users/{user_id}/posts", base), Inputs: []twnm.Param{
-					{Name: "user_id", Type: "string", In: twnm.InPath, Required: true},
-					{Name: "limit", Type: "integer", In: twnm.InQuery},
-					{Name: "q", Type: "string", In: twnm.InQuery},
-					{Name: "X-Api-Version", Type: "string", In: twnm.InHeader},
-					{Name: "session", Type: "string", In: twnm.InCookie},
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "users.Posts", Endpoint: endpoint("GET", "/users/{user_id}/posts", base), Inputs: []toolspec.Param{
+					{Name: "user_id", Type: "string", In: toolspec.InPath, Required: true},
+					{Name: "limit", Type: "integer", In: toolspec.InQuery},
+					{Name: "q", Type: "string", In: toolspec.InQuery},
+					{Name: "X-Api-Version", Type: "string", In: toolspec.InHeader},
+					{Name: "session", Type: "string", In: toolspec.InCookie},
 				}}
 			},
 			args: map[string]string{"user_id": "a b/c?", "limit": "5", "q": "café & co", "X-Api-Version": "2", "session": "s3cr3t"},
@@ -130,17 +130,17 @@ func TestCallBuildsRequest(t *testing.T) {
 		},
 		{
 			name: "body converted by type",
-			api: func(base string) twnm.API {
-				return twnm.API{Name: "stay.Book", Endpoint: endpoint("POST", "/bookings", base), Inputs: []twnm.Param{
-					{Name: "hotel_id", Type: "string", In: twnm.InBody, Required: true},
-					{Name: "nights", Type: "integer", In: twnm.InBody, Required: true},
-					{Name: "budget", Type: "number", In: twnm.InBody},
-					{Name: "breakfast", Type: "boolean", In: twnm.InBody},
-					{Name: "rooms", Type: "array", In: twnm.InBody},
-					{Name: "prefs", Type: "object", In: twnm.InBody},
-					{Name: "note", In: twnm.InBody}, // no type: a string
-					{Name: "code", Type: "string", In: twnm.InBody},
-					{Name: "unused", Type: "integer", In: twnm.InBody},
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "stay.Book", Endpoint: endpoint("POST", "/bookings", base), Inputs: []toolspec.Param{
+					{Name: "hotel_id", Type: "string", In: toolspec.InBody, Required: true},
+					{Name: "nights", Type: "integer", In: toolspec.InBody, Required: true},
+					{Name: "budget", Type: "number", In: toolspec.InBody},
+					{Name: "breakfast", Type: "boolean", In: toolspec.InBody},
+					{Name: "rooms", Type: "array", In: toolspec.InBody},
+					{Name: "prefs", Type: "object", In: toolspec.InBody},
+					{Name: "note", In: toolspec.InBody}, // no type: a string
+					{Name: "code", Type: "string", In: toolspec.InBody},
+					{Name: "unused", Type: "integer", In: toolspec.InBody},
 				}}
 			},
 			args: map[string]string{"hotel_id": "htl-1", "nights": " 3", "budget": "120.5", "breakfast": "true",
@@ -154,8 +154,8 @@ func TestCallBuildsRequest(t *testing.T) {
 		},
 		{
 			name: "empty In: query for GET",
-			api: func(base string) twnm.API {
-				return twnm.API{Name: "geo.Geocode", Endpoint: endpoint("GET", "/geocode/{country}", base), Inputs: []twnm.Param{
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "geo.Geocode", Endpoint: endpoint("GET", "/geocode/{country}", base), Inputs: []toolspec.Param{
 					{Name: "country", Required: true}, {Name: "city", Type: "string", Required: true},
 				}}
 			},
@@ -167,8 +167,8 @@ func TestCallBuildsRequest(t *testing.T) {
 		},
 		{
 			name: "empty In: query for DELETE",
-			api: func(base string) twnm.API {
-				return twnm.API{Name: "cart.Remove", Endpoint: endpoint("DELETE", "/cart", base), Inputs: []twnm.Param{{Name: "item", Required: true}}}
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "cart.Remove", Endpoint: endpoint("DELETE", "/cart", base), Inputs: []toolspec.Param{{Name: "item", Required: true}}}
 			},
 			args: map[string]string{"item": "x1"},
 			check: func(t *testing.T, r seen) {
@@ -179,8 +179,8 @@ func TestCallBuildsRequest(t *testing.T) {
 		},
 		{
 			name: "empty In: body for PUT",
-			api: func(base string) twnm.API {
-				return twnm.API{Name: "cart.Put", Endpoint: endpoint("PUT", "/cart", base), Inputs: []twnm.Param{{Name: "qty", Type: "integer", Required: true}}}
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "cart.Put", Endpoint: endpoint("PUT", "/cart", base), Inputs: []toolspec.Param{{Name: "qty", Type: "integer", Required: true}}}
 			},
 			args: map[string]string{"qty": "2"},
 			check: func(t *testing.T, r seen) {
@@ -190,16 +190,16 @@ func TestCallBuildsRequest(t *testing.T) {
 		},
 		{
 			name: "optional body inputs all absent: an empty object",
-			api: func(base string) twnm.API {
-				return twnm.API{Name: "jobs.Start", Endpoint: endpoint("POST", "/jobs", base), Inputs: []twnm.Param{{Name: "label", In: twnm.InBody}}}
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "jobs.Start", Endpoint: endpoint("POST", "/jobs", base), Inputs: []toolspec.Param{{Name: "label", In: toolspec.InBody}}}
 			},
 			args:  nil,
 			check: func(t *testing.T, r seen) { assert.JSONEq(t, `{}`, r.Body) },
 		},
 		{
 			name: "base URL with a path, a slash and a query",
-			api: func(base string) twnm.API {
-				return twnm.API{Name: "v.Search", Endpoint: endpoint("GET", "/search", base+"/v1/?api=2"), Inputs: []twnm.Param{{Name: "q", In: twnm.InQuery}}}
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "v.Search", Endpoint: endpoint("GET", "/search", base+"/v1/?api=2"), Inputs: []toolspec.Param{{Name: "q", In: toolspec.InQuery}}}
 			},
 			args: map[string]string{"q": "x"},
 			check: func(t *testing.T, r seen) {
@@ -209,9 +209,9 @@ func TestCallBuildsRequest(t *testing.T) {
 		},
 		{
 			name: "full URL in the path wins over the base",
-			api: func(base string) twnm.API {
-				return twnm.API{Name: "full.Get", Endpoint: endpoint("GET", base+"/items/{id}", "https://unused.invalid"),
-					Inputs: []twnm.Param{{Name: "id", In: twnm.InPath, Required: true}}}
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "full.Get", Endpoint: endpoint("GET", base+"/items/{id}", "https://unused.invalid"),
+					Inputs: []toolspec.Param{{Name: "id", In: toolspec.InPath, Required: true}}}
 			},
 			args:  map[string]string{"id": "7"},
 			check: func(t *testing.T, r seen) { assert.Equal(t, "/items/7", r.Path) },
@@ -230,15 +230,15 @@ func TestCallBuildsRequest(t *testing.T) {
 }
 
 func TestCallRejectsBadInputBeforeCalling(t *testing.T) {
-	api := func(base string) twnm.API {
-		return twnm.API{Name: "shop.Order", Endpoint: endpoint("POST", "/orders/{shop}", base), Inputs: []twnm.Param{
-			{Name: "shop", In: twnm.InPath, Required: true},
-			{Name: "qty", Type: "integer", In: twnm.InBody, Required: true},
-			{Name: "price", Type: "number", In: twnm.InQuery},
-			{Name: "gift", Type: "boolean", In: twnm.InBody},
-			{Name: "items", Type: "array", In: twnm.InBody},
-			{Name: "X-Trace", In: twnm.InHeader},
-			{Name: "sid", In: twnm.InCookie},
+	api := func(base string) toolspec.API {
+		return toolspec.API{Name: "shop.Order", Endpoint: endpoint("POST", "/orders/{shop}", base), Inputs: []toolspec.Param{
+			{Name: "shop", In: toolspec.InPath, Required: true},
+			{Name: "qty", Type: "integer", In: toolspec.InBody, Required: true},
+			{Name: "price", Type: "number", In: toolspec.InQuery},
+			{Name: "gift", Type: "boolean", In: toolspec.InBody},
+			{Name: "items", Type: "array", In: toolspec.InBody},
+			{Name: "X-Trace", In: toolspec.InHeader},
+			{Name: "sid", In: toolspec.InCookie},
 		}}
 	}
 	ok := map[string]string{"shop": "s1", "qty": "1"}
@@ -298,14 +298,14 @@ func TestCallRejectsBadInputBeforeCalling(t *testing.T) {
 func TestCallNotCallable(t *testing.T) {
 	tests := []struct {
 		name string
-		api  twnm.API
+		api  toolspec.API
 		want string
 	}{
-		{"no endpoint", twnm.API{Name: "a.B"}, "no HTTP endpoint"},
-		{"no base URL", twnm.API{Name: "a.B", Endpoint: endpoint("GET", "/x", "")}, "has no base URL"},
-		{"relative base URL", twnm.API{Name: "a.B", Endpoint: endpoint("GET", "/x", "/api")}, "not an absolute"},
-		{"path variable without input", twnm.API{Name: "a.B", Endpoint: endpoint("GET", "/x/{id}", "http://127.0.0.1:1")}, "{id} names no path input"},
-		{"bad template", twnm.API{Name: "a.B", Endpoint: endpoint("GET", "/x/{id", "http://127.0.0.1:1")}, "unmatched {"},
+		{"no endpoint", toolspec.API{Name: "a.B"}, "no HTTP endpoint"},
+		{"no base URL", toolspec.API{Name: "a.B", Endpoint: endpoint("GET", "/x", "")}, "has no base URL"},
+		{"relative base URL", toolspec.API{Name: "a.B", Endpoint: endpoint("GET", "/x", "/api")}, "not an absolute"},
+		{"path variable without input", toolspec.API{Name: "a.B", Endpoint: endpoint("GET", "/x/{id}", "http://127.0.0.1:1")}, "{id} names no path input"},
+		{"bad template", toolspec.API{Name: "a.B", Endpoint: endpoint("GET", "/x/{id", "http://127.0.0.1:1")}, "unmatched {"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -320,9 +320,9 @@ func TestCallNotCallable(t *testing.T) {
 	}
 }
 
-func simpleAPI(base string) twnm.API {
-	return twnm.API{Name: "weather.Current", Endpoint: endpoint("GET", "/weather", base),
-		Inputs: []twnm.Param{{Name: "city", Type: "string", In: twnm.InQuery, Required: true}}}
+func simpleAPI(base string) toolspec.API {
+	return toolspec.API{Name: "weather.Current", Endpoint: endpoint("GET", "/weather", base),
+		Inputs: []toolspec.Param{{Name: "city", Type: "string", In: toolspec.InQuery, Required: true}}}
 }
 
 func TestCallClassifiesAnswers(t *testing.T) {
@@ -447,7 +447,7 @@ func TestCallTransportFailures(t *testing.T) {
 	t.Run("API timeout", func(t *testing.T) {
 		rec := slow(t)
 		api := simpleAPI(rec.URL)
-		api.Timeout = twnm.Duration(50 * time.Millisecond)
+		api.Timeout = toolspec.Duration(50 * time.Millisecond)
 		start := time.Now()
 		_, err := (&toolcall.Client{}).Call(context.Background(), api, map[string]string{"city": "P"}, toolcall.CallOptions{})
 		require.ErrorIs(t, err, toolcall.ErrUnavailable)
@@ -551,7 +551,7 @@ func TestCallWithoutHeartbeatOrFastCall(t *testing.T) {
 func TestCallIdempotencyKeyAndUserAgent(t *testing.T) {
 	rec := newRecorder(t, nil)
 	c := &toolcall.Client{UserAgent: "navi-test/9"}
-	api := twnm.API{Name: "stay.Book", Endpoint: endpoint("POST", "/book", rec.URL), Inputs: []twnm.Param{{Name: "hotel_id", In: twnm.InBody}}}
+	api := toolspec.API{Name: "stay.Book", Endpoint: endpoint("POST", "/book", rec.URL), Inputs: []toolspec.Param{{Name: "hotel_id", In: toolspec.InBody}}}
 
 	_, err := c.Call(context.Background(), api, map[string]string{"hotel_id": "h"}, toolcall.CallOptions{IdempotencyKey: "wf/run/5"})
 	require.NoError(t, err)
@@ -713,7 +713,7 @@ func TestCallExposesNestedOutputs(t *testing.T) {
 	body := `{"id": 7, "results": [{"id": 11, "name": "Sofia"}, {"id": 12}], "cast": [], "crew": [{"job": "Director"}]}`
 	rec := newRecorder(t, answerWith(200, body))
 	api := simpleAPI(rec.URL)
-	api.Outputs = []twnm.Param{
+	api.Outputs = []toolspec.Param{
 		{Name: "id", Type: "integer"},
 		{Name: "results_id", Type: "integer", Path: "results[].id"},
 		{Name: "name", Path: "results[].name"},
@@ -739,13 +739,13 @@ func TestCallObservesUnlistedOutputs(t *testing.T) {
 		name string
 		body string
 		max  int
-		want []twnm.Param
+		want []toolspec.Param
 	}{
-		{name: "nested fields", body: `{"temp": 21, "station": {"id": "LIRA", "lat": 41.8}, "city": "Rome"}`, want: []twnm.Param{
+		{name: "nested fields", body: `{"temp": 21, "station": {"id": "LIRA", "lat": 41.8}, "city": "Rome"}`, want: []toolspec.Param{
 			{Name: "station_id", Type: "string", Path: "station.id"},
 			{Name: "lat", Type: "number", Path: "station.lat"},
 		}},
-		{name: "a truncated answer", body: `{"temp": 21, "hours": [{"hour": 1, "note": "` + strings.Repeat("x", 400) + `"}]}`, max: 64, want: []twnm.Param{
+		{name: "a truncated answer", body: `{"temp": 21, "hours": [{"hour": 1, "note": "` + strings.Repeat("x", 400) + `"}]}`, max: 64, want: []toolspec.Param{
 			{Name: "hour", Type: "number", Path: "hours[].hour"},
 			{Name: "note", Type: "string", Path: "hours[].note"},
 		}},
@@ -755,7 +755,7 @@ func TestCallObservesUnlistedOutputs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			rec := newRecorder(t, answerWith(200, tt.body))
 			api := simpleAPI(rec.URL)
-			api.Outputs = []twnm.Param{{Name: "temp", Type: "number"}, {Name: "id"}}
+			api.Outputs = []toolspec.Param{{Name: "temp", Type: "number"}, {Name: "id"}}
 			res, err := (&toolcall.Client{MaxOutputBytes: tt.max}).Call(context.Background(), api, map[string]string{"city": "Rome"}, toolcall.CallOptions{})
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, res.Observed)

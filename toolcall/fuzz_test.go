@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // FuzzDecodeOutput feeds arbitrary tool answers to what the client does with a body: decode
@@ -19,7 +19,7 @@ func FuzzDecodeOutput(f *testing.F) {
 	} {
 		f.Add([]byte(seed), 64)
 	}
-	outputs := []twnm.Param{{Name: "id", Path: "results[].id"}, {Name: "cast_item_id", Path: "cast[].id"}, {Name: "deep", Path: "a.b[].c"}}
+	outputs := []toolspec.Param{{Name: "id", Path: "results[].id"}, {Name: "cast_item_id", Path: "cast[].id"}, {Name: "deep", Path: "a.b[].c"}}
 	f.Fuzz(func(t *testing.T, body []byte, limit int) {
 		out, err := decodeOutput(body)
 		if err != nil {

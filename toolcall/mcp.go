@@ -8,20 +8,20 @@ import (
 	"strings"
 	"time"
 
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // MCPCaller calls a tool of a Model Context Protocol server (package mcptool implements
 // it). A failure is an *Error of this package's kinds: a tool that answers with an error is
 // ErrRejected, a server that cannot be reached or dies mid-call ErrUnavailable.
 type MCPCaller interface {
-	CallMCP(ctx context.Context, api string, tool twnm.MCPTool, args map[string]any) (map[string]any, error)
+	CallMCP(ctx context.Context, api string, tool toolspec.MCPTool, args map[string]any) (map[string]any, error)
 }
 
 // callMCP is Call for an API served by an MCP server: the arguments checked and typed as for
 // an HTTP call's JSON body, the call made through c.MCP with the same heartbeats, and the
 // output kept or stored as an HTTP answer's.
-func (c *Client) callMCP(ctx, callCtx context.Context, api twnm.API, args map[string]string, opts CallOptions, start time.Time) (Result, error) {
+func (c *Client) callMCP(ctx, callCtx context.Context, api toolspec.API, args map[string]string, opts CallOptions, start time.Time) (Result, error) {
 	if c.MCP == nil {
 		return Result{}, notCallable(api.Name, "it is an MCP tool (%s on %s), and the worker has no MCP client", api.MCP.Tool, api.MCP.Server)
 	}
@@ -43,7 +43,7 @@ func (c *Client) callMCP(ctx, callCtx context.Context, api twnm.API, args map[st
 
 // typedArgs checks args against api's inputs, as buildRequest does for a JSON body: no
 // unknown argument, every required one given, each of its declared type.
-func typedArgs(api twnm.API, args map[string]string) (map[string]any, error) {
+func typedArgs(api toolspec.API, args map[string]string) (map[string]any, error) {
 	if err := unknownArgs(api, args); err != nil {
 		return nil, err
 	}
@@ -67,7 +67,7 @@ func typedArgs(api twnm.API, args map[string]string) (map[string]any, error) {
 
 // unknownArgs reports the args api has no input for, all at once, sorted, so that the caller
 // can fix them in one go.
-func unknownArgs(api twnm.API, args map[string]string) error {
+func unknownArgs(api toolspec.API, args map[string]string) error {
 	known := make(map[string]bool, len(api.Inputs))
 	for _, p := range api.Inputs {
 		known[p.Name] = true

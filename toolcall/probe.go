@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"regexp"
 
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // ProbeValue fills the path parameters of a probe request.
@@ -20,7 +20,7 @@ var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 // reject the missing inputs (2xx or 4xx other than 408, 410 and 429); one that is down, gone,
 // rate limited or unreachable does not. Alive says which; status is the HTTP status (0 when
 // no answer came).
-func (c *Client) Probe(ctx context.Context, api string, ep *twnm.Endpoint) (alive bool, status int, err error) {
+func (c *Client) Probe(ctx context.Context, api string, ep *toolspec.Endpoint) (alive bool, status int, err error) {
 	if ep == nil || ep.Method == "" {
 		return false, 0, notCallable(api, "no HTTP endpoint")
 	}

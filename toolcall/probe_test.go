@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/toolworld"
-	"github.com/naviagent/navi/twnm"
 )
 
 func TestProbe(t *testing.T) {
@@ -46,7 +46,7 @@ func TestProbe(t *testing.T) {
 			assert.Equal(t, tt.status, status)
 		})
 	}
-	alive, status, err := c.Probe(ctx, "gone.API", &twnm.Endpoint{Method: "GET", Path: "/x", BaseURL: "http://127.0.0.1:1"})
+	alive, status, err := c.Probe(ctx, "gone.API", &toolspec.Endpoint{Method: "GET", Path: "/x", BaseURL: "http://127.0.0.1:1"})
 	require.NoError(t, err, "no answer is not an error of the probe")
 	assert.False(t, alive)
 	assert.Zero(t, status)
@@ -55,7 +55,7 @@ func TestProbe(t *testing.T) {
 }
 
 // endpointOf is the endpoint of a tool world API served at base.
-func endpointOf(t *testing.T, base, api string) *twnm.Endpoint {
+func endpointOf(t *testing.T, base, api string) *toolspec.Endpoint {
 	t.Helper()
 	for _, a := range toolworld.Catalog(base).APIs {
 		if a.Name == api {

@@ -11,28 +11,28 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // location returns where the request carries an input: its In, else path when the endpoint
 // path names it, else query for the methods without a body and body for the others.
-func location(p twnm.Param, method string, pathVars map[string]bool) string {
+func location(p toolspec.Param, method string, pathVars map[string]bool) string {
 	if p.In != "" {
 		return p.In
 	}
 	if pathVars[p.Name] {
-		return twnm.InPath
+		return toolspec.InPath
 	}
 	switch method {
 	case http.MethodGet, http.MethodDelete, http.MethodHead, http.MethodOptions:
-		return twnm.InQuery
+		return toolspec.InQuery
 	}
-	return twnm.InBody
+	return toolspec.InBody
 }
 
 // buildRequest builds the HTTP request of one call of api with args, checking the args
 // against the inputs first so that a bad call never reaches the tool.
-func buildRequest(ctx context.Context, api twnm.API, args map[string]string) (*http.Request, error) {
+func buildRequest(ctx context.Context, api toolspec.API, args map[string]string) (*http.Request, error) {
 	ep := api.Endpoint
 	if ep == nil || ep.Method == "" {
 		return nil, notCallable(api.Name, "the catalog gives no HTTP endpoint")
@@ -41,7 +41,7 @@ func buildRequest(ctx context.Context, api twnm.API, args map[string]string) (*h
 	if err != nil {
 		return nil, err
 	}
-	vars, err := twnm.PathVars(ep.Path)
+	vars, err := toolspec.PathVars(ep.Path)
 	if err != nil {
 		return nil, notCallable(api.Name, "endpoint path: %v", err)
 	}
@@ -61,14 +61,14 @@ func buildRequest(ctx context.Context, api twnm.API, args map[string]string) (*h
 	hasBodyInputs := false
 	for _, p := range api.Inputs {
 		loc := location(p, ep.Method, pathVars)
-		if loc == twnm.InBody {
+		if loc == toolspec.InBody {
 			hasBodyInputs = true
 		}
 		v, given := args[p.Name]
 		// An empty value counts as not given: planners fill unknown optional inputs with "",
 		// and no typed or path input can take it anyway.
 		if !given || v == "" {
-			if p.Required || loc == twnm.InPath {
+			if p.Required || loc == toolspec.InPath {
 				return nil, invalidInput(api.Name, p.Name, "required parameter %s (%s) is missing", p.Name, loc)
 			}
 			continue
@@ -78,25 +78,25 @@ func buildRequest(ctx context.Context, api twnm.API, args map[string]string) (*h
 			return nil, invalidInput(api.Name, p.Name, "parameter %s: %v", p.Name, err)
 		}
 		switch loc {
-		case twnm.InPath:
+		case toolspec.InPath:
 			if !pathVars[p.Name] {
 				return nil, notCallable(api.Name, "input %s is in the path, but the endpoint path %q has no {%s}", p.Name, ep.Path, p.Name)
 			}
 			raw = strings.ReplaceAll(raw, "{"+p.Name+"}", url.PathEscape(v))
-		case twnm.InQuery:
+		case toolspec.InQuery:
 			query.Set(p.Name, v)
-		case twnm.InHeader:
+		case toolspec.InHeader:
 			if strings.ContainsAny(v, "\r\n\x00") {
 				return nil, invalidInput(api.Name, p.Name, "header parameter %s contains a line break or NUL", p.Name)
 			}
 			header.Set(p.Name, v)
-		case twnm.InCookie:
+		case toolspec.InCookie:
 			c := &http.Cookie{Name: p.Name, Value: v}
 			if err := c.Valid(); err != nil {
 				return nil, invalidInput(api.Name, p.Name, "cookie parameter %s: %v", p.Name, err)
 			}
 			cookies = append(cookies, c)
-		case twnm.InBody:
+		case toolspec.InBody:
 			if body == nil {
 				body = map[string]any{}
 			}
@@ -154,7 +154,7 @@ func buildRequest(ctx context.Context, api twnm.API, args map[string]string) (*h
 }
 
 // endpointURL joins the endpoint's base URL and path into an absolute http(s) URL template.
-func endpointURL(api string, ep *twnm.Endpoint) (string, error) {
+func endpointURL(api string, ep *toolspec.Endpoint) (string, error) {
 	if isAbsURL(ep.Path) {
 		return ep.Path, nil // a full URL in the path wins over any base
 	}
@@ -190,7 +190,7 @@ func isAbsURL(s string) bool {
 // convert checks v against the param's declared type and returns the value the JSON body
 // carries: a number, a boolean, a JSON array or object, or the string itself. Unknown types
 // are strings, so that an odd catalog type never blocks a call.
-func convert(p twnm.Param, v string) (any, error) {
+func convert(p toolspec.Param, v string) (any, error) {
 	switch strings.ToLower(strings.TrimSpace(p.Type)) {
 	case "integer", "int", "int32", "int64", "long":
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
@@ -226,7 +226,7 @@ func convert(p twnm.Param, v string) (any, error) {
 	return v, nil
 }
 
-func inputNames(ps []twnm.Param) string {
+func inputNames(ps []toolspec.Param) string {
 	if len(ps) == 0 {
 		return "none"
 	}

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
-// SecretSource resolves the secrets that catalogs name (twnm.Auth.Secret) to their values.
+// SecretSource resolves the secrets that catalogs name (toolspec.Auth.Secret) to their values.
 // Values stay inside the tool call: they are put on the request and nowhere else.
 type SecretSource interface {
 	Secret(name string) (string, error)
@@ -62,7 +62,7 @@ func SecretEnv(name string) string {
 
 // authorize puts api's credential on req and returns the value it sent, for redaction; ""
 // when the API needs none.
-func (c *Client) authorize(req *http.Request, api twnm.API) (string, error) {
+func (c *Client) authorize(req *http.Request, api toolspec.API) (string, error) {
 	au := api.Auth
 	if au == nil {
 		return "", nil
@@ -75,15 +75,15 @@ func (c *Client) authorize(req *http.Request, api twnm.API) (string, error) {
 		return "", notCallable(api.Name, "%v", err)
 	}
 	switch au.Scheme {
-	case twnm.AuthBearer:
+	case toolspec.AuthBearer:
 		req.Header.Set("Authorization", "Bearer "+v)
-	case twnm.AuthHeader:
+	case toolspec.AuthHeader:
 		req.Header.Set(au.Name, v)
-	case twnm.AuthQuery:
+	case toolspec.AuthQuery:
 		q := req.URL.Query()
 		q.Set(au.Name, v)
 		req.URL.RawQuery = q.Encode()
-	case twnm.AuthBasic:
+	case toolspec.AuthBasic:
 		req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(v)))
 	default:
 		return "", notCallable(api.Name, "auth scheme %q is not one Navi sends", au.Scheme)

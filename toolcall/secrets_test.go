@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/toolcall"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // secrets is a fixed secret source.
@@ -37,19 +37,19 @@ func TestCallSendsTheSecretAndNothingElse(t *testing.T) {
 			"x": r.Header.Get("X-Api-Key"), "nested": []any{map[string]any{"k": r.URL.RawQuery}}})
 	}
 	tests := []struct {
-		auth  twnm.Auth
+		auth  toolspec.Auth
 		check func(t *testing.T, s seen)
 	}{
-		{twnm.Auth{Scheme: twnm.AuthBearer, Secret: "svc"}, func(t *testing.T, s seen) {
+		{toolspec.Auth{Scheme: toolspec.AuthBearer, Secret: "svc"}, func(t *testing.T, s seen) {
 			assert.Equal(t, "Bearer "+canary, s.Header.Get("Authorization"))
 		}},
-		{twnm.Auth{Scheme: twnm.AuthHeader, Name: "X-Api-Key", Secret: "svc"}, func(t *testing.T, s seen) {
+		{toolspec.Auth{Scheme: toolspec.AuthHeader, Name: "X-Api-Key", Secret: "svc"}, func(t *testing.T, s seen) {
 			assert.Equal(t, canary, s.Header.Get("X-Api-Key"))
 		}},
-		{twnm.Auth{Scheme: twnm.AuthQuery, Name: "api_key", Secret: "svc"}, func(t *testing.T, s seen) {
+		{toolspec.Auth{Scheme: toolspec.AuthQuery, Name: "api_key", Secret: "svc"}, func(t *testing.T, s seen) {
 			assert.Equal(t, []string{canary}, s.Query["api_key"])
 		}},
-		{twnm.Auth{Scheme: twnm.AuthBasic, Secret: "svc"}, func(t *testing.T, s seen) {
+		{toolspec.Auth{Scheme: toolspec.AuthBasic, Secret: "svc"}, func(t *testing.T, s seen) {
 			assert.Equal(t, "Basic "+base64.StdEncoding.EncodeToString([]byte(canary)), s.Header.Get("Authorization"))
 		}},
 	}
@@ -80,7 +80,7 @@ func TestCallSendsTheSecretAndNothingElse(t *testing.T) {
 		_, _ = w.Write([]byte("bad key " + r.URL.Query().Get("api_key")))
 	})
 	api := simpleAPI(rec.URL)
-	api.Auth = &twnm.Auth{Scheme: twnm.AuthQuery, Name: "api_key", Secret: "svc"}
+	api.Auth = &toolspec.Auth{Scheme: toolspec.AuthQuery, Name: "api_key", Secret: "svc"}
 	_, err := (&toolcall.Client{Secrets: secrets{"svc": canary}}).Call(context.Background(), api, map[string]string{"city": "x"}, toolcall.CallOptions{})
 	require.ErrorIs(t, err, toolcall.ErrUnauthorized)
 	assert.Contains(t, err.Error(), "bad key [redacted]")
@@ -89,7 +89,7 @@ func TestCallSendsTheSecretAndNothingElse(t *testing.T) {
 func TestCallWithoutTheSecret(t *testing.T) {
 	rec := newRecorder(t, answerWith(200, `{}`))
 	api := simpleAPI(rec.URL)
-	api.Auth = &twnm.Auth{Scheme: twnm.AuthBearer, Secret: "weather-key"}
+	api.Auth = &toolspec.Auth{Scheme: toolspec.AuthBearer, Secret: "weather-key"}
 	_, err := (&toolcall.Client{}).Call(context.Background(), api, map[string]string{"city": "x"}, toolcall.CallOptions{})
 	require.ErrorIs(t, err, toolcall.ErrNotCallable)
 	assert.ErrorContains(t, err, "needs secret weather-key and the worker has no secret source")

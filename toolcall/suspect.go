@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // errorKeys are the top-level fields an error written into a 2xx answer uses.
@@ -16,7 +16,7 @@ var errorKeys = []string{"error", "errors", "fault", "error_message", "errorMess
 // outputs at all. The call succeeded, and the run goes on with what it got, but the graph
 // should not learn it as a success. An answer that is not a JSON object ({"result": …}) is
 // judged by emptiness alone.
-func Suspect(api twnm.API, output map[string]any) string {
+func Suspect(api toolspec.API, output map[string]any) string {
 	if isEmpty(output) {
 		return "the answer is empty"
 	}

@@ -6,14 +6,14 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/naviagent/navi/toolcall"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 func TestSuspect(t *testing.T) {
-	api := twnm.API{Name: "hotels.Search", Outputs: []twnm.Param{{Name: "hotel_id"}, {Name: "price"}}}
+	api := toolspec.API{Name: "hotels.Search", Outputs: []toolspec.Param{{Name: "hotel_id"}, {Name: "price"}}}
 	tests := []struct {
 		name   string
-		api    twnm.API
+		api    toolspec.API
 		output map[string]any
 		want   string
 	}{
@@ -24,7 +24,7 @@ func TestSuspect(t *testing.T) {
 		{"an error beside the outputs is data", api, map[string]any{"hotel_id": "h1", "error": "partial"}, ""},
 		{"none of the outputs", api, map[string]any{"name": "x"}, "none of its declared outputs (hotel_id, price) is in the answer"},
 		{"a bare value", api, map[string]any{"result": 42.0}, ""},
-		{"no declared outputs", twnm.API{Name: "x"}, map[string]any{"anything": true}, ""},
+		{"no declared outputs", toolspec.API{Name: "x"}, map[string]any{"anything": true}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,17 +10,17 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/toolcall"
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/toolworld"
-	"github.com/naviagent/navi/twnm"
 )
 
 // worldAPIs serves a fresh tool world and returns it with its catalog, by API name.
-func worldAPIs(t *testing.T) (*toolworld.Server, map[string]twnm.API) {
+func worldAPIs(t *testing.T) (*toolworld.Server, map[string]toolspec.API) {
 	t.Helper()
 	world := toolworld.New(toolworld.Options{})
 	ts := httptest.NewServer(world)
 	t.Cleanup(ts.Close)
-	apis := map[string]twnm.API{}
+	apis := map[string]toolspec.API{}
 	for _, a := range toolworld.Catalog(ts.URL).APIs {
 		apis[a.Name] = a
 	}
@@ -93,7 +93,7 @@ func TestCallToolWorldFaults(t *testing.T) {
 		world, apis := worldAPIs(t)
 		require.NoError(t, world.SetFault(toolworld.Fault{API: "geo.Geocode", Mode: toolworld.ModeSlow, LatencyMS: 5000}))
 		api := apis["geo.Geocode"]
-		api.Timeout = twnm.Duration(100 * time.Millisecond)
+		api.Timeout = toolspec.Duration(100 * time.Millisecond)
 		_, err := (&toolcall.Client{}).Call(context.Background(), api, map[string]string{"city": "Paris"}, toolcall.CallOptions{})
 		require.ErrorIs(t, err, toolcall.ErrUnavailable)
 	})

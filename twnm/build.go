@@ -122,7 +122,7 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 		return fmt.Errorf("integrate %s: graph was built without an embedder", a.Name)
 	}
 	// The API alone: its check (API.Check), if any, is another API, validated with its catalog.
-	if _, err := (Catalog{APIs: []API{a}}).validateEach(); err != nil {
+	if _, err := (Catalog{APIs: []API{a}}).Index(); err != nil {
 		return fmt.Errorf("integrate %s: %w", a.Name, err)
 	}
 	if _, ok := g.APIByName(a.Name); ok {

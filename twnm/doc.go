@@ -5,7 +5,8 @@
 //
 // The pieces, in the order a toolchain is made:
 //
-//   - Catalog, API, Param: what an organisation registers (importers in twnm/catalogs).
+//   - Catalog, API, Param: what an organisation registers (package toolspec defines them, a
+//     leaf the tool client imports alone; importers in twnm/catalogs).
 //   - Build and Graph.Integrate: API nodes, parameter nodes unified by semantic clustering
 //     (an embed.Embedder on name and description, a type-compatibility check), INPUT_OF and
 //     OUTPUTS edges. A new tool joins a built graph in about 0.1 ms.

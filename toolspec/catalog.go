@@ -1,4 +1,4 @@
-package twnm
+package toolspec
 
 import (
 	"bytes"
@@ -194,15 +194,16 @@ type Catalog struct {
 // Validate reports the first record that cannot become a graph node, naming it and its field,
 // then the first check (API.Check) that names no fit API of the catalog.
 func (c Catalog) Validate() error {
-	index, err := c.validateEach()
+	index, err := c.Index()
 	if err != nil {
 		return err
 	}
 	return c.validateChecks(index)
 }
 
-// validateEach validates each API on its own, and returns the index of each name.
-func (c Catalog) validateEach() (map[string]int, error) {
+// Index validates each API on its own, without the checks that name other APIs (Validate
+// adds those), and returns the position of each API by name.
+func (c Catalog) Index() (map[string]int, error) {
 	if len(c.APIs) == 0 {
 		return nil, errors.New("catalog has no APIs")
 	}

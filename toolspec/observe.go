@@ -1,4 +1,4 @@
-package twnm
+package toolspec
 
 import (
 	"encoding/json"
