@@ -9,7 +9,6 @@ import (
 
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
-	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -56,21 +55,20 @@ func (a *Activities) Recombine(ctx context.Context, in RecombineInput) (Recombin
 			g.Node(id).Status = twnm.Pruned
 		}
 	}
-	plan, err := in.Plan.ToTwnm(g)
-	if err != nil {
+	if err := in.Plan.Resolve(g); err != nil {
 		return RecombineResult{}, temporal.NewNonRetryableApplicationError("recombine: "+err.Error(), ErrTypeBadPlan, err)
 	}
-	rec, err := twnm.RecombineUsing(ctx, g, plan, in.FailedStep, in.Known, searcher, in.Strategy)
+	rec, err := twnm.RecombineUsing(ctx, g, in.Plan, in.FailedStep, in.Known, searcher, in.Strategy)
 	if errors.Is(err, twnm.ErrNoAlternative) {
 		return RecombineResult{Strategy: in.Strategy, Reason: err.Error()}, nil
 	}
 	if err != nil {
 		return RecombineResult{}, fmt.Errorf("recombine %s: %w", in.Strategy, err)
 	}
-	out := RecombineResult{Found: true, Strategy: rec.Strategy, Reason: rec.Reason, Plan: planner.FromTwnm(rec.Plan), APIs: map[string]twnm.API{}}
+	out := RecombineResult{Found: true, Strategy: rec.Strategy, Reason: rec.Reason, Plan: rec.Plan, APIs: map[string]twnm.API{}}
 	for _, s := range rec.Plan.Steps {
-		if n := g.Node(s.Node); n.API != nil {
-			out.APIs[n.Name] = *n.API
+		if id, ok := g.APIByName(s.API); ok && g.Node(id).API != nil {
+			out.APIs[s.API] = *g.Node(id).API
 		}
 	}
 	return out, nil

@@ -503,7 +503,7 @@ func givenIn(p planner.Plan, apis []string) map[string]bool {
 	out := map[string]bool{}
 	for _, api := range apis {
 		for _, bd := range p.Steps[p.StepOf(api)].Bindings {
-			if bd.Source == "given" {
+			if bd.Source == planner.SourceGiven {
 				out[bd.Value] = true
 			}
 		}
@@ -521,7 +521,7 @@ func chainOf(p planner.Plan, api string) []string {
 	for i := 0; i < len(out); i++ {
 		st := p.Steps[p.StepOf(out[i])]
 		for _, b := range st.Bindings {
-			if b.Source == "upstream" && !slices.Contains(out, b.FromAPI) {
+			if b.Source == planner.SourceUpstream && !slices.Contains(out, b.FromAPI) {
 				out = append(out, b.FromAPI)
 			}
 		}

@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/naviagent/navi/twnm"
 )
 
 // Action is one of the four planner actions.
@@ -83,71 +85,25 @@ type Candidate struct {
 	Plan        Plan        `json:"plan"`
 }
 
-// Plan is an executable toolchain for one target, in dependency order. It is the JSON-friendly
-// form of twnm.Plan that workflows keep in their state.
-type Plan struct {
-	Target string     `json:"target"`
-	Score  float64    `json:"score"`
-	Steps  []PlanStep `json:"steps"`
-}
+// Plan is an executable toolchain for one target, in dependency order: twnm.Plan, the one
+// plan type of the search, the planner, the workflow's state and recombination.
+type Plan = twnm.Plan
 
 // PlanStep is one API call of a plan.
-type PlanStep struct {
-	API      string    `json:"api"`
-	Bindings []Binding `json:"bindings,omitempty"`
-}
+type PlanStep = twnm.Step
 
-// Binding says where one input of a step comes from: a value (Source "given"), an earlier
-// step's output (Source "upstream", FromAPI.FromOutput), nothing although it is required
-// ("missing"), or nothing and it is optional ("unbound").
-type Binding struct {
-	Param      string `json:"param"`
-	Required   bool   `json:"required,omitempty"`
-	Source     string `json:"source"`
-	Value      string `json:"value,omitempty"`
-	FromAPI    string `json:"from_api,omitempty"`
-	FromOutput string `json:"from_output,omitempty"`
-}
+// Binding says where one input of a step comes from: a value (Source given), an earlier
+// step's output (upstream, FromAPI.FromOutput), nothing although it is required (missing), or
+// nothing and it is optional (unbound).
+type Binding = twnm.Binding
 
-// Binding sources, the strings of twnm.SupplySource.
+// Binding sources.
 const (
-	SourceGiven    = "given"
-	SourceUpstream = "upstream"
-	SourceMissing  = "missing"
-	SourceUnbound  = "unbound"
+	SourceGiven    = twnm.SupplyGiven
+	SourceUpstream = twnm.SupplyUpstream
+	SourceMissing  = twnm.SupplyMissing
+	SourceUnbound  = twnm.SupplyUnbound
 )
-
-// Missing lists the required inputs nothing binds, as "API.param", in step order.
-func (p Plan) Missing() []string {
-	var out []string
-	for _, s := range p.Steps {
-		for _, b := range s.Bindings {
-			if b.Source == SourceMissing {
-				out = append(out, s.API+"."+b.Param)
-			}
-		}
-	}
-	return out
-}
-
-// StepOf returns the index of the step calling api, or −1.
-func (p Plan) StepOf(api string) int {
-	for i, s := range p.Steps {
-		if s.API == api {
-			return i
-		}
-	}
-	return -1
-}
-
-// APIs lists the plan's APIs in step order.
-func (p Plan) APIs() []string {
-	out := make([]string, len(p.Steps))
-	for i, s := range p.Steps {
-		out[i] = s.API
-	}
-	return out
-}
 
 // Turn is one (observation, action) pair of the planner's history.
 type Turn struct {

@@ -8,38 +8,32 @@ import (
 )
 
 // Plan is an executable toolchain: the APIs of a subgraph in dependency order, each input
-// bound to a user value or to an earlier step's output.
+// bound to a user value or to an earlier step's output. It is the one plan type of Navi: the
+// search makes it, the planner binds it, the workflow keeps it in its state and histories (as
+// JSON, by API and parameter names, so that it means the same on any graph) and recombination
+// reads it back (resolving the names on its graph).
 type Plan struct {
-	Target     string // the target API, the last step
-	TargetNode NodeID
-	Score      float64 // the subgraph's score
-	Steps      []Step
+	Target string  `json:"target"` // the target API, the last step
+	Score  float64 `json:"score"`  // the subgraph's score
+	Steps  []Step  `json:"steps"`
 }
 
 // Step is one API call of a plan.
 type Step struct {
-	API      string
-	Node     NodeID
-	Bindings []Binding // one per input, in Graph.Inputs order (required first, then by name)
+	API      string    `json:"api"`
+	Bindings []Binding `json:"bindings,omitempty"` // one per input, in Graph.Inputs order (required first, then by name)
 }
 
 // Binding says where one input of a step comes from. Source is SupplyGiven (Value),
-// SupplyUpstream (From), SupplyMissing (required, nothing binds it) or SupplyUnbound
-// (optional, left out of the call).
+// SupplyUpstream (output FromOutput of the earlier step calling FromAPI), SupplyMissing
+// (required, nothing binds it) or SupplyUnbound (optional, left out of the call).
 type Binding struct {
-	Param    string // the API's own name for the input
-	Node     NodeID // the input's parameter node
-	Required bool
-	Source   SupplySource
-	Value    string
-	From     *StepOutput
-}
-
-// StepOutput names an output of an earlier step.
-type StepOutput struct {
-	Step   int    // index into Plan.Steps
-	API    string // that step's API
-	Output string // the API's own name for the output
+	Param      string       `json:"param"` // the API's own name for the input
+	Required   bool         `json:"required,omitempty"`
+	Source     SupplySource `json:"source"`
+	Value      string       `json:"value,omitempty"`
+	FromAPI    string       `json:"from_api,omitempty"`
+	FromOutput string       `json:"from_output,omitempty"` // the producer's own name for the output
 }
 
 // Missing lists the required inputs no one binds, as "API.param", in step order.
@@ -51,6 +45,15 @@ func (p Plan) Missing() []string {
 				out = append(out, s.API+"."+b.Param)
 			}
 		}
+	}
+	return out
+}
+
+// APIs lists the plan's APIs in step order.
+func (p Plan) APIs() []string {
+	out := make([]string, len(p.Steps))
+	for i, s := range p.Steps {
+		out[i] = s.API
 	}
 	return out
 }
@@ -143,18 +146,16 @@ func (s *Subgraph) Plan(g *Graph, known map[string]string) (Plan, error) {
 	for i, a := range order {
 		index[a] = i
 	}
-	p := Plan{Target: g.Node(s.Target).Name, TargetNode: s.Target, Score: s.Score, Steps: make([]Step, len(order))}
+	p := Plan{Target: g.Node(s.Target).Name, Score: s.Score, Steps: make([]Step, len(order))}
 	for i, a := range order {
-		st := Step{API: g.Node(a).Name, Node: a}
+		st := Step{API: g.Node(a).Name}
 		for _, in := range s.inputsOf(a) {
-			b := Binding{Param: catalogParamName(g, a, in.Param, true), Node: in.Param, Required: in.Required,
-				Source: in.Source, Value: in.Value}
+			b := Binding{Param: catalogParamName(g, a, in.Param, true), Required: in.Required, Source: in.Source, Value: in.Value}
 			if v, ok := values.get(in.API, in.Param); ok && in.Source != SupplyUpstream {
 				b.Source, b.Value = SupplyGiven, v
 			}
 			if in.Source == SupplyUpstream {
-				b.From = &StepOutput{Step: index[in.Producer], API: g.Node(in.Producer).Name,
-					Output: catalogParamName(g, in.Producer, in.Output, false)}
+				b.FromAPI, b.FromOutput = g.Node(in.Producer).Name, catalogParamName(g, in.Producer, in.Output, false)
 			}
 			st.Bindings = append(st.Bindings, b)
 		}
@@ -163,27 +164,57 @@ func (s *Subgraph) Plan(g *Graph, known map[string]string) (Plan, error) {
 	return p, nil
 }
 
-// subgraph turns a plan back into a subgraph, for recombination.
-func (p Plan) subgraph(g *Graph) (map[NodeID][]Supply, error) {
-	supplies := make(map[NodeID][]Supply, len(p.Steps))
-	for _, st := range p.Steps {
+// resolved is a plan read on a graph: each step's API node and its inputs as supplies.
+type resolved struct {
+	nodes    []NodeID // per step
+	target   NodeID
+	supplies map[NodeID][]Supply
+	given    map[string]string // parameter node name → value, of the given bindings
+}
+
+// Resolve checks that g holds every API and input of p and that every upstream binding
+// comes from an earlier step's output; the error names the step and what g lacks.
+func (p Plan) Resolve(g *Graph) error {
+	_, err := p.resolve(g)
+	return err
+}
+
+// resolve reads p on g, for recombination.
+func (p Plan) resolve(g *Graph) (resolved, error) {
+	r := resolved{nodes: make([]NodeID, len(p.Steps)), supplies: make(map[NodeID][]Supply, len(p.Steps)), given: map[string]string{}}
+	for i, st := range p.Steps {
+		id, ok := g.APIByName(st.API)
+		if !ok {
+			return resolved{}, fmt.Errorf("plan step %d: API %s is not in the graph", i+1, st.API)
+		}
+		r.nodes[i] = id
+		if st.API == p.Target {
+			r.target = id
+		}
 		var ins []Supply
 		for _, b := range st.Bindings {
-			in := Supply{API: st.Node, Param: b.Node, Required: b.Required, Source: b.Source, Value: b.Value}
-			if b.Source == SupplyUpstream {
-				if b.From == nil || b.From.Step < 0 || b.From.Step >= len(p.Steps) {
-					return nil, fmt.Errorf("plan step %s: input %s has no valid source step", st.API, b.Param)
+			node, ok := g.ParamOf(st.API, b.Param, true)
+			if !ok {
+				return resolved{}, fmt.Errorf("plan step %d: %s has no input %s in the graph", i+1, st.API, b.Param)
+			}
+			in := Supply{API: id, Param: node, Required: b.Required, Source: b.Source, Value: b.Value}
+			switch b.Source {
+			case SupplyGiven:
+				r.given[g.Node(node).Name] = b.Value
+			case SupplyUpstream:
+				k := p.StepOf(b.FromAPI)
+				if k < 0 || k >= i {
+					return resolved{}, fmt.Errorf("plan step %d: %s.%s comes from %s, which no earlier step calls", i+1, st.API, b.Param, b.FromAPI)
 				}
-				prod := p.Steps[b.From.Step]
-				out, ok := g.ParamOf(prod.API, b.From.Output, false)
+				out, ok := g.ParamOf(b.FromAPI, b.FromOutput, false)
 				if !ok {
-					return nil, fmt.Errorf("plan step %s: %s has no output %s", st.API, prod.API, b.From.Output)
+					return resolved{}, fmt.Errorf("plan step %d: %s has no output %s", i+1, b.FromAPI, b.FromOutput)
 				}
-				in.Producer, in.Output = prod.Node, out
+				in.Producer, in.Output = r.nodes[k], out
 			}
 			ins = append(ins, in)
 		}
-		supplies[st.Node] = ins
+		r.supplies[id] = ins
 	}
-	return supplies, nil
+	return r, nil
 }

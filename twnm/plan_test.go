@@ -2,6 +2,7 @@ package twnm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 
@@ -65,7 +66,7 @@ func TestSubgraphTreeAlias(t *testing.T) {
 `, sg.Tree(g))
 	p, err := sg.Plan(g, map[string]string{"city": "Rome"})
 	require.NoError(t, err)
-	assert.Equal(t, &StepOutput{Step: 0, API: "HotelSearch", Output: "id"}, p.Steps[1].Bindings[0].From)
+	assert.Equal(t, [2]string{"HotelSearch", "id"}, [2]string{p.Steps[1].Bindings[0].FromAPI, p.Steps[1].Bindings[0].FromOutput})
 }
 
 func TestSubgraphPlan(t *testing.T) {
@@ -85,17 +86,15 @@ func TestSubgraphPlan(t *testing.T) {
 	assert.Equal(t, []string{"Geocoding", "HotelSearch", "HotelDetails", "Weather", "Trip"}, order)
 	assert.Equal(t, "Trip", p.Target)
 	assert.Empty(t, p.Missing())
-	assert.Equal(t, []Binding{{Param: "address", Node: paramID(t, g, "address"), Required: true, Source: SupplyGiven, Value: "Lyon"}},
+	assert.Equal(t, []Binding{{Param: "address", Required: true, Source: SupplyGiven, Value: "Lyon"}},
 		p.Steps[0].Bindings)
 	assert.Equal(t, []Binding{
-		{Param: "latitude", Node: paramID(t, g, "latitude"), Required: true, Source: SupplyUpstream,
-			From: &StepOutput{Step: 0, API: "Geocoding", Output: "latitude"}},
-		{Param: "longitude", Node: paramID(t, g, "longitude"), Required: true, Source: SupplyUpstream,
-			From: &StepOutput{Step: 0, API: "Geocoding", Output: "longitude"}},
-		{Param: "units", Node: paramID(t, g, "units"), Source: SupplyGiven, Value: "metric"},
+		{Param: "latitude", Required: true, Source: SupplyUpstream, FromAPI: "Geocoding", FromOutput: "latitude"},
+		{Param: "longitude", Required: true, Source: SupplyUpstream, FromAPI: "Geocoding", FromOutput: "longitude"},
+		{Param: "units", Source: SupplyGiven, Value: "metric"},
 	}, p.Steps[3].Bindings)
-	assert.Equal(t, &StepOutput{Step: 2, API: "HotelDetails", Output: "hotel_name"}, p.Steps[4].Bindings[0].From)
-	assert.Equal(t, &StepOutput{Step: 3, API: "Weather", Output: "temperature"}, p.Steps[4].Bindings[1].From)
+	assert.Equal(t, [2]string{"HotelDetails", "hotel_name"}, [2]string{p.Steps[4].Bindings[0].FromAPI, p.Steps[4].Bindings[0].FromOutput})
+	assert.Equal(t, [2]string{"Weather", "temperature"}, [2]string{p.Steps[4].Bindings[1].FromAPI, p.Steps[4].Bindings[1].FromOutput})
 	assert.Equal(t, 3, p.StepOf("Weather"))
 	assert.Equal(t, -1, p.StepOf("OpenGeo"))
 }
@@ -176,4 +175,24 @@ func TestJoinBranches(t *testing.T) {
 	assert.Empty(t, sub.Join(notShared, search("Similar", known)))
 	stated := func(_ int, v string, _ bool) bool { return v == "Titanic" }
 	assert.Equal(t, []int{0}, sub.Join(stated, search("Similar", known)))
+}
+
+// A plan's JSON is the one workflow histories hold (the form planner.Plan had before it
+// became this type): it reads and writes back unchanged, sources by name.
+func TestPlanJSON(t *testing.T) {
+	const recorded = `{"target":"weather.Current","score":0.7,"steps":[` +
+		`{"api":"geo.Geocode","bindings":[{"param":"city","required":true,"source":"given","value":"Rome"}]},` +
+		`{"api":"weather.Current","bindings":[{"param":"latitude","required":true,"source":"upstream","from_api":"geo.Geocode","from_output":"latitude"},` +
+		`{"param":"units","source":"unbound"},{"param":"key","required":true,"source":"missing"}]}]}`
+	var p Plan
+	require.NoError(t, json.Unmarshal([]byte(recorded), &p))
+	assert.Equal(t, SupplyUpstream, p.Steps[1].Bindings[0].Source)
+	assert.Equal(t, "geo.Geocode", p.Steps[1].Bindings[0].FromAPI)
+	assert.Equal(t, []string{"weather.Current.key"}, p.Missing())
+	b, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.JSONEq(t, recorded, string(b))
+
+	assert.ErrorContains(t, json.Unmarshal([]byte(`{"steps":[{"api":"a","bindings":[{"param":"p","source":"guessed"}]}]}`), &p),
+		`supply source "guessed" is not one of given, upstream, missing, unbound`)
 }

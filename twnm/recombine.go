@@ -52,20 +52,13 @@ func RecombineUsing(ctx context.Context, g *Graph, plan Plan, failedStep int, kn
 	if failedStep < 0 || failedStep >= len(plan.Steps) {
 		return Recombination{}, fmt.Errorf("recombine: failed step %d is not in the %d-step plan", failedStep, len(plan.Steps))
 	}
-	r := &recombiner{g: g, plan: plan, failedStep: failedStep, failed: plan.Steps[failedStep].Node, s: s}
-	supplies, err := plan.subgraph(g)
+	rp, err := plan.resolve(g)
 	if err != nil {
 		return Recombination{}, fmt.Errorf("recombine: %w", err)
 	}
-	r.supplies = supplies
-	r.known = map[string]string{}
-	for _, st := range plan.Steps {
-		for _, b := range st.Bindings {
-			if b.Source == SupplyGiven {
-				r.known[g.Node(b.Node).Name] = b.Value
-			}
-		}
-	}
+	r := &recombiner{g: g, plan: plan, nodes: rp.nodes, target: rp.target, failedStep: failedStep, failed: rp.nodes[failedStep], s: s}
+	r.supplies = rp.supplies
+	r.known = rp.given
 	for k, v := range known {
 		r.known[k] = v
 	}
@@ -110,6 +103,8 @@ func RecombineUsing(ctx context.Context, g *Graph, plan Plan, failedStep int, kn
 type recombiner struct {
 	g          *Graph
 	plan       Plan
+	nodes      []NodeID // the plan's steps' API nodes
+	target     NodeID   // the plan's target's node
 	failedStep int
 	failed     NodeID
 	s          Searcher
@@ -124,8 +119,8 @@ type recombiner struct {
 // outputs when nothing consumes them (it is the target).
 func (r *recombiner) needs() {
 	seen := map[NodeID]bool{}
-	for _, st := range r.plan.Steps {
-		for _, in := range r.supplies[st.Node] {
+	for _, node := range r.nodes {
+		for _, in := range r.supplies[node] {
 			if in.Source != SupplyUpstream || in.Producer != r.failed {
 				continue
 			}
@@ -133,8 +128,8 @@ func (r *recombiner) needs() {
 				seen[in.Output] = true
 				r.needed = append(r.needed, in.Output)
 			}
-			if len(r.consumers) == 0 || r.consumers[len(r.consumers)-1] != st.Node {
-				r.consumers = append(r.consumers, st.Node)
+			if len(r.consumers) == 0 || r.consumers[len(r.consumers)-1] != node {
+				r.consumers = append(r.consumers, node)
 			}
 		}
 	}
@@ -181,15 +176,15 @@ func (r *recombiner) substitute() (Recombination, bool) {
 		return Recombination{}, false
 	}
 	inPlan := map[NodeID]bool{}
-	for _, st := range r.plan.Steps {
-		inPlan[st.Node] = true
+	for _, node := range r.nodes {
+		inPlan[node] = true
 	}
 	// Outputs of the steps that ran, by parameter node, to the first step producing each.
 	ran := map[NodeID]NodeID{}
-	for _, st := range r.plan.Steps[:r.failedStep] {
-		for _, e := range r.g.Out(st.Node) {
+	for _, node := range r.nodes[:r.failedStep] {
+		for _, e := range r.g.Out(node) {
 			if _, ok := ran[e.To]; e.Kind == Outputs && !ok {
-				ran[e.To] = st.Node
+				ran[e.To] = node
 			}
 		}
 	}
@@ -259,7 +254,7 @@ func (r *recombiner) substitute() (Recombination, bool) {
 			}
 			sup[api] = ins
 		}
-		target := r.plan.TargetNode
+		target := r.target
 		if target == r.failed {
 			target = c.api
 		}
@@ -311,7 +306,7 @@ func (r *recombiner) reroute(ctx context.Context) (Recombination, bool, string, 
 		}
 	}
 	reason := fmt.Sprintf("rerouted around %s through %s", r.g.Node(r.failed).Name, strings.Join(dedupe(via), ", "))
-	if rec, ok := r.finish(StrategyUpstreamReroute, r.plan.TargetNode, sup, r.plan.Score, reason); ok {
+	if rec, ok := r.finish(StrategyUpstreamReroute, r.target, sup, r.plan.Score, reason); ok {
 		return rec, true, "", nil
 	}
 	return Recombination{}, false, "rerouting left inputs unbound or formed a cycle", nil
@@ -319,10 +314,10 @@ func (r *recombiner) reroute(ctx context.Context) (Recombination, bool, string, 
 
 // switchSubgraph tries subgraph switching.
 func (r *recombiner) switchSubgraph(ctx context.Context) (Recombination, bool, string, error) {
-	if r.plan.TargetNode == r.failed {
+	if r.target == r.failed {
 		return Recombination{}, false, "the failed API is the target", nil
 	}
-	sg, err := r.s.Search(ctx, r.g, SearchRequest{Target: r.plan.TargetNode, Known: r.known, Exclude: r.exclude()})
+	sg, err := r.s.Search(ctx, r.g, SearchRequest{Target: r.target, Known: r.known, Exclude: r.exclude()})
 	if err != nil {
 		if ctx.Err() != nil {
 			return Recombination{}, false, "", fmt.Errorf("recombine: subgraph switch: %w", err)
@@ -341,7 +336,7 @@ func (r *recombiner) switchSubgraph(ctx context.Context) (Recombination, bool, s
 		fresh[in.API] = append(fresh[in.API], in)
 	}
 	reason := fmt.Sprintf("new subgraph for %s without %s", r.plan.Target, r.g.Node(r.failed).Name)
-	if rec, ok := r.finish(StrategySubgraphSwitch, r.plan.TargetNode, fresh, sg.Score, reason); ok {
+	if rec, ok := r.finish(StrategySubgraphSwitch, r.target, fresh, sg.Score, reason); ok {
 		return rec, true, "", nil
 	}
 	return Recombination{}, false, "the new subgraph could not be planned", nil

@@ -142,10 +142,10 @@ func TestRecombineBindings(t *testing.T) {
 	rec, err := Recombine(context.Background(), g, plan, 0, known, DefaultAlphaBeta())
 	require.NoError(t, err)
 	assert.Equal(t, "OpenGeo replaces Geocoding, providing latitude, longitude", rec.Reason)
-	assert.Equal(t, []Binding{{Param: "city", Node: paramID(t, g, "city"), Required: true, Source: SupplyGiven, Value: "Lyon"}},
+	assert.Equal(t, []Binding{{Param: "city", Required: true, Source: SupplyGiven, Value: "Lyon"}},
 		rec.Plan.Steps[0].Bindings)
-	assert.Equal(t, &StepOutput{Step: 0, API: "OpenGeo", Output: "latitude"}, rec.Plan.Steps[1].Bindings[0].From)
-	assert.Equal(t, &StepOutput{Step: 0, API: "OpenGeo", Output: "longitude"}, rec.Plan.Steps[1].Bindings[1].From)
+	assert.Equal(t, [2]string{"OpenGeo", "latitude"}, [2]string{rec.Plan.Steps[1].Bindings[0].FromAPI, rec.Plan.Steps[1].Bindings[0].FromOutput})
+	assert.Equal(t, [2]string{"OpenGeo", "longitude"}, [2]string{rec.Plan.Steps[1].Bindings[1].FromAPI, rec.Plan.Steps[1].Bindings[1].FromOutput})
 
 	_, err = Recombine(context.Background(), g, plan, 5, known, DefaultAlphaBeta())
 	assert.ErrorContains(t, err, "failed step 5")

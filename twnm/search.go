@@ -60,6 +60,24 @@ func (s SupplySource) String() string {
 	return fmt.Sprintf("SupplySource(%d)", s)
 }
 
+// MarshalText writes the source's name, as plans in workflow histories spell it.
+func (s SupplySource) MarshalText() ([]byte, error) {
+	if int(s) >= len(supplySourceNames) {
+		return nil, fmt.Errorf("supply source %d is not one of %s", s, strings.Join(supplySourceNames[:], ", "))
+	}
+	return []byte(supplySourceNames[s]), nil
+}
+
+// UnmarshalText reads a source's name (ParseSupplySource).
+func (s *SupplySource) UnmarshalText(b []byte) error {
+	v, err := ParseSupplySource(string(b))
+	if err != nil {
+		return err
+	}
+	*s = v
+	return nil
+}
+
 // ParseSupplySource is the inverse of SupplySource.String.
 func ParseSupplySource(name string) (SupplySource, error) {
 	for i, n := range supplySourceNames {
