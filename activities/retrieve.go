@@ -204,7 +204,8 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	}
 	res.Final, res.Chain = found.Final, found.Chain
 
-	res.Extracted = planner.Extract(in.Text, slots(g))
+	sl := slots(g) // the subgraph's inputs, which every part's values are read for
+	res.Extracted = planner.Extract(in.Text, sl)
 	known := map[string]string{}
 	for k, v := range res.Extracted {
 		known[k] = v
@@ -242,7 +243,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		for _, c := range found.Clauses() {
 			others = append(others, c.Text)
 		}
-		if own := partKnown(known, in.Known, parts.Own, others, slots(g)); !maps.Equal(own, known) {
+		if own := partKnown(known, in.Known, parts.Own, others, sl); !maps.Equal(own, known) {
 			req := reqs[0]
 			req.Known = own
 			sub, err := searcher.Search(ctx, g, req)
@@ -258,7 +259,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		for _, b := range parts.Branches {
 			clauses[b.API] = b.Clause
 		}
-		knownOf := func(api string) map[string]string { return partKnown(known, in.Known, clauses[api], others, slots(g)) }
+		knownOf := func(api string) map[string]string { return partKnown(known, in.Known, clauses[api], others, sl) }
 		own := subs[0].APINames(g)
 		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], parts.Names(), parts.Allows, knownOf); err != nil {
 			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)

@@ -122,7 +122,12 @@ func (s *Store) topAPIsText(ctx context.Context, rd reader, query string, k int,
 	if k <= 0 || q == "" {
 		return nil, nil
 	}
-	n := textHits(k, callable)
+	return s.widenText(ctx, rd, q, k, callable, textHits(k, callable))
+}
+
+// widenText runs the full-text query q (TextQuery's form) for the index's best n hits, and
+// again for four times as many while it must (textEnough), and returns the best k.
+func (s *Store) widenText(ctx context.Context, rd reader, q string, k int, callable bool, n int) ([]Match, error) {
 	for {
 		recs, err := rd.read(ctx, "text retrieval", topAPIsTextAll,
 			map[string]any{"index": TextIndex, "qs": []string{q}, "n": int64(n), "callable": callable})
@@ -133,11 +138,18 @@ func (s *Store) topAPIsText(ctx context.Context, rd reader, query string, k int,
 			return nil, fmt.Errorf("text retrieval: got %d rows, want 1", len(recs))
 		}
 		out, more := textMatches(recs[0].AsMap(), n, k)
-		if !more || (len(out) >= k && n >= maxTextHits) {
+		if textEnough(out, more, n, k) {
 			return out[:min(k, len(out))], nil
 		}
 		n *= 4
 	}
+}
+
+// textEnough reports whether the matches of a query of n hits (textMatches) settle its best
+// k: the index had no more that could fill them or tie with the k-th, or k are there and
+// maxTextHits were read.
+func textEnough(out []Match, more bool, n, k int) bool {
+	return !more || (len(out) >= k && n >= maxTextHits)
 }
 
 // maxTextHits bounds how many of the full-text index's hits a text retrieval that has its k

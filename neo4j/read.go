@@ -177,15 +177,16 @@ CALL (p) {
   MATCH (p)<-[f:FEEDS]-(q)
   RETURN q AS s, CASE WHEN coalesce(f.count, 0) > 0 THEN coalesce(f.weight, 0.0) ELSE coalesce(f.confidence, f.weight, 0.0) END AS w
 }
-CALL (a, s, relevantOut) {
-  WITH s WHERE COUNT { (s)<-[:OUTPUTS]-() } <= $hub
+WITH a, name, p, s, w, relevantOut, COUNT { (s)<-[:OUTPUTS]-() } > $hub AS generic
+CALL (a, s, generic, relevantOut) {
+  WITH s WHERE NOT generic
   MATCH (s)<-[:OUTPUTS]-(b) RETURN b
   UNION
-  WITH s, relevantOut WHERE COUNT { (s)<-[:OUTPUTS]-() } > $hub
+  WITH s, relevantOut WHERE generic
   UNWIND [x IN relevantOut WHERE x[0] = s | x[1]] AS b
   RETURN b
   UNION
-  WITH a, s WHERE COUNT { (s)<-[:OUTPUTS]-() } > $hub
+  WITH a, s WHERE generic
   MATCH (a)<-[t:THEN]-(b) WHERE coalesce(t.success, 0) > 0 AND EXISTS { (b)-[:OUTPUTS]->(s) }
   RETURN b
 }

@@ -56,7 +56,8 @@ func hits(ms []Match) []recall.Hit {
 }
 
 // LexicalAll implements recall.Batch: one full-text query for every text. A text whose best
-// hits are mostly filtered out is asked again on its own, for more (TopAPIsText).
+// hits are mostly filtered out, or tie past its k, is asked again on its own, for more hits
+// than the batch read (TopAPIsText).
 func (src storeSource) LexicalAll(ctx context.Context, texts []string, k int) ([][]recall.Hit, error) {
 	out := make([][]recall.Hit, len(texts))
 	var qs []string
@@ -85,8 +86,8 @@ func (src storeSource) LexicalAll(ctx context.Context, texts []string, k int) ([
 			return nil, fmt.Errorf("text retrieval: row for text %d of %d", j, len(qs))
 		}
 		ms, more := textMatches(row, n, k)
-		if more {
-			if ms, err = src.s.topAPIsText(ctx, src.rd, texts[at[j]], k, src.callable); err != nil {
+		if !textEnough(ms, more, n, k) {
+			if ms, err = src.s.widenText(ctx, src.rd, qs[j], k, src.callable, 4*n); err != nil {
 				return nil, err
 			}
 		}
