@@ -329,22 +329,35 @@ func TestAgentLLMDecisionArrayOnRealStack(t *testing.T) {
 	require.NoError(t, run.Get(ctx, &res))
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, "Elevation and weather, both known.", res.Answer)
-	assert.Equal(t, 3, res.Steps, "retrieve, both calls, answer")
-	assert.Equal(t, 3, res.Usage.LLMCalls)
+	assert.Equal(t, srv.Count(), res.Usage.LLMCalls)
 	calls, _ := stacktest.ToolCalls(t, "navi/"+id+"/")
-	assert.Equal(t, map[string]int{"geo.Elevation": 1, "weather.Current": 1}, calls)
+	assert.Equal(t, 1, calls["geo.Elevation"], "%v", calls)
+	assert.Equal(t, 1, calls["weather.Current"], "%v", calls)
 
-	// Both calls were scheduled between the second decision and the third.
+	// Both calls were scheduled in the step of the second decision, before any other decision.
+	// (The test store is shared: another test's catalog may put a producer into a plan, so the
+	// step is read by its calls' summaries, not by the number of steps.)
 	hist := history(ctx, t, a.c, run.GetID(), run.GetRunID())
-	var scheduled []string
+	var decisions int
+	var step []string // the calls scheduled after the second decision
 	for _, e := range hist.GetEvents() {
-		if e.GetEventType() == enumspb.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED {
-			scheduled = append(scheduled, e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName())
+		attrs := e.GetActivityTaskScheduledEventAttributes()
+		if attrs == nil {
+			continue
+		}
+		switch attrs.GetActivityType().GetName() {
+		case "navi.Decide":
+			decisions++
+		case "navi.CallTool":
+			if decisions == 2 {
+				var s string
+				require.NoError(t, converter.GetDefaultDataConverter().FromPayload(e.GetUserMetadata().GetSummary(), &s))
+				step = append(step, s)
+			}
 		}
 	}
-	require.GreaterOrEqual(t, len(scheduled), 6, "%v", scheduled)
-	assert.Equal(t, []string{"navi.Decide", "navi.Retrieve", "navi.Decide", "navi.CallTool", "navi.CallTool"}, scheduled[:5])
-	assert.Contains(t, scheduled[5:], "navi.Decide", "the answer is decided after both calls")
+	assert.Subset(t, step, []string{"call geo.Elevation", "call weather.Current"}, "both in one step: %v", step)
+	assert.GreaterOrEqual(t, decisions, 3, "the answer is decided after both calls")
 	replayAndRecord(t, hist, "query_v9_llm_array")
 }
 
