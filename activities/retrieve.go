@@ -69,6 +69,67 @@ func partKnown(known, answered map[string]string, clause string, others []string
 	return out
 }
 
+// answerValues binds the user's answers to the inputs of the subgraph g (slots). An answer
+// binds only where its question asked: the inputs it asked for and those of the steps that
+// produce them ("which team?" for a team id binds the team search's name, not a hotel
+// search's city, though both are free text). Within that scope it binds the values it
+// states, or, when it states none the rules recognise ("rome"), its whole text to the one
+// input its question asked for. A later answer wins over an earlier one.
+func answerValues(g *twnm.Graph, answers []planner.QA, slots []planner.Slot) map[string]string {
+	out := map[string]string{}
+	for _, qa := range answers {
+		scope := askedSlots(g, qa.Params, slots)
+		got := planner.Extract(qa.Answer, scope)
+		if text := strings.TrimSpace(qa.Answer); len(got) == 0 && len(qa.Params) == 1 && text != "" {
+			got = map[string]string{qa.Params[0]: text}
+		}
+		maps.Copy(out, got)
+	}
+	return out
+}
+
+// askedDepth bounds how far upstream of an asked input an answer binds.
+const askedDepth = 3
+
+// askedSlots is the part of slots a question about params ("API.param") asked for: the
+// inputs of the params' APIs and of the APIs that produce their required inputs, up to
+// askedDepth steps upstream.
+func askedSlots(g *twnm.Graph, params []string, slots []planner.Slot) []planner.Slot {
+	apis := map[string]bool{}
+	var level []twnm.NodeID
+	for _, p := range params {
+		i := strings.LastIndex(p, ".") // API names may hold dots; parameter names do not
+		if i <= 0 || apis[p[:i]] {
+			continue
+		}
+		apis[p[:i]] = true
+		if id, ok := g.APIByName(p[:i]); ok {
+			level = append(level, id)
+		}
+	}
+	for d := 0; d < askedDepth && len(level) > 0; d++ {
+		var next []twnm.NodeID
+		for _, id := range level {
+			for _, producers := range g.RequiredProducers(id) {
+				for _, pid := range producers {
+					if name := g.Node(pid).Name; !apis[name] {
+						apis[name] = true
+						next = append(next, pid)
+					}
+				}
+			}
+		}
+		level = next
+	}
+	var out []planner.Slot
+	for _, s := range slots {
+		if i := strings.LastIndex(s.Key, "."); i > 0 && apis[s.Key[:i]] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // statedIn reports whether text writes value (case aside).
 func statedIn(value, text string) bool {
 	return value != "" && strings.Contains(strings.ToLower(text), strings.ToLower(value))
@@ -205,14 +266,18 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	res.Final, res.Chain = found.Final, found.Chain
 
 	sl := slots(g) // the subgraph's inputs, which every part's values are read for
+	// What the user answered and what the caller bound win over what the text states; the
+	// answers are returned with the extraction, so that the run binds its calls alike.
+	answered := maps.Clone(in.Known)
+	if answered == nil {
+		answered = map[string]string{}
+	}
+	answers := answerValues(g, in.Answers, sl)
+	maps.Copy(answered, answers)
 	res.Extracted = planner.Extract(in.Text, sl)
-	known := map[string]string{}
-	for k, v := range res.Extracted {
-		known[k] = v
-	}
-	for k, v := range in.Known {
-		known[k] = v
-	}
+	maps.Copy(res.Extracted, answers)
+	known := maps.Clone(res.Extracted)
+	maps.Copy(known, answered)
 	excludeIDs := map[twnm.NodeID]bool{}
 	for api := range exclude {
 		if id, ok := g.APIByName(api); ok {
@@ -243,7 +308,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		for _, c := range found.Clauses() {
 			others = append(others, c.Text)
 		}
-		if own := partKnown(known, in.Known, parts.Own, others, sl); !maps.Equal(own, known) {
+		if own := partKnown(known, answered, parts.Own, others, sl); !maps.Equal(own, known) {
 			req := reqs[0]
 			req.Known = own
 			sub, err := searcher.Search(ctx, g, req)
@@ -259,7 +324,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		for _, b := range parts.Branches {
 			clauses[b.API] = b.Clause
 		}
-		knownOf := func(api string) map[string]string { return partKnown(known, in.Known, clauses[api], others, sl) }
+		knownOf := func(api string) map[string]string { return partKnown(known, answered, clauses[api], others, sl) }
 		own := subs[0].APINames(g)
 		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], parts.Names(), parts.Allows, knownOf); err != nil {
 			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)

@@ -498,6 +498,42 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 	assert.Equal(t, map[string]bool{"Singapore": true}, givenIn(c.Plan, zone), "the time zone's chain: %v", zone)
 }
 
+// An answer binds where its question asked: "Arsenal", asked for the fixtures' team id, binds
+// the team search's name, never the hotel search's city though both are free text; an answer
+// no rule reads binds the one input asked for; without answers the fixtures' part asks.
+func TestRetrieveBindsAnswersWhereAsked(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	const query = "Find hotels in Rome, and show me the next fixtures of my team."
+	res := ask(t, a, query)
+	require.Equal(t, "sports.TeamFixtures", res.Final)
+	asked := planner.Bind(candidate(t, res, res.Final).Plan, res.Extracted, nil).Missing()
+	require.Equal(t, []string{"sports.TeamFixtures.team_id"}, asked, "the request names no team")
+
+	tests := []struct {
+		name, answer string
+		want         map[string]string // "API.param" → value, in Extracted
+	}{
+		{"a name", "Arsenal", map[string]string{"sports.SearchTeam.team_name": "Arsenal", "stay.SearchHotels.city": "Rome"}},
+		{"an identifier", "team-arsenal-a63f", map[string]string{"sports.TeamFixtures.team_id": "team-arsenal-a63f", "stay.SearchHotels.city": "Rome"}},
+		{"text no rule reads", "arsenal", map[string]string{"sports.TeamFixtures.team_id": "arsenal", "stay.SearchHotels.city": "Rome"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := ask(t, a, query+"\n"+tt.answer, func(in *activities.RetrieveInput) {
+				in.Answers = []planner.QA{{Question: "which team?", Params: asked, Answer: tt.answer}}
+			})
+			for k, v := range tt.want {
+				assert.Equal(t, v, res.Extracted[k], k)
+			}
+			c := candidate(t, res, "sports.TeamFixtures")
+			requireExecutable(t, c, res.APIs)
+			assert.Equal(t, map[string]bool{"Rome": true}, givenIn(c.Plan, chainOf(c.Plan, "stay.SearchHotels")), "the hotels keep their city")
+			_, named := tt.want["sports.SearchTeam.team_name"]
+			assert.Equal(t, named, c.Plan.StepOf("sports.SearchTeam") >= 0, "the team is searched by name only when named: %v", c.Plan.APIs())
+		})
+	}
+}
+
 // givenIn returns the values given to the steps apis of p.
 func givenIn(p planner.Plan, apis []string) map[string]bool {
 	out := map[string]bool{}

@@ -18,6 +18,11 @@ type RetrieveInput struct {
 	// Known holds values bound already, keyed "API.param" or by parameter name; they win over
 	// values found in Text.
 	Known map[string]string `json:"known,omitempty"`
+	// Answers are the user's answers to the run's questions, in order. Each binds the values
+	// it states, or, when it states none the rules recognise, the one input its question
+	// asked for; an answer's values win over the request's in every part of it, since the
+	// user gave them for what was asked (a later answer over an earlier one).
+	Answers []planner.QA `json:"answers,omitempty"`
 	// Exclude names APIs that must not be used (they failed for good in this run).
 	Exclude []string `json:"exclude,omitempty"`
 	// Intents are the LLM planner's sub-intents, in dependency order: retrieval searches for

@@ -647,3 +647,43 @@ func TestAgentCompoundOnRealStack(t *testing.T) {
 	assert.NotContains(t, down.Results, "weather.Current")
 	assert.Contains(t, down.Answer, "weather.Current failed", "the answer says which part has none")
 }
+
+// TestAgentClarifiesInsideOnePartOnRealStack asks for two things, one of which lacks a value
+// the request never states (which team): the run asks before calling anything, and the answer
+// binds where the question asked (the team search), not over the other part's city. Both parts
+// then run, each call once. Its history is recorded (query_v10_part_clarify).
+func TestAgentClarifiesInsideOnePartOnRealStack(t *testing.T) {
+	a := startAgent(t, agentOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	id := stacktest.UniqueName("navi-e2e-part-ask-")
+	run := a.start(ctx, t, id, workflows.QueryRequest{Query: "Find hotels in Rome, and show me the next fixtures of my team."})
+	asked := a.waitQuestion(ctx, t, run.GetID(), "")
+	var st workflows.QueryState
+	v, err := a.c.QueryWorkflow(ctx, run.GetID(), "", workflows.StateQuery)
+	require.NoError(t, err)
+	require.NoError(t, v.Get(&st))
+	require.Equal(t, workflows.StatusWaiting, st.Status)
+	assert.Contains(t, asked.Question, "sports.TeamFixtures", "the question is the fixtures part's")
+	assert.Empty(t, st.ToolsUsed, "nothing ran before the question")
+
+	handle, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate, Args: []any{workflows.ClarifyAnswer{Text: "Arsenal"}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	require.NoError(t, err)
+	require.NoError(t, handle.Get(ctx, nil))
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, "sports.TeamFixtures", res.Chain[len(res.Chain)-1], "the fixtures answer: %v", res.Chain)
+	assert.Equal(t, "Arsenal", res.Results["sports.SearchTeam"]["team_name"], "the answer named the team: %v", res.Chain)
+	assert.Contains(t, fmt.Sprint(res.Results["stay.SearchHotels"]["hotel_id"]), "rome", "the other part kept its city")
+	assert.Contains(t, res.Answer, "sports.TeamFixtures answered")
+	assert.Contains(t, res.Answer, "stay.SearchHotels answered")
+	calls, _ := stacktest.ToolCalls(t, "navi/"+id+"/")
+	for api, n := range calls {
+		assert.Equal(t, 1, n, "%s: %v", api, calls)
+	}
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v10_part_clarify")
+}

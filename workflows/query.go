@@ -49,6 +49,13 @@ const (
 	// names (contract.Prefix), which never collide with a host worker's own activities.
 	prefixedNamesChange  = "navi-names"
 	prefixedNamesVersion = 1
+	// latestReadChange marks runs whose bound values are retrieval's latest reading of the
+	// request and the answers: each retrieval's values replace the earlier ones, and the
+	// earlier ones are not sent back as if the user had given them. Runs before it kept the
+	// first reading, so that an answer could not replace a value read from another part of
+	// the request ("which team?" answered "Arsenal" still searched the team "Rome").
+	latestReadChange  = "latest-read"
+	latestReadVersion = 1
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000
@@ -402,8 +409,12 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	for _, qa := range r.pc.Clarifications {
 		texts = append(texts, qa.Answer)
 	}
+	latest := workflow.GetVersion(r.ctx, latestReadChange, workflow.DefaultVersion, latestReadVersion) >= latestReadVersion
 	in := contract.RetrieveInput{Description: d.RecallDescription, Text: strings.Join(texts, "\n"),
 		Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search, Intents: intents(all)}
+	if latest {
+		in.Known, in.Answers = nil, r.pc.Clarifications
+	}
 	var res contract.RetrieveResult
 	if err := workflow.ExecuteActivity(ctx, r.activity(contract.ActivityRetrieve), in).Get(r.ctx, &res); err != nil {
 		r.trace(TraceRetrieve, false, "retrieval failed: "+rootMessage(err))
@@ -412,7 +423,7 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	r.pc.Recalled = append(r.pc.Recalled, d.RecallDescription)
 	r.pc.Candidates, r.pc.Tree = res.Candidates, res.Tree
 	for k, v := range res.Extracted {
-		if _, ok := r.pc.Known[k]; !ok {
+		if _, ok := r.pc.Known[k]; !ok || latest {
 			r.pc.Known[k] = v
 		}
 	}

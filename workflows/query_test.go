@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -1068,8 +1069,12 @@ func TestQueryWorkflowClarifiesInsideOnePart(t *testing.T) {
 	second.Candidates[0].Plan, second.Branches = branchPlan(), []string{"opengeo.Locate"}
 	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return !strings.Contains(in.Text, "\n") })).
 		Return(first, nil).Once()
-	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool { return strings.HasSuffix(in.Text, "\nParis") })).
-		Return(second, nil).Once()
+	// The answer goes back with the inputs it was asked for; no earlier reading of the request
+	// goes back as if the user had given it.
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
+		return strings.HasSuffix(in.Text, "\nParis") && len(in.Known) == 0 && len(in.Answers) == 1 &&
+			in.Answers[0].Answer == "Paris" && slices.Equal(in.Answers[0].Params, []string{"opengeo.Locate.city_name"})
+	})).Return(second, nil).Once()
 	onCall(env, "opengeo.Locate").Return(toolOK(map[string]any{"lat": 48.85, "lon": 2.35}), nil).Once()
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
