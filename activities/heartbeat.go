@@ -4,8 +4,9 @@ import (
 	"context"
 	"time"
 
-	"github.com/naviagent/navi/contract"
 	"go.temporal.io/sdk/activity"
+
+	"github.com/naviagent/navi/contract"
 )
 
 // Kept under their old names; see package contract.
