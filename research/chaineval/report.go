@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/naviagent/navi/twnm/recall"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/naviagent/navi/twnm/recall"
 
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"

@@ -2,10 +2,11 @@ package retrievaleval
 
 import (
 	"fmt"
-	"github.com/naviagent/navi/research/chaineval"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/naviagent/navi/research/chaineval"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
