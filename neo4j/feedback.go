@@ -20,7 +20,8 @@ func dayOf(ts int64) int64 { return ts / 86400 }
 type counts struct{ success, failure int64 }
 
 // RecordFeedback adds the outcomes of one run (or a batch of runs) to the graph as one
-// transaction: node counts s_v and f_v of the APIs and of the parameters given as inputs, edge
+// transaction: node counts s_v and f_v (a revised failure, a user's verdict, moves one from
+// s_v to f_v: twnm.Invocation.Revised) of the APIs and of the parameters given as inputs, edge
 // counts N and N_succ of THEN and FEEDS edges (created on first sight), per-day counts for the
 // sliding window, and the statistical weight of Eq. 4 of every behavioural edge into a node
 // whose counts changed. Counts are increments applied under Neo4j's write locks, so concurrent
@@ -49,10 +50,15 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 	}
 	apiRows := map[dayKey]*counts{}
 	paramRows := map[[2]string]map[int64]*counts{}
-	add := func(c *counts, ok bool) {
-		if ok {
+	// A revised failure takes back a success counted before: the call stays counted once.
+	add := func(c *counts, ok, revised bool) {
+		switch {
+		case revised && !ok:
+			c.success--
+			c.failure++
+		case ok:
 			c.success++
-		} else {
+		default:
 			c.failure++
 		}
 	}
@@ -61,7 +67,7 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 		if apiRows[k] == nil {
 			apiRows[k] = &counts{}
 		}
-		add(apiRows[k], inv.Success)
+		add(apiRows[k], inv.Success, inv.Revised)
 		for _, p := range inv.Inputs {
 			pk := [2]string{inv.API, p}
 			if paramRows[pk] == nil {
@@ -70,7 +76,7 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 			if paramRows[pk][k.day] == nil {
 				paramRows[pk][k.day] = &counts{}
 			}
-			add(paramRows[pk][k.day], inv.Success)
+			add(paramRows[pk][k.day], inv.Success, inv.Revised)
 		}
 	}
 	var apis, params, thens, feeds []map[string]any
@@ -86,11 +92,14 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 	}
 	for _, tr := range trs {
 		ks, kn := dayKeys(dayOf(tr.Time.Unix()))
-		s := int64(0)
-		if tr.Success {
+		s, n := int64(0), int64(1) // successes and calls added
+		switch {
+		case tr.Revised && !tr.Success:
+			s, n = -1, 0
+		case tr.Success:
 			s = 1
 		}
-		row := map[string]any{"from": tr.From, "to": tr.To, "s": s, "ks": ks, "kn": kn}
+		row := map[string]any{"from": tr.From, "to": tr.To, "s": s, "n": n, "ks": ks, "kn": kn}
 		switch tr.Kind {
 		case twnm.Then:
 			thens = append(thens, row)
@@ -194,14 +203,14 @@ func touched(apis, thens []map[string]any) []string {
 const feedbackAPIs = `
 UNWIND $rows AS r
 MATCH (a:API {name: r.name})
-SET a.success = coalesce(a.success, 0) + r.s, a.failure = coalesce(a.failure, 0) + r.f,
+SET a.success = CASE WHEN coalesce(a.success, 0) + r.s < 0 THEN 0 ELSE coalesce(a.success, 0) + r.s END, a.failure = coalesce(a.failure, 0) + r.f,
     a[r.ks] = coalesce(a[r.ks], 0) + r.s, a[r.kn] = coalesce(a[r.kn], 0) + r.s + r.f
 RETURN count(a) AS n`
 
 const feedbackParams = `
 UNWIND $rows AS r
 MATCH (:API {name: r.api})<-[:INPUT_OF {param: r.param}]-(p:Param)
-SET p.success = coalesce(p.success, 0) + r.s, p.failure = coalesce(p.failure, 0) + r.f,
+SET p.success = CASE WHEN coalesce(p.success, 0) + r.s < 0 THEN 0 ELSE coalesce(p.success, 0) + r.s END, p.failure = coalesce(p.failure, 0) + r.f,
     p[r.ks] = coalesce(p[r.ks], 0) + r.s, p[r.kn] = coalesce(p[r.kn], 0) + r.s + r.f
 RETURN count(p) AS n`
 
@@ -213,8 +222,9 @@ MATCH (a:API {name: r.from}), (b:API {name: r.to})
 SET a._lock = true, b._lock = true
 REMOVE a._lock, b._lock
 MERGE (a)-[e:THEN]->(b)
-SET e.count = coalesce(e.count, 0) + 1, e.success = coalesce(e.success, 0) + r.s,
-    e[r.ks] = coalesce(e[r.ks], 0) + r.s, e[r.kn] = coalesce(e[r.kn], 0) + 1
+SET e.count = coalesce(e.count, 0) + r.n,
+    e.success = CASE WHEN coalesce(e.success, 0) + r.s < 0 THEN 0 ELSE coalesce(e.success, 0) + r.s END,
+    e[r.ks] = coalesce(e[r.ks], 0) + r.s, e[r.kn] = coalesce(e[r.kn], 0) + r.n
 RETURN count(e) AS n`
 
 const feedbackFeeds = `
@@ -227,8 +237,9 @@ WITH r, p, q, p = q AS same
 CALL (r, p, q, same) {
   WITH r, p, q, same WHERE NOT same
   MERGE (p)-[e:FEEDS]->(q)
-  SET e.count = coalesce(e.count, 0) + 1, e.success = coalesce(e.success, 0) + r.s,
-      e[r.ks] = coalesce(e[r.ks], 0) + r.s, e[r.kn] = coalesce(e[r.kn], 0) + 1
+  SET e.count = coalesce(e.count, 0) + r.n,
+      e.success = CASE WHEN coalesce(e.success, 0) + r.s < 0 THEN 0 ELSE coalesce(e.success, 0) + r.s END,
+      e[r.ks] = coalesce(e[r.ks], 0) + r.s, e[r.kn] = coalesce(e[r.kn], 0) + r.n
 }
 RETURN count(r) AS n`
 

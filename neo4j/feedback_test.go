@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/internal/stacktest"
+	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -61,4 +62,50 @@ func TestRecordFeedbackOnceErrors(t *testing.T) {
 		assert.True(t, fresh, "the failed batch rolled its key back with its counts")
 		assert.Equal(t, int64(2), apiProps(t, s, prefix)["success"])
 	})
+}
+
+// A rejected run's chain lowers its edges in the store as in memory: the user's bad verdict
+// takes back the successes the run counted (twnm.Invocation.Revised), so the THEN edge's
+// weight (Eq. 4) drops from 1 to 1/2, and the graph read back equals twnm.Record's.
+func TestRecordFeedbackRevisedLowersTheChain(t *testing.T) {
+	s, ctx, prefix, c := imported(t)
+	at := time.Now()
+	mem := build(t, c)
+	record := func(invs []twnm.Invocation, trs []twnm.Transition) {
+		require.NoError(t, s.RecordFeedback(ctx, invs, trs))
+		require.NoError(t, mem.Record(invs, trs))
+	}
+	for range 2 {
+		record(feedbackOf(prefix, true, at))
+	}
+	invs, trs := feedbackOf(prefix, true, at)
+	for i := range invs {
+		invs[i].Success, invs[i].Revised = false, true
+	}
+	for i := range trs {
+		trs[i].Success, trs[i].Revised = false, true
+	}
+	weight := func(g *twnm.Graph) (float64, int64, int64) {
+		from, ok := g.APIByName(prefix + "Geocode")
+		require.True(t, ok)
+		to, ok := g.APIByName(prefix + "Weather")
+		require.True(t, ok)
+		e, ok := g.Edge(twnm.Then, from, to)
+		require.True(t, ok)
+		return e.Weight, e.Count, g.Node(to).Failure
+	}
+	read := func() *twnm.Graph {
+		g, err := s.Subgraph(ctx, []string{prefix + "Weather"}, neo4j.SubgraphOptions{Hops: 1, MaxAPIs: 3})
+		require.NoError(t, err)
+		return g
+	}
+	w, n, f := weight(read())
+	require.Equal(t, []any{1.0, int64(2), int64(0)}, []any{w, n, f})
+
+	record(invs, trs)
+	w, n, f = weight(read())
+	assert.Equal(t, []any{0.5, int64(2), int64(1)}, []any{w, n, f}, "N_succ 1 of N(Weather) 2; the calls still count twice")
+	mw, mn, mf := weight(mem)
+	assert.Equal(t, []any{mw, mn, mf}, []any{w, n, f}, "the store records as twnm.Record does")
+	assert.Equal(t, int64(4-2), apiProps(t, s, prefix)["success"], "Geocode and Weather each lost the rejected run's success")
 }

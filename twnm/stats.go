@@ -13,6 +13,11 @@ type Invocation struct {
 	Inputs  []string // the catalog names of the inputs the call was given
 	Success bool
 	Time    time.Time
+	// Revised marks an outcome that corrects the one recorded for the same call before (a
+	// user's verdict that the answer was wrong): a revised failure takes back the success
+	// counted then, so that the call still counts once, as a failure. A revised success is
+	// counted as any success.
+	Revised bool `json:",omitempty"`
 	// Observed are the outputs the call's answer showed that the API's record does not list
 	// (Observe): the graph adds them to the API.
 	Observed []Param `json:",omitempty"`
@@ -28,6 +33,9 @@ type Transition struct {
 	FromParam, ToParam string // Feeds only
 	Success            bool
 	Time               time.Time
+	// Revised marks a failure that takes back the success recorded for the same transition
+	// before; see Invocation.Revised.
+	Revised bool `json:",omitempty"`
 }
 
 // Record adds invocation outcomes and transitions to the graph's statistics: node counts s_v
@@ -67,13 +75,18 @@ func (g *Graph) Record(invs []Invocation, trs []Transition) error {
 	}
 
 	touched := map[NodeID]bool{} // nodes whose N(v) changed: their in-edges need new weights
-	count := func(n *Node, success bool, t time.Time) {
-		if success {
+	count := func(n *Node, success, revised bool, t time.Time) {
+		switch {
+		case revised && !success:
+			n.Success, n.Failure = max(0, n.Success-1), n.Failure+1
+			n.recent.revise(t)
+		case success:
 			n.Success++
-		} else {
+			n.recent.add(t, true)
+		default:
 			n.Failure++
+			n.recent.add(t, false)
 		}
-		n.recent.add(t, success)
 		if t.After(n.LastUsed) {
 			n.LastUsed = t
 		}
@@ -81,31 +94,37 @@ func (g *Graph) Record(invs []Invocation, trs []Transition) error {
 	}
 	for _, inv := range invs {
 		id, _ := g.APIByName(inv.API)
-		count(g.nodes[id], inv.Success, inv.Time)
+		count(g.nodes[id], inv.Success, inv.Revised, inv.Time)
 		for _, p := range inv.Inputs {
 			pid, _ := g.ParamOf(inv.API, p, true)
-			count(g.nodes[pid], inv.Success, inv.Time)
+			count(g.nodes[pid], inv.Success, inv.Revised, inv.Time)
 		}
 	}
-	observe := func(e *Edge, success bool, t time.Time) {
-		e.Count++
-		if success {
-			e.Success++
+	observe := func(e *Edge, success, revised bool, t time.Time) {
+		switch {
+		case revised && !success:
+			e.Success = max(0, e.Success-1)
+			e.recent.revise(t)
+		default:
+			e.Count++
+			if success {
+				e.Success++
+			}
+			e.recent.add(t, success)
 		}
-		e.recent.add(t, success)
 		touched[e.To] = true
 	}
 	for _, tr := range trs {
 		if tr.Kind == Then {
 			from, _ := g.APIByName(tr.From)
 			to, _ := g.APIByName(tr.To)
-			observe(g.AddEdge(Then, from, to), tr.Success, tr.Time)
+			observe(g.AddEdge(Then, from, to), tr.Success, tr.Revised, tr.Time)
 			continue
 		}
 		out, _ := g.ParamOf(tr.From, tr.FromParam, false)
 		in, _ := g.ParamOf(tr.To, tr.ToParam, true)
 		if out != in { // a value passed on within one unified parameter node is no new edge
-			observe(g.AddEdge(Feeds, out, in), tr.Success, tr.Time)
+			observe(g.AddEdge(Feeds, out, in), tr.Success, tr.Revised, tr.Time)
 		}
 	}
 	for id := range touched {

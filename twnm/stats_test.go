@@ -147,3 +147,45 @@ func TestPruneEq13AndReactivation(t *testing.T) {
 	assert.Equal(t, int64(3), g.Node(flaky).Failure, "lifetime counts stay")
 	assert.Error(t, g.SetStatus("Nope", Active))
 }
+
+// A revised failure (a user's bad verdict) takes back the success the run counted: the call
+// still counts once, the THEN edge's successes drop, and Eq. 4 drops with them.
+func TestRecordRevisedFailure(t *testing.T) {
+	g := statsGraph(t)
+	run := func(ok, revised bool) ([]Invocation, []Transition) {
+		return []Invocation{
+				{API: "GetToken", Success: ok, Revised: revised, Time: t0},
+				{API: "AddAgenda", Inputs: []string{"user_token", "content"}, Success: ok, Revised: revised, Time: t0},
+			}, []Transition{
+				{Kind: Then, From: "GetToken", To: "AddAgenda", Success: ok, Revised: revised, Time: t0},
+				{Kind: Feeds, From: "GetToken", To: "AddAgenda", FromParam: "token", ToParam: "user_token", Success: ok, Revised: revised, Time: t0},
+			}
+	}
+	for range 2 {
+		require.NoError(t, g.Record(run(true, false)))
+	}
+	getToken, _ := g.APIByName("GetToken")
+	addAgenda, _ := g.APIByName("AddAgenda")
+	then, ok := g.Edge(Then, getToken, addAgenda)
+	require.True(t, ok)
+	require.Equal(t, 1.0, then.Weight, "2 of 2")
+
+	require.NoError(t, g.Record(run(false, true)), "the second run was rated bad")
+	// AddAgenda: s = 2 − 1 = 1, f = 1; THEN: N = 2 (unchanged), N_succ = 1; Eq. 4: 1 / (1 + 1).
+	assert.Equal(t, [2]int64{1, 1}, [2]int64{g.Node(addAgenda).Success, g.Node(addAgenda).Failure})
+	assert.Equal(t, [2]int64{1, 1}, [2]int64{g.Node(getToken).Success, g.Node(getToken).Failure})
+	assert.Equal(t, [2]int64{2, 1}, [2]int64{then.Count, then.Success})
+	assert.Equal(t, 0.5, then.Weight)
+	userToken, _ := g.ParamByName("user_token")
+	assert.Equal(t, [2]int64{1, 1}, [2]int64{g.Node(userToken).Success, g.Node(userToken).Failure})
+	s, n := then.recent.counts(t0, 7)
+	assert.Equal(t, [2]int64{1, 2}, [2]int64{s, n}, "the window revises the day too")
+
+	// A revision never takes the counts below zero, and a revised success counts as a success.
+	require.NoError(t, g.Record(run(false, true)))
+	require.NoError(t, g.Record(run(false, true)))
+	assert.Equal(t, [2]int64{0, 3}, [2]int64{g.Node(addAgenda).Success, g.Node(addAgenda).Failure})
+	assert.Equal(t, int64(0), then.Success)
+	require.NoError(t, g.Record(run(true, true)))
+	assert.Equal(t, [2]int64{1, 3}, [2]int64{g.Node(addAgenda).Success, g.Node(addAgenda).Failure})
+}

@@ -22,6 +22,15 @@ func (w *window) add(t time.Time, success bool) {
 	w.days[dayOf(t)] = c
 }
 
+// revise takes back a success of t's day: the call stays counted, as a failure.
+func (w *window) revise(t time.Time) {
+	c := w.days[dayOf(t)]
+	c[0] = max(0, c[0]-1)
+	if w.days != nil {
+		w.days[dayOf(t)] = c
+	}
+}
+
 // counts returns the successes and the total within the days days that end with now's day, and
 // forgets older days.
 func (w *window) counts(now time.Time, days int) (success, total int64) {

@@ -12,7 +12,10 @@ import (
 // RateRequest is a user's verdict on a run, given while it runs or days after it ended: the
 // chains it recorded (the RecordFeedback inputs its history holds) are recorded once more,
 // every call a success for a good run and a failure for a bad one, so that the graph's
-// weights (Eq. 4) learn what the user thought of the tools that answered.
+// weights (Eq. 4) learn what the user thought of the tools that answered. A bad verdict
+// revises the run's own outcomes (twnm.Invocation.Revised): a call the run counted as a
+// success, because the tool answered, becomes a failure, so that the wrong answer no longer
+// counts for the tool that gave it.
 type RateRequest struct {
 	// Workflow is the rated run's workflow ID; Good the verdict; Note what the user said.
 	Workflow string `json:"workflow"`
@@ -48,11 +51,15 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 	for i, ch := range req.Chains {
 		in := contract.FeedbackInput{Key: fmt.Sprintf("%s%s/%d", RatingKeyPrefix, self, i),
 			Invocations: make([]twnm.Invocation, len(ch.Invocations)), Transitions: make([]twnm.Transition, len(ch.Transitions))}
+		// A good verdict confirms what succeeded. A bad one fails it all: what the run counted
+		// as a success (the tool answered) is taken back, since the answer was wrong.
 		for j, inv := range ch.Invocations {
-			inv.Success = req.Good && inv.Success // a good verdict confirms what succeeded; a bad one fails it all
+			inv.Revised = !req.Good && inv.Success
+			inv.Success = req.Good && inv.Success
 			in.Invocations[j] = inv
 		}
 		for j, tr := range ch.Transitions {
+			tr.Revised = !req.Good && tr.Success
 			tr.Success = req.Good && tr.Success
 			in.Transitions[j] = tr
 		}

@@ -23,9 +23,10 @@ func TestRateWorkflow(t *testing.T) {
 		good     bool
 		wantCall []bool // the invocations' outcomes as recorded
 		wantFlow bool
+		revised  []bool // the invocations that take back the run's success
 	}{
-		{"bad: every call fails", false, []bool{false, false}, false},
-		{"good: what succeeded is confirmed", true, []bool{true, false}, true},
+		{"bad: every call fails, the run's successes taken back", false, []bool{false, false}, false, []bool{true, false}},
+		{"good: what succeeded is confirmed", true, []bool{true, false}, true, []bool{false, false}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -45,6 +46,8 @@ func TestRateWorkflow(t *testing.T) {
 			assert.Regexp(t, `^rating/.+/0$`, got[0].Key, "a key of the rating's own, not the run's")
 			assert.Equal(t, tt.wantCall, []bool{got[0].Invocations[0].Success, got[0].Invocations[1].Success})
 			assert.Equal(t, tt.wantFlow, got[0].Transitions[0].Success)
+			assert.Equal(t, tt.revised, []bool{got[0].Invocations[0].Revised, got[0].Invocations[1].Revised})
+			assert.Equal(t, !tt.good, got[0].Transitions[0].Revised, "the flow succeeded in the run")
 			assert.True(t, chain.Invocations[0].Success, "the request's chain is not changed")
 		})
 	}
