@@ -93,6 +93,13 @@ func (n *Node) SuccessRatio() float64 {
 	return float64(n.Success) / float64(n.Success+n.Failure)
 }
 
+// Reliability is the node's success ratio with one success assumed before any call,
+// (s_v + 1) / (s_v + f_v + 1): 1 for a node never used, and a few failures do not sink a
+// node that has succeeded many times. Graph search scales a producer's links by it.
+func (n *Node) Reliability() float64 {
+	return float64(n.Success+1) / float64(n.Success+n.Failure+1)
+}
+
 // Edge is a directed, weighted edge between two nodes.
 type Edge struct {
 	From, To NodeID

@@ -441,6 +441,7 @@ func FitnessTerms(g *Graph, sg *Subgraph, depth map[NodeID]int) Fitness {
 			continue
 		}
 		links++
+		rel := g.Node(in.Producer).Reliability() // as in Alpha-Beta's link score
 		if e, ok := g.Edge(Outputs, in.Producer, in.Output); ok {
 			w := e.Strength()
 			if in.Output != in.Param {
@@ -448,10 +449,10 @@ func FitnessTerms(g *Graph, sg *Subgraph, depth map[NodeID]int) Fitness {
 					w *= fe.Strength()
 				}
 			}
-			total += w
+			total += w * rel
 		}
 		if w, ok := thenWeight(g, in.Producer, in.API); ok {
-			total += w
+			total += w * rel
 		}
 	}
 	f.Weight = 1

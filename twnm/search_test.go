@@ -134,6 +134,29 @@ func TestAlphaBetaChoosesProducer(t *testing.T) {
 			},
 			// (0.6 + 0.3·0.9)² = 0.87²
 			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.87 * 0.87},
+		{name: "rejected answers demote Geocoding below the untried OpenGeo", known: map[string]string{"city": "Paris", "address": "x"},
+			setup: func(t *testing.T, g *Graph) {
+				// s = 3, f = 3: reliability (3+1)/(3+3+1) = 4/7; each link 0.6·4/7 < OpenGeo's 0.6.
+				n := g.Node(apiID(t, g, "Geocoding"))
+				n.Success, n.Failure = 3, 3
+			},
+			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.36},
+		{name: "a THEN history that failed half the time still loses to the untried", known: map[string]string{"city": "Paris", "address": "x"},
+			setup: func(t *testing.T, g *Graph) {
+				// Geocoding: (0.6 + 0.3·0.5)·(5+1)/(5+5+1) = 0.75·6/11 ≈ 0.409 per link, against 0.6.
+				n := g.Node(apiID(t, g, "Geocoding"))
+				n.Success, n.Failure = 5, 5
+				g.AddEdge(Then, apiID(t, g, "Geocoding"), apiID(t, g, "Weather")).Weight = 0.5
+			},
+			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.36},
+		{name: "a proven Geocoding keeps its place", known: map[string]string{"city": "Paris", "address": "x"},
+			setup: func(t *testing.T, g *Graph) {
+				// s = 9, f = 1: (0.6 + 0.3·0.9)·10/11 ≈ 0.791 per link; the score is its square.
+				n := g.Node(apiID(t, g, "Geocoding"))
+				n.Success, n.Failure = 9, 1
+				g.AddEdge(Then, apiID(t, g, "Geocoding"), apiID(t, g, "Weather")).Weight = 0.9
+			},
+			target: "Weather", wantAPIs: []string{"Weather", "Geocoding"}, wantScore: (0.87 * 10 / 11) * (0.87 * 10 / 11)},
 		{name: "lower predicted weight demotes Geocoding", known: map[string]string{"city": "Paris", "address": "x"},
 			setup: func(t *testing.T, g *Graph) {
 				for _, p := range []string{"latitude", "longitude"} {
