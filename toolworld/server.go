@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -27,6 +30,11 @@ const (
 	ModeRateLimited = "rate_limited" // 429 Too Many Requests with Retry-After
 	ModeDrift       = "drift"        // one output field is renamed with the suffix "_v2"
 	ModeDeprecated  = "deprecated"   // 410 Gone
+	// ModeWrong answers 200 with wrong figures for a share ErrorRate of the inputs (some
+	// regions, cities, ids: decided by the call's inputs and Seed, so that the same input is
+	// always wrong): every number of the answer is off. Nothing in the answer says so; only
+	// someone who knows the right answer can tell.
+	ModeWrong = "wrong"
 )
 
 // Defaults of the fault parameters left at zero.
@@ -203,9 +211,9 @@ func (s *Server) SetFault(f Fault) error {
 		return fmt.Errorf("set fault: unknown api %q", f.API)
 	}
 	switch f.Mode {
-	case ModeNone, ModeDown, ModeSlow, ModeFlaky, ModeRateLimited, ModeDrift, ModeDeprecated:
+	case ModeNone, ModeDown, ModeSlow, ModeFlaky, ModeRateLimited, ModeDrift, ModeDeprecated, ModeWrong:
 	default:
-		return fmt.Errorf("set fault on %s: unknown mode %q, want none, down, slow, flaky, rate_limited, drift or deprecated", f.API, f.Mode)
+		return fmt.Errorf("set fault on %s: unknown mode %q, want none, down, slow, flaky, rate_limited, drift, deprecated or wrong", f.API, f.Mode)
 	}
 	switch {
 	case f.LatencyMS < 0:
@@ -226,7 +234,7 @@ func (s *Server) SetFault(f Fault) error {
 	if f.Mode == ModeSlow && f.LatencyMS == 0 {
 		f.LatencyMS = defaultLatencyMS
 	}
-	if f.Mode == ModeFlaky && f.ErrorRate == 0 {
+	if (f.Mode == ModeFlaky || f.Mode == ModeWrong) && f.ErrorRate == 0 {
 		f.ErrorRate = defaultErrorRate
 	}
 	if f.Mode == ModeRateLimited && f.RetryAfterS == 0 {
@@ -349,6 +357,10 @@ type verdict struct {
 	delay      time.Duration
 	drift      string
 	reason     string
+	// wrong is the share of inputs answered with wrong figures (ModeWrong), and seed the
+	// fault's seed that picks them.
+	wrong float64
+	seed  uint64
 }
 
 // decide counts the call and applies the API's fault, under the lock.
@@ -375,6 +387,8 @@ func (s *Server) decide(api, key string) verdict {
 		return verdict{delay: time.Duration(f.LatencyMS) * time.Millisecond}
 	case ModeDrift:
 		return verdict{drift: f.Field}
+	case ModeWrong:
+		return verdict{wrong: f.ErrorRate, seed: f.Seed}
 	}
 	return verdict{}
 }
@@ -527,6 +541,11 @@ func (s *Server) execute(t Tool, r *http.Request) (resp response, ok bool) {
 	if err != nil {
 		return errorResponse(name, err), true
 	}
+	if v.wrong > 0 && wrongFor(inputs, v.seed) < v.wrong {
+		for k, val := range out {
+			out[k] = wrongValue(val)
+		}
+	}
 	if v.drift != "" {
 		if val, ok := out[v.drift]; ok {
 			delete(out, v.drift)
@@ -534,6 +553,36 @@ func (s *Server) execute(t Tool, r *http.Request) (resp response, ok bool) {
 		}
 	}
 	return jsonResponse(http.StatusOK, out), true
+}
+
+// wrongFor maps a call's inputs to [0, 1) with seed: a ModeWrong API answers wrongly when it
+// falls under the fault's share, the same way for the same inputs on every call.
+func wrongFor(inputs map[string]string, seed uint64) float64 {
+	keys := make([]string, 0, len(inputs))
+	for k := range inputs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d", seed)
+	for _, k := range keys {
+		fmt.Fprintf(h, "\x00%s=%s", k, strings.ToLower(strings.TrimSpace(inputs[k])))
+	}
+	return float64(h.Sum64()>>11) / (1 << 53)
+}
+
+// wrongValue is a plausible but wrong figure for v: numbers are off by a few units, anything
+// else is left as it is.
+func wrongValue(v any) any {
+	switch x := v.(type) {
+	case float64:
+		return math.Round((x+3.7)*1e4) / 1e4
+	case int:
+		return x + 3
+	case int64:
+		return x + 3
+	}
+	return v
 }
 
 // readInputs gathers an API's inputs from the path, the query and the JSON body.

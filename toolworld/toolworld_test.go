@@ -450,6 +450,43 @@ func TestFlakyIsSeeded(t *testing.T) {
 	}
 }
 
+// A wrong API answers some inputs with wrong figures, the same inputs every time, and the
+// others right; another seed picks other inputs.
+func TestWrongIsByInput(t *testing.T) {
+	geo := apiByName(t, "geo.Geocode")
+	cities := []string{"Paris", "Rome", "London", "Berlin", "Madrid", "Tokyo", "Sydney", "Cairo", "Lima", "Oslo", "Dubai", "Toronto"}
+	answers := func(opts Options) map[string]map[string]any {
+		_, ts := newTestServer(t, opts)
+		out := map[string]map[string]any{}
+		for _, c := range cities {
+			status, body, _ := call(t, ts.URL, geo, map[string]string{"city": c})
+			require.Equal(t, http.StatusOK, status, "%s: %s", c, body)
+			out[c] = decode(t, body)
+		}
+		return out
+	}
+	right := answers(Options{})
+	wrongOf := func(seed uint64) []string {
+		got := answers(Options{Faults: []Fault{{API: geo.Name, Mode: ModeWrong, ErrorRate: 0.5, Seed: seed}}})
+		var wrong []string
+		for _, c := range cities {
+			if got[c]["latitude"] != right[c]["latitude"] {
+				wrong = append(wrong, c)
+				assert.InDelta(t, right[c]["latitude"].(float64)+3.7, got[c]["latitude"].(float64), 1e-9, c)
+				assert.Equal(t, right[c]["city"], got[c]["city"], "text is left as it is")
+			} else {
+				assert.Equal(t, right[c], got[c], c)
+			}
+		}
+		return wrong
+	}
+	a, b, c := wrongOf(7), wrongOf(7), wrongOf(8)
+	assert.Equal(t, a, b, "the same inputs are wrong every time")
+	assert.NotEqual(t, a, c, "another seed picks other inputs")
+	assert.NotEmpty(t, a)
+	assert.Less(t, len(a), len(cities))
+}
+
 func TestSlowHonoursCancellation(t *testing.T) {
 	_, ts := newTestServer(t, Options{Faults: []Fault{{API: "geo.Geocode", Mode: ModeSlow, LatencyMS: 10_000}}})
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
