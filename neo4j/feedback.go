@@ -50,10 +50,12 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 	}
 	apiRows := map[dayKey]*counts{}
 	paramRows := map[[2]string]map[int64]*counts{}
-	// A revised failure takes back a success counted before: the call stays counted once.
+	// A revised failure takes back a success counted before: the call stays counted once. A
+	// revised success confirms it (twnm.Invocation.Revised).
 	add := func(c *counts, ok, revised bool) {
 		switch {
-		case revised && !ok:
+		case revised && ok:
+		case revised:
 			c.success--
 			c.failure++
 		case ok:
@@ -91,6 +93,9 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 		}
 	}
 	for _, tr := range trs {
+		if tr.Revised && tr.Success {
+			continue // confirmed: counted already
+		}
 		ks, kn := dayKeys(dayOf(tr.Time.Unix()))
 		s, n := int64(0), int64(1) // successes and calls added
 		switch {

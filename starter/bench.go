@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/bench"
@@ -76,6 +77,8 @@ type benchOptions struct {
 	variants        string
 	failures        bool
 	failureN        int
+	learning        bool
+	learningN       int
 	faultFraction   float64
 	planner         string
 	out             string
@@ -102,6 +105,8 @@ func benchmark(args []string, s streams) error {
 	fs.IntVar(&o.batches, "batches", 5, "learning-curve batches per variant (retraining and pruning run after each); 1 for none")
 	fs.StringVar(&o.variants, "variants", variantNames(ablationVariants), "comma-separated variants to run, or none; known: "+variantNames(knownVariants))
 	fs.BoolVar(&o.failures, "failures", true, "also run the failure scenario: "+variantNames(failureVariants)+" with a share of the APIs down, then recovered")
+	fs.BoolVar(&o.learning, "learning", true, "also run the learning workload: providers that describe themselves alike but differ in quality (wrong for some cities, flaky, slow, drifting mid-bench), under static+alphabeta and dynamic+alphabeta, the simulated user rating each dynamic run from the gold answer")
+	fs.IntVar(&o.learningN, "learning-n", 60, "tasks of the learning workload")
 	fs.IntVar(&o.failureN, "failure-n", 0, "tasks per phase of the failure scenario, the first of the suite (0: all)")
 	fs.Float64Var(&o.faultFraction, "fault-fraction", 0.1, "share of the tool world's APIs down in the failure scenario's first phase")
 	fs.StringVar(&o.planner, "planner", "graph-first", `planner of every run: graph-first, llm, or "" for the worker's`)
@@ -135,8 +140,8 @@ func benchmark(args []string, s streams) error {
 	if len(tasks) == 0 {
 		return fmt.Errorf("%w: no tasks to run", errUsage)
 	}
-	if len(variants) == 0 && !o.failures {
-		return fmt.Errorf("%w: -variants none and -failures=false leave nothing to run", errUsage)
+	if len(variants) == 0 && !o.failures && !o.learning {
+		return fmt.Errorf("%w: -variants none, -learning=false and -failures=false leave nothing to run", errUsage)
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -154,8 +159,12 @@ func benchmark(args []string, s streams) error {
 	}
 	defer store.Close(context.Background())
 
+	dc, err := c.dataConverter()
+	if err != nil {
+		return err
+	}
 	env := &benchEnv{
-		o: o, cfg: c.cfg, tc: tc, store: store, tools: &toolcall.Client{},
+		o: o, cfg: c.cfg, tc: tc, dc: dc, store: store, tools: &toolcall.Client{},
 		prefix:  newRunID("navi-bench"),
 		command: append([]string{"navi", "bench"}, args...),
 	}
@@ -165,6 +174,9 @@ func benchmark(args []string, s streams) error {
 	var runErr error
 	if len(variants) > 0 {
 		runErr = env.run(ctx, s, "ablations", o.out, variants, bench.Options{Tasks: tasks})
+	}
+	if o.learning && runErr == nil {
+		runErr = env.runLearning(ctx, s, filepath.Join(o.out, "learning"))
 	}
 	if o.failures && runErr == nil {
 		ft := tasks
@@ -197,6 +209,8 @@ func (o benchOptions) check() error {
 		return fmt.Errorf("%w: -concurrency %d: want 1 or more", errUsage, o.concurrency)
 	case o.batches < 0:
 		return fmt.Errorf("%w: -batches %d: want 0 or more", errUsage, o.batches)
+	case o.learningN <= 0:
+		return fmt.Errorf("%w: -learning-n %d: want 1 or more", errUsage, o.learningN)
 	case o.failureN < 0:
 		return fmt.Errorf("%w: -failure-n %d: want 0 or more", errUsage, o.failureN)
 	case !(o.faultFraction > 0 && o.faultFraction <= 1):
@@ -329,11 +343,14 @@ type benchEnv struct {
 	o       benchOptions
 	cfg     config.Config
 	tc      client.Client
+	dc      converter.DataConverter // reads the runs' histories for the simulated user's ratings
 	store   *neo4j.Store
 	tools   *toolcall.Client
 	prefix  string   // of every workflow ID the bench starts
 	command []string // recorded in the reports
 	faults  []string // the failure scenario's faults, once chosen
+	// learning is the learning workload in progress: its runs are rated, its faults set by batch.
+	learning *learningRun
 }
 
 // run runs one bench.Run (the ablations or the failure scenario) and writes its results into
@@ -350,6 +367,16 @@ func (e *benchEnv) run(ctx context.Context, s streams, what, dir string, variant
 		clarifyDeadline: e.o.clarifyDeadline, maxSteps: e.o.maxSteps, timeout: e.o.taskTimeout,
 		user: &userLog{},
 	}
+	if l := e.learning; l != nil {
+		runner.rate = func(ctx context.Context, id string, good bool) error {
+			chains, err := recordedChains(ctx, e.tc, e.dc, id)
+			if err != nil {
+				return err
+			}
+			return rateRun(ctx, e.tc, e.cfg.TaskQueue, id, good, chains)
+		}
+		notes.add("learning workload: %s; the simulated user rates every run of a variant with feedback good or bad by the gold answer (navi rate)", l.note)
+	}
 	opts.Variants = variants
 	opts.Batches = min(e.o.batches, total)
 	opts.Concurrency = e.o.concurrency
@@ -361,6 +388,11 @@ func (e *benchEnv) run(ctx context.Context, s streams, what, dir string, variant
 		if batch >= opts.Batches {
 			return nil // nothing runs after the last batch: it would learn for nothing
 		}
+		if l := e.learning; l != nil {
+			if err := setLearningFaults(ctx, e.o.world, l.faults, batch+1); err != nil {
+				return err
+			}
+		}
 		if v.HGT {
 			notes.add("%s, after batch %d: %s", v.Name, batch, e.retrain(ctx, v, batch))
 		}
@@ -369,7 +401,7 @@ func (e *benchEnv) run(ctx context.Context, s streams, what, dir string, variant
 		}
 		return nil
 	}
-	if len(opts.Phases) > 0 {
+	if len(opts.Phases) > 0 && opts.Phases[0].Name == phaseFaults {
 		notes.add("faults of phase %s: %s down for every run (%d of %d APIs, chosen with seed %d); phase %s: recovered",
 			phaseFaults, strings.Join(e.faults, ", "), len(e.faults), len(toolworldAPIs()), e.o.seed, phaseRecovery)
 	}

@@ -30,6 +30,9 @@ type stackRunner struct {
 	timeout         time.Duration // bounds one run
 	user            *userLog
 	seq             atomic.Int64 // numbers the runs, so that a task run twice gets two IDs
+	// rate, when set, gives the simulated user's verdict on each finished run of a variant
+	// with feedback: good when it answered the task right (bench.Succeeded).
+	rate func(ctx context.Context, id string, good bool) error
 }
 
 // Run starts the task's QueryWorkflow with the variant's settings, answers its questions and
@@ -79,6 +82,11 @@ func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task
 	}
 	if err != nil {
 		return o, fmt.Errorf("workflow %s: %w", id, err)
+	}
+	if r.rate != nil && v.Feedback {
+		if err := r.rate(ctx, id, bench.Succeeded(t, res)); err != nil {
+			return o, fmt.Errorf("workflow %s: the simulated user's rating: %w", id, err)
+		}
 	}
 	return o, nil
 }

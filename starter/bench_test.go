@@ -255,3 +255,35 @@ func TestBenchOnStack(t *testing.T) {
 	assert.Contains(t, md, "## Simulated user")
 	assert.Contains(t, stderr.String(), "bench 12/12 100%")
 }
+
+// The learning workload's tasks all go through a faulted provider or its alternative, each
+// fault names an API and output the tool world has, and the drift waits for the middle batch.
+func TestLearningWorkload(t *testing.T) {
+	faults := learningFaults(1, 3)
+	tasks, err := learningTasks(60, 1, faults)
+	require.NoError(t, err)
+	require.Len(t, tasks, 60)
+	affected := slices.Clone(learningAlternatives)
+	for _, f := range faults {
+		affected = append(affected, f.fault.API)
+		srv := toolworld.New(toolworld.Options{})
+		require.NoError(t, srv.SetFault(f.fault), f.what)
+	}
+	through := map[string]int{}
+	for _, task := range tasks {
+		n := 0
+		for _, api := range task.GoldChain {
+			if slices.Contains(affected, api) {
+				through[api]++
+				n++
+			}
+		}
+		assert.Positive(t, n, "%s: %v", task.ID, task.GoldChain)
+	}
+	assert.Positive(t, through["geo.Geocode"]+through["opengeo.Locate"], "the wrong geocoder's chains are in the workload: %v", through)
+	assert.Equal(t, 3, faults[3].fromBatch)
+	again, err := learningTasks(60, 1, faults)
+	require.NoError(t, err)
+	assert.Equal(t, tasks, again, "seeded")
+	t.Logf("gold chains through the workload's providers: %v", through)
+}

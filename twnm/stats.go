@@ -13,10 +13,10 @@ type Invocation struct {
 	Inputs  []string // the catalog names of the inputs the call was given
 	Success bool
 	Time    time.Time
-	// Revised marks an outcome that corrects the one recorded for the same call before (a
-	// user's verdict that the answer was wrong): a revised failure takes back the success
-	// counted then, so that the call still counts once, as a failure. A revised success is
-	// counted as any success.
+	// Revised marks a verdict on a call recorded as a success before (the user's, on the
+	// answer): it replaces that outcome, so the call still counts once. A revised failure
+	// takes the success back and counts a failure; a revised success confirms it and changes
+	// no count.
 	Revised bool `json:",omitempty"`
 	// Observed are the outputs the call's answer showed that the API's record does not list
 	// (Observe): the graph adds them to the API.
@@ -33,8 +33,8 @@ type Transition struct {
 	FromParam, ToParam string // Feeds only
 	Success            bool
 	Time               time.Time
-	// Revised marks a failure that takes back the success recorded for the same transition
-	// before; see Invocation.Revised.
+	// Revised marks a verdict on a transition recorded as a success before; see
+	// Invocation.Revised.
 	Revised bool `json:",omitempty"`
 }
 
@@ -77,7 +77,9 @@ func (g *Graph) Record(invs []Invocation, trs []Transition) error {
 	touched := map[NodeID]bool{} // nodes whose N(v) changed: their in-edges need new weights
 	count := func(n *Node, success, revised bool, t time.Time) {
 		switch {
-		case revised && !success:
+		case revised && success:
+			return // confirmed: counted already
+		case revised:
 			n.Success, n.Failure = max(0, n.Success-1), n.Failure+1
 			n.recent.revise(t)
 		case success:
@@ -102,7 +104,9 @@ func (g *Graph) Record(invs []Invocation, trs []Transition) error {
 	}
 	observe := func(e *Edge, success, revised bool, t time.Time) {
 		switch {
-		case revised && !success:
+		case revised && success:
+			return // confirmed: counted already
+		case revised:
 			e.Success = max(0, e.Success-1)
 			e.recent.revise(t)
 		default:

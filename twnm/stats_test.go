@@ -181,11 +181,14 @@ func TestRecordRevisedFailure(t *testing.T) {
 	s, n := then.recent.counts(t0, 7)
 	assert.Equal(t, [2]int64{1, 2}, [2]int64{s, n}, "the window revises the day too")
 
-	// A revision never takes the counts below zero, and a revised success counts as a success.
+	// A good verdict (a revised success) confirms what was counted: nothing changes.
+	require.NoError(t, g.Record(run(true, true)))
+	assert.Equal(t, [2]int64{1, 1}, [2]int64{g.Node(addAgenda).Success, g.Node(addAgenda).Failure})
+	assert.Equal(t, [2]int64{2, 1}, [2]int64{then.Count, then.Success})
+
+	// A revision never takes the counts below zero.
 	require.NoError(t, g.Record(run(false, true)))
 	require.NoError(t, g.Record(run(false, true)))
 	assert.Equal(t, [2]int64{0, 3}, [2]int64{g.Node(addAgenda).Success, g.Node(addAgenda).Failure})
 	assert.Equal(t, int64(0), then.Success)
-	require.NoError(t, g.Record(run(true, true)))
-	assert.Equal(t, [2]int64{1, 3}, [2]int64{g.Node(addAgenda).Success, g.Node(addAgenda).Failure})
 }

@@ -6,16 +6,15 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/contract"
-	"github.com/naviagent/navi/twnm"
 )
 
 // RateRequest is a user's verdict on a run, given while it runs or days after it ended: the
-// chains it recorded (the RecordFeedback inputs its history holds) are recorded once more,
-// every call a success for a good run and a failure for a bad one, so that the graph's
-// weights (Eq. 4) learn what the user thought of the tools that answered. A bad verdict
-// revises the run's own outcomes (twnm.Invocation.Revised): a call the run counted as a
-// success, because the tool answered, becomes a failure, so that the wrong answer no longer
-// counts for the tool that gave it.
+// chains it recorded (the RecordFeedback inputs its history holds) are recorded once more
+// as the user's verdict, so that the graph's weights (Eq. 4) learn what the user thought of
+// the tools that answered. The verdict replaces the run's own outcomes (verdictOn): a call
+// the run counted as a success because the tool answered becomes a failure when the user
+// says the answer was wrong, so that the wrong answer no longer counts for the tool that
+// gave it, and stays the one success it was when the user says it was right.
 type RateRequest struct {
 	// Workflow is the rated run's workflow ID; Good the verdict; Note what the user said.
 	Workflow string `json:"workflow"`
@@ -49,20 +48,8 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 	self := workflow.GetInfo(ctx).WorkflowExecution.ID
 	var res RateResult
 	for i, ch := range req.Chains {
-		in := contract.FeedbackInput{Key: fmt.Sprintf("%s%s/%d", RatingKeyPrefix, self, i),
-			Invocations: make([]twnm.Invocation, len(ch.Invocations)), Transitions: make([]twnm.Transition, len(ch.Transitions))}
-		// A good verdict confirms what succeeded. A bad one fails it all: what the run counted
-		// as a success (the tool answered) is taken back, since the answer was wrong.
-		for j, inv := range ch.Invocations {
-			inv.Revised = !req.Good && inv.Success
-			inv.Success = req.Good && inv.Success
-			in.Invocations[j] = inv
-		}
-		for j, tr := range ch.Transitions {
-			tr.Revised = !req.Good && tr.Success
-			tr.Success = req.Good && tr.Success
-			in.Transitions[j] = tr
-		}
+		in := verdictOn(ch, req.Good)
+		in.Key = fmt.Sprintf("%s%s/%d", RatingKeyPrefix, self, i)
 		if err := workflow.ExecuteActivity(ctx, activity(contract.ActivityRecordFeedback), in).Get(ctx, nil); err != nil {
 			return res, fmt.Errorf("rate %s: chain %d: %w", req.Workflow, i+1, err)
 		}
@@ -71,6 +58,27 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 		res.Transitions += len(in.Transitions)
 	}
 	return res, nil
+}
+
+// verdictOn is the user's verdict on one recorded chain: it replaces the outcome of every
+// call and data flow the run counted as a success (the tool answered) with the verdict
+// (twnm.Invocation.Revised). A bad verdict takes those successes back; a good one confirms
+// them and changes no count. What failed in the run failed already and is left out.
+func verdictOn(ch contract.FeedbackInput, good bool) contract.FeedbackInput {
+	var in contract.FeedbackInput
+	for _, inv := range ch.Invocations {
+		if inv.Success {
+			inv.Success, inv.Revised = good, true
+			in.Invocations = append(in.Invocations, inv)
+		}
+	}
+	for _, tr := range ch.Transitions {
+		if tr.Success {
+			tr.Success, tr.Revised = good, true
+			in.Transitions = append(in.Transitions, tr)
+		}
+	}
+	return in
 }
 
 func verdict(good bool) string {
