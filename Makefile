@@ -184,8 +184,8 @@ bench: up
 	@set -a; . $(STATE)/stack.env; set +a; \
 	bin/navi tools import $(CATALOG) && \
 	bin/navi bench $(BENCH_ARGS) -out $(BENCH_OUT) && \
-	bin/navi bench $(BENCH_RENAMED_ARGS) -difficulty renamed -failures=false -out $(BENCH_OUT)/renamed && \
-	bin/navi bench $(BENCH_COMPOUND_ARGS) -difficulty compound -failures=false -out $(BENCH_OUT)/compound
+	bin/navi bench $(BENCH_RENAMED_ARGS) -difficulty renamed -failures=false -learning=false -out $(BENCH_OUT)/renamed && \
+	bin/navi bench $(BENCH_COMPOUND_ARGS) -difficulty compound -failures=false -learning=false -out $(BENCH_OUT)/compound
 
 ## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries, a compound request's three parts at once and in turn) against a
 ## fresh stack of their own on free ports (no worker: each benchmark runs its own), stopped

@@ -32,13 +32,13 @@ type learningFault struct {
 	what      string
 }
 
-// learningFaults are the workload's bad providers: a geocoder wrong for half the cities, a
+// learningFaults are the workload's bad providers: a geocoder wrong for 60% of the cities, a
 // restaurant search that fails 40% of calls, a slow hotel search, and a listings search that
 // renames its ids from the middle of the bench (batch mid).
 func learningFaults(seed uint64, mid int) []learningFault {
 	return []learningFault{
-		{fault: toolworld.Fault{API: "geo.Geocode", Mode: toolworld.ModeWrong, ErrorRate: 0.5, Seed: seed}, fromBatch: 1,
-			what: "geo.Geocode wrong for half the cities"},
+		{fault: toolworld.Fault{API: "geo.Geocode", Mode: toolworld.ModeWrong, ErrorRate: 0.6, Seed: seed}, fromBatch: 1,
+			what: "geo.Geocode wrong for 60% of the cities"},
 		{fault: toolworld.Fault{API: "dine.SearchNearby", Mode: toolworld.ModeFlaky, ErrorRate: 0.4, Seed: seed}, fromBatch: 1,
 			what: "dine.SearchNearby fails 40% of calls"},
 		{fault: toolworld.Fault{API: "stay.SearchHotels", Mode: toolworld.ModeSlow, LatencyMS: 300}, fromBatch: 1,
@@ -52,7 +52,9 @@ func learningFaults(seed uint64, mid int) []learningFault {
 var learningAlternatives = []string{"opengeo.Locate", "eatly.FindPlaces", "lodgr.FindHotels", "nestfind.Search"}
 
 // learningTasks draws n tasks whose gold chain goes through a faulted provider or its
-// alternative, from tasks generated with seed, in the generator's order.
+// alternative before its last step (as a producer: the step graph search chooses, while
+// retrieval chooses the last one by the words of the request), from tasks generated with
+// seed, in the generator's order.
 func learningTasks(n int, seed uint64, faults []learningFault) ([]toolworld.Task, error) {
 	pool, err := bench.GenerateTasks(learningPool, seed, "all")
 	if err != nil {
@@ -64,7 +66,8 @@ func learningTasks(n int, seed uint64, faults []learningFault) ([]toolworld.Task
 	}
 	var out []toolworld.Task
 	for _, t := range pool {
-		if len(out) < n && slices.ContainsFunc(t.GoldChain, func(api string) bool { return slices.Contains(affected, api) }) {
+		producers := t.GoldChain[:max(0, len(t.GoldChain)-1)]
+		if len(out) < n && slices.ContainsFunc(producers, func(api string) bool { return slices.Contains(affected, api) }) {
 			out = append(out, t)
 		}
 	}

@@ -256,7 +256,8 @@ func TestBenchOnStack(t *testing.T) {
 	assert.Contains(t, stderr.String(), "bench 12/12 100%")
 }
 
-// The learning workload's tasks all go through a faulted provider or its alternative, each
+// The learning workload's tasks all go through a faulted provider or its alternative before
+// their last step, each
 // fault names an API and output the tool world has, and the drift waits for the middle batch.
 func TestLearningWorkload(t *testing.T) {
 	faults := learningFaults(1, 3)
@@ -272,7 +273,7 @@ func TestLearningWorkload(t *testing.T) {
 	through := map[string]int{}
 	for _, task := range tasks {
 		n := 0
-		for _, api := range task.GoldChain {
+		for _, api := range task.GoldChain[:len(task.GoldChain)-1] {
 			if slices.Contains(affected, api) {
 				through[api]++
 				n++
