@@ -389,7 +389,7 @@ func (e *benchEnv) run(ctx context.Context, s streams, what, dir string, variant
 			return nil // nothing runs after the last batch: it would learn for nothing
 		}
 		if l := e.learning; l != nil {
-			if err := setLearningFaults(ctx, e.o.world, l.faults, batch+1); err != nil {
+			if err := setLearningFaults(ctx, e.o.world, l.keys, l.faults, batch+1); err != nil {
 				return err
 			}
 		}

@@ -77,13 +77,26 @@ func learningTasks(n int, seed uint64, faults []learningFault) ([]toolworld.Task
 	return out, nil
 }
 
-// setLearningFaults sets the faults due at batch (1 before the first task).
-func setLearningFaults(ctx context.Context, world string, faults []learningFault, batch int) error {
+// setLearningFaults sets the faults due at batch (1 before the first task), for the runs
+// whose idempotency keys start with keys only: other users of the tool world see no fault.
+func setLearningFaults(ctx context.Context, world, keys string, faults []learningFault, batch int) error {
 	for _, f := range faults {
 		if f.fromBatch == batch {
-			if err := toolworld.PostFault(ctx, world, f.fault); err != nil {
+			fault := f.fault
+			fault.KeyPrefix = keys
+			if err := toolworld.PostFault(ctx, world, fault); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// clearLearningFaults clears the workload's faults, set or not.
+func clearLearningFaults(ctx context.Context, world string, faults []learningFault) error {
+	for _, f := range faults {
+		if err := toolworld.PostFault(ctx, world, toolworld.Fault{API: f.fault.API, Mode: toolworld.ModeNone}); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -107,18 +120,21 @@ func (e *benchEnv) runLearning(ctx context.Context, s streams, dir string) error
 	for _, f := range faults {
 		what = append(what, f.what)
 	}
-	e.learning = &learningRun{faults: faults, note: strings.Join(what, "; ")}
+	// The faults break the bench's own runs only: their keys start with navi/<the bench's prefix>.
+	keys := "navi/" + e.prefix + "-"
+	e.learning = &learningRun{faults: faults, keys: keys, note: strings.Join(what, "; ")}
 	defer func() { e.learning = nil }()
 	return e.run(ctx, s, "learning workload", dir, vs, bench.Options{Phases: []bench.Phase{
 		{Name: phaseLearning, Tasks: tasks,
-			Before: func(ctx context.Context) error { return setLearningFaults(ctx, e.o.world, faults, 1) },
-			After:  func(ctx context.Context) error { return clearFaults(ctx, e.o.world) }},
+			Before: func(ctx context.Context) error { return setLearningFaults(ctx, e.o.world, keys, faults, 1) },
+			After:  func(ctx context.Context) error { return clearLearningFaults(ctx, e.o.world, faults) }},
 	}})
 }
 
 // learningRun is the state of a learning workload in progress.
 type learningRun struct {
 	faults []learningFault
+	keys   string // the prefix of the idempotency keys the faults break
 	note   string
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.temporal.io/sdk/converter"
 
 	"github.com/naviagent/navi/bench"
 	"github.com/naviagent/navi/internal/stacktest"
@@ -169,7 +170,7 @@ func TestBenchFaultHooks(t *testing.T) {
 func TestBenchUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"-n", "0"}, {"-concurrency", "0"}, {"-fault-fraction", "0"}, {"-planner", "gpt"},
-		{"-variants", "nope"}, {"-variants", "none", "-failures=false"}, {"extra"},
+		{"-variants", "nope"}, {"-variants", "none", "-failures=false", "-learning=false"}, {"-learning-n", "0"}, {"extra"},
 	} {
 		err := benchmark(args, streams{&bytes.Buffer{}, &bytes.Buffer{}})
 		assert.ErrorIs(t, err, errUsage, "%v", args)
@@ -190,7 +191,7 @@ func TestBenchOnStack(t *testing.T) {
 	var stdout, stderr stacktest.SyncBuffer
 	start := time.Now()
 	err := benchmark([]string{"-n", "6", "-seed", "1", "-variants", "no-graph,static+alphabeta", "-batches", "2",
-		"-concurrency", "3", "-failures=false", "-reset=false", "-clarify-deadline", "20s", "-task-timeout", "1m",
+		"-concurrency", "3", "-failures=false", "-learning=false", "-reset=false", "-clarify-deadline", "20s", "-task-timeout", "1m",
 		"-timeout", "3m", "-out", out}, streams{&stdout, &stderr})
 	require.NoError(t, err, stderr.String())
 	t.Logf("navi bench on 6 tasks × 2 variants: %s", time.Since(start).Round(time.Millisecond))
@@ -283,8 +284,58 @@ func TestLearningWorkload(t *testing.T) {
 	}
 	assert.Positive(t, through["geo.Geocode"]+through["opengeo.Locate"], "the wrong geocoder's chains are in the workload: %v", through)
 	assert.Equal(t, 3, faults[3].fromBatch)
+	// The faults come batch by batch, scoped to the bench's own keys, and all go at the end.
+	world := toolworld.New(toolworld.Options{})
+	ts := httptest.NewServer(world)
+	defer ts.Close()
+	ctx := context.Background()
+	require.NoError(t, setLearningFaults(ctx, ts.URL, "navi/bench-x-", faults, 1))
+	var set []string
+	for _, f := range world.Faults() {
+		assert.Equal(t, "navi/bench-x-", f.KeyPrefix, f.API)
+		set = append(set, f.API)
+	}
+	assert.ElementsMatch(t, []string{"geo.Geocode", "dine.SearchNearby", "stay.SearchHotels"}, set)
+	require.NoError(t, setLearningFaults(ctx, ts.URL, "navi/bench-x-", faults, 3))
+	assert.Len(t, world.Faults(), 4, "the drift from the middle batch")
+	require.NoError(t, clearLearningFaults(ctx, ts.URL, faults))
+	assert.Empty(t, world.Faults())
+
 	again, err := learningTasks(60, 1, faults)
 	require.NoError(t, err)
 	assert.Equal(t, tasks, again, "seeded")
 	t.Logf("gold chains through the workload's providers: %v", through)
+}
+
+// The learning workload's simulated user rates a finished run through a RateWorkflow of its
+// own, started beside the run; a good verdict confirms the run's successful calls, and a run
+// that recorded nothing is not rated.
+func TestBenchRatesRunOnStack(t *testing.T) {
+	useStack(t)
+	id, res := askJSON(t)
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	tc := stacktest.TemporalClient(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	chains, err := recordedChains(ctx, tc, converter.GetDefaultDataConverter(), id)
+	require.NoError(t, err)
+	require.NotEmpty(t, chains)
+	queue := stacktest.Env(t, stacktest.EnvTaskQueue)
+	require.NoError(t, rateRun(ctx, tc, queue, id, true, chains))
+	var rated workflows.RateResult
+	require.NoError(t, tc.GetWorkflow(ctx, id+"-rating", "").Get(ctx, &rated))
+	succeeded := 0
+	for _, ch := range chains {
+		for _, inv := range ch.Invocations {
+			if inv.Success {
+				succeeded++
+			}
+		}
+	}
+	assert.Equal(t, workflows.RateResult{Chains: len(chains), Invocations: succeeded, Transitions: rated.Transitions}, rated)
+	assert.Positive(t, rated.Invocations)
+
+	require.NoError(t, rateRun(ctx, tc, queue, "navi-no-such-run", false, nil), "nothing to rate")
+	_, err = tc.DescribeWorkflowExecution(ctx, "navi-no-such-run-rating", "")
+	assert.Error(t, err, "no rating was started")
 }
