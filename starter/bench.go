@@ -105,7 +105,7 @@ func benchmark(args []string, s streams) error {
 	fs.IntVar(&o.batches, "batches", 5, "learning-curve batches per variant (retraining and pruning run after each); 1 for none")
 	fs.StringVar(&o.variants, "variants", variantNames(ablationVariants), "comma-separated variants to run, or none; known: "+variantNames(knownVariants))
 	fs.BoolVar(&o.failures, "failures", true, "also run the failure scenario: "+variantNames(failureVariants)+" with a share of the APIs down, then recovered")
-	fs.BoolVar(&o.learning, "learning", true, "also run the learning workload: providers that describe themselves alike but differ in quality (wrong for some cities, flaky, slow, drifting mid-bench), under static+alphabeta and dynamic+alphabeta, the simulated user rating each dynamic run from the gold answer")
+	fs.BoolVar(&o.learning, "learning", true, "also run the learning workload: two geocoders that describe themselves alike but differ in quality (one wrong for 60% of the cities, one flaky), under static+alphabeta and dynamic+alphabeta, the simulated user rating each dynamic run from the gold answer")
 	fs.IntVar(&o.learningN, "learning-n", 100, "tasks of the learning workload")
 	fs.IntVar(&o.failureN, "failure-n", 0, "tasks per phase of the failure scenario, the first of the suite (0: all)")
 	fs.Float64Var(&o.faultFraction, "fault-fraction", 0.1, "share of the tool world's APIs down in the failure scenario's first phase")
@@ -349,7 +349,7 @@ type benchEnv struct {
 	prefix  string   // of every workflow ID the bench starts
 	command []string // recorded in the reports
 	faults  []string // the failure scenario's faults, once chosen
-	// learning is the learning workload in progress: its runs are rated, its faults set by batch.
+	// learning is the learning workload in progress: its runs are rated.
 	learning *learningRun
 }
 
@@ -387,11 +387,6 @@ func (e *benchEnv) run(ctx context.Context, s streams, what, dir string, variant
 	opts.AfterBatch = func(ctx context.Context, v bench.Variant, batch int) error {
 		if batch >= opts.Batches {
 			return nil // nothing runs after the last batch: it would learn for nothing
-		}
-		if l := e.learning; l != nil {
-			if err := setLearningFaults(ctx, e.o.world, l.keys, l.faults, batch+1); err != nil {
-				return err
-			}
 		}
 		if v.HGT {
 			notes.add("%s, after batch %d: %s", v.Name, batch, e.retrain(ctx, v, batch))

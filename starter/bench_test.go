@@ -257,54 +257,41 @@ func TestBenchOnStack(t *testing.T) {
 	assert.Contains(t, stderr.String(), "bench 12/12 100%")
 }
 
-// The learning workload's tasks all go through a faulted provider or its alternative before
-// their last step, each
-// fault names an API and output the tool world has, and the drift waits for the middle batch.
+// The learning workload's tasks all geocode for a step that takes latitude (where the
+// structure favours the wrong geocoder), each fault names an API the tool world has, and the
+// faults are set for the bench's own keys only, then cleared.
 func TestLearningWorkload(t *testing.T) {
-	faults := learningFaults(1, 3)
-	tasks, err := learningTasks(60, 1, faults)
+	faults, what := learningFaults(1)
+	require.Len(t, what, len(faults))
+	tasks, err := learningTasks(60, 1)
 	require.NoError(t, err)
 	require.Len(t, tasks, 60)
-	affected := slices.Clone(learningAlternatives)
-	for _, f := range faults {
-		affected = append(affected, f.fault.API)
-		srv := toolworld.New(toolworld.Options{})
-		require.NoError(t, srv.SetFault(f.fault), f.what)
-	}
-	through := map[string]int{}
 	for _, task := range tasks {
-		n := 0
-		for _, api := range task.GoldChain[:len(task.GoldChain)-1] {
-			if slices.Contains(affected, api) {
-				through[api]++
-				n++
-			}
-		}
-		assert.Positive(t, n, "%s: %v", task.ID, task.GoldChain)
+		i := slices.IndexFunc(task.GoldChain, func(api string) bool { return slices.Contains(geocoders, api) })
+		require.GreaterOrEqual(t, i, 0, "%s: %v", task.ID, task.GoldChain)
+		require.Less(t, i, len(task.GoldChain)-1, "%s: the geocoder feeds a step", task.ID)
+		assert.True(t, takesInput(task.GoldChain[i+1], "latitude"), "%s: %v", task.ID, task.GoldChain)
+		assert.Equal(t, toolworld.DifficultyMedium, task.Difficulty)
 	}
-	assert.Positive(t, through["geo.Geocode"]+through["opengeo.Locate"], "the wrong geocoder's chains are in the workload: %v", through)
-	assert.Equal(t, 3, faults[3].fromBatch)
-	// The faults come batch by batch, scoped to the bench's own keys, and all go at the end.
+	assert.False(t, favoursFaulted([]string{"opengeo.Locate", "skycast.Now"}), "skycast takes lat: no favour")
+	assert.False(t, favoursFaulted([]string{"stay.SearchHotels", "stay.Book"}))
+	again, err := learningTasks(60, 1)
+	require.NoError(t, err)
+	assert.Equal(t, tasks, again, "seeded")
+
 	world := toolworld.New(toolworld.Options{})
 	ts := httptest.NewServer(world)
 	defer ts.Close()
 	ctx := context.Background()
-	require.NoError(t, setLearningFaults(ctx, ts.URL, "navi/bench-x-", faults, 1))
+	require.NoError(t, setLearningFaults(ctx, ts.URL, "navi/bench-x-", faults, ""))
 	var set []string
 	for _, f := range world.Faults() {
 		assert.Equal(t, "navi/bench-x-", f.KeyPrefix, f.API)
 		set = append(set, f.API)
 	}
-	assert.ElementsMatch(t, []string{"geo.Geocode", "dine.SearchNearby", "stay.SearchHotels"}, set)
-	require.NoError(t, setLearningFaults(ctx, ts.URL, "navi/bench-x-", faults, 3))
-	assert.Len(t, world.Faults(), 4, "the drift from the middle batch")
-	require.NoError(t, clearLearningFaults(ctx, ts.URL, faults))
+	assert.ElementsMatch(t, geocoders, set)
+	require.NoError(t, setLearningFaults(ctx, ts.URL, "navi/bench-x-", faults, toolworld.ModeNone))
 	assert.Empty(t, world.Faults())
-
-	again, err := learningTasks(60, 1, faults)
-	require.NoError(t, err)
-	assert.Equal(t, tasks, again, "seeded")
-	t.Logf("gold chains through the workload's providers: %v", through)
 }
 
 // The learning workload's simulated user rates a finished run through a RateWorkflow of its

@@ -23,11 +23,11 @@ import (
 // 1, the consuming API deeper down), and 1_A(v) is 1 when a THEN edge v→c exists, with
 // w(v,c) its strength; t_p ranges over the request's Wanted parameters, and 1_P(v)·w(v,t_p)
 // is the strongest OUTPUTS edge from v to one of them (0 when v outputs none). Strengths are
-// Edge.Strength: predicted weights where present. The sum is then scaled by v's reliability
-// (Node.Reliability, 1 for an API never called): Eq. 22 weighs links, and a link of a
-// provider whose answers failed, or were rejected by the user, is worth less whichever
-// consumer it feeds; an untried provider keeps the full score, so that search tries it
-// before one that keeps failing. With the weights summing to 1, S is in [0, 1].
+// Edge.Strength: predicted weights where present. The sum is then scaled by the link's
+// reliability (linkReliability: v's calls answered, and its answers passed on to c made good
+// answers; 1 for a link never used): a provider that keeps failing, or whose data users
+// reject, loses to an untried one that the structure ranks a little lower, so that search
+// tries it. With the weights summing to 1, S is in [0, 1].
 //
 // Values. A parameter's value is 1 when Known, else the best over its producers of
 // S_d(v)·A(v), where A(v) is the product of the values of v's required inputs; 0 when no
@@ -133,7 +133,18 @@ func (o AlphaBeta) linkScore(g *Graph, l link, consumer NodeID, d int, wanted []
 			best = max(best, e.Strength())
 		}
 	}
-	return (s + o.TargetParamWeight*best) * g.Node(l.api).Reliability()
+	return (s + o.TargetParamWeight*best) * linkReliability(g, l.api, consumer)
+}
+
+// linkReliability is how far a link of producer into consumer is to be trusted: the
+// producer's reliability (its calls answered) times that of its THEN edge into consumer (its
+// answers, passed on to consumer, made a good answer; a user's bad verdict revises it).
+func linkReliability(g *Graph, producer, consumer NodeID) float64 {
+	r := g.Node(producer).Reliability()
+	if e, ok := g.Edge(Then, producer, consumer); ok {
+		r *= e.Reliability()
+	}
+	return r
 }
 
 // alphaAt is α_d.

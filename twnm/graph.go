@@ -93,11 +93,29 @@ func (n *Node) SuccessRatio() float64 {
 	return float64(n.Success) / float64(n.Success+n.Failure)
 }
 
-// Reliability is the node's success ratio with one success assumed before any call,
-// (s_v + 1) / (s_v + f_v + 1): 1 for a node never used, and a few failures do not sink a
-// node that has succeeded many times. Graph search scales a producer's links by it.
+// ReliabilityPrior is how many successes reliability assumes before any call: two failures
+// of a new API, often its chain's rather than its own, do not sink it below one that failed a
+// third of its hundred calls.
+const ReliabilityPrior = 3
+
+// Reliability is the node's success ratio with ReliabilityPrior successes assumed before any
+// call, (s_v + 3) / (s_v + f_v + 3): 1 for a node never used. Graph search scales a
+// producer's links by it.
 func (n *Node) Reliability() float64 {
-	return float64(n.Success+1) / float64(n.Success+n.Failure+1)
+	return reliability(n.Success, n.Success+n.Failure)
+}
+
+// Reliability is the share of the edge's observed transitions that succeeded, with
+// ReliabilityPrior successes assumed, (N_succ + 3) / (N + 3): 1 for an edge never observed.
+// Unlike Eq. 4's weight, it does not fall as the consumer is called more through other
+// producers: it says how often this flow led to a good answer, which is what a user's
+// verdict revises.
+func (e *Edge) Reliability() float64 {
+	return reliability(e.Success, e.Count)
+}
+
+func reliability(success, total int64) float64 {
+	return float64(success+ReliabilityPrior) / float64(max(total, success)+ReliabilityPrior)
 }
 
 // Edge is a directed, weighted edge between two nodes.

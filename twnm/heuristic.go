@@ -441,7 +441,7 @@ func FitnessTerms(g *Graph, sg *Subgraph, depth map[NodeID]int) Fitness {
 			continue
 		}
 		links++
-		rel := g.Node(in.Producer).Reliability() // as in Alpha-Beta's link score
+		rel := linkReliability(g, in.Producer, in.API) // as in Alpha-Beta's link score
 		if e, ok := g.Edge(Outputs, in.Producer, in.Output); ok {
 			w := e.Strength()
 			if in.Output != in.Param {

@@ -136,14 +136,14 @@ func TestAlphaBetaChoosesProducer(t *testing.T) {
 			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.87 * 0.87},
 		{name: "rejected answers demote Geocoding below the untried OpenGeo", known: map[string]string{"city": "Paris", "address": "x"},
 			setup: func(t *testing.T, g *Graph) {
-				// s = 3, f = 3: reliability (3+1)/(3+3+1) = 4/7; each link 0.6·4/7 < OpenGeo's 0.6.
+				// s = 3, f = 3: reliability (3+3)/(3+3+3) = 2/3; each link 0.6·2/3 < OpenGeo's 0.6.
 				n := g.Node(apiID(t, g, "Geocoding"))
 				n.Success, n.Failure = 3, 3
 			},
 			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.36},
 		{name: "a THEN history that failed half the time still loses to the untried", known: map[string]string{"city": "Paris", "address": "x"},
 			setup: func(t *testing.T, g *Graph) {
-				// Geocoding: (0.6 + 0.3·0.5)·(5+1)/(5+5+1) = 0.75·6/11 ≈ 0.409 per link, against 0.6.
+				// Geocoding: (0.6 + 0.3·0.5)·(5+3)/(5+5+3) = 0.75·8/13 ≈ 0.462 per link, against 0.6.
 				n := g.Node(apiID(t, g, "Geocoding"))
 				n.Success, n.Failure = 5, 5
 				g.AddEdge(Then, apiID(t, g, "Geocoding"), apiID(t, g, "Weather")).Weight = 0.5
@@ -151,12 +151,22 @@ func TestAlphaBetaChoosesProducer(t *testing.T) {
 			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.36},
 		{name: "a proven Geocoding keeps its place", known: map[string]string{"city": "Paris", "address": "x"},
 			setup: func(t *testing.T, g *Graph) {
-				// s = 9, f = 1: (0.6 + 0.3·0.9)·10/11 ≈ 0.791 per link; the score is its square.
+				// s = 9, f = 1: (0.6 + 0.3·0.9)·12/13 ≈ 0.803 per link; the score is its square.
 				n := g.Node(apiID(t, g, "Geocoding"))
 				n.Success, n.Failure = 9, 1
 				g.AddEdge(Then, apiID(t, g, "Geocoding"), apiID(t, g, "Weather")).Weight = 0.9
 			},
-			target: "Weather", wantAPIs: []string{"Weather", "Geocoding"}, wantScore: (0.87 * 10 / 11) * (0.87 * 10 / 11)},
+			target: "Weather", wantAPIs: []string{"Weather", "Geocoding"}, wantScore: (0.87 * 12 / 13) * (0.87 * 12 / 13)},
+		{name: "flows users rejected demote Geocoding into Weather", known: map[string]string{"city": "Paris", "address": "x"},
+			setup: func(t *testing.T, g *Graph) {
+				// The calls answered (s = 10), but 5 of the 6 answers they fed Weather were
+				// rejected: THEN N = 6, N_succ = 1, w = 1/6, reliability (1+3)/(6+3) = 4/9;
+				// (0.6 + 0.3/6)·4/9 ≈ 0.289 per link, against OpenGeo's 0.6.
+				g.Node(apiID(t, g, "Geocoding")).Success = 10
+				e := g.AddEdge(Then, apiID(t, g, "Geocoding"), apiID(t, g, "Weather"))
+				e.Count, e.Success, e.Weight = 6, 1, 1.0/6
+			},
+			target: "Weather", wantAPIs: []string{"Weather", "OpenGeo"}, wantScore: 0.36},
 		{name: "lower predicted weight demotes Geocoding", known: map[string]string{"city": "Paris", "address": "x"},
 			setup: func(t *testing.T, g *Graph) {
 				for _, p := range []string{"latitude", "longitude"} {

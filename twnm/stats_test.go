@@ -192,3 +192,24 @@ func TestRecordRevisedFailure(t *testing.T) {
 	assert.Equal(t, [2]int64{0, 3}, [2]int64{g.Node(addAgenda).Success, g.Node(addAgenda).Failure})
 	assert.Equal(t, int64(0), then.Success)
 }
+
+func TestReliability(t *testing.T) {
+	tests := []struct {
+		name           string
+		success, total int64
+		want           float64
+	}{
+		{"never used", 0, 0, 1},
+		{"two failures of a new API", 0, 2, 3.0 / 5},
+		{"a third of a hundred failed", 67, 100, 70.0 / 103},
+		{"always right", 50, 50, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := &Node{Success: tt.success, Failure: tt.total - tt.success}
+			e := &Edge{Success: tt.success, Count: tt.total}
+			assert.InDelta(t, tt.want, n.Reliability(), 1e-12)
+			assert.InDelta(t, tt.want, e.Reliability(), 1e-12)
+		})
+	}
+}

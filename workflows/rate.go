@@ -11,10 +11,11 @@ import (
 // RateRequest is a user's verdict on a run, given while it runs or days after it ended: the
 // chains it recorded (the RecordFeedback inputs its history holds) are recorded once more
 // as the user's verdict, so that the graph's weights (Eq. 4) learn what the user thought of
-// the tools that answered. The verdict replaces the run's own outcomes (verdictOn): a call
-// the run counted as a success because the tool answered becomes a failure when the user
-// says the answer was wrong, so that the wrong answer no longer counts for the tool that
-// gave it, and stays the one success it was when the user says it was right.
+// the tools that answered. The verdict replaces the run's own outcomes (verdictOn): the
+// answering call and the data flows into it, counted as successes because the tools
+// answered, become failures when the user says the answer was wrong, so that the wrong
+// answer no longer counts for the flow that gave it, and stay the one success they were when
+// the user says it was right.
 type RateRequest struct {
 	// Workflow is the rated run's workflow ID; Good the verdict; Note what the user said.
 	Workflow string `json:"workflow"`
@@ -60,14 +61,22 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 	return res, nil
 }
 
-// verdictOn is the user's verdict on one recorded chain: it replaces the outcome of every
-// call and data flow the run counted as a success (the tool answered) with the verdict
+// verdictOn is the user's verdict on one recorded chain. The user judged the answer: the
+// verdict replaces the outcome of the calls that answered (those no successful data flow of
+// the chain leaves) and of every data flow the run counted as a success
 // (twnm.Invocation.Revised). A bad verdict takes those successes back; a good one confirms
-// them and changes no count. What failed in the run failed already and is left out.
+// them and changes no count. The producers' own calls answered whatever became of their data,
+// so they keep their outcome, and what failed in the run failed already: both are left out.
 func verdictOn(ch contract.FeedbackInput, good bool) contract.FeedbackInput {
+	fed := map[string]bool{}
+	for _, tr := range ch.Transitions {
+		if tr.Success {
+			fed[tr.From] = true
+		}
+	}
 	var in contract.FeedbackInput
 	for _, inv := range ch.Invocations {
-		if inv.Success {
+		if inv.Success && !fed[inv.API] {
 			inv.Success, inv.Revised = good, true
 			in.Invocations = append(in.Invocations, inv)
 		}
