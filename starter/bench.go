@@ -105,7 +105,7 @@ func benchmark(args []string, s streams) error {
 	fs.IntVar(&o.batches, "batches", 5, "learning-curve batches per variant (retraining and pruning run after each); 1 for none")
 	fs.StringVar(&o.variants, "variants", variantNames(ablationVariants), "comma-separated variants to run, or none; known: "+variantNames(knownVariants))
 	fs.BoolVar(&o.failures, "failures", true, "also run the failure scenario: "+variantNames(failureVariants)+" with a share of the APIs down, then recovered")
-	fs.BoolVar(&o.learning, "learning", true, "also run the learning workload: two geocoders that describe themselves alike but differ in quality (one wrong for 60% of the cities, one flaky), under static+alphabeta, dynamic+alphabeta and dynamic+heuristic+hgt, the simulated user rating each dynamic run from the gold answer")
+	fs.BoolVar(&o.learning, "learning", true, "also run the learning workload: two geocoders that describe themselves alike but differ in quality (one wrong for 60% of the cities, one flaky), under static+alphabeta and the three dynamic variants, the simulated user rating each dynamic run from the gold answer")
 	fs.IntVar(&o.learningN, "learning-n", 100, "tasks of the learning workload")
 	fs.IntVar(&o.failureN, "failure-n", 0, "tasks per phase of the failure scenario, the first of the suite (0: all)")
 	fs.Float64Var(&o.faultFraction, "fault-fraction", 0.1, "share of the tool world's APIs down in the failure scenario's first phase")

@@ -102,9 +102,9 @@ func setLearningFaults(ctx context.Context, world, keys string, faults []toolwor
 	return nil
 }
 
-// runLearning runs the learning workload under the static graph, the dynamic one and the
-// dynamic one with the HGT retrained after each batch, the simulated user rating every run of
-// a variant with feedback from the gold answer (navi rate).
+// runLearning runs the learning workload under the static graph and the dynamic ones (both
+// searches, and the heuristic one with the HGT retrained after each batch), the simulated user
+// rating every run of a variant with feedback from the gold answer (navi rate).
 func (e *benchEnv) runLearning(ctx context.Context, s streams, dir string) error {
 	faults, what := learningFaults(e.o.seed)
 	tasks, err := learningTasks(e.o.learningN, e.o.seed)
@@ -112,7 +112,7 @@ func (e *benchEnv) runLearning(ctx context.Context, s streams, dir string) error
 		return err
 	}
 	var vs []bench.Variant
-	for _, v := range []bench.Variant{variantStaticAlphaBeta, variantDynamicAlphaBeta, variantDynamicHGT} {
+	for _, v := range []bench.Variant{variantStaticAlphaBeta, variantDynamicAlphaBeta, variantDynamicHeuristic, variantDynamicHGT} {
 		v.Planner = e.o.planner
 		vs = append(vs, v)
 	}
