@@ -60,7 +60,21 @@ func codecServer(args []string, s streams) error {
 	if err != nil {
 		return fmt.Errorf("codec server: %w", err)
 	}
-	srv := &http.Server{Handler: codec.Handler(cdc, o), ReadHeaderTimeout: 10 * time.Second}
+	auth := "no token (this machine only)"
+	if o.Token != "" {
+		auth = "bearer token from NAVI_CODEC_SERVER_TOKEN"
+	}
+	fmt.Fprintf(s.err, "navi codec-server: decoding with key %s of %d on http://%s for %s; %s\n",
+		cdc.Keys().Active(), len(cdc.Keys().IDs()), ln.Addr(), strings.Join(o.Origins, ", "), auth)
+	if err := serveUntilSignal(ln, codec.Handler(cdc, o)); err != nil {
+		return fmt.Errorf("codec server: %w", err)
+	}
+	return nil
+}
+
+// serveUntilSignal serves h on ln until an interrupt or SIGTERM, then shuts down within 5 s.
+func serveUntilSignal(ln net.Listener, h http.Handler) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() {
@@ -69,14 +83,8 @@ func codecServer(args []string, s streams) error {
 		defer cancel()
 		_ = srv.Shutdown(shut)
 	}()
-	auth := "no token (this machine only)"
-	if o.Token != "" {
-		auth = "bearer token from NAVI_CODEC_SERVER_TOKEN"
-	}
-	fmt.Fprintf(s.err, "navi codec-server: decoding with key %s of %d on http://%s for %s; %s\n",
-		cdc.Keys().Active(), len(cdc.Keys().IDs()), ln.Addr(), strings.Join(o.Origins, ", "), auth)
 	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-		return fmt.Errorf("codec server: %w", err)
+		return err
 	}
 	return nil
 }

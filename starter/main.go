@@ -16,6 +16,7 @@
 //	navi eval retrieval [flags]      rank the dev sets' APIs with each retrieval method; write the reports
 //	navi codec-key [id]              print a new payload encryption key
 //	navi codec-server [flags]        decode encrypted payloads for the Temporal UI and CLI
+//	navi llm-sim [flags]             serve a simulated LLM planner that errs at a set rate
 //	navi dev up|down|status|logs     the local stack: Temporal (with UI), Neo4j, the worker
 //
 // Connection settings come from NAVI_* environment variables or flags; see `navi <command> -h`.
@@ -80,6 +81,8 @@ usage:
   navi codec-server [flags]             decode encrypted payloads for the Temporal UI and CLI (keys from
                                         NAVI_CODEC_KEYS, bearer token from NAVI_CODEC_SERVER_TOKEN)
       -addr 127.0.0.1:8234  -origin http://localhost:8233
+  navi llm-sim [flags]                  serve a simulated LLM planner (OpenAI-compatible, at /v1) that
+                                        errs like a weak model: -addr 127.0.0.1:8400  -error-rate 0.2  -seed 1
   navi dev up [flags]                   start the local stack (Temporal + UI, Neo4j, tool world, worker)
   navi dev down [flags]                 stop it
   navi dev status [flags]               say what runs
@@ -119,6 +122,7 @@ func main() {
 		"dev":          func(args []string, _ streams) error { return dev(args) },
 		"codec-server": codecServer,
 		"codec-key":    codecKey,
+		"llm-sim":      llmSim,
 	}
 	cmd := os.Args[1]
 	if cmd == "help" || cmd == "-h" || cmd == "--help" {
