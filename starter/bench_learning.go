@@ -123,7 +123,9 @@ func (e *benchEnv) runLearning(ctx context.Context, s streams, dir string) error
 	return e.run(ctx, s, "learning workload", dir, vs, bench.Options{Phases: []bench.Phase{
 		{Name: phaseLearning, Tasks: tasks,
 			Before: func(ctx context.Context) error { return setLearningFaults(ctx, e.o.world, keys, faults, "") },
-			After:  func(ctx context.Context) error { return setLearningFaults(ctx, e.o.world, keys, faults, toolworld.ModeNone) }},
+			After: func(ctx context.Context) error {
+				return setLearningFaults(ctx, e.o.world, keys, faults, toolworld.ModeNone)
+			}},
 	}})
 }
 
