@@ -11,6 +11,10 @@ SHELL := /bin/bash
 STATE       ?= .state
 TEST_STATE  ?= .state/test
 BENCH_STATE ?= .state/bench
+LLM_STATE   ?= .state/bench-llm
+LLM_SIM_PORT ?= 8401
+BENCH_LLM_ARGS ?= -n 60 -seed 1 -concurrency 4 -batches 1 -variants static+alphabeta
+BENCH_LLM_RATES ?= 0 0.2
 # -benchtime and -count of make bench-agent; the default takes about 3 minutes with the stack's start.
 BENCH_FLAGS ?= -benchtime 40x -count 3
 # Flags of navi bench in make bench, and where its reports go; see `bin/navi bench -h`.
@@ -38,7 +42,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack fuzz bench bench-agent eval clean reset
+.PHONY: run up down logs status build test test-stack fuzz bench bench-agent bench-llm eval clean reset
 
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
 build: models bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
@@ -201,6 +205,23 @@ bench-agent: build
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
 	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt; \
 	$(GO) test -run '^$$' -bench 'ThreeBranches' -benchtime 10x -count 3 -timeout 10m ./workflows/ | tee -a results/bench-agent.txt
+
+## bench-llm: navi bench with the LLM planner against a simulated LLM (navi llm-sim) that errs at each of
+## BENCH_LLM_RATES, on a stack of its own (LLM_STATE); reports in $(BENCH_OUT)/llm-<rate>
+bench-llm: build
+	@bin/navi dev down -state $(LLM_STATE) >/dev/null; rm -rf $(LLM_STATE)
+	@set -eo pipefail; \
+	bin/navi llm-sim -addr 127.0.0.1:$(LLM_SIM_PORT) & sim=$$!; \
+	trap 'kill $$sim; bin/navi dev down -state $(LLM_STATE)' EXIT; \
+	export NAVI_LLM_BASE_URL=http://127.0.0.1:$(LLM_SIM_PORT)/v1 NAVI_LLM_MODEL=navi-llmsim; \
+	bin/navi dev up -state $(LLM_STATE) -free-ports || { bin/navi dev logs -state $(LLM_STATE) -n 30; exit 1; }; \
+	set -a; . $(LLM_STATE)/stack.env; set +a; \
+	bin/navi tools import $$NAVI_TOOLWORLD_URL/catalog.json; \
+	for r in $(BENCH_LLM_RATES); do \
+	  curl -sf -X POST -d "{\"error_rate\": $$r, \"seed\": 1}" http://127.0.0.1:$(LLM_SIM_PORT)/admin/options >/dev/null; \
+	  bin/navi bench $(BENCH_LLM_ARGS) -planner llm -failures=false -learning=false -out $(BENCH_OUT)/llm-$$r; \
+	  curl -sf http://127.0.0.1:$(LLM_SIM_PORT)/admin/stats | tee $(BENCH_OUT)/llm-$$r/llm_sim_stats.json; echo; \
+	done
 
 ## eval: navi eval retrieval and navi eval chains on every dev set in ../shared/data and the tool world, in process (no
 ## stack needed): every method side by side; reports (JSON, Markdown) in results/eval

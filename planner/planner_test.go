@@ -149,7 +149,13 @@ func TestProject(t *testing.T) {
 		{"clarification budget spent", Context{Query: "q", Recalled: []string{"q"}, Candidates: ready.Candidates, Clarifications: make([]QA, 3)},
 			Decision{Action: ClarifyIntent, Answer: "Which?"}, true, CallAPI, "the clarification budget (3) is spent"},
 		{"unknown action", ready, Decision{Action: "call"}, true, CallAPI, `action "call" is not one of call_api, direct_answer, retrieve_api, clarify_intent`},
-		{"direct answer kept", ready, Decision{Action: DirectAnswer, Answer: "Yes."}, false, DirectAnswer, ""},
+		{"direct answer after a call kept", Context{Query: "q", Recalled: []string{"q"}, Candidates: ready.Candidates, Called: []string{"geo.Geocode"}},
+			Decision{Action: DirectAnswer, Answer: "Yes."}, false, DirectAnswer, ""},
+		{"direct answer when no candidate can run kept", unbound, Decision{Action: DirectAnswer, Answer: "Yes."}, false, DirectAnswer, ""},
+		{"premature answer while a candidate can run", ready, Decision{Action: DirectAnswer, Answer: "Yes."}, true, CallAPI,
+			"direct_answer before any call, while weather.Current can run: the answer would be a guess"},
+		{"premature answer before retrieval", Context{Query: "q"}, Decision{Action: DirectAnswer, Answer: "Yes."}, true, RetrieveAPI,
+			"direct_answer before the graph was asked for a tool: the answer would be a guess"},
 		{"empty direct answer", ready, Decision{Action: DirectAnswer}, true, CallAPI, "direct_answer has no answer"},
 	}
 	for _, tt := range tests {
@@ -210,6 +216,7 @@ func TestProjectAll(t *testing.T) {
 	p = ProjectAll(c, []Decision{call("made.Up", 1), call("airq.Current", 1)})
 	assert.True(t, p.Replaced)
 	assert.Empty(t, p.Also)
+	c.Called = []string{"news.Top"} // an answer after a call is admissible
 	p = ProjectAll(c, []Decision{{Action: DirectAnswer, Answer: "Yes.", DependencyRank: 1}, call("airq.Current", 1)})
 	assert.Equal(t, DirectAnswer, p.Decision.Action)
 	assert.Empty(t, p.Also)
