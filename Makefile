@@ -13,7 +13,7 @@ TEST_STATE  ?= .state/test
 BENCH_STATE ?= .state/bench
 LLM_STATE   ?= .state/bench-llm
 LLM_SIM_PORT ?= 8401
-BENCH_LLM_ARGS ?= -n 60 -seed 1 -concurrency 4 -batches 1 -variants static+alphabeta
+BENCH_LLM_ARGS ?= -n 150 -seed 1 -concurrency 4 -batches 5 -variants dynamic+alphabeta+noinertia,dynamic+alphabeta
 BENCH_LLM_RATES ?= 0 0.2
 # -benchtime and -count of make bench-agent; the default takes about 3 minutes with the stack's start.
 BENCH_FLAGS ?= -benchtime 40x -count 3

@@ -54,7 +54,15 @@ func (a *Activities) Decide(ctx context.Context, in DecideInput) (planner.Result
 		return planner.Result{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("planner %q is not one of %s, %s", in.Planner, PlannerGraphFirst, PlannerLLM), ErrTypeInvalidInput, nil)
 	}
-	res, err := p.Decide(ctx, in.Context)
+	var res planner.Result
+	var err error
+	_, graphFirst := p.(planner.GraphFirst)
+	if d, ok := planner.Inertial(in.Context); ok && !graphFirst && !in.NoInertia {
+		// The learned graph is sure of this step: no LLM call (AutoTool's inertia).
+		res = planner.Result{Planner: planner.InertiaName, Decisions: []planner.Decision{d}, Usage: planner.Usage{LLMSaved: 1}}
+	} else {
+		res, err = p.Decide(ctx, in.Context)
+	}
 	switch {
 	case errors.Is(err, llm.ErrInvalidOutput):
 		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePlannerInvalidOutput, err, res.Usage)

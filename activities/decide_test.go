@@ -178,3 +178,38 @@ func TestDecideErrors(t *testing.T) {
 		})
 	}
 }
+
+// A step the learned graph is sure of runs without the LLM: the call of a proven chain's
+// target, then the answer. NoInertia asks the LLM every step.
+func TestDecideInertia(t *testing.T) {
+	cand := planner.Candidate{API: "weather.Current", Status: "active", Score: 1, Proven: planner.InertiaMinRuns,
+		Plan: planner.Plan{Target: "weather.Current", Steps: []planner.PlanStep{{API: "weather.Current",
+			Bindings: []planner.Binding{{Param: "latitude", Required: true, Source: planner.SourceGiven, Value: "41.9"}}}}}}
+	c := startContext("What is the current weather in Rome?")
+	c.Recalled, c.Candidates = []string{c.Query}, []planner.Candidate{cand}
+
+	srv := llmtest.Script(t, llmtest.Answer(planner.Decision{Action: planner.CallAPI, TargetAPI: "weather.Current"}))
+	a := &activities.Activities{LLM: llmPlanner(t, srv)}
+	res, err := decide(t, a, activities.DecideInput{Planner: activities.PlannerLLM, Context: c})
+	require.NoError(t, err)
+	assert.Equal(t, planner.InertiaName, res.Planner)
+	assert.Equal(t, planner.Usage{LLMSaved: 1}, res.Usage)
+	require.NotNil(t, res.Projection)
+	assert.Equal(t, "weather.Current", res.Projection.Decision.TargetAPI)
+	assert.False(t, res.Projection.Replaced)
+	assert.Zero(t, srv.Count(), "no LLM call")
+
+	c.Called, c.Completed = []string{"weather.Current"}, []string{"weather.Current"}
+	c.Results = map[string]map[string]any{"weather.Current": {"temperature": 21}}
+	c.History = []planner.Turn{{Observation: "retrieved", Decision: res.Projection.Decision}}
+	res, err = decide(t, a, activities.DecideInput{Planner: activities.PlannerLLM, Context: c})
+	require.NoError(t, err)
+	assert.Equal(t, planner.DirectAnswer, res.Projection.Decision.Action)
+	assert.Equal(t, planner.InertiaName, res.Planner)
+	assert.Zero(t, srv.Count(), "the answer needs no LLM call either")
+
+	res, err = decide(t, a, activities.DecideInput{Planner: activities.PlannerLLM, Context: c, NoInertia: true})
+	require.NoError(t, err)
+	assert.Equal(t, "llm:"+decideModel, res.Planner)
+	assert.Equal(t, 1, srv.Count(), "without inertia the LLM decides")
+}

@@ -341,7 +341,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			if err != nil {
 				return RetrieveResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("retrieve: plan for %s: %v", node.Name, err), ErrTypeBadPlan, err)
 			}
-			cand.Plan = p
+			cand.Plan, cand.Proven = p, g.ChainRuns(p, planner.InertiaReliability)
 			trees = append(trees, sg.Tree(g))
 			for _, api := range sg.APIs {
 				if n := g.Node(api); n.API != nil {

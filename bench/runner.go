@@ -22,6 +22,9 @@ type Variant struct {
 	Pruning bool `json:"pruning"`
 	// HGT turns on the HGT link predictor.
 	HGT bool `json:"hgt"`
+	// NoInertia makes the LLM planner decide every step, even those the learned graph is sure
+	// of (planner.Inertial).
+	NoInertia bool `json:"no_inertia,omitempty"`
 }
 
 // Runner runs one task under one variant, typically by starting a QueryWorkflow and waiting

@@ -10,6 +10,9 @@ type DecideInput struct {
 	// when one is configured).
 	Planner string          `json:"planner,omitempty"`
 	Context planner.Context `json:"context"`
+	// NoInertia makes the LLM decide every step; by default a step the learned graph is sure
+	// of (planner.Inertial) is taken without it.
+	NoInertia bool `json:"no_inertia,omitempty"`
 }
 
 // Planner names, the values of DecideInput.Planner.

@@ -83,6 +83,10 @@ type Candidate struct {
 	Inputs      []ParamInfo `json:"inputs,omitempty"`
 	Outputs     []ParamInfo `json:"outputs,omitempty"`
 	Plan        Plan        `json:"plan"`
+	// Proven counts the earlier runs the graph saw the candidate's whole chain run well: the
+	// fewest successes among its target and the data flows (THEN edges) its plan uses, or 0
+	// when one of them is less reliable than InertiaReliability. See Inertial.
+	Proven int `json:"proven,omitempty"`
 }
 
 // Plan is an executable toolchain for one target, in dependency order: twnm.Plan, the one
@@ -161,11 +165,13 @@ type Usage struct {
 	LLMCalls         int `json:"llm_calls"`
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
+	// LLMSaved counts the LLM decisions an inertial step took the place of (Inertial).
+	LLMSaved int `json:"llm_saved,omitempty"`
 }
 
 // Add returns u plus v.
 func (u Usage) Add(v Usage) Usage {
-	return Usage{u.LLMCalls + v.LLMCalls, u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens}
+	return Usage{u.LLMCalls + v.LLMCalls, u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens, u.LLMSaved + v.LLMSaved}
 }
 
 // Result is a planner's answer for one step.

@@ -39,13 +39,16 @@ var (
 	variantDynamicHeuristic = bench.Variant{Name: "dynamic+heuristic", Search: "heuristic", Feedback: true}
 	variantDynamicHGT       = bench.Variant{Name: "dynamic+heuristic+hgt", Search: "heuristic", Feedback: true, HGT: true}
 	variantDynamicPruning   = bench.Variant{Name: "dynamic+alphabeta+pruning", Search: "alphabeta", Feedback: true, Pruning: true}
+	// variantDynamicNoInertia asks the LLM planner every step (with the graph-first planner,
+	// which calls no LLM, it is dynamic+alphabeta).
+	variantDynamicNoInertia = bench.Variant{Name: "dynamic+alphabeta+noinertia", Search: "alphabeta", Feedback: true, NoInertia: true}
 
 	// ablationVariants are the variants `navi bench` runs by default, in order.
 	ablationVariants = []bench.Variant{variantNoGraph, variantStaticAlphaBeta, variantDynamicAlphaBeta, variantDynamicHeuristic, variantDynamicHGT}
 	// failureVariants are the variants of the failure scenario.
 	failureVariants = []bench.Variant{variantDynamicAlphaBeta, variantDynamicPruning}
 	// knownVariants are the variants -variants accepts.
-	knownVariants = append(slices.Clone(ablationVariants), variantDynamicPruning)
+	knownVariants = append(slices.Clone(ablationVariants), variantDynamicPruning, variantDynamicNoInertia)
 )
 
 // Phases of the failure scenario.

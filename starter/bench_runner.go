@@ -40,7 +40,7 @@ type stackRunner struct {
 func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task) (bench.Outcome, error) {
 	id := fmt.Sprintf("%s-%s-%s-%d", r.prefix, v.Name, t.ID, r.seq.Add(1))
 	req := workflows.QueryRequest{
-		Query: t.Query, Planner: v.Planner, Search: v.Search, NoFeedback: !v.Feedback,
+		Query: t.Query, Planner: v.Planner, Search: v.Search, NoFeedback: !v.Feedback, NoInertia: v.NoInertia,
 		ClarifyDeadline: r.clarifyDeadline, MaxSteps: r.maxSteps,
 	}
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)

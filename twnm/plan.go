@@ -218,3 +218,35 @@ func (p Plan) resolve(g *Graph) (resolved, error) {
 	}
 	return r, nil
 }
+
+// ChainRuns counts the earlier runs in which the chain of plan ran well, as g has learned
+// them: the fewest successes among its target and the data flows (THEN edges) its steps take
+// from one another; 0 when one of them has never run or is less reliable than floor.
+func (g *Graph) ChainRuns(plan Plan, floor float64) int {
+	target, ok := g.APIByName(plan.Target)
+	if !ok || g.Node(target).Reliability() < floor {
+		return 0
+	}
+	least := g.Node(target).Success
+	for _, st := range plan.Steps {
+		to, ok := g.APIByName(st.API)
+		if !ok {
+			return 0
+		}
+		for _, b := range st.Bindings {
+			if b.Source != SupplyUpstream {
+				continue
+			}
+			from, ok := g.APIByName(b.FromAPI)
+			if !ok {
+				return 0
+			}
+			e, ok := g.Edge(Then, from, to)
+			if !ok || e.Reliability() < floor {
+				return 0
+			}
+			least = min(least, e.Success)
+		}
+	}
+	return int(least)
+}

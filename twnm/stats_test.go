@@ -213,3 +213,29 @@ func TestReliability(t *testing.T) {
 		})
 	}
 }
+
+// A chain has run well as often as its least used link: the target's successes and those of
+// the THEN edges its steps take from one another, each reliable enough.
+func TestChainRuns(t *testing.T) {
+	plan := Plan{Target: "AddAgenda", Steps: []Step{
+		{API: "GetToken"},
+		{API: "AddAgenda", Bindings: []Binding{{Param: "user_token", Required: true, Source: SupplyUpstream, FromAPI: "GetToken", FromOutput: "token"}}},
+	}}
+	run := func(g *Graph, ok bool, n int) {
+		for range n {
+			require.NoError(t, g.Record([]Invocation{{API: "GetToken", Success: true, Time: t0}, {API: "AddAgenda", Success: ok, Time: t0}},
+				[]Transition{{Kind: Then, From: "GetToken", To: "AddAgenda", Success: ok, Time: t0}}))
+		}
+	}
+	g := statsGraph(t)
+	assert.Equal(t, 0, g.ChainRuns(plan, 0.8), "never run")
+	run(g, true, 4)
+	assert.Equal(t, 4, g.ChainRuns(plan, 0.8))
+	require.NoError(t, g.Record([]Invocation{{API: "AddAgenda", Success: true, Time: t0}}, nil))
+	assert.Equal(t, 4, g.ChainRuns(plan, 0.8), "the flow's 4 successes, not the target's 5")
+	run(g, false, 2)
+	// THEN: 4 of 6, reliability (4+3)/(6+3) ≈ 0.78 < 0.8: not proven.
+	assert.Equal(t, 0, g.ChainRuns(plan, 0.8))
+	assert.Equal(t, 4, g.ChainRuns(plan, 0.7))
+	assert.Equal(t, 0, g.ChainRuns(Plan{Target: "Nope"}, 0.8))
+}

@@ -292,7 +292,7 @@ func (r *run) decide() (planner.Result, error) {
 	retry := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
 		NonRetryableErrorTypes: contract.ErrorTypes(contract.ErrTypePlannerInvalidOutput, contract.ErrTypeLLMUnauthorized, contract.ErrTypeLLMRejected, contract.ErrTypeNoLLM, contract.ErrTypeInvalidInput)}
 	label := fmt.Sprintf("decide: step %d (%s)", r.state.Step, name)
-	in := contract.DecideInput{Planner: r.req.Planner, Context: r.pc}
+	in := contract.DecideInput{Planner: r.req.Planner, Context: r.pc, NoInertia: r.req.NoInertia}
 	var fut workflow.Future
 	if name == contract.PlannerGraphFirst && workflow.GetVersion(r.ctx, localDecideChange, workflow.DefaultVersion, localDecideVersion) >= localDecideVersion {
 		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{

@@ -58,6 +58,9 @@ type QueryRequest struct {
 	Search string `json:"search,omitempty"`
 	// NoFeedback leaves the graph's statistics as they are (the evaluation's static graph).
 	NoFeedback bool `json:"no_feedback,omitempty"`
+	// NoInertia makes the LLM planner decide every step, even one the learned graph is sure of
+	// (planner.Inertial).
+	NoInertia bool `json:"no_inertia,omitempty"`
 	// MaxSteps bounds planner decisions; 0 means DefaultMaxSteps.
 	MaxSteps int `json:"max_steps,omitempty"`
 	// MaxParallel bounds the tool calls of a plan that run at once (its independent steps and

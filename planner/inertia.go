@@ -1,0 +1,55 @@
+package planner
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Inertial steps (AutoTool's inertia, made durable): where the learned graph is sure of the
+// next step, the run takes it without asking the LLM. Two steps qualify:
+//
+//   - the call of a candidate whose whole chain has run well before (Candidate.Proven at least
+//     InertiaMinRuns), fully bound, before any target completed;
+//   - the answer right after an inertial call completed its chain (so no decision array of the
+//     model with later sub-intents is left undone).
+//
+// So at most two inertial steps follow each other. Nothing is inertial once a call failed:
+// the planner decides again, and the failure lowers the graph's confidence for next time.
+const (
+	// InertiaName is the planner name of an inertial step's result.
+	InertiaName = "inertia"
+	// InertiaMinRuns is how many good runs of a chain make it proven.
+	InertiaMinRuns = 3
+	// InertiaReliability is the reliability every step and flow of a proven chain keeps.
+	InertiaReliability = 0.8
+	// inertiaMark starts the Analysis of an inertial decision.
+	inertiaMark = "inertia: "
+)
+
+// Inertial returns the decision of an inertial step in c, if the step is one.
+func Inertial(c Context) (Decision, bool) {
+	if len(c.Failed) > 0 || len(c.Recalled) == 0 {
+		return Decision{}, false
+	}
+	d := graphFirst(c)
+	switch d.Action {
+	case CallAPI:
+		cand, ok := candidate(c, d.TargetAPI)
+		if !ok || cand.Proven < InertiaMinRuns || len(c.Completed) > 0 {
+			return Decision{}, false
+		}
+		d.Analysis = inertiaMark + d.TargetAPI + "'s chain ran well in " + strconv.Itoa(cand.Proven) + " earlier runs; " + d.Analysis
+		return d, true
+	case DirectAnswer:
+		n := len(c.History)
+		if len(c.Completed) == 0 || n == 0 || !IsInertial(c.History[n-1].Decision) {
+			return Decision{}, false
+		}
+		d.Analysis = inertiaMark + d.Analysis
+		return d, true
+	}
+	return Decision{}, false
+}
+
+// IsInertial reports whether d was decided by inertia, not by a planner.
+func IsInertial(d Decision) bool { return strings.HasPrefix(d.Analysis, inertiaMark) }
