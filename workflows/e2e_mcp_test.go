@@ -65,7 +65,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 	require.NoError(t, err)
 	a := startAgent(t, agentOptions{LLM: p, MCP: pool})
 
-	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: "What is the sum of 2 and 3.5?"})
+	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: "What is the sum of 2 and 3.5?", NoInertia: true}) // the script decides every step
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, []string{sum.Name}, res.Chain)
 	var called string
