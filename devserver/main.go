@@ -50,6 +50,7 @@ var searchAttributes = map[string]enumspb.IndexedValueType{
 	"NaviSteps":     enumspb.INDEXED_VALUE_TYPE_INT,
 	"NaviLLMCalls":  enumspb.INDEXED_VALUE_TYPE_INT,
 	"NaviToolsUsed": enumspb.INDEXED_VALUE_TYPE_KEYWORD_LIST,
+	"NaviLLMSaved":  enumspb.INDEXED_VALUE_TYPE_INT,
 }
 
 // options configures one dev server.

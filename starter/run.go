@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/naviagent/navi/contract"
+	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -274,7 +275,7 @@ func printResult(w io.Writer, res workflows.QueryResult, requested string) {
 	}
 	field(w, "steps", "%d", res.Steps)
 	field(w, "tools", "%d call(s), %d recombination(s)", res.ToolCalls, res.Recombinations)
-	field(w, "llm", "%s", usageLine(res.Usage.LLMCalls, res.Usage.PromptTokens, res.Usage.CompletionTokens))
+	field(w, "llm", "%s", usageLine(res.Usage))
 	fmt.Fprintf(w, "\n%s\n", terminalSafe(res.Answer))
 }
 
@@ -290,8 +291,12 @@ func plannerLabel(planner, requested string) string {
 	}
 }
 
-func usageLine(calls, prompt, completion int) string {
-	return fmt.Sprintf("%d call(s), %d tokens (%d prompt, %d completion)", calls, prompt+completion, prompt, completion)
+func usageLine(u planner.Usage) string {
+	line := fmt.Sprintf("%d call(s), %d tokens (%d prompt, %d completion)", u.LLMCalls, u.PromptTokens+u.CompletionTokens, u.PromptTokens, u.CompletionTokens)
+	if u.LLMSaved > 0 {
+		line += fmt.Sprintf("; %d saved by inertial steps", u.LLMSaved)
+	}
+	return line
 }
 
 // answer answers the question a run waits on, through the run's answer update.

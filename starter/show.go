@@ -230,7 +230,7 @@ func printState(w io.Writer, id string, st workflows.QueryState, requested strin
 		field(w, "candidates", "%s", strings.Join(st.Candidates, ", "))
 	}
 	field(w, "tools", "%d call(s)%s", st.ToolCalls, listSuffix(st.ToolsUsed))
-	field(w, "llm", "%s", usageLine(st.Usage.LLMCalls, st.Usage.PromptTokens, st.Usage.CompletionTokens))
+	field(w, "llm", "%s", usageLine(st.Usage))
 }
 
 // traceLine is one trace entry: "  step N  kind  ✓/✗  summary".

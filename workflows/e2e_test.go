@@ -32,6 +32,7 @@ import (
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/planner/llm/llmtest"
 	"github.com/naviagent/navi/toolworld"
+	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -688,4 +689,39 @@ func TestAgentClarifiesInsideOnePartOnRealStack(t *testing.T) {
 		assert.Equal(t, 1, n, "%s: %v", api, calls)
 	}
 	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v10_part_clarify")
+}
+
+// TestAgentInertiaOnRealStack asks with the LLM planner for the elevation at a point, once the
+// graph in Neo4j has seen geo.Elevation answer well many times: the LLM recalls, and the
+// call and the answer are inertial steps, counted in the result and the NaviLLMSaved search
+// attribute. Its history is recorded (query_v10_inertia).
+func TestAgentInertiaOnRealStack(t *testing.T) {
+	srv := llmtest.New(t, toolScript("geo.Elevation", "GroundElevation(description: elevation at a point)", nil, "scripted answer"))
+	p, err := llm.New(llm.Config{BaseURL: srv.URL + "/v1", Model: "scripted"})
+	require.NoError(t, err)
+	a := startAgent(t, agentOptions{LLM: p})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	// Many good runs of geo.Elevation, whatever other tests did to it.
+	now := time.Now()
+	invs := make([]twnm.Invocation, 30)
+	for i := range invs {
+		invs[i] = twnm.Invocation{API: "geo.Elevation", Success: true, Time: now}
+	}
+	require.NoError(t, a.store.RecordFeedback(ctx, invs, nil))
+
+	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: elevationQuery, Planner: activities.PlannerLLM})
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, []string{"geo.Elevation"}, res.Chain)
+	assert.Equal(t, 1, res.Usage.LLMCalls, "the LLM recalled only")
+	assert.Equal(t, 2, res.Usage.LLMSaved, "the call and the answer were inertial")
+	assert.Equal(t, 1, srv.Count())
+	assert.Contains(t, res.Answer, "geo.Elevation answered")
+
+	desc, err := a.c.DescribeWorkflowExecution(ctx, run.GetID(), run.GetRunID())
+	require.NoError(t, err)
+	var saved int64
+	require.NoError(t, converter.GetDefaultDataConverter().FromPayload(desc.GetWorkflowExecutionInfo().GetSearchAttributes().GetIndexedFields()["NaviLLMSaved"], &saved))
+	assert.Equal(t, int64(2), saved)
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v10_inertia")
 }

@@ -537,7 +537,8 @@ func (r *run) trace(kind string, ok bool, summary string) {
 	}
 }
 
-// upsert publishes the run's status, steps, LLM calls and tools as search attributes.
+// upsert publishes the run's status, steps, LLM calls (made and saved) and tools as search
+// attributes.
 func (r *run) upsert() error {
 	updates := []temporal.SearchAttributeUpdate{
 		StatusAttr.ValueSet(r.state.Status), StepsAttr.ValueSet(int64(r.state.Step)),
@@ -545,6 +546,11 @@ func (r *run) upsert() error {
 	}
 	if r.state.Planner != "" {
 		updates = append(updates, PlannerAttr.ValueSet(r.state.Planner))
+	}
+	// Only runs with an inertial step set it, so the upserts of runs recorded before inertia
+	// replay as they were.
+	if r.state.Usage.LLMSaved > 0 {
+		updates = append(updates, LLMSavedAttr.ValueSet(int64(r.state.Usage.LLMSaved)))
 	}
 	if len(r.state.ToolsUsed) > 0 {
 		updates = append(updates, ToolsUsedAttr.ValueSet(r.state.ToolsUsed))

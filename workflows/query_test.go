@@ -1098,3 +1098,44 @@ func TestQueryWorkflowClarifiesInsideOnePart(t *testing.T) {
 	assert.Contains(t, res.Answer, "weather.Current")
 	env.AssertExpectations(t)
 }
+
+// Inertial steps: a chain the graph has seen run well is called, and answered, without the
+// LLM; the run counts the decisions saved. With NoInertia the LLM decides every step.
+func TestQueryWorkflowInertialSteps(t *testing.T) {
+	for _, noInertia := range []bool{false, true} {
+		t.Run(fmt.Sprintf("no inertia %v", noInertia), func(t *testing.T) {
+			p := &scriptedPlanner{decisions: []planner.Decision{
+				{Action: planner.RetrieveAPI, RecallDescription: "WeatherAPI(description: current weather)"},
+				{Action: planner.CallAPI, TargetAPI: "weather.Current"},
+				{Action: planner.DirectAnswer, Answer: "It is 21.5 °C in Rome."},
+			}}
+			env := newEnv(t, p)
+			res := retrieved("Rome")
+			res.Candidates[0].Proven = planner.InertiaMinRuns
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+			onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+			onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+			(&feedbackSink{}).on(env)
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", Planner: activities.PlannerLLM, NoInertia: noInertia})
+			out := result(t, env)
+			require.Equal(t, StatusAnswered, out.Status, out.Answer)
+			assert.Equal(t, []string{"geo.Geocode", "weather.Current"}, out.Chain)
+			if noInertia {
+				assert.Equal(t, planner.Usage{LLMCalls: 3, PromptTokens: 300, CompletionTokens: 60}, out.Usage)
+				assert.Equal(t, "It is 21.5 °C in Rome.", out.Answer)
+				return
+			}
+			assert.Equal(t, planner.Usage{LLMCalls: 1, PromptTokens: 100, CompletionTokens: 20, LLMSaved: 2}, out.Usage,
+				"the LLM retrieved; the call and the answer were inertial")
+			assert.Contains(t, out.Answer, "weather.Current answered")
+			var decided []string
+			for _, e := range state(t, env).Trace {
+				if e.Kind == TraceDecide {
+					decided = append(decided, e.Summary)
+				}
+			}
+			require.Len(t, decided, 3)
+			assert.True(t, strings.HasPrefix(decided[1], "inertia decided call_api weather.Current"), decided[1])
+		})
+	}
+}

@@ -12,7 +12,8 @@ import (
 // the current workflow code: a change that would break running workflows fails here. Record a
 // new set with `NAVI_RECORD_HISTORIES=$PWD/workflows/testdata make test` (the integration tests
 // in e2e_test.go write query_v4_*.json to query_v10_*.json; query_v10_part_clarify asks inside
-// one part of a compound request and binds the answer where it asked; query_v9_navi_types and
+// one part of a compound request and binds the answer where it asked, query_v10_inertia takes
+// its call and answer as inertial steps (NaviLLMSaved upserted); query_v9_navi_types and
 // query_v9_recombine are runs of navi.QueryWorkflow whose activities fail with navi.-prefixed
 // error types (a tool's navi.ToolUnavailable, retried, then recombined), query_v9_llm_array one
 // whose LLM decision array ran two calls in one step; query_v8_navi_names

@@ -34,7 +34,7 @@ func TestComposeFile(t *testing.T) {
 		assert.Contains(t, s[name].Environment["NAVI_CODEC_KEYS"], "NAVI_CODEC_KEYS:?", "%s requires the keys", name)
 	}
 	assert.Contains(t, s["worker"].DependsOn, "temporal-setup", "the worker waits for the search attributes")
-	for _, sa := range []string{"NaviStatus", "NaviPlanner", "NaviSteps", "NaviLLMCalls", "NaviToolsUsed"} {
+	for _, sa := range []string{"NaviStatus", "NaviPlanner", "NaviSteps", "NaviLLMCalls", "NaviToolsUsed", "NaviLLMSaved"} {
 		assert.Contains(t, strings.Join(s["temporal-setup"].Command, " "), "--name "+sa)
 	}
 	require.Equal(t, []string{"127.0.0.1:8234:8234"}, s["codec"].Ports, "the codec server is this machine's only")
