@@ -46,12 +46,20 @@ func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) error
 	if err := a.recordGoals(ctx, in); err != nil {
 		return err
 	}
+	forgot := 0
+	for _, key := range in.Forget {
+		n, err := a.Store.ForgetGoals(ctx, key)
+		if err != nil {
+			return graphError(err)
+		}
+		forgot += n
+	}
 	outputs, err := a.addObserved(ctx, in)
 	if err != nil {
 		return err
 	}
 	activity.GetLogger(ctx).Info("recorded feedback", "key", in.Key, "invocations", len(in.Invocations),
-		"transitions", len(in.Transitions), "goals", len(in.Goals), "outputsAdded", outputs, "alreadyRecorded", !fresh)
+		"transitions", len(in.Transitions), "goals", len(in.Goals), "goalsForgotten", forgot, "outputsAdded", outputs, "alreadyRecorded", !fresh)
 	return nil
 }
 

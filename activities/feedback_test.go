@@ -174,3 +174,29 @@ func TestRecordFeedbackErrors(t *testing.T) {
 		})
 	}
 }
+
+// A rejected run's chain is recorded again with Forget: the sub-goals the run attached to its
+// tools go, and retrieval no longer finds them by that request.
+func TestRecordFeedbackForgetsARejectedRunsGoals(t *testing.T) {
+	store := stacktest.Store(t)
+	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
+	locate, forecast, _ := chainCatalog(t, store)
+	now := time.Now()
+	run := activities.FeedbackInput{Key: stacktest.UniqueName("navi/test/run/chain-"),
+		Invocations: []twnm.Invocation{{API: locate, Success: true, Time: now}, {API: forecast, Success: true, Time: now}},
+		Transitions: []twnm.Transition{{Kind: twnm.Then, From: locate, To: forecast, Success: true, Time: now}},
+		Goals:       []activities.GoalFeedback{{API: forecast, Text: "the outlook at " + forecast}}}
+	require.NoError(t, recordFeedback(t, a, run))
+	goals, err := store.Goals(context.Background(), forecast)
+	require.NoError(t, err)
+	require.Equal(t, []string{"the outlook at " + forecast}, goals)
+
+	rating := activities.FeedbackInput{Key: "rating/" + run.Key, Forget: []string{run.Key},
+		Invocations: []twnm.Invocation{{API: forecast, Success: false, Revised: true, Time: now}}}
+	require.NoError(t, recordFeedback(t, a, rating))
+	goals, err = store.Goals(context.Background(), forecast)
+	require.NoError(t, err)
+	assert.Empty(t, goals)
+	s, f := counts(t, store, forecast)
+	assert.Equal(t, [2]int64{0, 1}, [2]int64{s, f}, "the answering call's success was taken back")
+}

@@ -46,6 +46,7 @@ type GraphStore interface {
 	Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error)
 	RecordFeedbackOnce(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error)
 	RecordGoals(ctx context.Context, key string, uses []neo4j.GoalUse, now time.Time) error
+	ForgetGoals(ctx context.Context, key string) (int, error)
 	AddOutputs(ctx context.Context, observed map[string][]twnm.Param) (int, error)
 	ReadTx(ctx context.Context, what string, fn func(neo4j.Reads) error) error
 }

@@ -14,6 +14,9 @@ type FeedbackInput struct {
 	// Goals are the parts of the request the chain served, each with the API that served it:
 	// retrieval later finds those APIs by requests like them.
 	Goals []GoalFeedback `json:"goals,omitempty"`
+	// Forget names chains (their keys) whose sub-goals are to be forgotten: the user rejected
+	// the run, so what it taught retrieval about its tools goes (a bad verdict of navi rate).
+	Forget []string `json:"forget,omitempty"`
 }
 
 // GoalFeedback is one sub-goal of a request and the API that served it.

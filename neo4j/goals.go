@@ -81,6 +81,31 @@ func (s *Store) RecordGoals(ctx context.Context, key string, uses []GoalUse, now
 	})
 }
 
+// ForgetGoals forgets the past sub-goals recorded under key (RecordGoals): a run the user
+// rejected taught the graph nothing about what users call its tools. It returns how many it
+// forgot; a key with none is no error.
+func (s *Store) ForgetGoals(ctx context.Context, key string) (int, error) {
+	if key == "" {
+		return 0, fmt.Errorf("forget goals: the key is empty")
+	}
+	var n int64
+	err := s.writeTx(ctx, "forget goals "+key, func(tx driver.ManagedTransaction) error {
+		recs, err := runTx(ctx, tx, forgetGoals, map[string]any{"prefix": key + "/"})
+		if err != nil {
+			return err
+		}
+		n, _ = recs[0].AsMap()["n"].(int64)
+		return nil
+	})
+	return int(n), err
+}
+
+const forgetGoals = `
+OPTIONAL MATCH (g:Goal) WHERE g.id STARTS WITH $prefix
+WITH collect(g) AS gs
+FOREACH (g IN gs | DETACH DELETE g)
+RETURN size(gs) AS n`
+
 // forgetServedGoals forgets what users called the APIs of catalog $catalog: the SERVED edges
 // from past sub-goals to them, and the sub-goals left serving nothing. A sub-goal that also
 // served another catalog's API stays with that API.

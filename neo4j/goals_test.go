@@ -149,3 +149,29 @@ func TestRecallSourceBatchMatchesOneByOne(t *testing.T) {
 		require.NoError(t, err)
 	}
 }
+
+// A rejected run's sub-goals are forgotten by its chain's key; other runs' stay.
+func TestForgetGoals(t *testing.T) {
+	s, ctx, prefix, _ := imported(t)
+	emb := stacktest.Embedder(t)
+	weather := prefix + "Weather"
+	texts := []string{"is the sky clear over " + word(prefix, "city"), "will it snow in " + word(prefix, "city")}
+	vecs, err := emb.Embed(ctx, texts)
+	require.NoError(t, err)
+	rejected, kept := stacktest.UniqueName("run-a/chain-1"), stacktest.UniqueName("run-b/chain-1")
+	require.NoError(t, s.RecordGoals(ctx, rejected, []neo4j.GoalUse{{API: weather, Text: texts[0], Vector: vecs[0]}}, time.Now()))
+	require.NoError(t, s.RecordGoals(ctx, kept, []neo4j.GoalUse{{API: weather, Text: texts[1], Vector: vecs[1]}}, time.Now()))
+
+	n, err := s.ForgetGoals(ctx, rejected)
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	got, err := s.Goals(ctx, weather)
+	require.NoError(t, err)
+	assert.Equal(t, []string{texts[1]}, got)
+
+	n, err = s.ForgetGoals(ctx, rejected)
+	require.NoError(t, err)
+	assert.Zero(t, n, "forgetting again forgets nothing")
+	_, err = s.ForgetGoals(ctx, "")
+	assert.Error(t, err)
+}

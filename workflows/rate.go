@@ -51,6 +51,9 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 	for i, ch := range req.Chains {
 		in := verdictOn(ch, req.Good)
 		in.Key = fmt.Sprintf("%s%s/%d", RatingKeyPrefix, self, i)
+		if !req.Good && len(ch.Goals) > 0 {
+			in.Forget = []string{ch.Key} // what the run taught retrieval goes with it
+		}
 		if err := workflow.ExecuteActivity(ctx, activity(contract.ActivityRecordFeedback), in).Get(ctx, nil); err != nil {
 			return res, fmt.Errorf("rate %s: chain %d: %w", req.Workflow, i+1, err)
 		}

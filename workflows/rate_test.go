@@ -17,7 +17,8 @@ import (
 func TestRateWorkflow(t *testing.T) {
 	chain := contract.FeedbackInput{Key: "run/1/chain-1",
 		Invocations: []twnm.Invocation{{API: "geo.Geocode", Success: true}, {API: "skycast.Now", Success: false}, {API: "weather.Current", Success: true}},
-		Transitions: []twnm.Transition{{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", Success: true}}}
+		Transitions: []twnm.Transition{{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", Success: true}},
+		Goals:       []contract.GoalFeedback{{API: "weather.Current", Text: "weather in Rome"}}}
 	tests := []struct {
 		name string
 		good bool
@@ -44,6 +45,12 @@ func TestRateWorkflow(t *testing.T) {
 			// The geocoder answered (its data is judged through the flow); skycast failed already.
 			assert.Equal(t, []twnm.Invocation{{API: "weather.Current", Success: tt.good, Revised: true}}, got[0].Invocations)
 			assert.Equal(t, []twnm.Transition{{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", Success: tt.good, Revised: true}}, got[0].Transitions)
+			assert.Empty(t, got[0].Goals, "a rating teaches retrieval nothing new")
+			if tt.good {
+				assert.Empty(t, got[0].Forget)
+			} else {
+				assert.Equal(t, []string{"run/1/chain-1"}, got[0].Forget, "a rejected run's sub-goals are forgotten")
+			}
 			assert.True(t, chain.Invocations[0].Success, "the request's chain is not changed")
 		})
 	}
