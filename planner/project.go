@@ -81,9 +81,9 @@ func Merge(a, b Plan) Plan {
 //     params, the known values or an upstream step);
 //   - retrieve_api: a recall description, and fewer than MaxRetrievals retrievals so far;
 //   - clarify_intent: a question, and fewer than MaxClarifications so far;
-//   - direct_answer: an answer, and, before any call, the graph asked and no candidate able
-//     to run (an answer before the tools were consulted, or while one can run, is a guess:
-//     the weak model's premature answer).
+//   - direct_answer: an answer, and, before any call, one the graph-first policy would not
+//     replace by a retrieval or a call (an answer before the tools were consulted, or while
+//     one can run, is a guess: the weak model's premature answer).
 func Project(c Context, d Decision) Projection {
 	reason, plan := inadmissible(c, d)
 	if reason == "" {
@@ -144,14 +144,14 @@ func inadmissible(c Context, d Decision) (string, Plan) {
 		if strings.TrimSpace(d.Answer) == "" {
 			return "direct_answer has no answer", Plan{}
 		}
+		// Before any call, an answer is a guess where the graph would still ask for a tool or
+		// call one; where it would answer too (no tool, or none it can bind), it is not.
 		if len(c.Called) == 0 {
-			if len(c.Recalled) == 0 {
+			switch gf := graphFirst(c); gf.Action {
+			case RetrieveAPI:
 				return "direct_answer before the graph was asked for a tool: the answer would be a guess", Plan{}
-			}
-			for _, cand := range c.Candidates {
-				if reason, _ := inadmissible(c, Decision{Action: CallAPI, TargetAPI: cand.API}); reason == "" {
-					return fmt.Sprintf("direct_answer before any call, while %s can run: the answer would be a guess", cand.API), Plan{}
-				}
+			case CallAPI:
+				return fmt.Sprintf("direct_answer before any call, while %s can run: the answer would be a guess", gf.TargetAPI), Plan{}
 			}
 		}
 	default:
