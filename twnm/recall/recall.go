@@ -320,56 +320,36 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 	return res, nil
 }
 
-// listTop is how far down a clause's own candidates the best tools of the two items of a list
-// it asks for must be for splitLists to take it apart; each further item adds listSlack.
-const (
-	listTop   = 3
-	listSlack = 2
-)
+// listTop is how far down a clause's own candidates the best tools of both parts of a list it
+// asks for must be for splitList to take it apart.
+const listTop = 3
 
-// splitLists takes apart the clauses that ask for a list of things (see subgoal.SplitList)
-// where each item's best tool differs and all are among the clause's own best (see
-// takeApart): "retrieve flight options and hotel availability" is two requests to two tools,
-// "find the title and the year of a movie" one.
+// splitLists takes apart the clauses that ask for a list of things under one verb (see
+// subgoal.SplitList) where each part's best tool differs and both are among the clause's own
+// best listTop: "retrieve flight options and hotel availability" is two requests to two
+// tools, "find the title and the year of a movie" one.
 func splitLists(ctx context.Context, r *ranker, goals []subgoal.Goal) ([]subgoal.Goal, error) {
 	for i := 0; i < len(goals); i++ {
 		parts, ok := subgoal.SplitList(goals, i)
 		if !ok {
 			continue
 		}
-		n := len(parts) - len(goals) + 1 // the items
 		found, err := r.rank(ctx, goals) // every goal at once: the later rounds reuse them
 		if err != nil {
 			return nil, err
 		}
-		ranked, err := r.rank(ctx, parts[i:i+n])
+		ranked, err := r.rank(ctx, parts[i:i+2])
 		if err != nil {
 			return nil, err
 		}
-		if !takeApart(found[i], ranked) {
+		a, b := best(ranked[0]), best(ranked[1])
+		if a == "" || b == "" || a == b || !amongBest(found[i], a) || !amongBest(found[i], b) {
 			continue
 		}
 		goals = parts
-		i += n - 1
+		i++
 	}
 	return goals, nil
-}
-
-// takeApart reports whether the items of a clause's list find tools of their own: their best
-// candidates all differ, and all are among the clause's own first listTop + listSlack·(n − 2)
-// candidates for n items (3 for two, 5 for three): an item's tool the clause itself ranks far
-// down was found by the item's words alone, not by what the clause asks.
-func takeApart(clause Goal, items []Goal) bool {
-	top := listTop + listSlack*(len(items)-2)
-	seen := map[string]bool{}
-	for _, it := range items {
-		b := best(it)
-		if b == "" || seen[b] || !amongBest(clause, b, top) {
-			return false
-		}
-		seen[b] = true
-	}
-	return true
 }
 
 // best is the name of g's best candidate, "" when it has none.
@@ -380,9 +360,9 @@ func best(g Goal) string {
 	return g.Candidates[0].Name
 }
 
-// amongBest reports whether api is among g's first top candidates.
-func amongBest(g Goal, api string, top int) bool {
-	return slices.ContainsFunc(g.Candidates[:min(top, len(g.Candidates))], func(c Candidate) bool { return c.Name == api })
+// amongBest reports whether api is among g's first listTop candidates.
+func amongBest(g Goal, api string) bool {
+	return slices.ContainsFunc(g.Candidates[:min(listTop, len(g.Candidates))], func(c Candidate) bool { return c.Name == api })
 }
 
 // firstSameTool is the index i of the first pair of adjacent clauses whose best candidate is
