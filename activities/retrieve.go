@@ -269,11 +269,9 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	sl := slots(g) // the subgraph's inputs, which every part's values are read for
 	// What the user answered and what the caller bound win over what the text states; the
 	// answers are returned with the extraction, so that the run binds its calls alike.
-	answered := maps.Clone(in.Known)
-	if answered == nil {
-		answered = map[string]string{}
-	}
 	answers := answerValues(g, in.Answers, sl)
+	answered := map[string]string{}
+	maps.Copy(answered, in.Known)
 	maps.Copy(answered, answers)
 	res.Extracted = planner.Extract(in.Text, sl)
 	maps.Copy(res.Extracted, answers)

@@ -50,11 +50,10 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 	}
 	apiRows := map[dayKey]*counts{}
 	paramRows := map[[2]string]map[int64]*counts{}
-	// A revised failure takes back a success counted before: the call stays counted once. A
-	// revised success confirms it (twnm.Invocation.Revised).
+	// A revised failure takes back a success counted before: the call stays counted once (a
+	// revised success, which confirms it, is left out above; twnm.Invocation.Revised).
 	add := func(c *counts, ok, revised bool) {
 		switch {
-		case revised && ok:
 		case revised:
 			c.success--
 			c.failure++
@@ -65,6 +64,9 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 		}
 	}
 	for _, inv := range invs {
+		if inv.Revised && inv.Success {
+			continue // confirmed: counted already
+		}
 		k := dayKey{inv.API, dayOf(inv.Time.Unix())}
 		if apiRows[k] == nil {
 			apiRows[k] = &counts{}
