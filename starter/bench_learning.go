@@ -52,9 +52,10 @@ func learningTasks(n int, seed uint64) ([]toolworld.Task, error) {
 	if err != nil {
 		return nil, err
 	}
+	takers := latitudeTakers()
 	var out []toolworld.Task
 	for _, t := range pool {
-		if len(out) < n && favoursFaulted(t.GoldChain) {
+		if len(out) < n && favoursFaulted(t.GoldChain, takers) {
 			out = append(out, t)
 		}
 	}
@@ -67,24 +68,26 @@ func learningTasks(n int, seed uint64) ([]toolworld.Task, error) {
 // favoursFaulted reports whether a chain geocodes and feeds the coordinates to a step that
 // takes them as latitude and longitude: there the catalog's structure favours geo.Geocode, whose
 // outputs are that very concept, over opengeo.Locate's lat and lon (joined by similarity), so
-// a static graph takes the wrong geocoder where an equal one is at hand.
-func favoursFaulted(chain []string) bool {
+// a static graph takes the wrong geocoder where an equal one is at hand. takers are the APIs
+// that take latitude (latitudeTakers).
+func favoursFaulted(chain []string, takers map[string]bool) bool {
 	for i, api := range chain[:max(0, len(chain)-1)] {
 		if slices.Contains(geocoders, api) {
-			return takesInput(chain[i+1], "latitude")
+			return takers[chain[i+1]]
 		}
 	}
 	return false
 }
 
-// takesInput reports whether the tool world's API takes an input named name.
-func takesInput(api, name string) bool {
+// latitudeTakers are the tool world's APIs that take an input named latitude.
+func latitudeTakers() map[string]bool {
+	out := map[string]bool{}
 	for _, t := range toolworld.Classic() {
-		if t.API.Name == api {
-			return slices.ContainsFunc(t.API.Inputs, func(p twnm.Param) bool { return p.Name == name })
+		if slices.ContainsFunc(t.API.Inputs, func(p twnm.Param) bool { return p.Name == "latitude" }) {
+			out[t.API.Name] = true
 		}
 	}
-	return false
+	return out
 }
 
 // setLearningFaults sets the faults for the runs whose idempotency keys start with keys only:
