@@ -203,6 +203,7 @@ func rankTask(ctx context.Context, r Ranker, t Task, known map[string]bool) (Tas
 	}
 	return TaskResult{
 		ID:     t.ID,
+		Query:  t.Query,
 		Final:  t.Final,
 		Chain:  t.Chain,
 		Score:  ScoreTask(t, ranking),

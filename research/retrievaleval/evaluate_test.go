@@ -227,7 +227,7 @@ func TestReportOutputs(t *testing.T) {
 	assert.Contains(t, first, "hit_at_1", "metrics are fields of the result")
 	task := first["per_task"].([]any)[1].(map[string]any)
 	assert.Equal(t, map[string]any{
-		"id": "b", "final": "D", "chain": []any{"B", "D"}, "final_rank": 4.0, "chain_ranks": []any{2.0, 4.0},
+		"id": "b", "query": "qb", "final": "D", "chain": []any{"B", "D"}, "final_rank": 4.0, "chain_ranks": []any{2.0, 4.0},
 		"recall_at_5": 1.0, "ndcg_at_10": task["ndcg_at_10"], "top": []any{"A", "B", "C", "D", "E"}, "ms": task["ms"],
 	}, task)
 }

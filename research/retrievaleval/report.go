@@ -46,7 +46,9 @@ type Result struct {
 
 // TaskResult is one task's ranks under one method.
 type TaskResult struct {
-	ID    string   `json:"id"`
+	ID string `json:"id"`
+	// Query is the task's request, so a miss can be read without the set at hand.
+	Query string   `json:"query"`
 	Final string   `json:"final"`
 	Chain []string `json:"chain"`
 	Score

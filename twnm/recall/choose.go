@@ -36,8 +36,8 @@ type Producer struct {
 	Circular bool
 }
 
-// producerDepth bounds how far back Choose follows circular producers to one that starts the
-// chain.
+// producerDepth bounds how far back Choose follows producers of producers: to one that starts
+// the chain (past circular ones), or whose inputs the request states.
 const producerDepth = 3
 
 // finalists is how many of the best candidates for the final step Choose weighs against each
@@ -70,10 +70,13 @@ const actionMismatch = 0.7
 //     answered by a geocoder, not by the reverse geocoder that takes them.
 //
 // The final step's required inputs that the request leaves to other tools are then bound by
-// the producer the request favours; those producers and the other parts' best candidates that
-// feed the chain come before it in Chain. Ranked holds the final step, then the candidates of
-// the request's parts (see rankedParts), the final step's producers after as many of them as
-// the request has clauses, so that every part of the request is represented early.
+// the producer the request favours, and so on back, producerDepth steps at most (an identifier
+// by its issuer: see issuers); those producers and the other parts' best candidates that feed
+// the chain come before it in Chain. Ranked holds the final step, then the candidates of the
+// request's parts (see rankedParts), the producers after as many of them as the request has
+// clauses, so that every part of the request is represented early, and right after them each
+// producer's substitutes: the other producers of what it gives that take a value the request
+// states and that the request retrieved.
 // With links, each clause's candidates are first rescored in place by their provider's
 // relevance to the whole request (see inContext; call Choose once per Result).
 // links may be nil (or o.NoGraph set): relevance alone decides.
@@ -184,7 +187,8 @@ func Choose(r *Result, links Links, o Options) error {
 		}
 	}
 	chain := []string{best}
-	var producers []string // ranked after each part's best candidate
+	var producers []string   // ranked after each part's best candidate
+	var substitutes []string // other producers of what a producer gives, ranked after producers
 	if links != nil {
 		var bind func(api string, depth int)
 		bind = func(api string, depth int) {
@@ -193,13 +197,24 @@ func Choose(r *Result, links Links, o Options) error {
 				if slices.ContainsFunc(need.Inputs, func(in string) bool { return stated[in] }) {
 					continue // the request gives it
 				}
-				p := pickProducer(need.Producers, pool, asked, links, api, whole.Text)
+				p := pickProducer(issuers(need, links, api), pool, asked, links, api, whole.Text)
 				if p.Name == "" || slices.Contains(chain, p.Name) {
 					continue
 				}
 				producers = append(producers, p.Name)
 				chain = append(chain, p.Name)
-				if p.Circular && depth < producerDepth {
+				// Another producer that takes what the request states, and that the
+				// request retrieved, could as well give it: the recombination's first
+				// alternative, ranked after the chain.
+				for _, o := range need.Producers {
+					if o.Name != p.Name && !o.Circular && pool[o.Name] > 0 && grounded(whole.Text, links, o.Name, api) {
+						substitutes = append(substitutes, o.Name)
+					}
+				}
+				// The producer's own inputs that the request does not state come from
+				// further back: the hotel search's city from the reverse geocoder, when
+				// the request gives a point.
+				if depth < producerDepth {
 					bind(p.Name, depth+1)
 				}
 			}
@@ -223,13 +238,13 @@ func Choose(r *Result, links Links, o Options) error {
 	}
 	for i, name := range rankedParts(clauses, whole) {
 		if i == len(clauses) {
-			for _, p := range producers {
+			for _, p := range slices.Concat(producers, substitutes) {
 				add(p)
 			}
 		}
 		add(name)
 	}
-	for _, p := range producers {
+	for _, p := range slices.Concat(producers, substitutes) {
 		add(p)
 	}
 	final[best] = max(final[best], final[names[0]])
@@ -368,8 +383,12 @@ func pickProducer(producers []Producer, pool map[string]float64, asked []string,
 		}
 		return best
 	}
+	// A word that names a value the request states ("at latitude 25.2") does not ask for
+	// what a circular producer gives: the geocoder that echoes a city's name and gives its
+	// latitude is no producer of the city at a latitude.
+	asking := withoutStated(asked, request, links, producers)
 	if p := pick(func(p Producer) bool {
-		return p.Circular && pool[p.Name] > 0 && asksFor(asked, links, p.Name, consumer)
+		return p.Circular && pool[p.Name] > 0 && asksFor(asking, links, p.Name, consumer)
 	}); p.Name != "" {
 		return p
 	}
@@ -386,6 +405,53 @@ func pickProducer(producers []Producer, pool map[string]float64, asked []string,
 		return p
 	}
 	return pick(func(Producer) bool { return true })
+}
+
+// identifierWords end the names of values that only the service issuing them understands.
+var identifierWords = set([]string{"id", "ids", "uuid", "guid"})
+
+// issuers narrows need's producers to those of consumer's provider when need is an identifier
+// and that provider has any: an id means something only to the service that issued it, so the
+// club id of one football API does not find a team in another. Other values (a city, a
+// latitude) may come from any provider.
+func issuers(need Need, links Links, consumer string) []Producer {
+	c, ok := links.API(consumer)
+	if !ok || c.Provider == "" || !slices.ContainsFunc(need.Inputs, func(in string) bool {
+		ws := twnm.ParamWords(in)
+		return len(ws) > 0 && identifierWords[ws[len(ws)-1]]
+	}) {
+		return need.Producers
+	}
+	var own []Producer
+	for _, p := range need.Producers {
+		if a, ok := links.API(p.Name); ok && a.Provider == c.Provider {
+			own = append(own, p)
+		}
+	}
+	if len(own) == 0 {
+		return need.Producers
+	}
+	return own
+}
+
+// withoutStated returns the words of asked that name no required input of producers the
+// request states a value for.
+func withoutStated(asked []string, request string, links Links, producers []Producer) []string {
+	names := make([]string, len(producers))
+	for i, p := range producers {
+		names[i] = p.Name
+	}
+	named := map[string]bool{}
+	for key := range stated(request, links, names...) {
+		_, in, _ := strings.Cut(key, "\x00")
+		for _, w := range bm25.Tokens(strings.Join(twnm.ParamWords(in), " ")) {
+			named[w] = true
+		}
+	}
+	if len(named) == 0 {
+		return asked
+	}
+	return slices.DeleteFunc(slices.Clone(asked), func(w string) bool { return named[w] })
 }
 
 // changesState reports whether api creates, updates or deletes what it acts on (see

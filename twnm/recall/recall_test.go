@@ -441,3 +441,85 @@ func TestRankedParts(t *testing.T) {
 	// A request of one part ranks by its own scores.
 	assert.Equal(t, []string{"News", "Crypto", "Blog"}, rankedParts(nil, whole))
 }
+
+func TestChooseProducersOfProducers(t *testing.T) {
+	// Reviews needs a hotel id from Search, which needs a city. Locate echoes a city's name
+	// and gives its latitude (circular); Reverse and OpenReverse give the city at a point.
+	num := func(name, desc string) twnm.Param {
+		return twnm.Param{Name: name, Type: "number", Description: desc, Required: true}
+	}
+	city := twnm.Param{Name: "city", Type: "string", Description: "City name, e.g. Paris.", Required: true}
+	hotels := links{
+		feeds: map[[2]string]bool{{"Search", "Reviews"}: true, {"Locate", "Search"}: true, {"Reverse", "Search"}: true, {"OpenReverse", "Search"}: true},
+		producers: map[string][]Need{
+			"Reviews": {{Inputs: []string{"hotel_id"}, Producers: []Producer{{Name: "Search"}}}},
+			"Search": {{Inputs: []string{"city"}, Producers: []Producer{{Name: "Locate", Circular: true}, {Name: "OpenReverse"},
+				{Name: "Reverse"}}}},
+		},
+		apis: map[string]twnm.API{
+			"Reviews": {Name: "Reviews", Description: "what guests say about a hotel", Inputs: []twnm.Param{{Name: "hotel_id", Type: "string", Required: true}}},
+			"Search":  {Name: "Search", Description: "finds the best hotel in a city", Inputs: []twnm.Param{city}},
+			"Locate": {Name: "Locate", Description: "latitude and longitude of a city", Inputs: []twnm.Param{city},
+				Outputs: []twnm.Param{{Name: "city"}, {Name: "latitude"}, {Name: "longitude"}}},
+			"Reverse": {Name: "Reverse", Description: "the city at a point",
+				Inputs: []twnm.Param{num("latitude", "Latitude in decimal degrees."), num("longitude", "Longitude in decimal degrees.")}},
+			"OpenReverse": {Name: "OpenReverse", Description: "names the place at a point",
+				Inputs: []twnm.Param{num("lat", "Latitude in decimal degrees."), num("lon", "Longitude in decimal degrees.")}},
+		},
+	}
+	tests := []struct {
+		request    string
+		wantChain  []string
+		wantRanked []string
+	}{
+		// The search's city comes from the point the request states, through the reverse
+		// geocoder the request retrieved best (.5); the other one ranks right after as its
+		// substitute. "latitude" names a stated value: it does not ask for the geocoder
+		// that gives one.
+		{"What do guests say about the best hotel in the city at latitude 35.6762, longitude 139.6503?",
+			[]string{"Reverse", "Search", "Reviews"}, []string{"Reviews", "Search", "Reverse", "OpenReverse", "Locate"}},
+		// A stated city needs no producer.
+		{"What do guests say about the best hotel in Tokyo?",
+			[]string{"Search", "Reviews"}, []string{"Reviews", "Search", "Locate", "Reverse", "OpenReverse"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r := chooseWhole(t, hotels, tt.request, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Locate", Score: .6},
+				Candidate{Name: "Reverse", Score: .5}, Candidate{Name: "OpenReverse", Score: .4})
+			assert.Equal(t, "Reviews", r.Final)
+			assert.Equal(t, tt.wantChain, r.Chain)
+			assert.Equal(t, tt.wantRanked, r.Ranked)
+		})
+	}
+}
+
+func TestChooseIdentifierFromItsIssuer(t *testing.T) {
+	// Fixtures (provider sports) needs a team id. FindClub, of another provider, scores better
+	// for the request and gives a club id the graph links to it; only sports' own search
+	// issues ids that sports understands. A city, by contrast, may come from any provider.
+	name := func(n string) []twnm.Param { return []twnm.Param{{Name: n, Type: "string", Required: true}} }
+	l := links{
+		feeds: map[[2]string]bool{{"SearchTeam", "Fixtures"}: true, {"FindClub", "Fixtures"}: true, {"FindClub", "Weather"}: true},
+		producers: map[string][]Need{
+			"Fixtures": {{Inputs: []string{"team_id"}, Producers: []Producer{{Name: "FindClub"}, {Name: "SearchTeam"}}}},
+			"Weather":  {{Inputs: []string{"city"}, Producers: []Producer{{Name: "FindClub"}, {Name: "SearchTeam"}}}},
+		},
+		apis: map[string]twnm.API{
+			"Fixtures":   {Name: "Fixtures", Provider: "sports", Description: "next fixture of a team", Inputs: name("team_id")},
+			"Weather":    {Name: "Weather", Provider: "sports", Description: "weather at the stadium", Inputs: name("city")},
+			"SearchTeam": {Name: "SearchTeam", Provider: "sports", Description: "finds a team by name", Inputs: name("team_name")},
+			"FindClub":   {Name: "FindClub", Provider: "scoreline", Description: "looks up a club by name", Inputs: name("club_name")},
+		},
+	}
+	tests := []struct {
+		final, request string
+		want           []string
+	}{
+		{"Fixtures", "When is the next fixture of Arsenal?", []string{"SearchTeam", "Fixtures"}},
+		{"Weather", "What is the weather at the stadium of my club?", []string{"FindClub", "Weather"}},
+	}
+	for _, tt := range tests {
+		r := chooseWhole(t, l, tt.request, Candidate{Name: tt.final, Score: 1}, Candidate{Name: "FindClub", Score: .5})
+		assert.Equal(t, tt.want, r.Chain, tt.final)
+	}
+}
