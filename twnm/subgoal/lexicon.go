@@ -257,6 +257,12 @@ var generic = set(`do thing things stuff question questions help something a an 
 	you few couple some two three four several following info request requests task tasks
 	favor favour assistance quick small little this these that`)
 
+// referents point back at what an earlier sentence names ("that information", "about it").
+var referents = set(`it this that these those them`)
+
+// references are the nouns a clause that refers back uses for what it points at.
+var references = set(`information info data same`)
+
 // determinersForProper may open a proper-noun sequence when capitalised mid-sentence ("Who
 // directed The Godfather?").
 var determinersForProper = set(`the`)

@@ -13,7 +13,8 @@
 // new request follows (a frame such as "can you", a question, or a request verb used as a
 // verb: "find X and book Y"), never inside a noun list ("the clips and the details", "between
 // Paris and Lyon"). Clauses that state no task ("Thank you!", "I'm eager to learn more") are
-// dropped. A retriever that finds a different tool for each item of a list may take the list
+// dropped; one that only refers back ("Can you provide me with that information?") takes in
+// the sentence before when that one stated no task, and is dropped when it did. A retriever that finds a different tool for each item of a list may take the list
 // apart with SplitList ("retrieve flight options and hotel availability").
 //
 // The package is a leaf: it imports only the standard library.
@@ -89,9 +90,11 @@ func Split(request string) []Goal {
 	sents := sentences(toks)
 
 	var tasks, others []cleaned
+	var before []token // the sentence before, when it stated no task
 	for _, s := range sents {
 		segs := splitSentence(s.toks)
 		var first *cleaned // the sentence's first clause, whose frame the others inherit
+		stated := false
 		for i, seg := range segs {
 			c := clean(seg)
 			if len(c.toks) == 0 {
@@ -100,12 +103,27 @@ func Split(request string) []Goal {
 			if first == nil {
 				first = &c
 			}
-			switch isTask(c, *first, s.question && i == len(segs)-1) {
+			v := isTask(c, *first, s.question && i == len(segs)-1)
+			// "Can you provide me with that information?" asks for what the sentence before
+			// names: with it when that sentence stated no task ("I'm interested in the latest
+			// expiring domains."), and for nothing new when it did.
+			if v == yes && len(segs) == 1 && refersBack(c.toks) {
+				if before == nil {
+					v = no
+				} else {
+					c.toks = append(slices.Clip(before), c.toks...)
+				}
+			}
+			switch v {
 			case yes:
-				tasks = append(tasks, c)
+				tasks, stated = append(tasks, c), true
 			case maybe:
 				others = append(others, c)
 			}
+		}
+		before = nil
+		if !stated {
+			before = s.toks
 		}
 	}
 	if len(tasks) == 0 {
@@ -135,6 +153,26 @@ func Split(request string) []Goal {
 		Rank:   len(goals),
 		Source: SourceSplit,
 	})
+}
+
+// refersBack reports whether a clause only points back at something ("provide me with that
+// information", "fetch it for me"): a word that refers back, and no word beyond those,
+// request verbs and the words around them.
+func refersBack(ts []token) bool {
+	refers := false
+	for _, t := range ts {
+		switch {
+		case t.kind == kPunct:
+		case t.kind != kWord:
+			return false
+		case referents[t.low]:
+			refers = true
+		case !(generic[t.low] || evidence[t.low] || notObjects[t.low] || fillers[t.low] || verbsPlain[t.low] ||
+			verbsAmbiguous[t.low] || references[t.low] || t.low == "to" || t.low == "well"):
+			return false
+		}
+	}
+	return refers
 }
 
 // verdict is whether a clause states a task.

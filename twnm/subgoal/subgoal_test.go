@@ -202,6 +202,14 @@ func TestSplitClauses(t *testing.T) {
 			[]string{"Query meeting of John", "send email reminder to john@example.com"}},
 		{"a motive with a quoted value", "Generate random colors for me. Also, I would like to explore a set of colors based on the color 'yellow'.",
 			[]string{"Generate random colors for me", "explore a set of colors based on the color 'yellow'"}},
+
+		// A clause that only refers back asks for what the sentence before names.
+		{"refers back to a statement", "I'm interested in the latest expiring domain names. Can you provide me with that information? Also, validate the email 'a@b.co'.",
+			[]string{"I'm interested in the latest expiring domain names. Can you provide me with that information", "validate the email 'a@b.co'"}},
+		{"refers back to a task", "Retrieve the tweets of the user 44196397. Can you fetch this information for me?",
+			[]string{"Retrieve the tweets of the user 44196397"}},
+		{"a new thing of what it refers to", "Create a tracking task for the code '123'. I want to retrieve the result for this task.",
+			[]string{"Create a tracking task for the code '123'", "retrieve the result for this task"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
