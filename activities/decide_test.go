@@ -55,7 +55,8 @@ func TestDecideLLM(t *testing.T) {
 		t.Run("planner "+name, func(t *testing.T) {
 			srv := llmtest.Script(t, llmtest.Answer(retrieveWeather))
 			a := &activities.Activities{LLM: llmPlanner(t, srv)}
-			res, err := decide(t, a, activities.DecideInput{Planner: name, Context: startContext("What is the current weather in Paris?")})
+			// NoInertia: a run's first retrieval is otherwise inertial (TestDecideInertia).
+			res, err := decide(t, a, activities.DecideInput{Planner: name, Context: startContext("What is the current weather in Paris?"), NoInertia: true})
 			require.NoError(t, err)
 			assert.Equal(t, "llm:"+decideModel, res.Planner, "the worker's LLM decides")
 			assert.Equal(t, []planner.Decision{retrieveWeather}, res.Decisions)
@@ -92,7 +93,8 @@ func TestDecideProjects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := llmtest.Script(t, llmtest.Answer(tt.proposed))
-			res, err := decide(t, &activities.Activities{LLM: llmPlanner(t, srv)}, activities.DecideInput{Context: startContext("What is the current weather in Paris?")})
+			res, err := decide(t, &activities.Activities{LLM: llmPlanner(t, srv)},
+				activities.DecideInput{Context: startContext("What is the current weather in Paris?"), NoInertia: true})
 			require.NoError(t, err)
 			require.NotNil(t, res.Projection)
 			assert.Equal(t, tt.replaced, res.Projection.Replaced)
@@ -159,7 +161,7 @@ func TestDecideErrors(t *testing.T) {
 				srv = llmtest.Script(t, tt.responses...)
 				a.LLM = llmPlanner(t, srv)
 			}
-			_, err := decide(t, a, activities.DecideInput{Planner: tt.planner, Context: startContext("What is the current weather in Paris?")})
+			_, err := decide(t, a, activities.DecideInput{Planner: tt.planner, Context: startContext("What is the current weather in Paris?"), NoInertia: true})
 			appErr := requireAppError(t, err, tt.wantType, !tt.retryable)
 			for _, m := range tt.wantMsg {
 				assert.Contains(t, appErr.Error(), m)
@@ -179,9 +181,19 @@ func TestDecideErrors(t *testing.T) {
 	}
 }
 
-// A step the learned graph is sure of runs without the LLM: the call of a proven chain's
-// target, then the answer. NoInertia asks the LLM every step.
+// A step that is sure runs without the LLM: a run's first retrieval, the call of a proven
+// chain's target, then the answer. NoInertia asks the LLM every step.
 func TestDecideInertia(t *testing.T) {
+	first := llmtest.Script(t, llmtest.Answer(planner.Decision{Action: planner.RetrieveAPI, RecallDescription: "weather"}))
+	res, err := decide(t, &activities.Activities{LLM: llmPlanner(t, first)},
+		activities.DecideInput{Planner: activities.PlannerLLM, Context: startContext("What is the current weather in Rome?")})
+	require.NoError(t, err)
+	assert.Equal(t, planner.InertiaName, res.Planner)
+	assert.Equal(t, planner.Usage{LLMSaved: 1}, res.Usage)
+	assert.Equal(t, planner.RetrieveAPI, res.Projection.Decision.Action)
+	assert.Equal(t, "What is the current weather in Rome?", res.Projection.Decision.RecallDescription, "with the request itself")
+	assert.Zero(t, first.Count(), "no LLM call")
+
 	cand := planner.Candidate{API: "weather.Current", Status: "active", Score: 1, Proven: planner.InertiaMinRuns,
 		Plan: planner.Plan{Target: "weather.Current", Steps: []planner.PlanStep{{API: "weather.Current",
 			Bindings: []planner.Binding{{Param: "latitude", Required: true, Source: planner.SourceGiven, Value: "41.9"}}}}}}
@@ -190,7 +202,7 @@ func TestDecideInertia(t *testing.T) {
 
 	srv := llmtest.Script(t, llmtest.Answer(planner.Decision{Action: planner.CallAPI, TargetAPI: "weather.Current"}))
 	a := &activities.Activities{LLM: llmPlanner(t, srv)}
-	res, err := decide(t, a, activities.DecideInput{Planner: activities.PlannerLLM, Context: c})
+	res, err = decide(t, a, activities.DecideInput{Planner: activities.PlannerLLM, Context: c})
 	require.NoError(t, err)
 	assert.Equal(t, planner.InertiaName, res.Planner)
 	assert.Equal(t, planner.Usage{LLMSaved: 1}, res.Usage)

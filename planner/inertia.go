@@ -5,16 +5,20 @@ import (
 	"strings"
 )
 
-// Inertial steps (AutoTool's inertia, made durable): where the learned graph is sure of the
-// next step, the run takes it without asking the LLM. Two steps qualify:
+// Inertial steps (AutoTool's inertia, made durable): where the next step is sure, the run
+// takes it without asking the LLM. Three steps qualify:
 //
+//   - a run's first retrieval, with the request itself: every run starts with it, and before
+//     it the model can only guess (projection refuses an answer then) or ask what retrieval
+//     would tell it is missing. The model's first decision then sees the candidates, and may
+//     retrieve again in its own words or with sub-intents;
 //   - the call of a candidate whose whole chain has run well before (Candidate.Proven at least
 //     InertiaMinRuns), fully bound, before any target completed;
 //   - the answer right after an inertial call completed its chain (so no decision array of the
 //     model with later sub-intents is left undone).
 //
-// So at most two inertial steps follow each other. Nothing is inertial once a call failed:
-// the planner decides again, and the failure lowers the graph's confidence for next time.
+// So a proven chain runs without the LLM at all. Nothing is inertial once a call failed: the
+// planner decides again, and the failure lowers the graph's confidence for next time.
 const (
 	// InertiaName is the planner name of an inertial step's result.
 	InertiaName = "inertia"
@@ -28,10 +32,17 @@ const (
 
 // Inertial returns the decision of an inertial step in c, if the step is one.
 func Inertial(c Context) (Decision, bool) {
-	if len(c.Failed) > 0 || len(c.Recalled) == 0 {
+	if len(c.Failed) > 0 {
 		return Decision{}, false
 	}
 	d := graphFirst(c)
+	if len(c.Recalled) == 0 {
+		if len(c.History) > 0 || d.Action != RetrieveAPI {
+			return Decision{}, false
+		}
+		d.Analysis = inertiaMark + "every run retrieves first; " + d.Analysis
+		return d, true
+	}
 	switch d.Action {
 	case CallAPI:
 		cand, ok := candidate(c, d.TargetAPI)

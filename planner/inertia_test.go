@@ -32,7 +32,8 @@ func TestInertial(t *testing.T) {
 	}{
 		{"a proven chain is called", retrieved(proven), true, CallAPI},
 		{"an unproven one is the model's", retrieved(unproven), false, ""},
-		{"nothing retrieved yet", Context{Query: "weather in Rome"}, false, ""},
+		{"the first retrieval", Context{Query: "weather in Rome"}, true, RetrieveAPI},
+		{"a later first retrieval is the model's", Context{Query: "weather in Rome", History: []Turn{{Decision: Decision{Action: ClarifyIntent}}}}, false, ""},
 		{"after a failure the model decides", failed, false, ""},
 		{"the answer after an inertial call", after(call), true, DirectAnswer},
 		{"the answer after the model's call is the model's", after(Decision{Action: CallAPI, TargetAPI: "weather.Current"}), false, ""},

@@ -544,7 +544,7 @@ func TestQueryWorkflowRunsTheLLMsDecisionArray(t *testing.T) {
 	onCall(env, "skycast.Now").Return(toolOK(weather), nil).Once()
 	onWeatherAt(t, env, "41.9028", "12.4964")
 	(&feedbackSink{}).on(env)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "the weather in Rome from both services", Planner: activities.PlannerLLM})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "the weather in Rome from both services", Planner: activities.PlannerLLM, NoInertia: true})
 	out := result(t, env)
 	require.Equal(t, StatusAnswered, out.Status, out.Answer)
 	assert.Equal(t, "21.5 °C on both services.", out.Answer)
@@ -575,7 +575,7 @@ func TestQueryWorkflowProjectsLLMDecisions(t *testing.T) {
 	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
 	(&feedbackSink{}).on(env)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", NoInertia: true})
 	res := result(t, env)
 	assert.Equal(t, StatusAnswered, res.Status)
 	assert.Equal(t, "It is 21.5 °C in Rome.", res.Answer)
@@ -604,7 +604,7 @@ func TestQueryWorkflowExecutesTheActivitysProjection(t *testing.T) {
 	executed := planner.Decision{Action: planner.DirectAnswer, Answer: "projected by the activity"}
 	env.OnActivity("navi.Decide", mock.Anything, mock.Anything).Return(planner.Result{Planner: "llm:test", Decisions: []planner.Decision{proposed},
 		Projection: &planner.Projection{Decision: executed, Replaced: true, Proposed: proposed, Reason: "a test"}}, nil).Once()
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", NoInertia: true})
 	res := result(t, env)
 	assert.Equal(t, "projected by the activity", res.Answer)
 	var projected string
@@ -619,7 +619,7 @@ func TestQueryWorkflowExecutesTheActivitysProjection(t *testing.T) {
 func TestQueryWorkflowPlannerInvalidOutput(t *testing.T) {
 	p := &scriptedPlanner{err: fmt.Errorf("%w: decision 1: action \"call\" is not one of call_api, direct_answer, retrieve_api, clarify_intent", llm.ErrInvalidOutput)}
 	env := newEnv(t, p)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", NoInertia: true})
 	res := result(t, env)
 	assert.Equal(t, StatusPlannerFailed, res.Status)
 	assert.Contains(t, res.Answer, `action "call" is not one of`)
@@ -629,7 +629,7 @@ func TestQueryWorkflowPlannerInvalidOutput(t *testing.T) {
 
 func TestQueryWorkflowLLMPlannerMissing(t *testing.T) {
 	env := newEnv(t, nil)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", Planner: "llm"})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", Planner: "llm", NoInertia: true})
 	res := result(t, env)
 	assert.Equal(t, StatusPlannerFailed, res.Status)
 	assert.Contains(t, res.Answer, "NAVI_LLM_BASE_URL")
@@ -937,7 +937,7 @@ func TestQueryWorkflowCallsIndependentStepsAtOnce(t *testing.T) {
 	onCall(env, "geo.Geocode").Return(f.call(rome)).Once()
 	onCall(env, "weather.Current").Return(f.call(weather)).Once()
 	(&feedbackSink{}).on(env)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?"})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?", NoInertia: true})
 	out := result(t, env)
 	require.Equal(t, StatusAnswered, out.Status, out.Answer)
 	assert.Equal(t, 2, f.max, "opengeo.Locate and geo.Geocode ran at once")
@@ -965,7 +965,7 @@ func TestQueryWorkflowOtherPartFailsAlone(t *testing.T) {
 		onRecombine(env, s).Return(activities.RecombineResult{Reason: "nothing else"}, nil)
 	}
 	(&feedbackSink{}).on(env)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?"})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?", NoInertia: true})
 	out := result(t, env)
 	require.Equal(t, StatusAnswered, out.Status, out.Answer)
 	assert.ElementsMatch(t, []string{"geo.Geocode", "weather.Current"}, state(t, env).ToolsUsed)
@@ -990,7 +990,7 @@ func TestQueryWorkflowSuspectAnswerIsNotLearned(t *testing.T) {
 	onCall(env, "weather.Current").Return(empty, nil).Once()
 	var sink feedbackSink
 	sink.on(env)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", NoInertia: true})
 	res := result(t, env)
 	require.Equal(t, StatusAnswered, res.Status, res.Answer)
 	require.Len(t, sink.runs, 1)
@@ -1099,8 +1099,8 @@ func TestQueryWorkflowClarifiesInsideOnePart(t *testing.T) {
 	env.AssertExpectations(t)
 }
 
-// Inertial steps: a chain the graph has seen run well is called, and answered, without the
-// LLM; the run counts the decisions saved. With NoInertia the LLM decides every step.
+// Inertial steps: the run retrieves first, and a chain the graph has seen run well is called,
+// and answered, without the LLM; the run counts the decisions saved. With NoInertia the LLM decides every step.
 func TestQueryWorkflowInertialSteps(t *testing.T) {
 	for _, noInertia := range []bool{false, true} {
 		t.Run(fmt.Sprintf("no inertia %v", noInertia), func(t *testing.T) {
@@ -1125,8 +1125,8 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 				assert.Equal(t, "It is 21.5 °C in Rome.", out.Answer)
 				return
 			}
-			assert.Equal(t, planner.Usage{LLMCalls: 1, PromptTokens: 100, CompletionTokens: 20, LLMSaved: 2}, out.Usage,
-				"the LLM retrieved; the call and the answer were inertial")
+			assert.Equal(t, planner.Usage{LLMSaved: 3}, out.Usage, "the first retrieval, the call and the answer were inertial")
+			assert.Empty(t, p.seen, "the LLM was never asked")
 			assert.Contains(t, out.Answer, "weather.Current answered")
 			var decided []string
 			for _, e := range state(t, env).Trace {
@@ -1135,6 +1135,7 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 				}
 			}
 			require.Len(t, decided, 3)
+			assert.True(t, strings.HasPrefix(decided[0], "inertia decided retrieve_api"), decided[0])
 			assert.True(t, strings.HasPrefix(decided[1], "inertia decided call_api weather.Current"), decided[1])
 		})
 	}
