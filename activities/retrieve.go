@@ -335,6 +335,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	for i, sg := range subs {
 		node := g.Node(reqs[i].Target)
 		cand := candidateOf(node, targets[i].Score)
+		cand.Relevance = found.Similarity(node.Name)
 		if sg != nil {
 			p, err := sg.Plan(g, planKnown[i])
 			if err != nil {

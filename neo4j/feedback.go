@@ -83,7 +83,17 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 			add(paramRows[pk][k.day], inv.Success, inv.Revised)
 		}
 	}
-	var apis, params, thens, feeds []map[string]any
+	// Failures a signal judged are counted by signal too (twnm.Node.FailedBy).
+	bySignal := map[[2]string]int64{}
+	for _, inv := range invs {
+		if !inv.Success && inv.Signal != "" {
+			bySignal[[2]string{inv.API, failedByKey(inv.Signal)}]++
+		}
+	}
+	var apis, params, thens, feeds, signals []map[string]any
+	for k, n := range bySignal {
+		signals = append(signals, map[string]any{"name": k[0], "key": k[1], "n": n})
+	}
 	for k, c := range apiRows {
 		ks, kn := dayKeys(k.day)
 		apis = append(apis, map[string]any{"name": k.name, "s": c.success, "f": c.failure, "ks": ks, "kn": kn})
@@ -118,7 +128,7 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 		}
 	}
 	// A stable order makes concurrent writers take locks in the same order: fewer deadlocks.
-	for _, rows := range [][]map[string]any{apis, params, thens, feeds} {
+	for _, rows := range [][]map[string]any{apis, params, thens, feeds, signals} {
 		sortRows(rows)
 	}
 
@@ -127,6 +137,7 @@ func (s *Store) recordFeedback(ctx context.Context, key string, invs []twnm.Invo
 		rows         []map[string]any
 	}{
 		{"API counts", feedbackAPIs, apis},
+		{"failures by signal", feedbackSignals, signals},
 		{"parameter counts", feedbackParams, params},
 		{"THEN edges", feedbackThen, thens},
 		{"FEEDS edges", feedbackFeeds, feeds},
@@ -212,6 +223,18 @@ UNWIND $rows AS r
 MATCH (a:API {name: r.name})
 SET a.success = CASE WHEN coalesce(a.success, 0) + r.s < 0 THEN 0 ELSE coalesce(a.success, 0) + r.s END, a.failure = coalesce(a.failure, 0) + r.f,
     a[r.ks] = coalesce(a[r.ks], 0) + r.s, a[r.kn] = coalesce(a[r.kn], 0) + r.s + r.f
+RETURN count(a) AS n`
+
+// failedByPrefix starts the property of an API node that counts its failures one signal
+// judged (twnm.Node.FailedBy): failed_by_catalog, failed_by_relevance, failed_by_user.
+const failedByPrefix = "failed_by_"
+
+func failedByKey(s twnm.Signal) string { return failedByPrefix + string(s) }
+
+const feedbackSignals = `
+UNWIND $rows AS r
+MATCH (a:API {name: r.name})
+SET a[r.key] = coalesce(a[r.key], 0) + r.n
 RETURN count(a) AS n`
 
 const feedbackParams = `

@@ -109,3 +109,31 @@ func TestRecordFeedbackRevisedLowersTheChain(t *testing.T) {
 	assert.Equal(t, []any{mw, mn, mf}, []any{w, n, f}, "the store records as twnm.Record does")
 	assert.Equal(t, int64(4-2), apiProps(t, s, prefix)["success"], "Geocode and Weather each lost the rejected run's success")
 }
+
+// Failures are counted by the signal that judged them, as twnm.Record counts them, and read
+// back with the API.
+func TestRecordFeedbackCountsFailuresBySignal(t *testing.T) {
+	s, ctx, prefix, c := imported(t)
+	mem := build(t, c)
+	at := time.Now()
+	weather := prefix + "Weather"
+	invs := []twnm.Invocation{
+		{API: weather, Success: true, Time: at},
+		{API: weather, Time: at},
+		{API: weather, Signal: twnm.SignalCatalog, Time: at},
+		{API: weather, Signal: twnm.SignalRelevance, Time: at},
+		{API: weather, Signal: twnm.SignalRelevance, Time: at},
+		{API: weather, Signal: twnm.SignalUser, Revised: true, Time: at},
+	}
+	require.NoError(t, s.RecordFeedback(ctx, invs, nil))
+	require.NoError(t, mem.Record(invs, nil))
+	g, err := s.Subgraph(ctx, []string{weather}, neo4j.SubgraphOptions{Hops: 1, MaxAPIs: 1})
+	require.NoError(t, err)
+	id, ok := g.APIByName(weather)
+	require.True(t, ok)
+	want := map[twnm.Signal]int64{twnm.SignalCatalog: 1, twnm.SignalRelevance: 2, twnm.SignalUser: 1}
+	assert.Equal(t, want, g.Node(id).FailedBy)
+	mid, _ := mem.APIByName(weather)
+	assert.Equal(t, mem.Node(mid).FailedBy, g.Node(id).FailedBy, "the store counts as twnm.Record does")
+	assert.Equal(t, [2]int64{0, 5}, [2]int64{g.Node(id).Success, g.Node(id).Failure})
+}

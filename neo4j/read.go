@@ -319,6 +319,7 @@ CALL (a) {
 }
 RETURN a.name AS name, a.spec AS spec, coalesce(a.description, '') AS description, coalesce(a.success, 0) AS success, coalesce(a.failure, 0) AS failure,
        coalesce(a.status, 'active') AS status, CASE WHEN $embeddings THEN a.embedding END AS embedding, ins, outs,
+       [k IN keys(a) WHERE k STARTS WITH '` + failedByPrefix + `' | [substring(k, size('` + failedByPrefix + `')), a[k]]] AS failed_by,
        ` + dayBuckets("a") + ` AS days`
 
 // loadParams reads parameter nodes; a snapshot ($all) reads their members too. A subgraph
@@ -449,6 +450,15 @@ func (s *Store) load(ctx context.Context, rd reader, names []string, embeddings 
 		}
 		n := g.Node(id)
 		n.Success, n.Failure = m["success"].(int64), m["failure"].(int64)
+		for _, kv := range m["failed_by"].([]any) {
+			pair := kv.([]any)
+			if v, ok := pair[1].(int64); ok {
+				if n.FailedBy == nil {
+					n.FailedBy = map[twnm.Signal]int64{}
+				}
+				n.FailedBy[twnm.Signal(pair[0].(string))] = v
+			}
+		}
 		if n.Status, err = twnm.ParseStatus(m["status"].(string)); err != nil {
 			return nil, fmt.Errorf("read API %s: %w", name, err)
 		}

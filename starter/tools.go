@@ -146,7 +146,7 @@ func toolsShow(args []string, s streams) error {
 	if n.API != nil && n.API.Provider != "" {
 		field(s.out, "provider", "%s", n.API.Provider)
 	}
-	field(s.out, "status", "%s, %d successful and %d failed calls", n.Status, n.Success, n.Failure)
+	field(s.out, "status", "%s, %d successful and %d failed calls%s", n.Status, n.Success, n.Failure, judged(n.FailedBy))
 	goals, err := store.Goals(ctx, api)
 	if err != nil {
 		return err
@@ -160,6 +160,22 @@ func toolsShow(args []string, s streams) error {
 		fmt.Fprintf(s.out, "  %q\n", g)
 	}
 	return nil
+}
+
+// judged says which signals judged an API's failures beyond the calls' own: " (answered, but
+// judged failed: 2 by the user, 1 by the catalog check)".
+func judged(by map[twnm.Signal]int64) string {
+	names := map[twnm.Signal]string{twnm.SignalUser: "the user", twnm.SignalCatalog: "the catalog check", twnm.SignalRelevance: "relevance to the request"}
+	var parts []string
+	for _, sig := range []twnm.Signal{twnm.SignalUser, twnm.SignalCatalog, twnm.SignalRelevance} {
+		if n := by[sig]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%d by %s", n, names[sig]))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (answered, but judged failed: " + strings.Join(parts, ", ") + ")"
 }
 
 // download fetches a catalog served over HTTP (the tool world's /catalog.json, a public

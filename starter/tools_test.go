@@ -17,6 +17,7 @@ import (
 
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/twnm"
 )
 
 // TestToolsLoadFromURL loads the tool world's catalog, served over HTTP, into the test Neo4j,
@@ -64,11 +65,26 @@ func TestToolsShow(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, tools([]string{"show", "geo.Elevation"}, streams{&out, io.Discard}))
 	assert.Regexp(t, `(?m)^api\s+geo.Elevation$`, out.String())
-	assert.Regexp(t, `(?m)^status\s+active, \d+ successful and \d+ failed calls$`, out.String())
+	assert.Regexp(t, `(?m)^status\s+active, \d+ successful and \d+ failed calls( \(answered, but judged failed: .+\))?$`, out.String())
 	assert.Contains(t, out.String(), fmt.Sprintf("%q", asked))
 
 	err = tools([]string{"show", "no.SuchAPI"}, streams{io.Discard, io.Discard})
 	require.ErrorContains(t, err, "API no.SuchAPI is not in the graph")
+}
+
+func TestJudged(t *testing.T) {
+	tests := []struct {
+		by   map[twnm.Signal]int64
+		want string
+	}{
+		{nil, ""},
+		{map[twnm.Signal]int64{twnm.SignalCatalog: 0}, ""},
+		{map[twnm.Signal]int64{twnm.SignalCatalog: 1, twnm.SignalUser: 2, twnm.SignalRelevance: 3},
+			" (answered, but judged failed: 2 by the user, 1 by the catalog check, 3 by relevance to the request)"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, judged(tt.by))
+	}
 }
 
 // navi graph reembed moves the graph to an embedder; here to the one it has (the shared test

@@ -79,8 +79,11 @@ type Node struct {
 	Embedding   []float64
 
 	Success, Failure int64 // s_v, f_v: invocations (APIs) or uses as an input (parameters)
-	Status           Status
-	LastUsed         time.Time
+	// FailedBy counts an API's failures by the signal that judged them (Invocation.Signal);
+	// the others are calls that failed.
+	FailedBy map[Signal]int64
+	Status   Status
+	LastUsed time.Time
 
 	recent window // invocations in the sliding window, for Eq. 13 and 14
 }

@@ -21,7 +21,24 @@ type Invocation struct {
 	// Observed are the outputs the call's answer showed that the API's record does not list
 	// (Observe): the graph adds them to the API.
 	Observed []Param `json:",omitempty"`
+	// Signal is what judged a failure beyond the call itself (empty: the call failed); the
+	// API node counts its failures by signal (Node.FailedBy).
+	Signal Signal `json:",omitempty"`
 }
+
+// Signal is what judged a call's outcome, beside the call itself (HTTP 2xx or not).
+type Signal string
+
+// Signals.
+const (
+	// SignalCatalog: the answer failed the catalog check (missing or mistyped output fields,
+	// an empty result, an error-shaped body).
+	SignalCatalog Signal = "catalog"
+	// SignalRelevance: the API answered a request it is not relevant to.
+	SignalRelevance Signal = "relevance"
+	// SignalUser: the user's verdict on the answer.
+	SignalUser Signal = "user"
+)
 
 // Transition is one observed behavioural transition between two calls of a run. Kind Then: a
 // call of API To used a value a call of API From produced (counted once per pair of calls).
@@ -96,7 +113,14 @@ func (g *Graph) Record(invs []Invocation, trs []Transition) error {
 	}
 	for _, inv := range invs {
 		id, _ := g.APIByName(inv.API)
-		count(g.nodes[id], inv.Success, inv.Revised, inv.Time)
+		n := g.nodes[id]
+		count(n, inv.Success, inv.Revised, inv.Time)
+		if !inv.Success && inv.Signal != "" {
+			if n.FailedBy == nil {
+				n.FailedBy = map[Signal]int64{}
+			}
+			n.FailedBy[inv.Signal]++
+		}
 		for _, p := range inv.Inputs {
 			pid, _ := g.ParamOf(inv.API, p, true)
 			count(g.nodes[pid], inv.Success, inv.Revised, inv.Time)

@@ -234,6 +234,9 @@ func (r *run) settle(ch *chain, plan planner.Plan, step planner.PlanStep, args m
 		return cut
 	}
 	ch.add(plan, step, args, err == nil && out.Suspect == "", out.Observed, workflow.Now(r.ctx))
+	if err == nil && out.Suspect != "" {
+		ch.invs[len(ch.invs)-1].Signal = twnm.SignalCatalog // it answered; the catalog check failed it
+	}
 	if err == nil {
 		r.succeeded(step, out)
 	} else {
@@ -719,6 +722,12 @@ func (r *run) servedGoals(ch *chain) []contract.GoalFeedback {
 	if !called[target] {
 		return nil
 	}
+	if rel := r.relevance(target); rel > 0 && rel < planner.AnswerRelevanceFloor &&
+		workflow.GetVersion(r.ctx, "answer-relevance", workflow.DefaultVersion, 1) >= 1 {
+		r.trace(TraceFeedback, false, fmt.Sprintf("%s answered, but is not relevant enough to the request (similarity %.2f, under %.2f): "+
+			"retrieval does not learn that the request asks for it", target, rel, planner.AnswerRelevanceFloor))
+		return nil
+	}
 	var out []contract.GoalFeedback
 	for _, g := range r.state.SubGoals {
 		if g.Whole {
@@ -737,6 +746,17 @@ func (r *run) servedGoals(ch *chain) []contract.GoalFeedback {
 		out = out[1:]
 	}
 	return out
+}
+
+// relevance is api's similarity to the request as the run's last retrieval measured it (0:
+// not measured).
+func (r *run) relevance(api string) float64 {
+	for _, c := range r.pc.Candidates {
+		if c.API == api {
+			return c.Relevance
+		}
+	}
+	return 0
 }
 
 // awaitFeedback waits for the feedback activities started so far. A feedback write that

@@ -24,6 +24,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/planner/llm"
 	"github.com/naviagent/navi/toolcall"
@@ -995,10 +996,12 @@ func TestQueryWorkflowSuspectAnswerIsNotLearned(t *testing.T) {
 	require.Equal(t, StatusAnswered, res.Status, res.Answer)
 	require.Len(t, sink.runs, 1)
 	outcomes := map[string]bool{}
+	signals := map[string]twnm.Signal{}
 	for _, inv := range sink.runs[0].Invocations {
-		outcomes[inv.API] = inv.Success
+		outcomes[inv.API], signals[inv.API] = inv.Success, inv.Signal
 	}
 	assert.Equal(t, map[string]bool{"geo.Geocode": true, "weather.Current": false}, outcomes)
+	assert.Equal(t, map[string]twnm.Signal{"geo.Geocode": "", "weather.Current": twnm.SignalCatalog}, signals, "the catalog check judged it")
 	var traced string
 	for _, e := range state(t, env).Trace {
 		if e.Kind == TraceCall && strings.HasPrefix(e.Summary, "weather.Current(") {
@@ -1006,6 +1009,49 @@ func TestQueryWorkflowSuspectAnswerIsNotLearned(t *testing.T) {
 		}
 	}
 	assert.Contains(t, traced, "(the answer is empty: not learned as a success)")
+}
+
+// An API that answered, but is hardly similar to the request, does not teach retrieval that
+// the request asks for it; its calls count as they went.
+func TestQueryWorkflowIrrelevantAnswerTeachesRetrievalNothing(t *testing.T) {
+	tests := []struct {
+		relevance float64
+		learned   bool
+	}{
+		{0.6, true},
+		{planner.AnswerRelevanceFloor / 2, false},
+		{0, true}, // not measured
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprint(tt.relevance), func(t *testing.T) {
+			env := newEnv(t, nil)
+			res := retrieved("Rome")
+			res.Candidates[0].Relevance = tt.relevance
+			res.SubGoals = []contract.SubGoal{{Text: "weather in Rome", Whole: true}}
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+			onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+			onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+			var sink feedbackSink
+			sink.on(env)
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
+			require.Equal(t, StatusAnswered, result(t, env).Status)
+			require.Len(t, sink.runs, 1)
+			for _, inv := range sink.runs[0].Invocations {
+				assert.True(t, inv.Success, inv.API)
+			}
+			var noted bool
+			for _, e := range state(t, env).Trace {
+				noted = noted || e.Kind == TraceFeedback && strings.Contains(e.Summary, "not relevant enough to the request")
+			}
+			if tt.learned {
+				assert.Equal(t, []contract.GoalFeedback{{API: "weather.Current", Text: "weather in Rome"}}, sink.runs[0].Goals)
+				assert.False(t, noted)
+			} else {
+				assert.Empty(t, sink.runs[0].Goals)
+				assert.True(t, noted, "the trace says why")
+			}
+		})
+	}
 }
 
 // A plan may bind an input from a place in an earlier answer, such as an item of a list other

@@ -6,6 +6,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/contract"
+	"github.com/naviagent/navi/twnm"
 )
 
 // RateRequest is a user's verdict on a run, given while it runs or days after it ended: the
@@ -80,7 +81,7 @@ func verdictOn(ch contract.FeedbackInput, good bool) contract.FeedbackInput {
 	var in contract.FeedbackInput
 	for _, inv := range ch.Invocations {
 		if inv.Success && !fed[inv.API] {
-			inv.Success, inv.Revised = good, true
+			inv.Success, inv.Revised, inv.Signal = good, true, twnm.SignalUser
 			in.Invocations = append(in.Invocations, inv)
 		}
 	}

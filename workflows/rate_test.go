@@ -43,7 +43,7 @@ func TestRateWorkflow(t *testing.T) {
 			require.Len(t, got, 1)
 			assert.Regexp(t, `^rating/.+/0$`, got[0].Key, "a key of the rating's own, not the run's")
 			// The geocoder answered (its data is judged through the flow); skycast failed already.
-			assert.Equal(t, []twnm.Invocation{{API: "weather.Current", Success: tt.good, Revised: true}}, got[0].Invocations)
+			assert.Equal(t, []twnm.Invocation{{API: "weather.Current", Success: tt.good, Revised: true, Signal: twnm.SignalUser}}, got[0].Invocations)
 			assert.Equal(t, []twnm.Transition{{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", Success: tt.good, Revised: true}}, got[0].Transitions)
 			assert.Empty(t, got[0].Goals, "a rating teaches retrieval nothing new")
 			if tt.good {

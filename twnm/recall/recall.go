@@ -195,6 +195,20 @@ func (r *Result) Relevance() map[string]float64 {
 	return out
 }
 
+// Similarity is api's best dense similarity to a part of the request (the closest sub-goal,
+// the whole request or the head), 0 when no part's dense source returned it.
+func (r *Result) Similarity(api string) float64 {
+	best := 0.0
+	for _, g := range r.parts() {
+		for _, c := range g.Candidates {
+			if c.Name == api {
+				best = max(best, c.Dense)
+			}
+		}
+	}
+	return best
+}
+
 // Pool lists the candidates of every sub-goal, then of the head, once, at most perGoal from
 // each, round-robin over the sub-goals in order, so that every part of the request is
 // represented.
