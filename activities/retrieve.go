@@ -283,9 +283,19 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			excludeIDs[id] = true
 		}
 	}
+	// Graph search reaches an API that creates, updates or deletes only where retrieval chose
+	// it: a value for another call is read, not made (the token to add an alarm comes from
+	// logging in, not from registering a user whose name the request happens to state).
+	// Each target may be one itself.
+	searchExclude := writersOff(g, found.Chain)
+	maps.Copy(searchExclude, excludeIDs)
 	reqs := make([]twnm.SearchRequest, len(targets))
 	for i, t := range targets {
-		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: excludeIDs, Relevance: relevance}
+		ex := maps.Clone(searchExclude)
+		if !excludeIDs[t.API] {
+			delete(ex, t.API)
+		}
+		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: ex, Relevance: relevance}
 	}
 	subs, err := twnm.SearchTargets(ctx, g, searcher, reqs)
 	if err != nil {
@@ -325,7 +335,15 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		}
 		knownOf := func(api string) map[string]string { return partKnown(known, answered, clauses[api], others, sl) }
 		own := subs[0].APINames(g)
-		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], reqs[0], parts.Names(), parts.Allows, knownOf); err != nil {
+		// The other parts' own final steps are retrieval's choice too.
+		branchReq := reqs[0]
+		branchReq.Exclude = maps.Clone(reqs[0].Exclude)
+		for _, name := range parts.Names() {
+			if id, ok := g.APIByName(name); ok && !excludeIDs[id] {
+				delete(branchReq.Exclude, id)
+			}
+		}
+		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], branchReq, parts.Names(), parts.Allows, knownOf); err != nil {
 			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)
 		}
 		// The joined branches' calls keep the values their own parts gave them.
@@ -358,6 +376,22 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	activity.GetLogger(ctx).Info("retrieved candidates", "subGoals", len(found.Goals), "pool", len(pool), "final", found.Final,
 		"branches", res.Branches, "targets", len(targets), "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
 	return res, nil
+}
+
+// writersOff lists the APIs of g that create, update or delete what they act on
+// (recall.APIAction), but those named in keep.
+func writersOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {
+	out := map[twnm.NodeID]bool{}
+	for _, n := range g.Nodes() {
+		if n.Kind != twnm.KindAPI || n.API == nil || slices.Contains(keep, n.Name) {
+			continue
+		}
+		switch recall.APIAction(*n.API) {
+		case recall.ActionCreate, recall.ActionUpdate, recall.ActionDelete:
+			out[n.ID] = true
+		}
+	}
+	return out
 }
 
 // Searcher returns the graph search named by name ("" is Alpha-Beta).

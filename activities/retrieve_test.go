@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -564,4 +565,41 @@ func chainOf(p planner.Plan, api string) []string {
 		}
 	}
 	return out
+}
+
+// Graph search reaches an API that changes state only where retrieval chose it: the token to
+// add an alarm is never made by registering the user whose e-mail the request gives, though
+// that binds every input it takes.
+func TestRetrieveReadsRatherThanWrites(t *testing.T) {
+	store := stacktest.Store(t)
+	p := stacktest.UniqueName("w") + "_"
+	str := func(name string) twnm.Param { return twnm.Param{Name: name, Type: "string", Required: true} }
+	at := func(method, path string) *twnm.Endpoint {
+		return &twnm.Endpoint{Method: method, Path: "/" + p + path, BaseURL: "http://127.0.0.1:9"}
+	}
+	c := twnm.Catalog{Name: p + "alarms", APIs: []twnm.API{
+		{Name: p + "GetToken", Description: "Gets the zorblat token of a user.", Endpoint: at("GET", "/token"),
+			Inputs: []twnm.Param{str("email"), str("password")}, Outputs: []twnm.Param{{Name: "token", Type: "string"}}},
+		{Name: p + "RegisterUser", Description: "Registers a new zorblat user.", Endpoint: at("POST", "/users"),
+			Inputs: []twnm.Param{str("email")}, Outputs: []twnm.Param{{Name: "token", Type: "string"}}},
+		{Name: p + "AddAlarm", Description: "Adds a zorblat alarm at a time.", Endpoint: at("POST", "/alarms"),
+			Inputs: []twnm.Param{str("token"), str("time")}, Outputs: []twnm.Param{{Name: "alarm_id", Type: "string"}}},
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := store.LoadCatalog(ctx, c)
+	require.NoError(t, err)
+	t.Cleanup(func() { // its "token" would join the next run's
+		_, err := store.DeleteCatalog(context.Background(), c.Name)
+		assert.NoError(t, err)
+	})
+	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
+
+	res := ask(t, a, "Add a zorblat alarm at 08:30 with the zorblat token of the zorblat user jsmith@example.com.")
+	require.Equal(t, p+"AddAlarm", res.Final)
+	assert.Equal(t, "jsmith@example.com", res.Extracted[p+"RegisterUser.email"], "registering the user would bind every input")
+	plan := candidate(t, res, p+"AddAlarm").Plan
+	assert.NotContains(t, plan.APIs(), p+"RegisterUser")
+	assert.Equal(t, []string{p + "AddAlarm"}, plan.APIs())
+	assert.Equal(t, planner.SourceMissing, binding(t, plan, p+"AddAlarm", "token").Source, "the token is asked for")
 }

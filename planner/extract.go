@@ -9,6 +9,8 @@ package planner
 // The rules run in a fixed order, and every rule only sees the tokens the earlier rules left
 // unused, so that one stated value is not read twice for different things:
 //
+//  0. Addresses: an e-mail address to the slots that name an e-mail ("email", "mail"), a URL
+//     to those that name a link ("url", "link", "website"), wherever the text writes them.
 //  1. Named values after a cue: a slot's name words, a synonym or a word of its description,
 //     followed by a value of the slot's kind ("latitude 25.2048", "lat 25.2", "party size of
 //     4", "checking in on 2026-12-01", "the club Arsenal").
@@ -46,6 +48,7 @@ type Slot struct {
 // slots in their given order. See the comment at the top of extract.go for the rules.
 func Extract(text string, slots []Slot) map[string]string {
 	x := newExtraction(text, slots)
+	x.addresses()
 	x.named()
 	x.numbersBefore()
 	x.typed(exTokDate, exDate)
@@ -517,6 +520,56 @@ func exLetters(w string) bool {
 	return w != ""
 }
 
+// Rule 0: addresses.
+
+var (
+	exEmailRe = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
+	exURLRe   = regexp.MustCompile(`(?:https?://|www\.)[^\s'"<>]+[^\s'"<>.,;:!?)]`)
+	// exEmailWords and exURLWords in a slot's name or description say it takes one.
+	exEmailWords = exSet("email", "mail", "e-mail")
+	exURLWords   = exSet("url", "uri", "link", "website", "site", "homepage", "webpage")
+)
+
+// exAddress reports whether a slot takes an e-mail address or a URL, which only Rule 0
+// reads: "QR" or "Jane" is no address.
+func exAddress(s *exSlot) bool {
+	return s.kind == exString && (exAny(s.words, exEmailWords) || exAny(s.words, exURLWords))
+}
+
+// addresses binds the e-mail addresses and URLs of the text to the string slots that take
+// them (see exEmailWords, exURLWords), each address in turn to those still unbound, and
+// consumes its tokens, so that no later rule reads "example" or "com" out of it.
+func (x *extraction) addresses() {
+	for _, kind := range []struct {
+		re    *regexp.Regexp
+		words map[string]bool
+	}{{exEmailRe, exEmailWords}, {exURLRe, exURLWords}} {
+		takes := func(s *exSlot) bool {
+			return s.kind == exString && (exAny(s.words, kind.words) || exAny(s.desc, kind.words))
+		}
+		for _, m := range kind.re.FindAllStringIndex(x.text, -1) {
+			taken := false
+			for i, t := range x.toks {
+				if t.start < m[1] && t.end > m[0] {
+					taken = taken || x.used[i]
+				}
+			}
+			if taken {
+				continue
+			}
+			v := x.text[m[0]:m[1]]
+			for _, n := range x.unboundNames(takes) {
+				x.bindName(n, v, takes)
+			}
+			for i, t := range x.toks {
+				if t.start < m[1] && t.end > m[0] {
+					x.used[i] = true
+				}
+			}
+		}
+	}
+}
+
 // Rule 1 and 2: named values.
 
 // matchCue reports whether cue matches the stream at entry p, on whole tokens, and returns
@@ -847,6 +900,13 @@ var exStartWords = exSet("what", "what's", "whats", "which", "who", "who's", "wh
 	"yes", "no", "ok", "okay", "thanks", "thank", "this", "that", "these", "those", "there", "here",
 	"let", "let's", "in", "on", "at", "for", "from", "to", "of", "with", "near", "by", "if", "any",
 	"some", "all", "send", "make", "call", "use", "try", "compare", "recommend", "suggest", "locate",
+	// more request verbs ("Add a meeting …", "Cancel my booking …")
+	"add", "set", "create", "delete", "remove", "cancel", "update", "change", "modify", "schedule",
+	"register", "convert", "translate", "calculate", "generate", "retrieve", "provide", "order", "buy",
+	"play", "remind", "query", "open", "start", "stop", "turn", "record", "share", "post", "identify",
+	"verify", "validate", "summarize", "summarise", "explain", "describe", "analyze", "analyse",
+	"display", "view", "download", "upload", "track", "monitor", "notify", "review", "save", "edit",
+	"reset", "rename", "sort", "filter", "count", "obtain", "determine", "enable", "disable",
 	// adverbs that open a sentence of a longer request ("Additionally, I want …")
 	"additionally", "finally", "lastly", "next", "moreover", "furthermore", "however", "besides",
 	"meanwhile", "afterwards", "afterward", "subsequently", "first", "firstly", "second", "secondly",
@@ -1081,7 +1141,7 @@ func (x *extraction) freeText() {
 	var free []int
 	required := false
 	for si := range x.slots {
-		if s := &x.slots[si]; !x.bound[si] && s.kind == exString {
+		if s := &x.slots[si]; !x.bound[si] && s.kind == exString && !exAddress(s) {
 			free = append(free, si)
 			required = required || s.Required
 		}
