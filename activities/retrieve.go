@@ -370,6 +370,14 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		res.Candidates = append(res.Candidates, cand)
 	}
 	res.Tree = strings.Join(trees, "\n")
+	// An input a plan leaves missing is one its part of the request does not state: the value
+	// another part states for it ("Rome" for the hotels, next to "the fixtures of my team")
+	// does not go back with the extraction, or the run would bind it there after all.
+	for _, c := range res.Candidates {
+		for _, m := range c.Plan.Missing() {
+			delete(res.Extracted, m)
+		}
+	}
 	if err := a.addChecks(ctx, res.APIs); err != nil {
 		return RetrieveResult{}, err
 	}

@@ -500,29 +500,35 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 	assert.Equal(t, map[string]bool{"Singapore": true}, givenIn(c.Plan, zone), "the time zone's chain: %v", zone)
 }
 
-// An answer binds where its question asked: "Arsenal", asked for the fixtures' team id, binds
-// the team search's name, never the hotel search's city though both are free text; an answer
-// no rule reads binds the one input asked for; without answers the fixtures' part asks.
+// An answer binds where its question asked: "Arsenal", asked for the team's name, binds the
+// team search's name, never the hotel search's city though both are free text; an answer no
+// rule reads binds the one input asked for; without answers the fixtures' part asks, for the
+// team's name (a person knows it), not for its id.
 func TestRetrieveBindsAnswersWhereAsked(t *testing.T) {
 	a, _, _ := toolWorld(t)
 	const query = "Find hotels in Rome, and show me the next fixtures of my team."
 	res := ask(t, a, query)
 	require.Equal(t, "sports.TeamFixtures", res.Final)
 	asked := planner.Bind(candidate(t, res, res.Final).Plan, res.Extracted, nil).Missing()
-	require.Equal(t, []string{"sports.TeamFixtures.team_id"}, asked, "the request names no team")
+	require.Equal(t, []string{"sports.SearchTeam.team_name"}, asked, "the request names no team")
 
 	tests := []struct {
 		name, answer string
+		params       []string          // what the question asked for
 		want         map[string]string // "API.param" → value, in Extracted
 	}{
-		{"a name", "Arsenal", map[string]string{"sports.SearchTeam.team_name": "Arsenal", "stay.SearchHotels.city": "Rome"}},
-		{"an identifier", "team-arsenal-a63f", map[string]string{"sports.TeamFixtures.team_id": "team-arsenal-a63f", "stay.SearchHotels.city": "Rome"}},
-		{"text no rule reads", "arsenal", map[string]string{"sports.TeamFixtures.team_id": "arsenal", "stay.SearchHotels.city": "Rome"}},
+		{"a name", "Arsenal", asked, map[string]string{"sports.SearchTeam.team_name": "Arsenal", "stay.SearchHotels.city": "Rome"}},
+		{"text no rule reads", "arsenal", asked, map[string]string{"sports.SearchTeam.team_name": "arsenal", "stay.SearchHotels.city": "Rome"}},
+		// A planner that asked for the id itself.
+		{"an identifier", "team-arsenal-a63f", []string{"sports.TeamFixtures.team_id"},
+			map[string]string{"sports.TeamFixtures.team_id": "team-arsenal-a63f", "stay.SearchHotels.city": "Rome"}},
+		{"a name for the id", "Arsenal", []string{"sports.TeamFixtures.team_id"},
+			map[string]string{"sports.SearchTeam.team_name": "Arsenal", "stay.SearchHotels.city": "Rome"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := ask(t, a, query+"\n"+tt.answer, func(in *activities.RetrieveInput) {
-				in.Answers = []planner.QA{{Question: "which team?", Params: asked, Answer: tt.answer}}
+				in.Answers = []planner.QA{{Question: "which team?", Params: tt.params, Answer: tt.answer}}
 			})
 			for k, v := range tt.want {
 				assert.Equal(t, v, res.Extracted[k], k)
@@ -569,7 +575,8 @@ func chainOf(p planner.Plan, api string) []string {
 
 // Graph search reaches an API that changes state only where retrieval chose it: the token to
 // add an alarm is never made by registering the user whose e-mail the request gives, though
-// that binds every input it takes.
+// that binds every input it takes. It is read, and the password it takes asked for: a
+// person knows a password, not a token.
 func TestRetrieveReadsRatherThanWrites(t *testing.T) {
 	store := stacktest.Store(t)
 	p := stacktest.UniqueName("w") + "_"
@@ -600,6 +607,8 @@ func TestRetrieveReadsRatherThanWrites(t *testing.T) {
 	assert.Equal(t, "jsmith@example.com", res.Extracted[p+"RegisterUser.email"], "registering the user would bind every input")
 	plan := candidate(t, res, p+"AddAlarm").Plan
 	assert.NotContains(t, plan.APIs(), p+"RegisterUser")
-	assert.Equal(t, []string{p + "AddAlarm"}, plan.APIs())
-	assert.Equal(t, planner.SourceMissing, binding(t, plan, p+"AddAlarm", "token").Source, "the token is asked for")
+	assert.Equal(t, []string{p + "GetToken", p + "AddAlarm"}, plan.APIs())
+	assert.Equal(t, "jsmith@example.com", binding(t, plan, p+"GetToken", "email").Value)
+	assert.Equal(t, planner.SourceUpstream, binding(t, plan, p+"AddAlarm", "token").Source)
+	assert.Equal(t, []string{p + "GetToken.password"}, plan.Missing(), "the password is asked for")
 }

@@ -171,7 +171,7 @@ func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 		onPath:   map[NodeID]bool{req.Target: true},
 		chosen:   map[NodeID]bool{req.Target: true},
 	}
-	root, score := s.resolveAPI(req.Target, 0, 1, true)
+	root, score := s.resolveAPI(req.Target, 0, 1, true, false)
 	if s.err != nil {
 		return nil, fmt.Errorf("alpha-beta search for %s: %w", g.Node(req.Target).Name, s.err)
 	}
@@ -272,8 +272,9 @@ func (s *abSearch) ground(t *abTree) bool {
 
 // resolveAPI binds the inputs of api, at depth d with path score p, and returns the product
 // of their values. Unless full, it stops at the first missing required input, since the
-// caller then discards the branch.
-func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full bool) (*abTree, float64) {
+// caller then discards the branch; but with ask set, a missing input the user can be asked
+// for (not opaque) only scales the value by askableValue.
+func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full, ask bool) (*abTree, float64) {
 	t := &abTree{api: api}
 	value := 1.0
 	// The values stated for the API's own inputs are used before its producers are chosen.
@@ -297,6 +298,9 @@ func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full bool) (*abTree,
 				t.kids = append(t.kids, c.tree)
 			}
 			value *= val
+		} else if ask && !opaque(s.g.Node(e.From).Name) {
+			in.Source = SupplyMissing
+			value *= askableValue
 		} else {
 			in.Source = SupplyMissing
 			value = 0
@@ -387,7 +391,9 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 			mark := len(s.log)
 			s.choose(c.link.api)
 			s.onPath[c.link.api] = true
-			tree, a := s.resolveAPI(c.link.api, d, p*c.score, false)
+			// An input the user cannot tell (a token, an id) is better made by a call
+			// that still needs something the user can (a password), and asked for that.
+			tree, a := s.resolveAPI(c.link.api, d, p*c.score, false, opaque(s.g.Node(u).Name))
 			delete(s.onPath, c.link.api)
 			ch.tree, val = tree, c.score*a
 			ch.added = append([]NodeID(nil), s.log[mark:]...)
@@ -466,4 +472,19 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 		return s.g.Node(a.link.api).Name < s.g.Node(b.link.api).Name
 	})
 	return cands
+}
+
+// askableValue is the value of a required input of an opaque value's producer that nothing
+// binds but the user can be asked for (see opaque): less than a bound input's, more than
+// nothing.
+const askableValue = 0.1
+
+// opaqueWords end the names of values a person does not know by heart.
+var opaqueWords = set("id", "ids", "uuid", "guid", "token", "key", "cursor", "hash", "session", "secret")
+
+// opaque reports whether the user cannot be asked for a value of param: a token or an id,
+// which only a call gives, not a password, a city or a date.
+func opaque(param string) bool {
+	ws := words(param)
+	return len(ws) > 0 && opaqueWords[ws[len(ws)-1]]
 }

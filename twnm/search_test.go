@@ -516,3 +516,28 @@ func TestAlphaBetaPrefersGroundedBranch(t *testing.T) {
 		})
 	}
 }
+
+func TestAlphaBetaAsksWhatAPersonKnows(t *testing.T) {
+	// AddAlarm needs a token, which GetToken makes from a user name and a password. With the
+	// user name known, the plan asks for the password rather than for the token; a city,
+	// which a person can tell, is still asked for as it is.
+	g := graphOf(t, tool("AddAlarm", "token time", "alarm_id"), tool("GetToken", "username password", "token"),
+		tool("Weather", "city", "temperature"), tool("CityOf", "postcode", "city"))
+	tests := []struct {
+		target      string
+		known       map[string]string
+		wantAPIs    []string
+		wantMissing []string
+	}{
+		{"AddAlarm", map[string]string{"username": "ana", "time": "08:30"}, []string{"AddAlarm", "GetToken"}, []string{"GetToken.password"}},
+		{"Weather", nil, []string{"Weather"}, []string{"Weather.city"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, tt.target), Known: tt.known})
+			require.NoError(t, err)
+			assert.Equal(t, tt.wantAPIs, names(g, sg.APIs))
+			assert.Equal(t, tt.wantMissing, supplyNames(g, sg.Missing()))
+		})
+	}
+}
