@@ -226,7 +226,7 @@ SET a.success = CASE WHEN coalesce(a.success, 0) + r.s < 0 THEN 0 ELSE coalesce(
 RETURN count(a) AS n`
 
 // failedByPrefix starts the property of an API node that counts its failures one signal
-// judged (twnm.Node.FailedBy): failed_by_catalog, failed_by_relevance, failed_by_user.
+// judged (twnm.Node.FailedBy): failed_by_catalog, failed_by_user.
 const failedByPrefix = "failed_by_"
 
 func failedByKey(s twnm.Signal) string { return failedByPrefix + string(s) }

@@ -121,8 +121,7 @@ func TestRecordFeedbackCountsFailuresBySignal(t *testing.T) {
 		{API: weather, Success: true, Time: at},
 		{API: weather, Time: at},
 		{API: weather, Signal: twnm.SignalCatalog, Time: at},
-		{API: weather, Signal: twnm.SignalRelevance, Time: at},
-		{API: weather, Signal: twnm.SignalRelevance, Time: at},
+		{API: weather, Signal: twnm.SignalCatalog, Time: at},
 		{API: weather, Signal: twnm.SignalUser, Revised: true, Time: at},
 	}
 	require.NoError(t, s.RecordFeedback(ctx, invs, nil))
@@ -131,9 +130,9 @@ func TestRecordFeedbackCountsFailuresBySignal(t *testing.T) {
 	require.NoError(t, err)
 	id, ok := g.APIByName(weather)
 	require.True(t, ok)
-	want := map[twnm.Signal]int64{twnm.SignalCatalog: 1, twnm.SignalRelevance: 2, twnm.SignalUser: 1}
+	want := map[twnm.Signal]int64{twnm.SignalCatalog: 2, twnm.SignalUser: 1}
 	assert.Equal(t, want, g.Node(id).FailedBy)
 	mid, _ := mem.APIByName(weather)
 	assert.Equal(t, mem.Node(mid).FailedBy, g.Node(id).FailedBy, "the store counts as twnm.Record does")
-	assert.Equal(t, [2]int64{0, 5}, [2]int64{g.Node(id).Success, g.Node(id).Failure})
+	assert.Equal(t, [2]int64{0, 4}, [2]int64{g.Node(id).Success, g.Node(id).Failure})
 }

@@ -548,10 +548,11 @@ func (x *extraction) addresses() {
 			return s.kind == exString && (exAny(s.words, kind.words) || exAny(s.desc, kind.words))
 		}
 		for _, m := range kind.re.FindAllStringIndex(x.text, -1) {
+			var covered []int // the tokens the address spans
 			taken := false
 			for i, t := range x.toks {
 				if t.start < m[1] && t.end > m[0] {
-					taken = taken || x.used[i]
+					covered, taken = append(covered, i), taken || x.used[i]
 				}
 			}
 			if taken {
@@ -561,10 +562,8 @@ func (x *extraction) addresses() {
 			for _, n := range x.unboundNames(takes) {
 				x.bindName(n, v, takes)
 			}
-			for i, t := range x.toks {
-				if t.start < m[1] && t.end > m[0] {
-					x.used[i] = true
-				}
+			for _, i := range covered {
+				x.used[i] = true
 			}
 		}
 	}

@@ -165,9 +165,9 @@ func toolsShow(args []string, s streams) error {
 // judged says which signals judged an API's failures beyond the calls' own: " (answered, but
 // judged failed: 2 by the user, 1 by the catalog check)".
 func judged(by map[twnm.Signal]int64) string {
-	names := map[twnm.Signal]string{twnm.SignalUser: "the user", twnm.SignalCatalog: "the catalog check", twnm.SignalRelevance: "relevance to the request"}
+	names := map[twnm.Signal]string{twnm.SignalUser: "the user", twnm.SignalCatalog: "the catalog check"}
 	var parts []string
-	for _, sig := range []twnm.Signal{twnm.SignalUser, twnm.SignalCatalog, twnm.SignalRelevance} {
+	for _, sig := range []twnm.Signal{twnm.SignalUser, twnm.SignalCatalog} {
 		if n := by[sig]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d by %s", n, names[sig]))
 		}

@@ -79,8 +79,8 @@ func TestJudged(t *testing.T) {
 	}{
 		{nil, ""},
 		{map[twnm.Signal]int64{twnm.SignalCatalog: 0}, ""},
-		{map[twnm.Signal]int64{twnm.SignalCatalog: 1, twnm.SignalUser: 2, twnm.SignalRelevance: 3},
-			" (answered, but judged failed: 2 by the user, 1 by the catalog check, 3 by relevance to the request)"},
+		{map[twnm.Signal]int64{twnm.SignalCatalog: 1, twnm.SignalUser: 2},
+			" (answered, but judged failed: 2 by the user, 1 by the catalog check)"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, judged(tt.by))

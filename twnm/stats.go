@@ -34,8 +34,6 @@ const (
 	// SignalCatalog: the answer failed the catalog check (missing or mistyped output fields,
 	// an empty result, an error-shaped body).
 	SignalCatalog Signal = "catalog"
-	// SignalRelevance: the API answered a request it is not relevant to.
-	SignalRelevance Signal = "relevance"
 	// SignalUser: the user's verdict on the answer.
 	SignalUser Signal = "user"
 )
