@@ -260,16 +260,14 @@ func (h *heur) mutate(rng *rand.Rand, genes []int, rate float64) []int {
 type heurCand struct {
 	genes    []int
 	supplies map[NodeID][]Supply
-	// missing weighs the required inputs nothing binds: 1 each, askableValue for one the user
-	// can tell that a producer of an opaque value needs (see AlphaBeta's).
-	missing float64
-	fitness float64
-	apis    int
-	key     string
-	used    int // distinct stated values the subgraph binds
+	missing  int
+	fitness  float64
+	apis     int
+	key      string
+	used     int // distinct stated values the subgraph binds
 }
 
-func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*c.missing }
+func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(c.missing) }
 
 // better orders candidates: feasible first, fewer missing, more of the stated values used (a
 // stated value is there to be used; see AlphaBeta's grounding), fewer APIs (a detour through
@@ -294,7 +292,6 @@ func (h *heur) eval(genes []int) *heurCand {
 	c := &heurCand{genes: genes, supplies: map[NodeID][]Supply{}}
 	depth := map[NodeID]int{h.target: 0}
 	deps := map[NodeID][]NodeID{} // API -> the producers binding its inputs
-	makes := map[NodeID]NodeID{}  // producer -> the parameter it binds for its consumer
 	order := []NodeID{h.target}
 	var keys []string
 	used := map[string]bool{}
@@ -310,9 +307,6 @@ func (h *heur) eval(genes []int) *heurCand {
 			} else if l, ok := h.bind(genes, e.From, api, depth, deps, order); ok {
 				in.Source, in.Producer, in.Output, in.Score = SupplyUpstream, l.api, l.output, l.weight
 				deps[api] = append(deps[api], l.api)
-				if _, ok := makes[l.api]; !ok {
-					makes[l.api] = e.From
-				}
 				if _, seen := depth[l.api]; !seen {
 					depth[l.api] = depth[api] + 1
 					order = append(order, l.api)
@@ -320,11 +314,7 @@ func (h *heur) eval(genes []int) *heurCand {
 				keys = append(keys, h.g.Node(api).Name+"."+h.g.Node(e.From).Name+"<"+h.g.Node(l.api).Name)
 			} else {
 				in.Source = SupplyMissing
-				if made, ok := makes[api]; ok && opaque(h.g.Node(made).Name) && !opaque(h.g.Node(e.From).Name) {
-					c.missing += askableValue
-				} else {
-					c.missing++
-				}
+				c.missing++
 			}
 			c.supplies[api] = append(c.supplies[api], in)
 		}
