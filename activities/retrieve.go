@@ -387,15 +387,11 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 }
 
 // writersOff lists the APIs of g that create, update or delete what they act on
-// (recall.APIAction), but those named in keep.
+// (recall.ChangesState), but those named in keep.
 func writersOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {
 	out := map[twnm.NodeID]bool{}
 	for _, n := range g.Nodes() {
-		if n.Kind != twnm.KindAPI || n.API == nil || slices.Contains(keep, n.Name) {
-			continue
-		}
-		switch recall.APIAction(*n.API) {
-		case recall.ActionCreate, recall.ActionUpdate, recall.ActionDelete:
+		if n.Kind == twnm.KindAPI && n.API != nil && !slices.Contains(keep, n.Name) && recall.ChangesState(*n.API) {
 			out[n.ID] = true
 		}
 	}

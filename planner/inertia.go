@@ -45,7 +45,7 @@ func Inertial(c Context) (Decision, bool) {
 	}
 	switch d.Action {
 	case CallAPI:
-		cand, ok := candidate(c, d.TargetAPI)
+		cand, ok := c.Candidate(d.TargetAPI)
 		if !ok || cand.Proven < InertiaMinRuns || len(c.Completed) > 0 {
 			return Decision{}, false
 		}

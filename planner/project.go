@@ -102,7 +102,7 @@ func Project(c Context, d Decision) Projection {
 func inadmissible(c Context, d Decision) (string, Plan) {
 	switch d.Action {
 	case CallAPI:
-		cand, ok := candidate(c, d.TargetAPI)
+		cand, ok := c.Candidate(d.TargetAPI)
 		switch {
 		case d.TargetAPI == "":
 			return "call_api names no target_api", Plan{}
@@ -160,7 +160,8 @@ func inadmissible(c Context, d Decision) (string, Plan) {
 	return "", Plan{}
 }
 
-func candidate(c Context, api string) (Candidate, bool) {
+// Candidate returns the candidate of c for api, if the last retrieval recalled it.
+func (c Context) Candidate(api string) (Candidate, bool) {
 	for _, cand := range c.Candidates {
 		if cand.API == api {
 			return cand, true

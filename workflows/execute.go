@@ -722,10 +722,11 @@ func (r *run) servedGoals(ch *chain) []contract.GoalFeedback {
 	if !called[target] {
 		return nil
 	}
-	if rel := r.relevance(target); rel > 0 && rel < planner.AnswerRelevanceFloor &&
+	// The relevance the run's last retrieval measured (0: not measured).
+	if c, _ := r.pc.Candidate(target); c.Relevance > 0 && c.Relevance < planner.AnswerRelevanceFloor &&
 		workflow.GetVersion(r.ctx, "answer-relevance", workflow.DefaultVersion, 1) >= 1 {
 		r.trace(TraceFeedback, false, fmt.Sprintf("%s answered, but is not relevant enough to the request (similarity %.2f, under %.2f): "+
-			"retrieval does not learn that the request asks for it", target, rel, planner.AnswerRelevanceFloor))
+			"retrieval does not learn that the request asks for it", target, c.Relevance, planner.AnswerRelevanceFloor))
 		return nil
 	}
 	var out []contract.GoalFeedback
@@ -746,17 +747,6 @@ func (r *run) servedGoals(ch *chain) []contract.GoalFeedback {
 		out = out[1:]
 	}
 	return out
-}
-
-// relevance is api's similarity to the request as the run's last retrieval measured it (0:
-// not measured).
-func (r *run) relevance(api string) float64 {
-	for _, c := range r.pc.Candidates {
-		if c.API == api {
-			return c.Relevance
-		}
-	}
-	return 0
 }
 
 // awaitFeedback waits for the feedback activities started so far. A feedback write that

@@ -354,10 +354,8 @@ func (r *run) answerStatus() string {
 // clarify asks the user and waits, durably, for the answer Update or the deadline.
 func (r *run) clarify(d planner.Decision) (bool, QueryResult, error) {
 	var params []string
-	for _, c := range r.pc.Candidates {
-		if c.API == d.TargetAPI {
-			params = planner.Bind(c.Plan, r.pc.Known, nil).Missing()
-		}
+	if c, ok := r.pc.Candidate(d.TargetAPI); ok {
+		params = planner.Bind(c.Plan, r.pc.Known, nil).Missing()
 	}
 	question := d.Answer
 	answer, answered, err := r.ask(question, params)

@@ -116,6 +116,15 @@ func requestFrame(text string) bool {
 	return false
 }
 
+// ChangesState reports whether api creates, updates or deletes what it acts on (APIAction).
+func ChangesState(api twnm.API) bool {
+	switch APIAction(api) {
+	case ActionCreate, ActionUpdate, ActionDelete:
+		return true
+	}
+	return false
+}
+
 // APIAction is what api does: the action of its name's first word (AddMeeting creates; a
 // later word is a noun as often as a verb: TrainSchedule), else the one its HTTP method
 // states (GET reads, PUT and PATCH update, DELETE deletes), else that of the first action word

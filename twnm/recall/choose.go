@@ -455,18 +455,11 @@ func withoutStated(asked []string, request string, links Links, producers []Prod
 }
 
 // changesState reports whether api creates, updates or deletes what it acts on (see
-// APIAction): a value for another call is better read than made by one, which registers a
+// ChangesState): a value for another call is better read than made by one, which registers a
 // user to get a token that logging in gives.
 func changesState(links Links, api string) bool {
 	a, ok := links.API(api)
-	if !ok {
-		return false
-	}
-	switch APIAction(a) {
-	case ActionCreate, ActionUpdate, ActionDelete:
-		return true
-	}
-	return false
+	return ok && ChangesState(a)
 }
 
 // grounded reports whether the request states a value for a required input of producer that
