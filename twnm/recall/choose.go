@@ -78,7 +78,12 @@ const actionMismatch = 0.7
 // producer's substitutes: the other producers of what it gives that take a value the request
 // states and that the request retrieved.
 // With links, each clause's candidates are first rescored in place by their provider's
-// relevance to the whole request (see inContext; call Choose once per Result).
+// relevance to the whole request (see inContext; call Choose once per Result), and the final
+// step's score is scaled the same way; in the ranked list, the parts' candidates weigh it
+// with rankedContext. A provider that several parts of the request ask for thus lends its
+// APIs to the parts it matches less well: a request for a chat service's invite data and
+// for "the username and avatar of the user with this ID" ranks that service's user lookup
+// before a photo site's user search.
 // links may be nil (or o.NoGraph set): relevance alone decides.
 func Choose(r *Result, links Links, o Options) error {
 	o, err := o.withDefaults()
@@ -88,8 +93,9 @@ func Choose(r *Result, links Links, o Options) error {
 	if o.NoGraph {
 		links = nil
 	}
+	var rel map[string]float64 // the providers' relevance to the request (nil: one provider)
 	if links != nil {
-		inContext(r, links, o.Context)
+		rel = inContext(r, links, o.Context)
 	}
 	clauses := r.Clauses()
 	whole := r.Whole()
@@ -126,6 +132,11 @@ func Choose(r *Result, links Links, o Options) error {
 					mismatch[name] = true
 				}
 			}
+		}
+	}
+	if rel != nil { // the final step is read in the request's context too, as the clauses are
+		for name := range final {
+			final[name] *= providerFactor(rel, provider(links, name), o.Context)
 		}
 	}
 	names := sortedBy(final)
@@ -236,7 +247,11 @@ func Choose(r *Result, links Links, o Options) error {
 			}
 		}
 	}
-	for i, name := range rankedParts(clauses, whole) {
+	var factor func(string) float64
+	if rel != nil {
+		factor = func(api string) float64 { return providerFactor(rel, provider(links, api), rankedContext) }
+	}
+	for i, name := range rankedParts(clauses, whole, factor) {
 		if i == len(clauses) {
 			for _, p := range slices.Concat(producers, substitutes) {
 				add(p)
@@ -257,12 +272,18 @@ func Choose(r *Result, links Links, o Options) error {
 // for a part of it, in the ranked list (see rankedParts).
 const wholeWeight = 0.6
 
+// rankedContext is the weight of a candidate's provider relevance in the ranked list (see
+// rankedParts): twice the clauses' (DefaultContext), since the list weighs candidates of
+// every part against each other, where a clause weighs alternatives for one part.
+const rankedContext = 0.6
+
 // rankedParts orders the candidates of a request's parts for the ranked list: by the best score
 // a candidate has for a clause, plus wholeWeight times its score for the whole request, so that
 // the best candidate of every clause comes before the others, and among those, one the whole
 // request also asks for before one only a clause names ("we need content" in a request for
-// news articles). A request of one part is ranked by its own scores. Ties are broken by name.
-func rankedParts(clauses []Goal, whole Goal) []string {
+// news articles). A request of one part is ranked by its own scores. factor, when not nil,
+// scales each candidate's score (by its provider's relevance). Ties are broken by name.
+func rankedParts(clauses []Goal, whole Goal, factor func(api string) float64) []string {
 	score := map[string]float64{}
 	for _, g := range clauses {
 		for _, c := range g.Candidates {
@@ -275,6 +296,11 @@ func rankedParts(clauses []Goal, whole Goal) []string {
 	}
 	for _, c := range whole.Candidates {
 		score[c.Name] += w * c.Score
+	}
+	if factor != nil {
+		for name := range score {
+			score[name] *= factor(name)
+		}
 	}
 	return sortedBy(score)
 }
@@ -571,29 +597,19 @@ func sortedBy(m map[string]float64) []string {
 }
 
 // inContext rescores the candidates of each clause, and of the head, by how relevant their
-// provider is to the whole request: a clause is read in the context of the request it is part
-// of ("suggestions for improvement" of a web page's speed come from the page analyser's
-// service, not a video site's). A provider's relevance is its best candidate's score for the
-// whole request (0 when none was retrieved); a candidate's score becomes
+// provider is to the whole request (see providerRelevance): a clause is read in the context
+// of the request it is part of ("suggestions for improvement" of a web page's speed come from
+// the page analyser's service, not a video site's). A candidate's score becomes
 // s·(1 − w + w·relevance), renormalised so that the clause's best has 1. A catalog whose APIs
-// name no provider, or one, is unchanged.
-func inContext(r *Result, links Links, w float64) {
+// name no provider, or one, is unchanged. It returns the providers' relevance, nil when
+// unchanged.
+func inContext(r *Result, links Links, w float64) map[string]float64 {
 	if w <= 0 {
-		return
+		return nil
 	}
-	provider := func(name string) string {
-		a, _ := links.API(name)
-		return a.Provider
-	}
-	whole := r.Whole()
-	rel := map[string]float64{}
-	for _, c := range whole.Candidates {
-		if p := provider(c.Name); p != "" {
-			rel[p] = max(rel[p], c.Score)
-		}
-	}
+	rel := providerRelevance(r, links)
 	if len(rel) < 2 {
-		return
+		return nil
 	}
 	goals := make([]*Goal, 0, len(r.Goals)+1)
 	for i := range r.Goals {
@@ -609,11 +625,7 @@ func inContext(r *Result, links Links, w float64) {
 		cs := slices.Clone(g.Candidates)
 		best := 0.0
 		for j := range cs {
-			f := 1.0
-			if p := provider(cs[j].Name); p != "" {
-				f = 1 - w + w*rel[p]
-			}
-			cs[j].Score *= f
+			cs[j].Score *= providerFactor(rel, provider(links, cs[j].Name), w)
 			best = max(best, cs[j].Score)
 		}
 		if best > 0 {
@@ -624,6 +636,78 @@ func inContext(r *Result, links Links, w float64) {
 		sortCandidates(cs)
 		g.Alone, g.Candidates = g.Candidates, cs
 	}
+	return rel
+}
+
+// provider is the provider of api, "" when links do not know it or it names none.
+func provider(links Links, api string) string {
+	a, _ := links.API(api)
+	return a.Provider
+}
+
+// providerFactor scales a score by the relevance of its API's provider: 1 − w + w·relevance;
+// 1 for an API that names no provider, or without relevance (rel nil: one provider).
+func providerFactor(rel map[string]float64, p string, w float64) float64 {
+	if rel == nil || p == "" {
+		return 1
+	}
+	return 1 - w + w*rel[p]
+}
+
+// serves is the score from which a clause's candidate counts as serving that clause, for its
+// provider's relevance (see providerRelevance).
+const serves = 0.8
+
+// coverWeight weighs, in a provider's relevance, the clauses it serves.
+const coverWeight = 0.5
+
+// providerRelevance is how relevant each provider is to the whole request: its best
+// candidate's score for the whole request, plus coverWeight times the sum of its best scores
+// in the clauses it serves (where one of its APIs scores at least serves, as the clause alone
+// ranks them), scaled so that the most relevant has 1. A service that several parts of a
+// request ask for is more likely the one the request is about than one that matches a
+// single part as well: "fetch the invite data for this code, and the username and avatar of
+// the user with this ID" asks twice of a chat service's lookup, once of a photo site's user
+// search.
+func providerRelevance(r *Result, links Links) map[string]float64 {
+	rel := map[string]float64{}
+	for _, c := range r.Whole().Candidates {
+		if p := provider(links, c.Name); p != "" {
+			rel[p] = max(rel[p], c.Score)
+		}
+	}
+	clauses := r.Clauses()
+	if len(clauses) < 2 {
+		clauses = nil // a clause alone would only echo its own preference
+	}
+	for _, g := range clauses {
+		cs := g.Alone
+		if cs == nil {
+			cs = g.Candidates
+		}
+		best := map[string]float64{}
+		for _, c := range cs {
+			if c.Score < serves {
+				break
+			}
+			if p := provider(links, c.Name); p != "" {
+				best[p] = max(best[p], c.Score)
+			}
+		}
+		for p, s := range best {
+			rel[p] += coverWeight * s
+		}
+	}
+	top := 0.0
+	for _, v := range rel {
+		top = max(top, v)
+	}
+	if top > 0 {
+		for p := range rel {
+			rel[p] /= top
+		}
+	}
+	return rel
 }
 
 // Parts are a compound request's parts beside the one a chain serves (see Branches).

@@ -437,9 +437,75 @@ func TestRankedParts(t *testing.T) {
 	whole := goal(2, true, Candidate{Name: "News", Score: 1}, Candidate{Name: "Crypto", Score: .9}, Candidate{Name: "Blog", Score: .5})
 	// News 1 + .6·1 = 1.6; Crypto .6 + .6·.9 = 1.14; Content 1; Extract .9; Blog .6·.5 = .3:
 	// the clause that only names "content" ranks after the whole request's second candidate.
-	assert.Equal(t, []string{"News", "Crypto", "Content", "Extract", "Blog"}, rankedParts(clauses, whole))
+	assert.Equal(t, []string{"News", "Crypto", "Content", "Extract", "Blog"}, rankedParts(clauses, whole, nil))
 	// A request of one part ranks by its own scores.
-	assert.Equal(t, []string{"News", "Crypto", "Blog"}, rankedParts(nil, whole))
+	assert.Equal(t, []string{"News", "Crypto", "Blog"}, rankedParts(nil, whole, nil))
+	// A factor scales the scores: Crypto's provider at .7 puts it at 1.14·.7 = .798, after
+	// both of the other clause's candidates.
+	factor := func(api string) float64 {
+		if api == "Crypto" {
+			return .7
+		}
+		return 1
+	}
+	assert.Equal(t, []string{"News", "Content", "Extract", "Crypto", "Blog"}, rankedParts(clauses, whole, factor))
+}
+
+// chatOrPhoto is a request for a chat service's invite data ("fetch the invite data for this
+// code") and for a user ("the username and avatar of the user with this ID"), which the
+// photo site's user search and followers match best alone.
+func chatOrPhoto() (*Result, links) {
+	apis := map[string]twnm.API{
+		"Invite":     {Name: "Invite", Provider: "chat"},
+		"UserData":   {Name: "UserData", Provider: "chat"},
+		"UserByName": {Name: "UserByName", Provider: "photo"},
+		"Followers":  {Name: "Followers", Provider: "photo"},
+		"Reels":      {Name: "Reels", Provider: "photo"},
+	}
+	r := &Result{Goals: []Goal{
+		goal(0, false, Candidate{Name: "Invite", Score: 1}, Candidate{Name: "Reels", Score: .5}),
+		goal(1, false, Candidate{Name: "UserByName", Score: 1}, Candidate{Name: "Followers", Score: .95}, Candidate{Name: "UserData", Score: .7}),
+		goal(2, true, Candidate{Name: "Invite", Score: 1}, Candidate{Name: "UserByName", Score: .5}, Candidate{Name: "UserData", Score: .3}, Candidate{Name: "Followers", Score: .3}),
+	}}
+	return r, links{apis: apis}
+}
+
+func TestProviderRelevance(t *testing.T) {
+	// chat: 1 for the whole request, + .5·1 for the first clause (Invite); photo: .5 for the
+	// whole request, + .5·1 for the second clause (UserByName; UserData's .7 is under serves).
+	// 1.5 and 1, scaled by 1.5.
+	r, l := chatOrPhoto()
+	rel := providerRelevance(r, l)
+	assert.InDelta(t, 1, rel["chat"], 1e-9)
+	assert.InDelta(t, 1/1.5, rel["photo"], 1e-9)
+
+	// A request of one clause counts the whole request alone (chat 1, photo .5): the clause
+	// would only echo its own preference.
+	r.Goals = r.Goals[1:]
+	rel = providerRelevance(r, l)
+	assert.InDelta(t, 1, rel["chat"], 1e-9)
+	assert.InDelta(t, .5, rel["photo"], 1e-9)
+}
+
+func TestChooseRanksByProviderRelevance(t *testing.T) {
+	// Relevance chat 1, photo 2/3 (see TestProviderRelevance). The second clause in context:
+	// UserByName 1·(.7 + .3·2/3) = .9, Followers .95·.9 = .855, UserData .7, renormalised by .9.
+	// Ranked by the best clause score + .6·the whole request's, times .4 + .6·relevance:
+	// Invite (1 + .6)·1 = 1.6, UserByName (1 + .3)·.8 = 1.04, UserData (.7/.9 + .18)·1 ≈ .958,
+	// Followers (.95 + .18)·.8 = .904, Reels (.5·.9 + 0)·.8 = .36. The final step is the last
+	// clause's best, UserByName ((.5 + 1)/2·.9 = .675 against UserData's .539); the chat
+	// service's user lookup comes before the photo site's followers, which its own clause
+	// prefers.
+	r, l := chatOrPhoto()
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "UserByName", r.Final)
+	assert.Equal(t, []string{"UserByName", "Invite", "UserData", "Followers", "Reels"}, r.Ranked)
+	assert.InDelta(t, .675, r.Scores["UserByName"], 1e-9)
+
+	// Without context, the ranked list keeps the clauses' own order.
+	r, l = chatOrPhoto()
+	require.NoError(t, Choose(r, l, Options{Context: -1}))
+	assert.Equal(t, []string{"UserByName", "Invite", "Followers", "UserData", "Reels"}, r.Ranked)
 }
 
 func TestChooseProducersOfProducers(t *testing.T) {
