@@ -176,7 +176,8 @@ func textMatches(row map[string]any, n, k int) ([]Match, bool) {
 		m, _ := x.(map[string]any)
 		name, _ := m["name"].(string)
 		score, _ := m["score"].(float64)
-		out = append(out, Match{Name: name, Score: score})
+		provider, _ := m["provider"].(string)
+		out = append(out, Match{Name: name, Score: score, Provider: provider})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Score != out[j].Score {
@@ -199,6 +200,6 @@ CALL (i) {
   CALL db.index.fulltext.queryNodes($index, $qs[i], {limit: $n}) YIELD node, score
   RETURN count(*) AS raw, min(score) AS least,
          collect(CASE WHEN coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
-                      THEN {name: node.name, score: score} END) AS kept
+                      THEN {name: node.name, score: score, provider: coalesce(node.provider, '')} END) AS kept
 }
 RETURN i, raw, least, kept`

@@ -151,12 +151,12 @@ CALL (i) {
   WHERE node.at >= $oldest
   MATCH (node)-[:SERVED]->(a:API)
   WHERE coalesce(a.status, 'active') = 'active' AND (NOT $callable OR coalesce(a.callable, false))
-  WITH a.name AS name, max(score) AS score
-  RETURN name, score
+  WITH a.name AS name, coalesce(a.provider, '') AS provider, max(score) AS score
+  RETURN name, provider, score
   ORDER BY score DESC, name
   LIMIT $k
 }
-RETURN i, name, score`
+RETURN i, name, provider, score`
 
 // Goals lists the past sub-goals attached to api, newest first: what users called it.
 func (s *Store) Goals(ctx context.Context, api string) ([]string, error) {

@@ -95,9 +95,26 @@ func TestRecallSourceDenseIsCosine(t *testing.T) {
 }
 
 // The batched reads of a request's sub-goals (recall.Batch) give what one query per sub-goal
-// gives, in one transaction (ReadTx), texts without terms and zero vectors included.
+// gives, in one transaction (ReadTx), texts without terms and zero vectors included; every
+// hit carries its API's provider.
 func TestRecallSourceBatchMatchesOneByOne(t *testing.T) {
-	s, ctx, prefix, _ := imported(t)
+	s, ctx, prefix, c := imported(t)
+	provider := map[string]string{}
+	for _, a := range c.APIs {
+		provider[a.Name] = a.Provider
+	}
+	ownProviders := func(what string, lists [][]recall.Hit) {
+		checked := 0
+		for _, hs := range lists {
+			for _, h := range hs {
+				if p, ok := provider[h.Name]; ok {
+					assert.Equal(t, p, h.Provider, "%s: %s", what, h.Name)
+					checked++
+				}
+			}
+		}
+		assert.Positive(t, checked, "%s: a hit of this test's catalog", what)
+	}
 	emb := stacktest.Embedder(t)
 	asked := "coordinates of " + word(prefix, "city")
 	vecs, err := emb.Embed(ctx, []string{asked, "weather at " + word(prefix, "weather"), "places to eat"})
@@ -138,7 +155,10 @@ func TestRecallSourceBatchMatchesOneByOne(t *testing.T) {
 				require.NoError(t, err)
 				assert.Equal(t, norm(one), norm(served[i]), "served %d, callable %v", i, callable)
 			}
-			if !callable {
+			if !callable { // the test catalog's APIs are not callable
+				ownProviders("lexical", lex)
+				ownProviders("dense", dense)
+				ownProviders("served", served)
 				assert.NotEmpty(t, served[0], "the recorded sub-goal serves")
 				assert.NotEmpty(t, lex[0])
 			}

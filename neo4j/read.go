@@ -17,6 +17,8 @@ import (
 type Match struct {
 	Name  string  `json:"name"`
 	Score float64 `json:"score"`
+	// Provider is the API's provider ("" when it names none).
+	Provider string `json:"provider,omitempty"`
 }
 
 // TopAPIs returns the k active APIs whose embeddings are most similar to vec, best first,
@@ -41,7 +43,7 @@ func (s *Store) topAPIs(ctx context.Context, rd reader, vec []float64, k int, ca
 	}
 	out := make([]Match, len(hs[0]))
 	for i, h := range hs[0] {
-		out[i] = Match{Name: h.Name, Score: h.Score}
+		out[i] = Match{Name: h.Name, Score: h.Score, Provider: h.Provider}
 	}
 	return out, nil
 }
@@ -63,11 +65,11 @@ UNWIND range(0, size($vecs) - 1) AS i
 CALL (i) {
   CALL db.index.vector.queryNodes($index, $n, $vecs[i]) YIELD node, score
   WHERE coalesce(node.status, 'active') = 'active' AND (NOT $callable OR coalesce(node.callable, false))
-  RETURN node.name AS name, score
+  RETURN node.name AS name, coalesce(node.provider, '') AS provider, score
   ORDER BY score DESC, name
   LIMIT $k
 }
-RETURN i, name, score`
+RETURN i, name, provider, score`
 
 // SubgraphOptions bounds a subgraph read.
 type SubgraphOptions struct {

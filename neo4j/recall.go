@@ -50,7 +50,7 @@ func (src storeSource) Served(ctx context.Context, vec []float64, k int) ([]reca
 func hits(ms []Match) []recall.Hit {
 	out := make([]recall.Hit, len(ms))
 	for i, m := range ms {
-		out[i] = recall.Hit{Name: m.Name, Score: m.Score}
+		out[i] = recall.Hit{Name: m.Name, Score: m.Score, Provider: m.Provider}
 	}
 	return out
 }
@@ -149,7 +149,8 @@ func (src storeSource) vectorAll(ctx context.Context, what, cypher, index string
 		}
 		name, _ := m["name"].(string)
 		score, _ := m["score"].(float64)
-		out[at[j]] = append(out[at[j]], recall.Hit{Name: name, Score: score})
+		provider, _ := m["provider"].(string)
+		out[at[j]] = append(out[at[j]], recall.Hit{Name: name, Score: score, Provider: provider})
 	}
 	return out, nil
 }

@@ -54,13 +54,13 @@ func catalog(prefix string) twnm.Catalog {
 	typed := func(q twnm.Param, typ string) twnm.Param { q.Type = typ; return q }
 	required := func(q twnm.Param) twnm.Param { q.Required = true; return q }
 	return twnm.Catalog{Name: p("cat"), APIs: []twnm.API{
-		{Name: p("Geocode"), Description: w("geocode") + "turns a city into coordinates",
+		{Name: p("Geocode"), Provider: p("maps"), Description: w("geocode") + "turns a city into coordinates",
 			Inputs:  []twnm.Param{{Name: p("city"), Type: "string", Required: true, Description: "the name of a city"}},
 			Outputs: []twnm.Param{typed(lat, "number"), typed(lon, "number")}},
-		{Name: p("Weather"), Description: w("weather") + "current weather at coordinates",
+		{Name: p("Weather"), Provider: p("maps"), Description: w("weather") + "current weather at coordinates",
 			Inputs:  []twnm.Param{required(lat), required(lon), {Name: p("units"), Description: "metric or imperial"}},
 			Outputs: []twnm.Param{{Name: p("temperature"), Description: "the air temperature"}}},
-		{Name: p("Restaurants"), Description: w("restaurants") + w("weather") + "places to eat near coordinates",
+		{Name: p("Restaurants"), Provider: p("dine"), Description: w("restaurants") + w("weather") + "places to eat near coordinates",
 			Inputs:  []twnm.Param{required(lat), required(lon)},
 			Outputs: []twnm.Param{{Name: p("restaurant_ids"), Description: "ids of the restaurants found"}}},
 	}}

@@ -94,8 +94,10 @@ func Choose(r *Result, links Links, o Options) error {
 		links = nil
 	}
 	var rel map[string]float64 // the providers' relevance to the request (nil: one provider)
+	var provider func(api string) string
 	if links != nil {
-		rel = inContext(r, links, o.Context)
+		provider = providerOf(r, links)
+		rel = inContext(r, provider, o.Context)
 	}
 	clauses := r.Clauses()
 	whole := r.Whole()
@@ -136,7 +138,7 @@ func Choose(r *Result, links Links, o Options) error {
 	}
 	if rel != nil { // the final step is read in the request's context too, as the clauses are
 		for name := range final {
-			final[name] *= providerFactor(rel, provider(links, name), o.Context)
+			final[name] *= providerFactor(rel, provider(name), o.Context)
 		}
 	}
 	names := sortedBy(final)
@@ -249,7 +251,7 @@ func Choose(r *Result, links Links, o Options) error {
 	}
 	var factor func(string) float64
 	if rel != nil {
-		factor = func(api string) float64 { return providerFactor(rel, provider(links, api), rankedContext) }
+		factor = func(api string) float64 { return providerFactor(rel, provider(api), rankedContext) }
 	}
 	for i, name := range rankedParts(clauses, whole, factor) {
 		if i == len(clauses) {
@@ -603,11 +605,11 @@ func sortedBy(m map[string]float64) []string {
 // s·(1 − w + w·relevance), renormalised so that the clause's best has 1. A catalog whose APIs
 // name no provider, or one, is unchanged. It returns the providers' relevance, nil when
 // unchanged.
-func inContext(r *Result, links Links, w float64) map[string]float64 {
+func inContext(r *Result, provider func(api string) string, w float64) map[string]float64 {
 	if w <= 0 {
 		return nil
 	}
-	rel := providerRelevance(r, links)
+	rel := providerRelevance(r, provider)
 	if len(rel) < 2 {
 		return nil
 	}
@@ -625,7 +627,7 @@ func inContext(r *Result, links Links, w float64) map[string]float64 {
 		cs := slices.Clone(g.Candidates)
 		best := 0.0
 		for j := range cs {
-			cs[j].Score *= providerFactor(rel, provider(links, cs[j].Name), w)
+			cs[j].Score *= providerFactor(rel, provider(cs[j].Name), w)
 			best = max(best, cs[j].Score)
 		}
 		if best > 0 {
@@ -639,10 +641,25 @@ func inContext(r *Result, links Links, w float64) map[string]float64 {
 	return rel
 }
 
-// provider is the provider of api, "" when links do not know it or it names none.
-func provider(links Links, api string) string {
-	a, _ := links.API(api)
-	return a.Provider
+// providerOf looks up an API's provider: as the sources gave it with r's candidates, else as
+// links know it ("" when neither does, or it names none). A store's subgraph read holds the
+// best candidates only: the others' providers come with them.
+func providerOf(r *Result, links Links) func(api string) string {
+	known := map[string]string{}
+	for _, g := range r.parts() {
+		for _, c := range g.Candidates {
+			if c.Provider != "" {
+				known[c.Name] = c.Provider
+			}
+		}
+	}
+	return func(api string) string {
+		if p, ok := known[api]; ok {
+			return p
+		}
+		a, _ := links.API(api)
+		return a.Provider
+	}
 }
 
 // providerFactor scales a score by the relevance of its API's provider: 1 − w + w·relevance;
@@ -669,10 +686,10 @@ const coverWeight = 0.5
 // single part as well: "fetch the invite data for this code, and the username and avatar of
 // the user with this ID" asks twice of a chat service's lookup, once of a photo site's user
 // search.
-func providerRelevance(r *Result, links Links) map[string]float64 {
+func providerRelevance(r *Result, provider func(api string) string) map[string]float64 {
 	rel := map[string]float64{}
 	for _, c := range r.Whole().Candidates {
-		if p := provider(links, c.Name); p != "" {
+		if p := provider(c.Name); p != "" {
 			rel[p] = max(rel[p], c.Score)
 		}
 	}
@@ -690,7 +707,7 @@ func providerRelevance(r *Result, links Links) map[string]float64 {
 			if c.Score < serves {
 				break
 			}
-			if p := provider(links, c.Name); p != "" {
+			if p := provider(c.Name); p != "" {
 				best[p] = max(best[p], c.Score)
 			}
 		}

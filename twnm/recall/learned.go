@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"sort"
 	"sync"
@@ -44,9 +45,11 @@ type learnedSource struct {
 // best is 1 again.
 func boost(cands []Candidate, learned []Hit) []Candidate {
 	gain := map[string]float64{}
+	provider := map[string]string{}
 	for _, h := range learned {
 		if h.Score >= LearnedFloor {
 			gain[h.Name] = max(gain[h.Name], LearnedWeight*(h.Score-LearnedFloor)/(1-LearnedFloor))
+			provider[h.Name] = cmp.Or(provider[h.Name], h.Provider)
 		}
 	}
 	if len(gain) == 0 {
@@ -60,7 +63,7 @@ func boost(cands []Candidate, learned []Hit) []Candidate {
 		}
 	}
 	for name, g := range gain {
-		cands = append(cands, Candidate{Name: name, Score: g, Learned: g})
+		cands = append(cands, Candidate{Name: name, Provider: provider[name], Score: g, Learned: g})
 	}
 	best := 0.0
 	for _, c := range cands {

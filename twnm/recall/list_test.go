@@ -47,3 +47,32 @@ func TestRetrieveTakesListsApart(t *testing.T) {
 		})
 	}
 }
+
+// Memory's hits carry their APIs' providers, lexical and dense alike, and so do the fused
+// candidates.
+func TestMemoryHitsCarryProviders(t *testing.T) {
+	cat := twnm.Catalog{Name: "svc", APIs: []twnm.API{
+		{Name: "Forecast", Provider: "meteo", Description: "Weather forecast for a city."},
+		{Name: "Menu", Provider: "dine", Description: "The menu of a restaurant."},
+		{Name: "Plain", Description: "A weather tool of no provider."},
+	}}
+	g, err := twnm.Build(context.Background(), cat, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: embed.Default()})
+	require.NoError(t, err)
+	mem, err := NewMemory(g, MemoryOptions{})
+	require.NoError(t, err)
+	want := map[string]string{"Forecast": "meteo", "Menu": "dine", "Plain": ""}
+	lex, err := mem.Lexical(context.Background(), "weather forecast restaurant menu", 10)
+	require.NoError(t, err)
+	vecs, err := embed.Default().Embed(context.Background(), []string{"weather forecast"})
+	require.NoError(t, err)
+	dense, err := mem.Dense(context.Background(), vecs[0], 10)
+	require.NoError(t, err)
+	require.Len(t, lex, 3)
+	require.Len(t, dense, 3)
+	for _, h := range append(lex, dense...) {
+		assert.Equal(t, want[h.Name], h.Provider, h.Name)
+	}
+	for _, c := range Fuse(lex, dense, .5) {
+		assert.Equal(t, want[c.Name], c.Provider, c.Name)
+	}
+}

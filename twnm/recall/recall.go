@@ -9,6 +9,7 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -27,6 +28,8 @@ import (
 type Hit struct {
 	Name  string  `json:"name"`
 	Score float64 `json:"score"`
+	// Provider is the API's provider, where the source knows it ("" otherwise).
+	Provider string `json:"provider,omitempty"`
 }
 
 // Source ranks the callable APIs of a graph for one sub-goal.
@@ -140,6 +143,8 @@ func (o Options) withDefaults() (Options, error) {
 // Candidate is an API retrieved for a sub-goal.
 type Candidate struct {
 	Name string `json:"name"`
+	// Provider is the API's provider, as a source gave it ("" where none did).
+	Provider string `json:"provider,omitempty"`
 	// Score is the fused score, normalised so that the sub-goal's best candidate has 1.
 	Score float64 `json:"score"`
 	// Lexical is the BM25 score, Dense the cosine similarity (0 where the source did not
@@ -552,6 +557,7 @@ func Fuse(lex, dense []Hit, w float64) []Candidate {
 		for _, h := range lex {
 			c := get(h.Name)
 			c.Lexical = h.Score
+			c.Provider = cmp.Or(c.Provider, h.Provider)
 			if top > 0 {
 				fused[c] += (1 - w) * h.Score / top
 			}
@@ -565,6 +571,7 @@ func Fuse(lex, dense []Hit, w float64) []Candidate {
 		for _, h := range dense {
 			c := get(h.Name)
 			c.Dense = h.Score
+			c.Provider = cmp.Or(c.Provider, h.Provider)
 			if hi > lo {
 				fused[c] += w * (h.Score - lo) / (hi - lo)
 			} else {

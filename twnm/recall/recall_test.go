@@ -15,7 +15,7 @@ func TestFuseHandComputed(t *testing.T) {
 	// min-max over [.4, .8] to B=1, C=.5, A=0. With w = 0.5:
 	//   A = .5·1 + .5·0 = .5,  B = .5·.5 + .5·1 = .75,  C = .5·0 + .5·.5 = .25,
 	// rescaled by the best (.75): B = 1, A = 2/3, C = 1/3.
-	got := Fuse([]Hit{{"A", 4}, {"B", 2}}, []Hit{{"B", .8}, {"C", .6}, {"A", .4}}, 0.5)
+	got := Fuse([]Hit{{Name: "A", Score: 4}, {Name: "B", Score: 2}}, []Hit{{Name: "B", Score: .8}, {Name: "C", Score: .6}, {Name: "A", Score: .4}}, 0.5)
 	require.Len(t, got, 3)
 	want := []struct {
 		name         string
@@ -37,9 +37,9 @@ func TestFuseEdgeCases(t *testing.T) {
 		w          float64
 		want       []string
 	}{
-		{"lexical only", []Hit{{"b", 1}, {"a", 1}}, nil, 0, []string{"a", "b"}}, // ties by name
-		{"dense only", nil, []Hit{{"x", .9}, {"y", .1}}, 1, []string{"x", "y"}},
-		{"one dense hit", nil, []Hit{{"x", .3}}, 1, []string{"x"}},
+		{"lexical only", []Hit{{Name: "b", Score: 1}, {Name: "a", Score: 1}}, nil, 0, []string{"a", "b"}}, // ties by name
+		{"dense only", nil, []Hit{{Name: "x", Score: .9}, {Name: "y", Score: .1}}, 1, []string{"x", "y"}},
+		{"one dense hit", nil, []Hit{{Name: "x", Score: .3}}, 1, []string{"x"}},
 		{"nothing", nil, nil, .5, []string{}},
 	}
 	for _, tt := range tests {
@@ -475,14 +475,14 @@ func TestProviderRelevance(t *testing.T) {
 	// whole request, + .5·1 for the second clause (UserByName; UserData's .7 is under serves).
 	// 1.5 and 1, scaled by 1.5.
 	r, l := chatOrPhoto()
-	rel := providerRelevance(r, l)
+	rel := providerRelevance(r, providerOf(r, l))
 	assert.InDelta(t, 1, rel["chat"], 1e-9)
 	assert.InDelta(t, 1/1.5, rel["photo"], 1e-9)
 
 	// A request of one clause counts the whole request alone (chat 1, photo .5): the clause
 	// would only echo its own preference.
 	r.Goals = r.Goals[1:]
-	rel = providerRelevance(r, l)
+	rel = providerRelevance(r, providerOf(r, l))
 	assert.InDelta(t, 1, rel["chat"], 1e-9)
 	assert.InDelta(t, .5, rel["photo"], 1e-9)
 }
@@ -501,6 +501,18 @@ func TestChooseRanksByProviderRelevance(t *testing.T) {
 	assert.Equal(t, "UserByName", r.Final)
 	assert.Equal(t, []string{"UserByName", "Invite", "UserData", "Followers", "Reels"}, r.Ranked)
 	assert.InDelta(t, .675, r.Scores["UserByName"], 1e-9)
+
+	// The providers may come with the candidates, as the store's sources give them, when the
+	// links (a subgraph read around the best candidates) do not hold every API.
+	r, l = chatOrPhoto()
+	for i := range r.Goals {
+		for j := range r.Goals[i].Candidates {
+			c := &r.Goals[i].Candidates[j]
+			c.Provider = l.apis[c.Name].Provider
+		}
+	}
+	require.NoError(t, Choose(r, links{}, Options{}))
+	assert.Equal(t, []string{"UserByName", "Invite", "UserData", "Followers", "Reels"}, r.Ranked)
 
 	// Without context, the ranked list keeps the clauses' own order.
 	r, l = chatOrPhoto()
