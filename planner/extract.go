@@ -915,10 +915,12 @@ var exStartWords = exSet("what", "what's", "whats", "which", "who", "who's", "wh
 
 // exStopNames are capitalised tokens that are no names of the kind a free-text slot takes,
 // wherever they stand: the pronoun I, the abbreviations questions use as plain words ("UTC
-// offset", "UV index"), and days and months ("on Monday", "in May"), which a date slot, not
-// a city or a team, would take.
+// offset", "UV index", "a TV show", "a QR code", "the IP address"), and days and months ("on
+// Monday", "in May"), which a date slot, not a city or a team, would take.
 var exStopNames = exSet("i", "i'm", "i'd", "i'll", "i've", "utc", "gmt", "uv", "aqi", "am", "pm", "ok",
-	"id", "ids", "api", "url", "today", "tonight", "tomorrow", "yesterday",
+	"id", "ids", "api", "apis", "url", "urls", "tv", "qr", "ip", "pdf", "gif", "gifs", "json", "html", "xml",
+	"csv", "sms", "dns", "gps", "seo", "http", "https", "ssl", "faq",
+	"today", "tonight", "tomorrow", "yesterday",
 	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 	"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
 	"november", "december")

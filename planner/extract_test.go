@@ -159,6 +159,12 @@ func TestExtract(t *testing.T) {
 			map[string]string{slotCity.Key: "Rome", slotTeamName.Key: "Rome"}},
 		{"question words, I and abbreviations are no names", "How can I see the UTC offset and UV index?",
 			[]Slot{slotCity}, map[string]string{}},
+		// A search takes no "TV" for its query: the request asks for a list (the shows on the
+		// air), not for a show named TV. A name still counts.
+		{"an abbreviation of a plain noun is no name", "Tell me the cast of a TV show on the air, and the IP address of a QR code's PDF",
+			[]Slot{{Key: "tv.query", Name: "query", Type: "string", Required: true}}, map[string]string{}},
+		{"a name beside such an abbreviation", "Find the TV series Friends",
+			[]Slot{{Key: "tv.query", Name: "query", Type: "string", Required: true}}, map[string]string{"tv.query": "Friends"}},
 		{"a sentence may start with the name", "Rome, please.", []Slot{slotCity}, map[string]string{slotCity.Key: "Rome"}},
 		{"a capitalised cue word is no name", "Latitude 48.8 and longitude 2.3 of Paris", []Slot{slotLat, slotLon, slotCity},
 			map[string]string{slotLat.Key: "48.8", slotLon.Key: "2.3", slotCity.Key: "Paris"}},
