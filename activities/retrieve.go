@@ -386,6 +386,34 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	return res, nil
 }
 
+// PlanChain plans the calls that end at final over g as Retrieve plans its first target for a
+// request of one part, with no answers and no values bound by the caller: graph search from
+// final with the values text states, relevance ranking producers that bind alike (retrieval's,
+// read before recall.Choose rescores the clauses), and an API that creates, updates or deletes
+// only where chain (retrieval's choice) holds it. It returns the plan's APIs, producers first;
+// nil when final is not in g or the search finds no plan. `navi eval retrieval` scores it.
+func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, final string, chain []string, relevance map[string]float64, text string) ([]string, error) {
+	id, ok := g.APIByName(final)
+	if !ok {
+		return nil, nil
+	}
+	known := planner.Extract(text, slots(g))
+	exclude := writersOff(g, chain)
+	delete(exclude, id)
+	subs, err := twnm.SearchTargets(ctx, g, s, []twnm.SearchRequest{{Target: id, Known: known, Exclude: exclude, Relevance: relevance}})
+	if err != nil {
+		return nil, fmt.Errorf("plan %s: graph search: %w", final, err)
+	}
+	if len(subs) == 0 || subs[0] == nil {
+		return nil, nil
+	}
+	p, err := subs[0].Plan(g, known)
+	if err != nil {
+		return nil, fmt.Errorf("plan %s: %w", final, err)
+	}
+	return p.APIs(), nil
+}
+
 // writersOff lists the APIs of g that create, update or delete what they act on
 // (recall.ChangesState), but those named in keep.
 func writersOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {

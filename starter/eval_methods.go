@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/research/retrievaleval"
 	"github.com/naviagent/navi/twnm"
@@ -21,7 +22,7 @@ func retrievalMethods(ctx context.Context) ([]retrievaleval.Method, error) {
 	graphs := &graphCache{byCatalog: map[string]*twnm.Graph{}}
 	method := func(name, note string, o recall.Options) retrievaleval.Method {
 		return retrievaleval.Method{Name: name, Note: note, New: func(ctx context.Context, s retrievaleval.Set) (retrievaleval.Ranker, error) {
-			return newRecallRanker(ctx, graphs, s, o, false)
+			return newRecallRanker(ctx, graphs, s, o, false, false)
 		}}
 	}
 	return []retrievaleval.Method{
@@ -36,13 +37,20 @@ func retrievalMethods(ctx context.Context) ([]retrievaleval.Method, error) {
 		method("fused", "BM25 and MiniLM fused, the whole request", recall.Options{WholeOnly: true, NoGraph: true}),
 		method("bm25+subgoals+graph", "BM25 per sub-goal, the final step chosen by data flow; no encoder", recall.Options{Ranker: recall.Lexical}),
 		method("fused+subgoals", "fused per sub-goal, the final step by relevance alone", recall.Options{NoGraph: true}),
-		method("full", "fused per sub-goal, the final step and order chosen by data flow (the agent's method)", recall.Options{}),
+		{
+			Name: "full",
+			Note: "fused per sub-goal, the final step and order chosen by data flow (the agent's method); " +
+				"its plan is Alpha-Beta's from the final step, as the Retrieve activity plans (activities.PlanChain)",
+			New: func(ctx context.Context, s retrievaleval.Set) (retrievaleval.Ranker, error) {
+				return newRecallRanker(ctx, graphs, s, recall.Options{}, false, true)
+			},
+		},
 		{
 			Name: "full+learned",
 			Note: "full, with the sub-goals of every other task of the set recorded as the runs that served them would (leave-one-out): " +
 				"the whole request on the final API, each clause on the chain API most similar to it",
 			New: func(ctx context.Context, s retrievaleval.Set) (retrievaleval.Ranker, error) {
-				return newRecallRanker(ctx, graphs, s, recall.Options{}, true)
+				return newRecallRanker(ctx, graphs, s, recall.Options{}, true, false)
 			},
 		},
 	}, nil
@@ -73,8 +81,9 @@ func (c *graphCache) get(ctx context.Context, cat twnm.Catalog) (*twnm.Graph, em
 }
 
 // newRecallRanker ranks with twnm/recall over the set's graph in process; with learn, past
-// sub-goals of the set's other tasks take part (leave-one-out).
-func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Set, o recall.Options, learn bool) (retrievaleval.Ranker, error) {
+// sub-goals of the set's other tasks take part (leave-one-out); with plan, it plans as well
+// (retrievaleval.Planner).
+func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Set, o recall.Options, learn, plan bool) (retrievaleval.Ranker, error) {
 	g, emb, err := graphs.get(ctx, s.Catalog)
 	if err != nil {
 		return nil, err
@@ -90,21 +99,50 @@ func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Se
 		}
 	}
 	links := recall.GraphLinks{G: g}
-	return retrievaleval.RankerFunc(func(ctx context.Context, query string) ([]string, error) {
+	// retrieve returns what retrieval found and chose, and each candidate's relevance as it
+	// was before Choose read the clauses in context (what graph search ranks producers by).
+	retrieve := func(ctx context.Context, query string) (*recall.Result, map[string]float64, error) {
 		var src recall.Source = mem
 		if learn {
 			src = recall.WithLearned(mem, leaveOneOut{past: past, query: query})
 		}
 		r, err := recall.Retrieve(ctx, src, emb, query, o)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		relevance := r.Relevance()
 		if err := recall.Choose(r, links, o); err != nil {
+			return nil, nil, err
+		}
+		return r, relevance, nil
+	}
+	rank := retrievaleval.RankerFunc(func(ctx context.Context, query string) ([]string, error) {
+		r, _, err := retrieve(ctx, query)
+		if err != nil {
 			return nil, err
 		}
 		return r.Ranked, nil
-	}), nil
+	})
+	if !plan {
+		return rank, nil
+	}
+	return planningRanker{RankerFunc: rank, plan: func(ctx context.Context, query string) ([]string, error) {
+		r, relevance, err := retrieve(ctx, query)
+		if err != nil || r.Final == "" {
+			return nil, err
+		}
+		return activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), r.Final, r.Chain, relevance, query)
+	}}, nil
 }
+
+// planningRanker is a retrievaleval.Planner: a ranking and a plan for each query.
+type planningRanker struct {
+	retrievaleval.RankerFunc
+	plan func(ctx context.Context, query string) ([]string, error)
+}
+
+// Plan implements retrievaleval.Planner.
+func (p planningRanker) Plan(ctx context.Context, query string) ([]string, error) { return p.plan(ctx, query) }
 
 // pastGoal is one sub-goal of a task and the API it is taken to have served.
 type pastGoal struct {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +17,14 @@ type Ranker interface {
 	// Rank returns API names of the catalog, best first, without repeats: at least the top 12
 	// (the metrics read the top 10), possibly all. It is called from several goroutines at once.
 	Rank(ctx context.Context, query string) ([]string, error)
+}
+
+// Planner is a Ranker that also plans: the chain of calls it would make for a query, producers
+// first, the final step last. Evaluate scores it on the multi-step tasks whose gold chain is
+// ordered (Task.Ordered): is the plan the gold chain, call for call, in order?
+type Planner interface {
+	Ranker
+	Plan(ctx context.Context, query string) ([]string, error)
 }
 
 // RankerFunc adapts a function to Ranker.
@@ -178,18 +187,34 @@ func evaluateOne(ctx context.Context, s Set, tasks []Task, m Method, known map[s
 		scores[i], millis[i] = tr.Score, tr.Millis
 	}
 	res.Metrics = Aggregate(scores, millis)
+	res.MultiStep, res.ChainExact = chainExact(out)
 	say("%s × %s: built in %.2fs, ranked %d tasks in %.2fs (%.1f ms/query): @1 %s  R@5 %s",
 		s.Name, m.Name, res.BuildSeconds, len(tasks), res.WallSeconds, res.QueryMillis, pct(res.Hit1), pct(res.Recall5))
 	return res, nil
 }
 
-// rankTask ranks one task's query and scores the ranking.
+// rankTask ranks one task's query and scores the ranking; a Planner also plans a multi-step
+// task whose gold chain is ordered.
 func rankTask(ctx context.Context, r Ranker, t Task, known map[string]bool) (TaskResult, error) {
 	start := time.Now()
 	ranking, err := r.Rank(ctx, t.Query)
 	elapsed := time.Since(start)
 	if err != nil {
 		return TaskResult{}, err
+	}
+	var plan []string
+	if p, ok := r.(Planner); ok && t.Ordered && len(t.Chain) > 1 {
+		if plan, err = p.Plan(ctx, t.Query); err != nil {
+			return TaskResult{}, fmt.Errorf("plan: %w", err)
+		}
+		if plan == nil {
+			plan = []string{} // planned, and nothing found: not the same as not planned
+		}
+		for i, name := range plan {
+			if !known[name] {
+				return TaskResult{}, fmt.Errorf("plan[%d]: API %q is not in the catalog", i, name)
+			}
+		}
 	}
 	seen := make(map[string]bool, len(ranking))
 	for i, name := range ranking {
@@ -208,6 +233,27 @@ func rankTask(ctx context.Context, r Ranker, t Task, known map[string]bool) (Tas
 		Chain:  t.Chain,
 		Score:  ScoreTask(t, ranking),
 		Top:    append([]string(nil), ranking[:min(TopN, len(ranking))]...),
+		Plan:   plan,
 		Millis: float64(elapsed.Microseconds()) / 1000,
 	}, nil
+}
+
+// chainExact counts the planned tasks and the share whose plan is their gold chain; 0 and
+// nil when none was planned.
+func chainExact(out []TaskResult) (int, *float64) {
+	planned, exact := 0, 0
+	for _, tr := range out {
+		if tr.Plan == nil {
+			continue
+		}
+		planned++
+		if slices.Equal(tr.Plan, tr.Chain) {
+			exact++
+		}
+	}
+	if planned == 0 {
+		return 0, nil
+	}
+	share := float64(exact) / float64(planned)
+	return planned, &share
 }

@@ -231,3 +231,56 @@ func TestReportOutputs(t *testing.T) {
 		"recall_at_5": 1.0, "ndcg_at_10": task["ndcg_at_10"], "top": []any{"A", "B", "C", "D", "E"}, "ms": task["ms"],
 	}, task)
 }
+
+// planned is byName that also plans, by a table from query to plan.
+func planned(plans map[string][]string) Method {
+	return Method{Name: "planned", New: func(ctx context.Context, s Set) (Ranker, error) {
+		r, err := byName.New(ctx, s)
+		if err != nil {
+			return nil, err
+		}
+		return tablePlanner{Ranker: r, plans: plans}, nil
+	}}
+}
+
+type tablePlanner struct {
+	Ranker
+	plans map[string][]string
+}
+
+func (p tablePlanner) Plan(_ context.Context, q string) ([]string, error) { return p.plans[q], nil }
+
+func TestEvaluatePlans(t *testing.T) {
+	// Of Letters' tasks only b and c are planned: a has one step, d's gold is unordered. b's
+	// plan is its chain; c's has the calls in the other order; qa's and qd's plans are never
+	// asked for. Pair's one task is not ordered: nothing planned there.
+	plans := map[string][]string{"qa": {"A"}, "qb": {"B", "D"}, "qc": {"L", "F"}, "qd": {"C", "K"}}
+	rep, err := Evaluate(context.Background(), testSets(), []Method{planned(plans), byName}, Options{Workers: 2})
+	require.NoError(t, err)
+	letters, ok := rep.Result("Letters", "planned")
+	require.True(t, ok)
+	assert.Equal(t, 2, letters.MultiStep)
+	require.NotNil(t, letters.ChainExact)
+	assert.InDelta(t, 0.5, *letters.ChainExact, 1e-12)
+	got := map[string][]string{}
+	for _, tr := range letters.PerTask {
+		got[tr.ID] = tr.Plan
+	}
+	assert.Equal(t, map[string][]string{"a": nil, "b": {"B", "D"}, "c": {"L", "F"}, "d": nil}, got)
+	pair, _ := rep.Result("Pair", "planned")
+	assert.Nil(t, pair.ChainExact)
+	plain, _ := rep.Result("Letters", "by-name")
+	assert.Nil(t, plain.ChainExact, "a ranker that does not plan")
+
+	var md bytes.Buffer
+	require.NoError(t, rep.WriteMarkdown(&md))
+	assert.Contains(t, md.String(), "## Planned chain")
+	assert.Contains(t, md.String(), "| planned | 50.0 | 2 | – | – |")
+	assert.Contains(t, md.String(), "| by-name | – | – | – | – |")
+
+	// A plan naming an API the catalog lacks is an error, naming the task.
+	plans["qb"] = []string{"B", "Z"}
+	_, err = Evaluate(context.Background(), testSets(), []Method{planned(plans)}, Options{Workers: 1})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `task b: plan[1]: API "Z" is not in the catalog`)
+}

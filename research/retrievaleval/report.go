@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -39,9 +40,13 @@ type Result struct {
 	Tasks  int    `json:"tasks"`
 	Metrics
 	// BuildSeconds is how long Method.New took; WallSeconds how long ranking every task took.
-	BuildSeconds float64      `json:"build_s"`
-	WallSeconds  float64      `json:"wall_s"`
-	PerTask      []TaskResult `json:"per_task"`
+	BuildSeconds float64 `json:"build_s"`
+	WallSeconds  float64 `json:"wall_s"`
+	// MultiStep is how many tasks a Planner planned (the multi-step tasks of an ordered set),
+	// and ChainExact the share of them whose plan is the gold chain; nil when none was.
+	MultiStep  int          `json:"multi_step,omitempty"`
+	ChainExact *float64     `json:"chain_exact,omitempty"`
+	PerTask    []TaskResult `json:"per_task"`
 }
 
 // TaskResult is one task's ranks under one method.
@@ -53,7 +58,9 @@ type TaskResult struct {
 	Chain []string `json:"chain"`
 	Score
 	// Top holds the first TopN names of the ranking.
-	Top    []string `json:"top"`
+	Top []string `json:"top"`
+	// Plan is the chain a Planner planned, producers first; nil when it was not asked.
+	Plan   []string `json:"plan,omitempty"`
 	Millis float64  `json:"ms"`
 }
 
@@ -91,7 +98,24 @@ var (
 	colNDCG   = column{"NDCG@10", func(r Result) string { return pct(r.NDCG10) }}
 	colBuild  = column{"build s", func(r Result) string { return fmt.Sprintf("%.2f", r.BuildSeconds) }}
 	colQuery  = column{"ms/query", func(r Result) string { return fmt.Sprintf("%.1f", r.QueryMillis) }}
+	colExact  = column{"chain exact", func(r Result) string {
+		if r.ChainExact == nil {
+			return "–"
+		}
+		return pct(*r.ChainExact)
+	}}
+	colPlanned = column{"planned", func(r Result) string {
+		if r.ChainExact == nil {
+			return "–"
+		}
+		return fmt.Sprint(r.MultiStep)
+	}}
 )
+
+// planned reports whether some method planned chains.
+func (r Report) planned() bool {
+	return slices.ContainsFunc(r.Results, func(res Result) bool { return res.ChainExact != nil })
+}
 
 // table writes one Markdown table: a row per method, the columns of each set in turn, the
 // set's name heading its first column.
@@ -153,6 +177,10 @@ func (r Report) WriteMarkdown(w io.Writer) error {
 	r.table(&b, []column{colHit1, colHit3, colHit10, colMRR})
 	b.WriteString("\n## Gold chain\n\nRecall@5 (share of the gold APIs in the top 5) and NDCG@10 (binary relevance), in %.\n\n")
 	r.table(&b, []column{colRecall, colNDCG})
+	if r.planned() {
+		b.WriteString("\n## Planned chain\n\nShare of the multi-step tasks of sets whose gold chain is ordered where the method's plan (graph search from its final step, with the values the request states) is the gold chain, call for call and in order, in %; and how many tasks were planned.\n\n")
+		r.table(&b, []column{colExact, colPlanned})
+	}
 	fmt.Fprintf(&b, "\n## Time\n\nBuilding the method for the set's catalog, in seconds, and the mean time of one query, in milliseconds (%d queries at a time).\n\n", r.Workers)
 	r.table(&b, []column{colBuild, colQuery})
 	b.WriteString("\n## Sets\n\n")
