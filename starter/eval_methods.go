@@ -142,7 +142,9 @@ type planningRanker struct {
 }
 
 // Plan implements retrievaleval.Planner.
-func (p planningRanker) Plan(ctx context.Context, query string) ([]string, error) { return p.plan(ctx, query) }
+func (p planningRanker) Plan(ctx context.Context, query string) ([]string, error) {
+	return p.plan(ctx, query)
+}
 
 // pastGoal is one sub-goal of a task and the API it is taken to have served.
 type pastGoal struct {
