@@ -27,6 +27,7 @@ package planner
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -1090,6 +1091,9 @@ func exAllCaps(s string) bool {
 type exPhrase struct {
 	value string
 	cue   string // exCuePlace, exCuePerson, exCueMaybePerson or ""
+	// kinds are the words that say what the phrase names, stemmed: "collection" for "the
+	// collection The Hunger Games", "person" for "directed by Christopher Nolan" (see kindsAt).
+	kinds []string
 }
 
 // fits reports whether the phrase's cue suits a slot group of the given kind ("place",
@@ -1126,14 +1130,14 @@ func (x *extraction) freeText() {
 			continue
 		}
 		x.mark(i, last)
-		cue := x.phraseCue(i)
+		cue, kinds := x.phraseCue(i), x.kindsAt(i)
 		i = last
 		dup := v == ""
 		for _, p := range phrases {
 			dup = dup || p.value == v
 		}
 		if !dup {
-			phrases = append(phrases, exPhrase{value: v, cue: cue})
+			phrases = append(phrases, exPhrase{value: v, cue: cue, kinds: kinds})
 		}
 	}
 	if len(phrases) == 0 {
@@ -1171,10 +1175,17 @@ func (x *extraction) freeText() {
 		}
 		g.slots = append(g.slots, si)
 	}
-	bindGroup := func(g *group, v string) {
-		for _, si := range g.slots {
-			if x.slots[si].accepts(v) {
-				x.bind(si, v)
+	bindGroup := func(g *group, p exPhrase) {
+		// A phrase that says what it names goes to the slots of the APIs about that kind of
+		// thing where the group has some: "the collection The Hunger Games" is the query of
+		// the collection search, not of the movie search beside it.
+		slots := g.slots
+		if of := slices.DeleteFunc(slices.Clone(slots), func(si int) bool { return !x.slots[si].about(p.kinds) }); len(of) > 0 {
+			slots = of
+		}
+		for _, si := range slots {
+			if x.slots[si].accepts(p.value) {
+				x.bind(si, p.value)
 			}
 		}
 	}
@@ -1187,7 +1198,7 @@ func (x *extraction) freeText() {
 		}
 		for _, g := range groups {
 			if p.fits(g.kind) || fitting == 0 {
-				bindGroup(g, p.value)
+				bindGroup(g, p)
 			}
 		}
 		return
@@ -1216,9 +1227,54 @@ func (x *extraction) freeText() {
 		}
 		if k >= 0 {
 			taken[k] = true
-			bindGroup(g, phrases[k].value)
+			bindGroup(g, phrases[k])
 		}
 	}
+}
+
+// exKindNouns name a kind of thing a name right after them is one of ("the collection The
+// Hunger Games", "the series Friends", "the company Pixar"); exPersonVerbs before "by" say the
+// name after it is a person's ("directed by Christopher Nolan").
+var (
+	exKindNouns = exSet("collection", "series", "show", "tv", "movie", "film", "company", "studio",
+		"network", "person", "actor", "actress", "director", "artist", "band", "singer", "album", "song",
+		"track", "playlist", "podcast", "channel", "book", "author", "team", "league", "player", "game",
+		"app", "brand", "product", "stock", "coin", "token", "hotel", "restaurant", "airline", "airport")
+	exPersonVerbs = exSet("directed", "written", "starring", "played", "performed", "sung", "composed", "created")
+)
+
+// kindsAt returns what the words before the phrase at token a say it names, stemmed: the kind
+// nouns among the two words before it ("the tv series The Last Of Us" is a series and tv), or
+// a person after a verb of authorship and "by".
+func (x *extraction) kindsAt(a int) []string {
+	prev := func(k int) string {
+		if a-k < 0 || x.toks[a-k].kind != exTokWord {
+			return ""
+		}
+		return x.toks[a-k].lower
+	}
+	if prev(1) == "by" && exPersonVerbs[prev(2)] {
+		return []string{"person"}
+	}
+	var out []string
+	for k := 1; k <= 2 && exKindNouns[prev(k)]; k++ {
+		out = append(out, exStem(prev(k)))
+	}
+	return out
+}
+
+// about reports whether the slot belongs to an API about one of kinds: its key (the API's and
+// the input's names) holds one of them ("GET_search-collection.query" for a collection).
+func (s *exSlot) about(kinds []string) bool {
+	if len(kinds) == 0 {
+		return false
+	}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s.Key), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if slices.Contains(kinds, exStem(w)) {
+			return true
+		}
+	}
+	return false
 }
 
 // phraseCue reads the words before the phrase at token a.

@@ -15,10 +15,15 @@ import (
 
 // Slots shaped like the tool world's inputs, for the hand-written cases.
 var (
-	slotLat       = Slot{Key: "geo.Elevation.latitude", Name: "latitude", Type: "number", Description: "Latitude in decimal degrees.", Required: true}
-	slotLon       = Slot{Key: "geo.Elevation.longitude", Name: "longitude", Type: "number", Description: "Longitude in decimal degrees.", Required: true}
-	slotShortLat  = Slot{Key: "skycast.Now.lat", Name: "lat", Type: "number", Description: "Latitude in decimal degrees.", Required: true}
-	slotShortLon  = Slot{Key: "skycast.Now.lon", Name: "lon", Type: "number", Description: "Longitude in decimal degrees.", Required: true}
+	slotLat      = Slot{Key: "geo.Elevation.latitude", Name: "latitude", Type: "number", Description: "Latitude in decimal degrees.", Required: true}
+	slotLon      = Slot{Key: "geo.Elevation.longitude", Name: "longitude", Type: "number", Description: "Longitude in decimal degrees.", Required: true}
+	slotShortLat = Slot{Key: "skycast.Now.lat", Name: "lat", Type: "number", Description: "Latitude in decimal degrees.", Required: true}
+	slotShortLon = Slot{Key: "skycast.Now.lon", Name: "lon", Type: "number", Description: "Longitude in decimal degrees.", Required: true}
+	searches     = []Slot{
+		{Key: "search-collection.query", Name: "query", Type: "string", Required: true},
+		{Key: "search-movie.query", Name: "query", Type: "string", Required: true},
+		{Key: "search-person.query", Name: "query", Type: "string", Required: true},
+	}
 	slotCity      = Slot{Key: "geo.Geocode.city", Name: "city", Type: "string", Description: "City name, e.g. Paris.", Required: true}
 	slotCountry   = Slot{Key: "geo.Geocode.country", Name: "country", Type: "string", Description: "ISO country code to disambiguate."}
 	slotCityName  = Slot{Key: "lodgr.FindHotels.city_name", Name: "city_name", Type: "string", Description: "City name, e.g. Paris.", Required: true}
@@ -165,6 +170,16 @@ func TestExtract(t *testing.T) {
 			[]Slot{{Key: "tv.query", Name: "query", Type: "string", Required: true}}, map[string]string{}},
 		{"a name beside such an abbreviation", "Find the TV series Friends",
 			[]Slot{{Key: "tv.query", Name: "query", Type: "string", Required: true}}, map[string]string{"tv.query": "Friends"}},
+		// What the words before a name say it is picks, among slots alike, those of the APIs
+		// about it; where none is, every slot takes it.
+		{"a name of a kind goes to the search for that kind", "Find keywords for a movie of the collection The Hunger Games",
+			searches, map[string]string{"search-collection.query": "The Hunger Games"}},
+		{"a name after directed by is a person's", "Show cover images of movies directed by Christopher Nolan",
+			searches, map[string]string{"search-person.query": "Christopher Nolan"}},
+		{"a name of no kind goes to every search", "Find reviews of Titanic",
+			searches, map[string]string{"search-collection.query": "Titanic", "search-movie.query": "Titanic", "search-person.query": "Titanic"}},
+		{"a kind no search is about", "Find reviews of the album Thriller",
+			searches, map[string]string{"search-collection.query": "Thriller", "search-movie.query": "Thriller", "search-person.query": "Thriller"}},
 		{"a sentence may start with the name", "Rome, please.", []Slot{slotCity}, map[string]string{slotCity.Key: "Rome"}},
 		{"a capitalised cue word is no name", "Latitude 48.8 and longitude 2.3 of Paris", []Slot{slotLat, slotLon, slotCity},
 			map[string]string{slotLat.Key: "48.8", slotLon.Key: "2.3", slotCity.Key: "Paris"}},
