@@ -39,6 +39,13 @@ func apiProps(t *testing.T, s *neo4j.Store, prefix string) map[string]int64 {
 }
 
 // imported opens the test store and imports catalog(prefix) under a fresh prefix.
+// forget deletes catalog from the test store when t ends: the store outlives the test, and
+// other packages' tests retrieve from it (a test catalog's weather API would compete with the
+// tool world's for "the current weather in Paris").
+func forget(t testing.TB, s *neo4j.Store, catalog string) {
+	t.Cleanup(func() { _, _ = s.DeleteCatalog(context.Background(), catalog) })
+}
+
 func imported(t *testing.T) (*neo4j.Store, context.Context, string, twnm.Catalog) {
 	t.Helper()
 	s := stacktest.Store(t)
@@ -46,6 +53,7 @@ func imported(t *testing.T) (*neo4j.Store, context.Context, string, twnm.Catalog
 	prefix := stacktest.UniqueName("t") + "_"
 	c := catalog(prefix)
 	_, err := s.Import(ctx, build(t, c), c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	return s, ctx, prefix, c
 }
@@ -84,11 +92,13 @@ func TestImportFailingMidwayLeavesTheGraphUntouched(t *testing.T) {
 		return nil
 	})
 	_, err := s.Import(ctx, build(t, v2), v2.Name)
+	forget(t, s, v2.Name)
 	require.ErrorIs(t, err, crash)
 	assert.Equal(t, before, apiProps(t, s, prefix), "nothing of the failed import is visible")
 
 	neo4j.SetAfterBatch(t, nil)
 	_, err = s.Import(ctx, build(t, v2), v2.Name)
+	forget(t, s, v2.Name)
 	require.NoError(t, err)
 	after := apiProps(t, s, prefix)
 	assert.Equal(t, int64(4), after["apis"])
@@ -103,6 +113,7 @@ func TestImportRemovesStaleStructuralEdges(t *testing.T) {
 
 	c.APIs[1].Inputs = c.APIs[1].Inputs[:2] // Weather loses its optional units
 	_, err := s.Import(ctx, build(t, c), c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	assert.Equal(t, int64(5), apiProps(t, s, prefix)["inputs"])
 }
@@ -270,6 +281,7 @@ func TestImportRefusesAnotherCatalogsAPIs(t *testing.T) {
 	other.APIs = append([]twnm.API(nil), c.APIs[:2]...)
 	other.APIs[0].Description = "v2 " + other.APIs[0].Description
 	_, err := s.Import(ctx, build(t, other), other.Name)
+	forget(t, s, other.Name)
 	var conflict *neo4j.CatalogConflictError
 	require.ErrorAs(t, err, &conflict)
 	assert.Equal(t, 2, conflict.Total)
@@ -297,17 +309,20 @@ func TestImportResetsAChangedEndpoint(t *testing.T) {
 		c.APIs[i].Endpoint = &twnm.Endpoint{Method: "GET", BaseURL: "https://tools.example", Path: "/" + c.APIs[i].Name}
 	}
 	_, err := s.Import(ctx, build(t, c), c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	invs, trs := feedbackOf(prefix, true, time.Now())
 	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
 
 	st, err := s.Import(ctx, build(t, c), c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	assert.Empty(t, st.Reset, "the same catalog again resets nothing")
 	assert.Positive(t, apiProps(t, s, prefix)["success"])
 
 	c.APIs[1].Endpoint = &twnm.Endpoint{Method: "GET", BaseURL: "https://other.example", Path: "/weather"}
 	st, err = s.Import(ctx, build(t, c), c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	assert.Equal(t, []string{prefix + "Weather"}, st.Reset)
 	n, err := neo4j.QueryCount(ctx, s, "MATCH (a:API {name: $n}) RETURN a.success AS n", map[string]any{"n": prefix + "Weather"})

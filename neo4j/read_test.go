@@ -110,6 +110,7 @@ func TestSubgraphRanksProducersByRelevance(t *testing.T) {
 	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
 	require.NoError(t, err)
 	_, err = s.Import(ctx, g, c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	require.NoError(t, s.RecordFeedback(ctx, []twnm.Invocation{{API: p + "d_successful", Success: true, Time: time.Now()}}, nil))
 
@@ -189,6 +190,7 @@ func TestImportKeepsLinks(t *testing.T) {
 		return g
 	}
 	st, err := s.Import(ctx, build(), c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = s.DeleteCatalog(context.Background(), c.Name) })
 	assert.Equal(t, 1, st.Links)
@@ -214,6 +216,7 @@ func TestImportKeepsLinks(t *testing.T) {
 	require.NoError(t, s.RecordFeedback(ctx, []twnm.Invocation{{API: p + "Place", Success: true, Time: time.Now()}, {API: p + "Route", Success: true, Time: time.Now()}},
 		[]twnm.Transition{{Kind: twnm.Feeds, From: p + "Place", FromParam: p + "placeId", To: p + "Route", ToParam: "origin_" + p + "placeId", Success: true, Time: time.Now()}}))
 	_, err = s.Import(ctx, build(), c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	e := link()
 	assert.Equal(t, int64(1), e.Count, "history kept")
@@ -248,6 +251,7 @@ func TestSubgraphGenericParameter(t *testing.T) {
 	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
 	require.NoError(t, err)
 	_, err = s.Import(ctx, g, c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = s.DeleteCatalog(context.Background(), c.Name) })
 

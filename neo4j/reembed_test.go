@@ -31,6 +31,7 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.SameVector(emb.Dim())})
 	require.NoError(t, err)
 	_, err = s.Import(ctx, g, c.Name)
+	forget(t, s, c.Name)
 	require.NoError(t, err)
 	invs, trs := feedbackOf(prefix, true, time.Now())
 	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
@@ -150,6 +151,7 @@ func TestDeleteCatalog(t *testing.T) {
 	other := stacktest.UniqueName("keep") + "_"
 	oc := catalog(other)
 	_, err := s.Import(ctx, build(t, oc), oc.Name)
+	forget(t, s, oc.Name)
 	require.NoError(t, err)
 	keep := apiProps(t, s, other)
 
