@@ -10,6 +10,7 @@ import (
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/recall"
 )
 
 // PlanChain plans from the final step with the values the request states, reaching an API
@@ -32,15 +33,18 @@ func TestPlanChain(t *testing.T) {
 	const text = "What is the weather in Paris?"
 	// The registration is the more relevant producer, but it writes: not unless chosen.
 	relevance := map[string]float64{"RegisterPlace": 1, "Geocode": .1, "Weather": 1}
-	plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), "Weather", []string{"Weather"}, relevance, text)
+	found := func(final string, chain ...string) *recall.Result {
+		return &recall.Result{Final: final, Chain: chain}
+	}
+	plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "Weather"), relevance, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Geocode", "Weather"}, plan)
 
-	plan, err = activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), "Weather", []string{"RegisterPlace", "Weather"}, relevance, text)
+	plan, err = activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "RegisterPlace", "Weather"), relevance, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"RegisterPlace", "Weather"}, plan, "retrieval chose it")
 
-	plan, err = activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), "Forecast", nil, relevance, text)
+	plan, err = activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Forecast"), relevance, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Nil(t, plan, "a final step the graph lacks")
 }

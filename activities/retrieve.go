@@ -220,6 +220,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		if err != nil || !found.Whole().Relevant {
 			return err
 		}
+		found.Without(exclude)
 		for _, name := range found.Pool(poolPerGoal) {
 			if !exclude[name] {
 				pool = append(pool, name)
@@ -311,43 +312,10 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		planKnown[i] = reqs[i].Known
 	}
 	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
-		links := recall.GraphLinks{G: g}
-		parts := found.Branches(subs[0].APINames(g), links, opts)
-		var others []string
-		for _, c := range found.Clauses() {
-			others = append(others, c.Text)
+		j := joinParts{g: g, searcher: searcher, found: found, opts: opts, known: known, answered: answered, slots: sl, exclude: excludeIDs}
+		if reqs[0], subs[0], res.Branches, planKnown[0], err = j.join(ctx, reqs[0], subs[0]); err != nil {
+			return RetrieveResult{}, err
 		}
-		if own := partKnown(known, answered, parts.Own, others, sl); !maps.Equal(own, known) {
-			req := reqs[0]
-			req.Known = own
-			sub, err := searcher.Search(ctx, g, req)
-			if err != nil {
-				return RetrieveResult{}, fmt.Errorf("retrieve: graph search: %w", err)
-			}
-			if sub != nil {
-				reqs[0], subs[0] = req, sub
-				parts = found.Branches(sub.APINames(g), links, opts)
-			}
-		}
-		clauses := map[string]string{}
-		for _, b := range parts.Branches {
-			clauses[b.API] = b.Clause
-		}
-		knownOf := func(api string) map[string]string { return partKnown(known, answered, clauses[api], others, sl) }
-		own := subs[0].APINames(g)
-		// The other parts' own final steps are retrieval's choice too.
-		branchReq := reqs[0]
-		branchReq.Exclude = maps.Clone(reqs[0].Exclude)
-		for _, name := range parts.Names() {
-			if id, ok := g.APIByName(name); ok && !excludeIDs[id] {
-				delete(branchReq.Exclude, id)
-			}
-		}
-		if res.Branches, err = twnm.JoinBranches(ctx, g, searcher, subs[0], branchReq, parts.Names(), parts.Allows, knownOf); err != nil {
-			return RetrieveResult{}, fmt.Errorf("retrieve: %w", err)
-		}
-		// The joined branches' calls keep the values their own parts gave them.
-		planKnown[0] = withoutCalls(reqs[0].Known, slices.DeleteFunc(subs[0].APINames(g), func(api string) bool { return slices.Contains(own, api) }))
 	}
 	var trees []string
 	for i, sg := range subs {
@@ -386,30 +354,98 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	return res, nil
 }
 
-// PlanChain plans the calls that end at final over g as Retrieve plans its first target for a
-// request of one part, with no answers and no values bound by the caller: graph search from
-// final with the values text states, relevance ranking producers that bind alike (retrieval's,
-// read before recall.Choose rescores the clauses), and an API that creates, updates or deletes
-// only where chain (retrieval's choice) holds it. It returns the plan's APIs, producers first;
-// nil when final is not in g or the search finds no plan. `navi eval retrieval` scores it.
-func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, final string, chain []string, relevance map[string]float64, text string) ([]string, error) {
-	id, ok := g.APIByName(final)
+// joinParts joins a compound request's other parts to the final step's plan (see Retrieve).
+type joinParts struct {
+	g        *twnm.Graph
+	searcher twnm.Searcher
+	found    *recall.Result
+	opts     recall.Options
+	// known are the values of the request and the answers, answered those of the answers and
+	// the caller, slots the subgraph's inputs; exclude the APIs the caller ruled out.
+	known, answered map[string]string
+	slots           []planner.Slot
+	exclude         map[twnm.NodeID]bool
+}
+
+// join searches the final step's request req again with the values of its own part where
+// they differ from the whole request's, joins the other parts' chains to its subgraph sub
+// (twnm.JoinBranches), and returns the request and subgraph of the final step, the branches
+// joined, and the values its plan binds its calls with (a joined branch's calls keep those of
+// their own part).
+func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.Subgraph) (twnm.SearchRequest, *twnm.Subgraph, []string, map[string]string, error) {
+	g := p.g
+	links := recall.GraphLinks{G: g}
+	branches := p.found.Branches(sub.APINames(g), links, p.opts)
+	var others []string
+	for _, c := range p.found.Clauses() {
+		others = append(others, c.Text)
+	}
+	if own := partKnown(p.known, p.answered, branches.Own, others, p.slots); !maps.Equal(own, p.known) {
+		r := req
+		r.Known = own
+		s, err := p.searcher.Search(ctx, g, r)
+		if err != nil {
+			return req, sub, nil, nil, fmt.Errorf("retrieve: graph search: %w", err)
+		}
+		if s != nil {
+			req, sub = r, s
+			branches = p.found.Branches(s.APINames(g), links, p.opts)
+		}
+	}
+	clauses := map[string]string{}
+	for _, b := range branches.Branches {
+		clauses[b.API] = b.Clause
+	}
+	knownOf := func(api string) map[string]string { return partKnown(p.known, p.answered, clauses[api], others, p.slots) }
+	own := sub.APINames(g)
+	// The other parts' own final steps are retrieval's choice too.
+	branchReq := req
+	branchReq.Exclude = maps.Clone(req.Exclude)
+	for _, name := range branches.Names() {
+		if id, ok := g.APIByName(name); ok && !p.exclude[id] {
+			delete(branchReq.Exclude, id)
+		}
+	}
+	joined, err := twnm.JoinBranches(ctx, g, p.searcher, sub, branchReq, branches.Names(), branches.Allows, knownOf)
+	if err != nil {
+		return req, sub, nil, nil, fmt.Errorf("retrieve: %w", err)
+	}
+	planKnown := withoutCalls(req.Known, slices.DeleteFunc(sub.APINames(g), func(api string) bool { return slices.Contains(own, api) }))
+	return req, sub, joined, planKnown, nil
+}
+
+// PlanChain plans the calls that end at found's final step over g as Retrieve plans its first
+// target for a request with no answers and no values bound by the caller: graph search from
+// the final step with the values text states, relevance ranking producers that bind alike
+// (retrieval's, read before recall.Choose rescores the clauses), an API that creates, updates
+// or deletes only where found.Chain (retrieval's choice) holds it, and the request's other
+// parts joined (joinParts.join). It returns the plan's APIs in calling order; nil when the final
+// step is not in g or the search finds no plan. `navi eval retrieval` scores it.
+func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recall.Result, relevance map[string]float64, text string, opts recall.Options) ([]string, error) {
+	id, ok := g.APIByName(found.Final)
 	if !ok {
 		return nil, nil
 	}
-	known := planner.Extract(text, slots(g))
-	exclude := writersOff(g, chain)
+	sl := slots(g)
+	known := planner.Extract(text, sl)
+	exclude := writersOff(g, found.Chain)
 	delete(exclude, id)
-	subs, err := twnm.SearchTargets(ctx, g, s, []twnm.SearchRequest{{Target: id, Known: known, Exclude: exclude, Relevance: relevance}})
+	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance}
+	subs, err := twnm.SearchTargets(ctx, g, s, []twnm.SearchRequest{req})
 	if err != nil {
-		return nil, fmt.Errorf("plan %s: graph search: %w", final, err)
+		return nil, fmt.Errorf("plan %s: graph search: %w", found.Final, err)
 	}
 	if len(subs) == 0 || subs[0] == nil {
 		return nil, nil
 	}
-	p, err := subs[0].Plan(g, known)
+	j := joinParts{g: g, searcher: s, found: found, opts: opts, known: known, answered: map[string]string{}, slots: sl}
+	_, sub, _, planKnown, err := j.join(ctx, req, subs[0])
 	if err != nil {
-		return nil, fmt.Errorf("plan %s: %w", final, err)
+		return nil, fmt.Errorf("plan %s: %w", found.Final, err)
+	}
+	p, err := sub.Plan(g, planKnown)
+	if err != nil {
+		return nil, fmt.Errorf("plan %s: %w", found.Final, err)
 	}
 	return p.APIs(), nil
 }

@@ -76,3 +76,24 @@ func TestMemoryHitsCarryProviders(t *testing.T) {
 		assert.Equal(t, want[c.Name], c.Provider, c.Name)
 	}
 }
+
+func TestResultWithout(t *testing.T) {
+	focus := goal(1, false, Candidate{Name: "A", Score: 1}, Candidate{Name: "C", Score: .5})
+	r := &Result{Goals: []Goal{
+		goal(0, false, Candidate{Name: "A", Score: 1}, Candidate{Name: "B", Score: .8}),
+		goal(1, true, Candidate{Name: "B", Score: 1}, Candidate{Name: "A", Score: .9}, Candidate{Name: "C", Score: .2}),
+	}, Focus: &focus}
+	r.Without(map[string]bool{"A": true})
+	names := func(g Goal) []string {
+		var out []string
+		for _, c := range g.Candidates {
+			out = append(out, c.Name)
+		}
+		return out
+	}
+	assert.Equal(t, []string{"B"}, names(r.Goals[0]))
+	assert.InDelta(t, .8, r.Goals[0].Candidates[0].Score, 1e-12, "the others keep their scores")
+	assert.Equal(t, []string{"B", "C"}, names(r.Goals[1]))
+	assert.Equal(t, []string{"C"}, names(*r.Focus))
+	assert.NotContains(t, r.Relevance(), "A")
+}

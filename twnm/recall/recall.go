@@ -188,6 +188,25 @@ type Result struct {
 	Focus *Goal `json:"focus,omitempty"`
 }
 
+// Without removes the APIs of names from the candidates of every sub-goal and of the head, in
+// place (call it before Choose): APIs the caller ruled out take no part in the choice, as a
+// step or through their provider's relevance, so that a broken tool's siblings do not inherit
+// its place. The other candidates keep their scores.
+func (r *Result) Without(names map[string]bool) {
+	if len(names) == 0 {
+		return
+	}
+	drop := func(g *Goal) {
+		g.Candidates = slices.DeleteFunc(g.Candidates, func(c Candidate) bool { return names[c.Name] })
+	}
+	for i := range r.Goals {
+		drop(&r.Goals[i])
+	}
+	if r.Focus != nil {
+		drop(r.Focus)
+	}
+}
+
 // Relevance is each candidate's best score over the sub-goals and the head: how relevant it
 // is to some part of the request.
 func (r *Result) Relevance() map[string]float64 {
