@@ -396,7 +396,9 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	for _, b := range branches.Branches {
 		clauses[b.API] = b.Clause
 	}
-	knownOf := func(api string) map[string]string { return partKnown(p.known, p.answered, clauses[api], others, p.slots) }
+	knownOf := func(api string) map[string]string {
+		return partKnown(p.known, p.answered, clauses[api], others, p.slots)
+	}
 	own := sub.APINames(g)
 	// The other parts' own final steps are retrieval's choice too.
 	branchReq := req

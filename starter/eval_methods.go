@@ -131,7 +131,7 @@ func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Se
 		if err != nil || r.Final == "" {
 			return nil, err
 		}
-		return activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), r.Final, r.Chain, relevance, query)
+		return activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), r, relevance, query, o)
 	}}, nil
 }
 
