@@ -181,7 +181,8 @@ type Result struct {
 	Chain []string `json:"chain,omitempty"`
 	// Scores holds each candidate's score as the final step, in [0, 1]: the mean of its
 	// scores for the whole request, the last clause and, where it has one, the last clause's
-	// head (Focus); the chosen final step has the best.
+	// head (Focus), scaled by its provider's relevance where the catalog has providers (see
+	// Choose); the chosen final step has the best.
 	Scores map[string]float64 `json:"scores,omitempty"`
 	// Focus is the head of the last clause (see subgoal.Focus) with its candidates, nil when
 	// the clause has none: what the request asks for, without the things it asks about.
