@@ -1234,18 +1234,20 @@ func (x *extraction) freeText() {
 
 // exKindNouns name a kind of thing a name right after them is one of ("the collection The
 // Hunger Games", "the series Friends", "the company Pixar"); exPersonVerbs before "by" say the
-// name after it is a person's ("directed by Christopher Nolan").
+// name after it is a person's ("directed by Christopher Nolan"), as exPersonCues do right
+// before it ("starring Tom Hanks").
 var (
 	exKindNouns = exSet("collection", "series", "show", "tv", "movie", "film", "company", "studio",
 		"network", "person", "actor", "actress", "director", "artist", "band", "singer", "album", "song",
 		"track", "playlist", "podcast", "channel", "book", "author", "team", "league", "player", "game",
 		"app", "brand", "product", "stock", "coin", "token", "hotel", "restaurant", "airline", "airport")
-	exPersonVerbs = exSet("directed", "written", "starring", "played", "performed", "sung", "composed", "created")
+	exPersonVerbs = exSet("directed", "written", "played", "performed", "sung", "composed", "created")
+	exPersonCues  = exSet("starring", "featuring")
 )
 
 // kindsAt returns what the words before the phrase at token a say it names, stemmed: the kind
 // nouns among the two words before it ("the tv series The Last Of Us" is a series and tv), or
-// a person after a verb of authorship and "by".
+// a person after a verb of authorship and "by", or after "starring".
 func (x *extraction) kindsAt(a int) []string {
 	prev := func(k int) string {
 		if a-k < 0 || x.toks[a-k].kind != exTokWord {
@@ -1253,7 +1255,7 @@ func (x *extraction) kindsAt(a int) []string {
 		}
 		return x.toks[a-k].lower
 	}
-	if prev(1) == "by" && exPersonVerbs[prev(2)] {
+	if prev(1) == "by" && exPersonVerbs[prev(2)] || exPersonCues[prev(1)] {
 		return []string{"person"}
 	}
 	var out []string

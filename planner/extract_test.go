@@ -176,6 +176,8 @@ func TestExtract(t *testing.T) {
 			searches, map[string]string{"search-collection.query": "The Hunger Games"}},
 		{"a name after directed by is a person's", "Show cover images of movies directed by Christopher Nolan",
 			searches, map[string]string{"search-person.query": "Christopher Nolan"}},
+		{"a name after starring is a person's", "List movies starring Tom Hanks",
+			searches, map[string]string{"search-person.query": "Tom Hanks"}},
 		{"a name of no kind goes to every search", "Find reviews of Titanic",
 			searches, map[string]string{"search-collection.query": "Titanic", "search-movie.query": "Titanic", "search-person.query": "Titanic"}},
 		{"a kind no search is about", "Find reviews of the album Thriller",
