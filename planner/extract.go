@@ -1130,7 +1130,7 @@ func (x *extraction) freeText() {
 			continue
 		}
 		x.mark(i, last)
-		cue, kinds := x.phraseCue(i), x.kindsAt(i)
+		cue, kinds := x.phraseCue(i), x.kindsAt(i, last)
 		i = last
 		dup := v == ""
 		for _, p := range phrases {
@@ -1245,10 +1245,30 @@ var (
 	exPersonCues  = exSet("starring", "featuring")
 )
 
-// kindsAt returns what the words before the phrase at token a say it names, stemmed: the kind
-// nouns among the two words before it ("the tv series The Last Of Us" is a series and tv), or
-// a person after a verb of authorship and "by", or after "starring".
-func (x *extraction) kindsAt(a int) []string {
+// exWorks are what a person makes: a name whose possessive they follow is its maker's
+// ("Leonardo DiCaprio's latest movie"); exWorkModifiers may stand between ("latest", "new").
+var (
+	exWorks         = exSet("movie", "movies", "film", "films", "album", "albums", "song", "songs", "book", "books", "novel", "show", "shows", "series", "single", "track", "tracks")
+	exWorkModifiers = exSet("latest", "newest", "new", "last", "first", "best", "most", "recent", "upcoming", "next", "previous", "top", "famous", "popular", "debut")
+)
+
+// kindsAt returns what the words around the phrase at tokens a to b say it names, stemmed:
+// the kind nouns among the two words before it ("the tv series The Last Of Us" is a series
+// and tv); a person after a verb of authorship and "by", or after "starring"; a person whose
+// possessive a work follows ("Clint Eastwood's latest movie").
+func (x *extraction) kindsAt(a, b int) []string {
+	for k := b + 1; k < len(x.toks) && k <= b+3 && exEndsPossessive(x.toks[b].text); k++ {
+		t := x.toks[k]
+		if t.kind != exTokWord {
+			break
+		}
+		if exWorks[t.lower] {
+			return []string{"person"}
+		}
+		if !exWorkModifiers[t.lower] {
+			break
+		}
+	}
 	prev := func(k int) string {
 		if a-k < 0 || x.toks[a-k].kind != exTokWord {
 			return ""
