@@ -221,11 +221,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			return err
 		}
 		found.Without(exclude)
-		for _, name := range found.Pool(poolPerGoal) {
-			if !exclude[name] {
-				pool = append(pool, name)
-			}
-		}
+		pool = found.Pool(poolPerGoal)
 		if len(pool) == 0 {
 			return nil
 		}
@@ -261,7 +257,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	// producers each of them needs.
 	var targets []twnm.Match
 	for _, name := range found.Finalists() {
-		if id, ok := g.APIByName(name); ok && !exclude[name] && len(targets) < k {
+		if id, ok := g.APIByName(name); ok && len(targets) < k {
 			targets = append(targets, twnm.Match{API: id, Name: name, Score: found.Scores[name]})
 		}
 	}

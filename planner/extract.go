@@ -1257,16 +1257,14 @@ var (
 // and tv); a person after a verb of authorship and "by", or after "starring"; a person whose
 // possessive a work follows ("Clint Eastwood's latest movie").
 func (x *extraction) kindsAt(a, b int) []string {
-	for k := b + 1; k < len(x.toks) && k <= b+3 && exEndsPossessive(x.toks[b].text); k++ {
-		t := x.toks[k]
-		if t.kind != exTokWord {
-			break
-		}
-		if exWorks[t.lower] {
-			return []string{"person"}
-		}
-		if !exWorkModifiers[t.lower] {
-			break
+	if exEndsPossessive(x.toks[b].text) {
+		for k := b + 1; k < len(x.toks) && k <= b+3 && x.toks[k].kind == exTokWord; k++ {
+			if exWorks[x.toks[k].lower] {
+				return []string{"person"}
+			}
+			if !exWorkModifiers[x.toks[k].lower] {
+				break
+			}
 		}
 	}
 	prev := func(k int) string {

@@ -13,12 +13,11 @@ import (
 // (twnm.APIDocument) and cosine similarity to their embeddings. It ranks like the store's
 // full-text and vector indexes, for evaluation and for graphs that live in memory.
 type Memory struct {
-	g        *twnm.Graph
-	lex      *bm25.Index
-	use      map[string]bool // the APIs ranked: active, and callable if asked
-	provider map[string]string
-	ids      []twnm.NodeID
-	vectors  [][]float64
+	g       *twnm.Graph
+	lex     *bm25.Index
+	ranked  map[string]*twnm.API // the APIs ranked, by name: active, and callable if asked
+	ids     []twnm.NodeID
+	vectors [][]float64
 }
 
 var _ Source = (*Memory)(nil)
@@ -34,7 +33,7 @@ type MemoryOptions struct {
 // statistics, as in the store's full-text index, which filters after ranking. Embeddings
 // (twnm.Build computes them) are the dense side; an API without one is found by BM25 only.
 func NewMemory(g *twnm.Graph, o MemoryOptions) (*Memory, error) {
-	m := &Memory{g: g, use: map[string]bool{}, provider: map[string]string{}}
+	m := &Memory{g: g, ranked: map[string]*twnm.API{}}
 	var docs []bm25.Document
 	dim := -1
 	for _, id := range g.APIs() {
@@ -43,11 +42,10 @@ func NewMemory(g *twnm.Graph, o MemoryOptions) (*Memory, error) {
 			continue
 		}
 		docs = append(docs, twnm.APIDocument(*n.API))
-		m.provider[n.Name] = n.API.Provider
 		if n.Status != twnm.Active || o.Callable && !n.API.Callable() {
 			continue
 		}
-		m.use[n.Name] = true
+		m.ranked[n.Name] = n.API
 		if n.Embedding == nil {
 			continue
 		}
@@ -68,8 +66,8 @@ func (m *Memory) Lexical(_ context.Context, text string, k int) ([]Hit, error) {
 		hits := m.lex.Search(text, n)
 		out := make([]Hit, 0, k)
 		for _, h := range hits {
-			if m.use[h.ID] && len(out) < k {
-				out = append(out, Hit{Name: h.ID, Score: h.Score, Provider: m.provider[h.ID]})
+			if a := m.ranked[h.ID]; a != nil && len(out) < k {
+				out = append(out, Hit{Name: h.ID, Score: h.Score, Provider: a.Provider})
 			}
 		}
 		if len(out) == k || len(hits) < n {
@@ -86,8 +84,8 @@ func (m *Memory) Dense(_ context.Context, vec []float64, k int) ([]Hit, error) {
 	top := embed.TopK(vec, m.vectors, k)
 	out := make([]Hit, len(top))
 	for i, s := range top {
-		name := m.g.Node(m.ids[s.Index]).Name
-		out[i] = Hit{Name: name, Score: s.Score, Provider: m.provider[name]}
+		n := m.g.Node(m.ids[s.Index])
+		out[i] = Hit{Name: n.Name, Score: s.Score, Provider: n.API.Provider}
 	}
 	return out, nil
 }
