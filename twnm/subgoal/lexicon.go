@@ -75,7 +75,7 @@ var verbsAmbiguous = set(`book list check search order schedule set track play s
 	attach apply enroll follow unfollow scan detect measure estimate predict confirm
 	withdraw deposit collect browse research investigate search read write translate tweet
 	lend borrow ship deliver fill submit block unblock mute unmute pin unpin place use draft
-	compose plot draw design arrange query`)
+	compose plot draw design arrange query ask`)
 
 // verbsOther are verbs that make a clause a task when they head it but never split a clause
 // on their own ("see", "know").
@@ -87,6 +87,11 @@ var verbsOther = set(`see know learn discover understand need want`)
 var motives = set(`gather plan explore enjoy relax celebrate impress surprise stay be have
 	feel decide prepare organize organise inspire treat spend unwind catch improve become go
 	travel attend host throw`)
+
+// information are nouns that, as a motive's object, ask for what a tool gives ("gather
+// information", "gather some facts").
+var information = set(`information info details data facts statistics stats figures insights news
+	reviews ratings updates`)
 
 // evidence are words that, right after an ambiguous verb, show it is used as a verb:
 // determiners, pronouns and quantifiers ("book a", "list all", "play it", "check whether").
@@ -149,7 +154,7 @@ func appreciationFrames() string {
 	var out []string
 	for _, lead := range []string{"it would be", "it'd be", "it will be", "that would be"} {
 		for _, adj := range strings.Fields("great helpful nice useful awesome wonderful fantastic ideal good amazing perfect appreciated") {
-			for _, tail := range []string{"to", "if you could", "if you can", "if i could", "if i can", "if we could", "if you would"} {
+			for _, tail := range []string{"to", "if you could", "if you can", "if i could", "if i can", "if we could", "if you would", "for me to", "for us to"} {
 				out = append(out, lead+" "+adj+" "+tail)
 			}
 		}
@@ -171,7 +176,12 @@ var wantFrames = phrases(`i'd like to know|i would like to know|i want to know|i
 	i'd also like|i also need|i also want|my goal is to|i'm in need of|i am in need of|
 	looking for|i have to|i must|i should|i want to be able to|i'd like to be able to|
 	i would like to be able to|i need to be able to|i wanna know|i wanna|we wanna|
-	i'm keen to|i am keen to`)
+	i'm keen to|i am keen to|i'm interested in|i am interested in|we're interested in|
+	we are interested in|i'm curious about|i am curious about|we're curious about|
+	we are curious about|` +
+	// The same without a subject, after "and" ("I'm planning a trip and need to book a hotel").
+	`would like to know|would like to|need to know|need to|wants to know|wants to|
+	would love to|is interested in|are interested in|needs|need`)
 
 // connectives link clauses; they are stripped from the start of a clause.
 var connectives = phrases(`and then|and after that|and afterwards|and finally|and also|

@@ -219,10 +219,11 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 	// A motive that names a concrete input ("explore a set of colors based on 'yellow'") asks
 	// for something done with it.
 	concrete := slices.ContainsFunc(ts, func(t token) bool { return t.kind == kQuote || t.kind == kURL || t.kind == kEmail })
-	if (c.want || first.want) && motives[head] && !question && !concrete {
+	informs := motives[head] && asksInformation(ts)
+	if (c.want || first.want) && motives[head] && !question && !concrete && !informs {
 		return maybe
 	}
-	if question || verb || verbsOther[head] || c.frame || first.frame {
+	if question || verb || informs || verbsOther[head] || c.frame || first.frame {
 		return yes
 	}
 	// "And the weather in Paris.": a noun phrase continuing the previous request.
@@ -231,6 +232,18 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 		return yes
 	}
 	return maybe
+}
+
+// asksInformation reports whether a motive's object is information ("gather information about
+// the participating countries", "gather some interesting facts"): what a tool gives, not why
+// the user asks. It looks at the few words after the head.
+func asksInformation(ts []token) bool {
+	for _, t := range ts[1:min(len(ts), 5)] {
+		if t.kind == kWord && information[t.low] {
+			return true
+		}
+	}
+	return false
 }
 
 // rank sets the Rank of each clause goal from the before- and first-markers of its clause: a
