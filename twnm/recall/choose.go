@@ -210,7 +210,7 @@ func Choose(r *Result, links Links, o Options) error {
 				if slices.ContainsFunc(need.Inputs, func(in string) bool { return stated[in] }) {
 					continue // the request gives it
 				}
-				p := pickProducer(issuers(need, links, api), pool, asked, links, api, whole.Text)
+				p := pickProducer(plausible(issuers(need, links, api), provider, pool, links, api, whole.Text), pool, asked, links, api, whole.Text)
 				if p.Name == "" || slices.Contains(chain, p.Name) {
 					continue
 				}
@@ -460,6 +460,27 @@ func issuers(need Need, links Links, consumer string) []Producer {
 		return need.Producers
 	}
 	return own
+}
+
+// foreignRelevance is the retrieval score from which a producer of another provider than its
+// consumer's is plausible without the request stating a value it takes (see plausible).
+const foreignRelevance = 0.5
+
+// plausible narrows producers of one of consumer's inputs to those the request makes
+// plausible: one of consumer's own provider (or where either names none), or another
+// provider's that takes a value the request states (see grounded) or that retrieval found for
+// some part of the request, at foreignRelevance of that part's best at least. Across a large
+// catalog, links between services join many values by a shared name alone (a "date" of parcel
+// tracking into a date calculator, a candle's "c" into a colour's "b"): a chain through one
+// that nothing in the request asks for is a guess, not a plan. A geocoder is still the weather's
+// producer for "the weather in Paris", which states the city it takes.
+func plausible(producers []Producer, provider func(api string) string, pool map[string]float64, links Links, consumer, request string) []Producer {
+	own := provider(consumer)
+	return slices.DeleteFunc(slices.Clone(producers), func(p Producer) bool {
+		other := provider(p.Name)
+		return own != "" && other != "" && other != own &&
+			pool[p.Name] < foreignRelevance && !grounded(request, links, p.Name, consumer)
+	})
 }
 
 // withoutStated returns the words of asked that name no required input of producers the

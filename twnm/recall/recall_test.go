@@ -601,3 +601,40 @@ func TestChooseIdentifierFromItsIssuer(t *testing.T) {
 		assert.Equal(t, tt.want, r.Chain, tt.final)
 	}
 }
+
+func TestChooseForeignProducerNeedsGrounds(t *testing.T) {
+	// ToRGB (provider colors) needs a number "b"; the graph links Candles (provider defi), whose
+	// close price is a number. Forecast (provider wx) needs a latitude, which Geocode (provider
+	// maps) gives for a city. Another provider's producer takes part only where the request
+	// states a value it takes, or retrieval found it.
+	num := func(n string) []twnm.Param { return []twnm.Param{{Name: n, Type: "number", Required: true}} }
+	l := links{
+		feeds: map[[2]string]bool{{"Candles", "ToRGB"}: true, {"Geocode", "Forecast"}: true},
+		producers: map[string][]Need{
+			"ToRGB":    {{Inputs: []string{"b"}, Producers: []Producer{{Name: "Candles"}}}},
+			"Forecast": {{Inputs: []string{"lat"}, Producers: []Producer{{Name: "Geocode"}}}},
+		},
+		apis: map[string]twnm.API{
+			"ToRGB":    {Name: "ToRGB", Provider: "colors", Description: "converts a colour to RGB", Inputs: num("b")},
+			"Candles":  {Name: "Candles", Provider: "defi", Description: "price candles of a token", Inputs: num("days")},
+			"Forecast": {Name: "Forecast", Provider: "wx", Description: "weather forecast at a point", Inputs: num("lat")},
+			"Geocode":  {Name: "Geocode", Provider: "maps", Description: "latitude of a city", Inputs: []twnm.Param{{Name: "city", Type: "string", Required: true}}},
+		},
+	}
+	tests := []struct {
+		name, final, request string
+		others               []Candidate
+		want                 []string
+	}{
+		{"neither stated nor retrieved", "ToRGB", "Convert the colour white to RGB.", nil, []string{"ToRGB"}},
+		{"retrieved under half the best", "ToRGB", "Convert the colour white to RGB.", []Candidate{{Name: "Candles", Score: .4}}, []string{"ToRGB"}},
+		{"retrieved at half the best", "ToRGB", "Convert the colour white to RGB.", []Candidate{{Name: "Candles", Score: .5}}, []string{"Candles", "ToRGB"}},
+		{"takes a value the request states", "Forecast", "What is the weather forecast in Tokyo?", nil, []string{"Geocode", "Forecast"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := chooseWhole(t, l, tt.request, append([]Candidate{{Name: tt.final, Score: 1}}, tt.others...)...)
+			assert.Equal(t, tt.want, r.Chain)
+		})
+	}
+}
