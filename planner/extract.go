@@ -28,7 +28,9 @@ package planner
 import (
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -50,6 +52,7 @@ type Slot struct {
 func Extract(text string, slots []Slot) map[string]string {
 	x := newExtraction(text, slots)
 	x.addresses()
+	x.routes()
 	x.named()
 	x.numbersBefore()
 	x.typed(exTokDate, exDate)
@@ -79,7 +82,7 @@ type exTokKind int
 const (
 	exTokWord   exTokKind = iota // letters and digits, possibly joined by - _ or ' ("Saint-Germain", "rst-0042")
 	exTokNumber                  // a decimal number with an optional sign ("-74.006")
-	exTokDate                    // an ISO date ("2026-12-01")
+	exTokDate                    // a date ("2026-12-01", "January 2nd, 2022"; its text in ISO form)
 	exTokTime                    // a clock time ("19:30")
 	exTokPunct                   // any other single character
 )
@@ -188,9 +191,15 @@ func (x *extraction) mark(a, b int) {
 
 var (
 	exDateRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}`)
-	exTimeRe = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?(?:\s?[aApP][mM]\b)?`)
-	exNumRe  = regexp.MustCompile(`^[-+]?\d+(?:\.\d+)?`)
-	exWordRe = regexp.MustCompile(`^[\p{L}\p{M}\p{N}]+(?:[-_'’][\p{L}\p{M}\p{N}]+)*`)
+	// Dates written otherwise, with a year: "2023.6.8", "2023/06/08", "January 2nd, 2022",
+	// "Jan 2 2022", "2 January 2022", "the 2nd of January, 2022".
+	exDateYMDRe    = regexp.MustCompile(`^(\d{4})[./](\d{1,2})[./](\d{1,2})`)
+	exDateMDYRe    = regexp.MustCompile(`(?i)^(` + exMonthPattern + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`)
+	exDateDMYRe    = regexp.MustCompile(`(?i)^(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + exMonthPattern + `)\.?,?\s+(\d{4})`)
+	exMonthPattern = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
+	exTimeRe       = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?(?:\s?[aApP][mM]\b)?`)
+	exNumRe        = regexp.MustCompile(`^[-+]?\d+(?:\.\d+)?`)
+	exWordRe       = regexp.MustCompile(`^[\p{L}\p{M}\p{N}]+(?:[-_'’][\p{L}\p{M}\p{N}]+)*`)
 )
 
 // exTokenize splits text into tokens. Dates and times come before numbers, and numbers
@@ -210,9 +219,12 @@ func exTokenize(text string) []exTok {
 		}
 		rest := text[i:]
 		kind, n := exTokPunct, size
+		iso := ""
 		switch {
 		case exWordEnd(rest, exDateRe):
 			kind, n = exTokDate, len(exDateRe.FindString(rest))
+		case exWrittenDate(rest, &iso, &n):
+			kind = exTokDate
 		case exWordEnd(rest, exTimeRe):
 			kind, n = exTokTime, len(exTimeRe.FindString(rest))
 		case exSignOK(text, i) && exWordEnd(rest, exNumRe):
@@ -221,6 +233,9 @@ func exTokenize(text string) []exTok {
 			kind, n = exTokWord, len(exWordRe.FindString(rest))
 		}
 		t := exTok{text: text[i : i+n], start: i, end: i + n, kind: kind, sentStart: boundary}
+		if iso != "" {
+			t.text = iso // a date is bound in ISO form, however the text writes it
+		}
 		t.lower = strings.ToLower(t.text)
 		for _, c := range t.text {
 			switch {
@@ -243,6 +258,43 @@ func exTokenize(text string) []exTok {
 	}
 	return toks
 }
+
+// exWrittenDate reports whether a date written otherwise than in ISO form, with its year,
+// starts s and is not glued to more letters or digits; it sets iso to the date in ISO form and
+// n to the length of its text. A day the month does not have is no date.
+func exWrittenDate(s string, iso *string, n *int) bool {
+	var y, m, d string
+	var match []string
+	switch {
+	case exWordEnd(s, exDateYMDRe):
+		match = exDateYMDRe.FindStringSubmatch(s)
+		y, m, d = match[1], match[2], match[3]
+	case exWordEnd(s, exDateMDYRe):
+		match = exDateMDYRe.FindStringSubmatch(s)
+		m, d, y = match[1], match[2], match[3]
+	case exWordEnd(s, exDateDMYRe):
+		match = exDateDMYRe.FindStringSubmatch(s)
+		d, m, y = match[1], match[2], match[3]
+	default:
+		return false
+	}
+	month, err := strconv.Atoi(m)
+	if err != nil {
+		month = exMonths[strings.ToLower(m)[:3]]
+	}
+	year, _ := strconv.Atoi(y)
+	day, _ := strconv.Atoi(d)
+	t := time.Date(year, time.Month(month), day, 0, 0, 0, 0, time.UTC)
+	if month < 1 || t.Day() != day || int(t.Month()) != month {
+		return false
+	}
+	*iso, *n = t.Format(time.DateOnly), len(match[0])
+	return true
+}
+
+// exMonths numbers the months by the first three letters of their names.
+var exMonths = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7,
+	"aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
 // exWordEnd reports whether re matches at the start of s and the match is not glued to
 // more letters, digits or joiners ("2026-12-01x", "19:305" and "12ab" are no dates,
@@ -609,6 +661,67 @@ func (x *extraction) describedByClause(s *exSlot) bool {
 	return false
 }
 
+// exRouteEnds name the inputs at either end of a route, a conversion or a transfer, by a
+// word of their names: the one a thing goes from, and the one it goes to.
+var (
+	exRouteFrom = exSet("source", "origin", "from", "src", "departure", "start")
+	exRouteTo   = exSet("destination", "dest", "to", "target", "arrival", "end")
+)
+
+// routes reads "X to Y" and "from X to Y" (and "to Y from X") between two names: X is what a
+// free-text input named like an origin takes, Y what one named like a destination does
+// ("flights for Los Angeles to San Francisco", "convert 100 USD to EUR"). A destination
+// alone takes Y ("hotels for Los Angeles to San Francisco" are in San Francisco).
+func (x *extraction) routes() {
+	var from, to []int
+	for si := range x.slots {
+		if s := &x.slots[si]; s.kind == exString && !x.bound[si] {
+			switch {
+			case exAny(s.words, exRouteFrom):
+				from = append(from, si)
+			case exAny(s.words, exRouteTo):
+				to = append(to, si)
+			}
+		}
+	}
+	if len(to) == 0 {
+		return
+	}
+	for i := 1; i+1 < len(x.toks); i++ {
+		if x.used[i] || x.toks[i].lower != "to" {
+			continue
+		}
+		last, ok := x.phraseAt(i + 1)
+		if !ok {
+			continue
+		}
+		dst, src := [2]int{i + 1, last}, [2]int{-1, -1}
+		if k := last + 1; k+1 < len(x.toks) && x.toks[k].lower == "from" { // "to Y from X"
+			if end, ok := x.phraseAt(k + 1); ok {
+				src = [2]int{k + 1, end}
+			}
+		}
+		if a := i - 1; src[0] < 0 && x.nameWord(a) { // "X to Y": X back to its first word
+			for a > 0 && x.nameWord(a-1) {
+				a--
+			}
+			src = [2]int{a, i - 1}
+		}
+		if src[0] < 0 {
+			continue
+		}
+		for _, si := range from {
+			x.bind(si, x.phraseSpan(src[0], src[1]))
+		}
+		for _, si := range to {
+			x.bind(si, x.phraseSpan(dst[0], dst[1]))
+		}
+		x.mark(src[0], src[1])
+		x.mark(dst[0], dst[1])
+		return
+	}
+}
+
 // named binds each slot to the first value that follows one of its cues. Values this rule
 // reads may serve several slots ("latitude 25.2" for both latitude and lat); they are
 // marked used only after every slot has had its turn.
@@ -623,7 +736,9 @@ func (x *extraction) named() {
 		for p := range x.ents {
 			for _, cue := range s.cues {
 				a, b, ok := x.matchCue(p, cue)
-				if !ok {
+				if !ok || s.kind == exString && x.nameWord(b) && x.nameWord(b+1) {
+					// A capitalised cue that a name goes on from is the name's first word:
+					// "a Data Scientist" names an occupation, not the health data "Scientist".
 					continue
 				}
 				v, last, ok := x.valueAfter(b+1, s)
@@ -1094,6 +1209,9 @@ type exPhrase struct {
 	// kinds are the words that say what the phrase names, stemmed: "collection" for "the
 	// collection The Hunger Games", "person" for "directed by Christopher Nolan" (see kindsAt).
 	kinds []string
+	// owns are the nouns a possessive of the phrase governs, stemmed: "preference" for
+	// "Peter's preferences", whose value is Peter's, not the preferences (see ownedAt).
+	owns []string
 }
 
 // fits reports whether the phrase's cue suits a slot group of the given kind ("place",
@@ -1130,14 +1248,14 @@ func (x *extraction) freeText() {
 			continue
 		}
 		x.mark(i, last)
-		cue, kinds := x.phraseCue(i), x.kindsAt(i, last)
+		cue, kinds, owns := x.phraseCue(i), x.kindsAt(i, last), x.ownedAt(last)
 		i = last
 		dup := v == ""
 		for _, p := range phrases {
 			dup = dup || p.value == v
 		}
 		if !dup {
-			phrases = append(phrases, exPhrase{value: v, cue: cue, kinds: kinds})
+			phrases = append(phrases, exPhrase{value: v, cue: cue, kinds: kinds, owns: owns})
 		}
 	}
 	if len(phrases) == 0 {
@@ -1184,7 +1302,8 @@ func (x *extraction) freeText() {
 			slots = of
 		}
 		for _, si := range slots {
-			if x.slots[si].accepts(p.value) {
+			// "Peter's preferences" states whose preferences, not what they are.
+			if x.slots[si].accepts(p.value) && !exAny(x.slots[si].words, exSet(p.owns...)) {
 				x.bind(si, p.value)
 			}
 		}
@@ -1279,6 +1398,24 @@ func (x *extraction) kindsAt(a, b int) []string {
 	var out []string
 	for k := 1; k <= 2 && exKindNouns[prev(k)]; k++ {
 		out = append(out, exStem(prev(k)))
+	}
+	return out
+}
+
+// ownedAt returns the words that a possessive ending the phrase at token b governs, stemmed:
+// at most three, up to a preposition or a conjunction ("Peter's movie preferences" gives movie
+// and preference); nil when the phrase ends in no possessive.
+func (x *extraction) ownedAt(b int) []string {
+	if !exEndsPossessive(x.toks[b].text) {
+		return nil
+	}
+	var out []string
+	for k := b + 1; k < len(x.toks) && k <= b+3 && x.toks[k].kind == exTokWord; k++ {
+		w := x.toks[k].lower
+		if exPrepositions[w] || w == "and" || w == "or" {
+			break
+		}
+		out = append(out, exStem(w))
 	}
 	return out
 }

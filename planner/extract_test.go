@@ -24,35 +24,43 @@ var (
 		{Key: "search-movie.query", Name: "query", Type: "string", Required: true},
 		{Key: "search-person.query", Name: "query", Type: "string", Required: true},
 	}
-	slotCity      = Slot{Key: "geo.Geocode.city", Name: "city", Type: "string", Description: "City name, e.g. Paris.", Required: true}
-	slotCountry   = Slot{Key: "geo.Geocode.country", Name: "country", Type: "string", Description: "ISO country code to disambiguate."}
-	slotCityName  = Slot{Key: "lodgr.FindHotels.city_name", Name: "city_name", Type: "string", Description: "City name, e.g. Paris.", Required: true}
-	slotRestID    = Slot{Key: "dine.Reserve.restaurant_id", Name: "restaurant_id", Type: "string", Description: "Restaurant id from dine.SearchNearby.", Required: true}
-	slotParty     = Slot{Key: "dine.Reserve.party_size", Name: "party_size", Type: "integer", Description: "Number of guests.", Required: true}
-	slotDate      = Slot{Key: "dine.Reserve.date", Name: "date", Type: "string", Description: "Day, YYYY-MM-DD.", Required: true}
-	slotTime      = Slot{Key: "dine.Reserve.time", Name: "time", Type: "string", Description: "Time, HH:MM.", Required: true}
-	slotHotelID   = Slot{Key: "stay.Book.hotel_id", Name: "hotel_id", Type: "string", Description: "Hotel id from stay.SearchHotels.", Required: true}
-	slotCheckIn   = Slot{Key: "stay.Book.check_in", Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD.", Required: true}
-	slotNights    = Slot{Key: "stay.Book.nights", Name: "nights", Type: "integer", Description: "Number of nights.", Required: true}
-	slotRooms     = Slot{Key: "stay.Book.rooms", Name: "rooms", Type: "integer", Description: "Number of rooms.", Required: true}
-	slotGuest     = Slot{Key: "stay.Book.guest_name", Name: "guest_name", Type: "string", Description: "Name of the guest.", Required: true}
-	slotTeamName  = Slot{Key: "sports.SearchTeam.team_name", Name: "team_name", Type: "string", Description: "Team name, e.g. Arsenal.", Required: true}
-	slotTeamID    = Slot{Key: "sports.TeamPlayers.team_id", Name: "team_id", Type: "string", Description: "Team id from sports.SearchTeam.", Required: true}
-	slotMatchID   = Slot{Key: "sports.MatchStats.match_id", Name: "match_id", Type: "string", Description: "Match id from sports.TeamFixtures.", Required: true}
-	slotLeague    = Slot{Key: "sports.Standings.league", Name: "league", Type: "string", Description: "League name, e.g. Premier League.", Required: true}
-	slotClubName  = Slot{Key: "scoreline.FindClub.club_name", Name: "club_name", Type: "string", Description: "Club name, e.g. Arsenal.", Required: true}
-	slotClubID    = Slot{Key: "scoreline.ClubMatches.club_id", Name: "club_id", Type: "string", Description: "Club id from scoreline.FindClub.", Required: true}
-	slotCuisine   = Slot{Key: "dine.SearchNearby.cuisine", Name: "cuisine", Type: "string", Description: "Cuisine, e.g. italian."}
-	slotRadius    = Slot{Key: "dine.SearchNearby.radius_m", Name: "radius_m", Type: "integer", Description: "Search radius in metres."}
-	slotMinBeds   = Slot{Key: "homes.Listings.min_bedrooms", Name: "min_bedrooms", Type: "integer", Description: "Fewest bedrooms."}
-	slotMaxBeds   = Slot{Key: "homes.Listings.max_bedrooms", Name: "max_bedrooms", Type: "integer", Description: "Most bedrooms."}
-	slotFlag      = Slot{Key: "x.Search.open_now", Name: "open_now", Type: "boolean", Description: "Only places open now."}
-	slotPostcode  = Slot{Key: "x.Lookup.postcode", Name: "postcode", Type: "string", Description: "Postal code.", Required: true}
-	slotCheckOut  = Slot{Key: "x.Book.check_out", Name: "check_out", Type: "string", Description: "Departure day, YYYY-MM-DD.", Required: true}
-	slotCheckIn2  = Slot{Key: "x.Book.check_in", Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD.", Required: true}
-	slotUntyped   = Slot{Key: "x.Book.party_size", Name: "party_size", Description: "How many people.", Required: true}
-	slotCamelID   = Slot{Key: "x.Hotel.hotelId", Name: "hotelId", Type: "string", Required: true}
-	slotListingID = Slot{Key: "homes.Valuation.listing_id", Name: "listing_id", Type: "string", Description: "Listing id from homes.Listings.", Required: true}
+	slotCity        = Slot{Key: "geo.Geocode.city", Name: "city", Type: "string", Description: "City name, e.g. Paris.", Required: true}
+	slotCountry     = Slot{Key: "geo.Geocode.country", Name: "country", Type: "string", Description: "ISO country code to disambiguate."}
+	slotCityName    = Slot{Key: "lodgr.FindHotels.city_name", Name: "city_name", Type: "string", Description: "City name, e.g. Paris.", Required: true}
+	slotRestID      = Slot{Key: "dine.Reserve.restaurant_id", Name: "restaurant_id", Type: "string", Description: "Restaurant id from dine.SearchNearby.", Required: true}
+	slotParty       = Slot{Key: "dine.Reserve.party_size", Name: "party_size", Type: "integer", Description: "Number of guests.", Required: true}
+	slotDate        = Slot{Key: "dine.Reserve.date", Name: "date", Type: "string", Description: "Day, YYYY-MM-DD.", Required: true}
+	slotTime        = Slot{Key: "dine.Reserve.time", Name: "time", Type: "string", Description: "Time, HH:MM.", Required: true}
+	slotHotelID     = Slot{Key: "stay.Book.hotel_id", Name: "hotel_id", Type: "string", Description: "Hotel id from stay.SearchHotels.", Required: true}
+	slotCheckIn     = Slot{Key: "stay.Book.check_in", Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD.", Required: true}
+	slotNights      = Slot{Key: "stay.Book.nights", Name: "nights", Type: "integer", Description: "Number of nights.", Required: true}
+	slotRooms       = Slot{Key: "stay.Book.rooms", Name: "rooms", Type: "integer", Description: "Number of rooms.", Required: true}
+	slotGuest       = Slot{Key: "stay.Book.guest_name", Name: "guest_name", Type: "string", Description: "Name of the guest.", Required: true}
+	slotTeamName    = Slot{Key: "sports.SearchTeam.team_name", Name: "team_name", Type: "string", Description: "Team name, e.g. Arsenal.", Required: true}
+	slotTeamID      = Slot{Key: "sports.TeamPlayers.team_id", Name: "team_id", Type: "string", Description: "Team id from sports.SearchTeam.", Required: true}
+	slotMatchID     = Slot{Key: "sports.MatchStats.match_id", Name: "match_id", Type: "string", Description: "Match id from sports.TeamFixtures.", Required: true}
+	slotLeague      = Slot{Key: "sports.Standings.league", Name: "league", Type: "string", Description: "League name, e.g. Premier League.", Required: true}
+	slotClubName    = Slot{Key: "scoreline.FindClub.club_name", Name: "club_name", Type: "string", Description: "Club name, e.g. Arsenal.", Required: true}
+	slotClubID      = Slot{Key: "scoreline.ClubMatches.club_id", Name: "club_id", Type: "string", Description: "Club id from scoreline.FindClub.", Required: true}
+	slotCuisine     = Slot{Key: "dine.SearchNearby.cuisine", Name: "cuisine", Type: "string", Description: "Cuisine, e.g. italian."}
+	slotRadius      = Slot{Key: "dine.SearchNearby.radius_m", Name: "radius_m", Type: "integer", Description: "Search radius in metres."}
+	slotMinBeds     = Slot{Key: "homes.Listings.min_bedrooms", Name: "min_bedrooms", Type: "integer", Description: "Fewest bedrooms."}
+	slotMaxBeds     = Slot{Key: "homes.Listings.max_bedrooms", Name: "max_bedrooms", Type: "integer", Description: "Most bedrooms."}
+	slotFlag        = Slot{Key: "x.Search.open_now", Name: "open_now", Type: "boolean", Description: "Only places open now."}
+	slotPostcode    = Slot{Key: "x.Lookup.postcode", Name: "postcode", Type: "string", Description: "Postal code.", Required: true}
+	slotCheckOut    = Slot{Key: "x.Book.check_out", Name: "check_out", Type: "string", Description: "Departure day, YYYY-MM-DD.", Required: true}
+	slotCheckIn2    = Slot{Key: "x.Book.check_in", Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD.", Required: true}
+	slotUntyped     = Slot{Key: "x.Book.party_size", Name: "party_size", Description: "How many people.", Required: true}
+	slotCamelID     = Slot{Key: "x.Hotel.hotelId", Name: "hotelId", Type: "string", Required: true}
+	slotSource      = Slot{Key: "x.FlightSearch.source", Name: "source", Type: "str", Required: true}
+	slotDestination = Slot{Key: "x.FlightSearch.destination", Name: "destination", Type: "str", Required: true}
+	slotFrom        = Slot{Key: "x.Convert.from", Name: "from", Type: "string", Description: "Currency code to convert from.", Required: true}
+	slotTo          = Slot{Key: "x.Convert.to", Name: "to", Type: "string", Description: "Currency code to convert to.", Required: true}
+	slotPreferences = Slot{Key: "x.MovieRecommendations.preferences", Name: "preferences", Type: "str", Required: true}
+	slotUserName    = Slot{Key: "x.UserMoviePreferences.user_name", Name: "user_name", Type: "str", Required: true}
+	slotHealthData  = Slot{Key: "x.RecordHealthData.health_data", Name: "health_data", Type: "str", Required: true}
+	slotOccupation  = Slot{Key: "x.GetOccupationSalary.occupation", Name: "occupation", Type: "str", Required: true}
+	slotListingID   = Slot{Key: "homes.Valuation.listing_id", Name: "listing_id", Type: "string", Description: "Listing id from homes.Listings.", Required: true}
 )
 
 func TestExtract(t *testing.T) {
@@ -225,6 +233,31 @@ func TestExtract(t *testing.T) {
 		{"a lone number and only coordinates: nothing", "somewhere around 4", []Slot{slotLat, slotLon}, map[string]string{}},
 		{"a number pair with another numeric slot: ambiguous", "48.85, 2.35", []Slot{slotLat, slotLon, slotParty},
 			map[string]string{}},
+
+		// Dates written out, with their year, are given in ISO form.
+		{"a date with the month's name", "Book a table on January 2nd, 2022 at 19:30",
+			[]Slot{slotDate, slotTime}, map[string]string{slotDate.Key: "2022-01-02", slotTime.Key: "19:30"}},
+		{"a date with the day first", "Book a table on the 3rd of March 2024",
+			[]Slot{slotDate}, map[string]string{slotDate.Key: "2024-03-03"}},
+		{"a date with dots", "Today is 2023.6.8.", []Slot{slotDate}, map[string]string{slotDate.Key: "2023-06-08"}},
+		{"a day the month does not have", "Book a table on February 30, 2023", []Slot{slotDate}, map[string]string{}},
+		{"a month without a year is no date", "Book a table in May 2", []Slot{slotDate}, map[string]string{}},
+
+		// Routes: the name before "to" is where from, the one after where to.
+		{"a route without from", "Retrieve flight options for Los Angeles to San Francisco",
+			[]Slot{slotSource, slotDestination}, map[string]string{slotSource.Key: "Los Angeles", slotDestination.Key: "San Francisco"}},
+		{"a route the other way round", "Find flights to San Francisco from Los Angeles",
+			[]Slot{slotSource, slotDestination}, map[string]string{slotSource.Key: "Los Angeles", slotDestination.Key: "San Francisco"}},
+		{"a conversion", "Convert 100 USD to EUR", []Slot{slotFrom, slotTo},
+			map[string]string{slotFrom.Key: "USD", slotTo.Key: "EUR"}},
+		{"a destination alone takes the end", "Find hotels for Los Angeles to San Francisco", []Slot{slotDestination},
+			map[string]string{slotDestination.Key: "San Francisco"}},
+
+		// Possessives and names.
+		{"a possessive names the owner, not the thing owned", "Recommend movies based on Peter's preferences",
+			[]Slot{slotPreferences, slotUserName}, map[string]string{slotUserName.Key: "Peter"}},
+		{"a capitalised cue that a name goes on from is part of the name", "the salary of a Data Scientist",
+			[]Slot{slotHealthData, slotOccupation}, map[string]string{slotHealthData.Key: "Data Scientist", slotOccupation.Key: "Data Scientist"}},
 
 		// Never invent.
 		{"nothing stated", "What is the weather like?", []Slot{slotLat, slotLon, slotCity, slotDate, slotTime, slotHotelID},
