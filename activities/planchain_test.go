@@ -11,6 +11,7 @@ import (
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 // PlanChain plans from the final step with the values the request states, reaching an API
@@ -47,4 +48,60 @@ func TestPlanChain(t *testing.T) {
 	plan, err = activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Forecast"), relevance, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Nil(t, plan, "a final step the graph lacks")
+}
+
+// A request that names the thing whose attribute the final step takes plans through that
+// thing's APIs: "the location of the best hotel" is the hotel's, not the city's centre.
+func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
+	ctx := context.Background()
+	city := twnm.Param{Name: "city", Type: "string", Required: true, Description: "the name of a city"}
+	id := twnm.Param{Name: "hotel_id", Type: "string", Required: true, Description: "hotel id from stay.SearchHotels"}
+	lat := twnm.Param{Name: "latitude", Type: "number", Description: "latitude in degrees"}
+	lon := twnm.Param{Name: "longitude", Type: "number", Description: "longitude in degrees"}
+	req := func(p twnm.Param) twnm.Param { p.Required = true; return p }
+	cat := twnm.Catalog{Name: "named", APIs: []twnm.API{
+		{Name: "geo.Geocode", Provider: "geo", Description: "Coordinates of a city.", Inputs: []twnm.Param{city}, Outputs: []twnm.Param{lat, lon}},
+		{Name: "geo.Elevation", Provider: "geo", Description: "Ground elevation at a point.", Inputs: []twnm.Param{req(lat), req(lon)},
+			Outputs: []twnm.Param{{Name: "elevation_m", Type: "number"}}},
+		{Name: "stay.SearchHotels", Provider: "stay", Description: "The best hotels in a city.", Inputs: []twnm.Param{city},
+			Outputs: []twnm.Param{{Name: "hotel_id", Type: "string"}}},
+		{Name: "stay.HotelDetails", Provider: "stay", Description: "A hotel's name, stars and coordinates.", Inputs: []twnm.Param{id},
+			Outputs: []twnm.Param{lat, lon}},
+	}}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	tests := []struct {
+		text, head string
+		want       []string
+	}{
+		{"What is the ground elevation at the location of the best hotel in Singapore?", "What is the ground elevation",
+			[]string{"stay.SearchHotels", "stay.HotelDetails", "geo.Elevation"}},
+		{"What is the ground elevation in Singapore?", "What is the ground elevation", []string{"geo.Geocode", "geo.Elevation"}},
+		// Without a head, nothing tells what the request asks for from what it names.
+		{"What is the ground elevation at the location of the best hotel in Singapore?", "", []string{"geo.Geocode", "geo.Elevation"}},
+	}
+	// Another clause's words name another part of the request, not where this part's point
+	// comes from.
+	t.Run("another clause", func(t *testing.T) {
+		found := &recall.Result{Final: "geo.Elevation", Chain: []string{"geo.Elevation"}, Goals: []recall.Goal{
+			{Goal: subgoal.Goal{Text: "Find the best hotel in Singapore"}},
+			{Goal: subgoal.Goal{Text: "what is the ground elevation in Singapore"}},
+			{Goal: subgoal.Goal{Text: "Find the best hotel in Singapore, and what is the ground elevation in Singapore?", Whole: true}},
+		}, Focus: &recall.Goal{Goal: subgoal.Goal{Text: "what is the ground elevation"}}}
+		plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, found.Whole().Text, recall.Options{})
+		require.NoError(t, err)
+		assert.Equal(t, []string{"geo.Geocode", "geo.Elevation"}, plan)
+	})
+	for _, tt := range tests {
+		t.Run(tt.text+" | "+tt.head, func(t *testing.T) {
+			found := &recall.Result{Final: "geo.Elevation", Chain: []string{"geo.Elevation"},
+				Goals: []recall.Goal{{Goal: subgoal.Goal{Text: tt.text, Whole: true}}}}
+			if tt.head != "" {
+				found.Focus = &recall.Goal{Goal: subgoal.Goal{Text: tt.head}}
+			}
+			plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, tt.text, recall.Options{})
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, plan)
+		})
+	}
 }

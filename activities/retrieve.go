@@ -16,6 +16,7 @@ import (
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/recall"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
@@ -287,12 +288,13 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	searchExclude := writersOff(g, found.Chain)
 	maps.Copy(searchExclude, excludeIDs)
 	reqs := make([]twnm.SearchRequest, len(targets))
+	named := namedAPIs(g, found)
 	for i, t := range targets {
 		ex := maps.Clone(searchExclude)
 		if !excludeIDs[t.API] {
 			delete(ex, t.API)
 		}
-		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: ex, Relevance: relevance}
+		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: ex, Relevance: relevance, Named: named}
 	}
 	subs, err := twnm.SearchTargets(ctx, g, searcher, reqs)
 	if err != nil {
@@ -428,7 +430,7 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 	known := planner.Extract(text, sl)
 	exclude := writersOff(g, found.Chain)
 	delete(exclude, id)
-	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance}
+	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance, Named: namedAPIs(g, found)}
 	subs, err := twnm.SearchTargets(ctx, g, s, []twnm.SearchRequest{req})
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: graph search: %w", found.Final, err)
@@ -446,6 +448,55 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 		return nil, fmt.Errorf("plan %s: %w", found.Final, err)
 	}
 	return p.APIs(), nil
+}
+
+// genericNameWords are words of API names that say what an API does or how, not what it is
+// about: they name no thing of the request.
+var genericNameWords = map[string]bool{"get": true, "search": true, "find": true, "list": true, "lookup": true,
+	"detail": true, "info": true, "id": true, "all": true, "new": true, "creat": true, "create": true, "updat": true,
+	"update": true, "delet": true, "delete": true, "add": true, "set": true, "current": true, "data": true,
+	"query": true, "api": true, "by": true, "post": true, "put": true, "best": true, "top": true}
+
+// namedAPIs lists the APIs of g that the request names besides what it asks for (graph search
+// prefers a branch through one: twnm.SearchRequest.Named): a word of an API's own name (after
+// its provider's prefix, generic words aside) in the last clause outside its head and the
+// final step's own name ("the location of the best hotel in Singapore", besides "what
+// is the ground elevation", names the hotel search and the hotel's details). nil when the
+// request has no head.
+func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
+	if found.Focus == nil {
+		return nil
+	}
+	// The head is the last clause's: that clause's other words name things, the other
+	// clauses' words other parts of the request.
+	clause := found.Whole()
+	if cs := found.Clauses(); len(cs) > 0 {
+		clause = cs[len(cs)-1]
+	}
+	head := map[string]bool{}
+	for _, w := range slices.Concat(bm25.Tokens(found.Focus.Text), bm25.Tokens(found.Final[strings.LastIndex(found.Final, ".")+1:])) {
+		head[w] = true
+	}
+	rest := map[string]bool{}
+	for _, w := range bm25.Tokens(clause.Text) {
+		if !head[w] && !genericNameWords[w] {
+			rest[w] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, n := range g.Nodes() {
+		if n.Kind != twnm.KindAPI {
+			continue
+		}
+		name := n.Name[strings.LastIndex(n.Name, ".")+1:]
+		for _, w := range bm25.Tokens(name) {
+			if rest[w] {
+				out[n.Name] = true
+				break
+			}
+		}
+	}
+	return out
 }
 
 // writersOff lists the APIs of g that create, update or delete what they act on

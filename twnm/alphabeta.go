@@ -162,7 +162,7 @@ func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 		return nil, fmt.Errorf("alpha-beta search for %s: %w", g.Node(req.Target).Name, err)
 	}
 	s := &abSearch{
-		g: g, o: o, ctx: ctx, target: req.Target, relevance: req.Relevance,
+		g: g, o: o, ctx: ctx, target: req.Target, relevance: req.Relevance, named: req.Named,
 		known:    resolveParams(g, req.Known),
 		used:     map[string]int{},
 		grounded: map[NodeID]bool{},
@@ -189,6 +189,7 @@ type abSearch struct {
 	ctx       context.Context
 	target    NodeID
 	relevance map[string]float64
+	named     map[string]bool
 	known     knownValues
 	wanted    []NodeID
 	exclude   map[NodeID]bool
@@ -318,6 +319,16 @@ func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full, ask bool) (*ab
 	return t, value
 }
 
+// namedLeft reports whether one of cands is an API the request names.
+func namedLeft(cands []abCandidate) bool {
+	for _, c := range cands {
+		if c.named {
+			return true
+		}
+	}
+	return false
+}
+
 type abCandidate struct {
 	link      link
 	score     float64 // S_d(v), Eq. 22
@@ -325,6 +336,7 @@ type abCandidate struct {
 	stated    int     // inputs the request states a value for
 	relevance float64 // SearchRequest.Relevance
 	unbound   int     // required inputs not known
+	named     bool    // SearchRequest.Named
 }
 
 type abChoice struct {
@@ -333,6 +345,41 @@ type abChoice struct {
 	added []NodeID // APIs the branch added to chosen
 	// grounded: the branch binds a value the request states (a reused API, if its own did).
 	grounded bool
+	// named: the branch goes through an API the request names (SearchRequest.Named).
+	named bool
+}
+
+// namedBranch reports whether ch, a producer of u, goes through an API the request names. A
+// producer that needs u itself (the credits of a season, for the show's id they give back)
+// does not count: it names what it is about, not where u comes from.
+func (s *abSearch) namedBranch(ch *abChoice, u NodeID) bool {
+	if s.g.Requires(ch.link.api, u) {
+		return false
+	}
+	if s.named[s.g.Node(ch.link.api).Name] {
+		return true
+	}
+	for _, id := range ch.added {
+		if s.named[s.g.Node(id).Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// better reports whether ch, of value val, beats best, of value bestVal: a branch grounded in
+// what the user stated beats one that is not; then one through an API the request names;
+// then the stronger.
+func better(ch *abChoice, val float64, best *abChoice, bestVal float64) bool {
+	switch {
+	case best == nil:
+		return true
+	case ch.grounded != best.grounded:
+		return ch.grounded
+	case ch.named != best.named:
+		return ch.named
+	}
+	return val > bestVal
 }
 
 // resolveParam chooses the producer of parameter u, an input of consumer, at depth d, with
@@ -371,7 +418,7 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		// A stated value is there to be used: while the best branch binds none and one is
 		// left unused, a weaker branch that binds it may still win, so beta and the bound
 		// cut wait.
-		settled := best != nil && (best.grounded || !unused)
+		settled := best != nil && (best.grounded || !unused) && (best.named || !namedLeft(cands[i:]))
 		if settled && bestVal >= s.o.Beta {
 			s.stats.BetaPruned += len(cands) - i
 			break
@@ -404,8 +451,8 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		if s.err != nil {
 			return nil, 0
 		}
-		// A branch grounded in what the user stated beats one that is not; then the stronger.
-		if val > 0 && (best == nil || ch.grounded && !best.grounded || ch.grounded == best.grounded && val > bestVal) {
+		ch.named = s.namedBranch(ch, u)
+		if val > 0 && better(ch, val, best, bestVal) {
 			best, bestVal = ch, val
 		}
 	}
@@ -443,7 +490,7 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 			continue
 		}
 		c := abCandidate{link: l, score: s.o.linkScore(s.g, l, consumer, d, s.wanted), reuse: s.chosen[l.api],
-			relevance: s.relevance[s.g.Node(l.api).Name]}
+			relevance: s.relevance[s.g.Node(l.api).Name], named: s.named[s.g.Node(l.api).Name] && !s.g.Requires(l.api, u)}
 		for _, e := range s.g.Inputs(l.api) {
 			_, ok := s.known.get(l.api, e.From)
 			switch {

@@ -32,6 +32,11 @@ type SearchRequest struct {
 	// recall.Result.Relevance, by API name; higher is more relevant). Among producers that
 	// bind an input equally well, the search prefers the more relevant (optional).
 	Relevance map[string]float64
+	// Named lists the APIs the request names besides what it asks for: the thing whose
+	// attribute the target takes ("the elevation at the location of the best hotel" names the
+	// hotel's APIs). Among branches that bind a stated value alike, one through a named API
+	// wins over a shorter one through none (optional).
+	Named map[string]bool
 }
 
 // Searcher finds the dependency subgraph of a target API.

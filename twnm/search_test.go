@@ -542,3 +542,42 @@ func TestAlphaBetaAsksWhatAPersonKnows(t *testing.T) {
 		})
 	}
 }
+
+func TestAlphaBetaPrefersNamedBranch(t *testing.T) {
+	// Elevation needs a latitude: Geocode gives a city's, HotelDetails a hotel's, whose id
+	// SearchHotels finds in a city. "The elevation at the location of the best hotel in
+	// Singapore" states the city and names the hotel: both branches use the city, and the one
+	// through the hotel wins though it is longer. SimilarHotels needs the hotel id it gives:
+	// naming it brings no branch through it.
+	apis := []API{
+		tool("Elevation", "latitude", "elevation"),
+		tool("Geocode", "city", "latitude"),
+		tool("SearchHotels", "city", "hotel_id"),
+		tool("HotelDetails", "hotel_id", "latitude"),
+		tool("HotelReviews", "hotel_id", "reviews"),
+		tool("SimilarHotels", "hotel_id", "hotel_id"),
+	}
+	city := map[string]string{"city": "Singapore"}
+	tests := []struct {
+		name, target string
+		known        map[string]string
+		named        map[string]bool
+		want         []string
+	}{
+		{"nothing named: the shortest", "Elevation", city, nil, []string{"Elevation", "Geocode"}},
+		{"the hotel named", "Elevation", city, map[string]bool{"SearchHotels": true, "HotelDetails": true},
+			[]string{"Elevation", "HotelDetails", "SearchHotels"}},
+		// With no city stated, the plan asks for the hotels' city rather than the geocoder's.
+		{"named, nothing stated", "Elevation", nil, map[string]bool{"HotelDetails": true}, []string{"Elevation", "HotelDetails", "SearchHotels"}},
+		{"a producer that needs what it gives", "HotelReviews", city, map[string]bool{"SimilarHotels": true},
+			[]string{"HotelReviews", "SearchHotels"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := graphOf(t, apis...)
+			sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, tt.target), Known: tt.known, Named: tt.named})
+			require.NoError(t, err)
+			assert.ElementsMatch(t, tt.want, names(g, sg.APIs))
+		})
+	}
+}
