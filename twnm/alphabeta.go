@@ -53,11 +53,13 @@ import (
 // the user asks for is the lead of the film the user named, found through the film's credits,
 // not the first of a list of popular people, though that branch is one link shorter and so
 // scores higher. A branch is grounded when it binds a stated value (an API it reuses, when
-// that API's branch did). Among siblings a grounded branch beats one that is not, then the
-// higher value wins; while the best branch is not grounded and some stated value is bound
-// nowhere in the partial subgraph yet, beta pruning and the bound wait (alpha pruning and
-// MaxExpansions still hold). A value stated for an API's own inputs counts as used before its
-// producers are chosen.
+// that API's branch did). Among siblings a grounded branch beats one that is not, then one
+// through an API the request names (SearchRequest.Named; a producer that needs the very input
+// it gives does not count), then the higher value wins; while the best branch is not grounded
+// and some stated value is bound nowhere in the partial subgraph yet, or is not named while a
+// named sibling is left, beta pruning and the bound wait (alpha pruning and MaxExpansions
+// still hold). A value stated for an API's own inputs counts as used before its producers are
+// chosen.
 type AlphaBeta struct {
 	Alpha0   float64 // α0, lower bound on path scores at depth 0; default 0.1
 	Decay    float64 // κ in α_d = α0·e^(−κd); default 0.5

@@ -71,7 +71,8 @@ const actionMismatch = 0.7
 //
 // The final step's required inputs that the request leaves to other tools are then bound by
 // the producer the request favours, and so on back, producerDepth steps at most (an identifier
-// by its issuer: see issuers); those producers and the other parts' best candidates that feed
+// by its issuer: see issuers; another provider's producer only where the request makes it
+// plausible: see plausible); those producers and the other parts' best candidates that feed
 // the chain come before it in Chain. Ranked holds the final step, then the candidates of the
 // request's parts (see rankedParts), the producers after as many of them as the request has
 // clauses, so that every part of the request is represented early, and right after them each
