@@ -97,7 +97,7 @@ func (o Heuristic) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 		return nil, fmt.Errorf("heuristic search: %w", err)
 	}
 	h := &heur{g: g, o: o, target: req.Target, known: resolveParams(g, req.Known), exclude: req.Exclude,
-		relevance: req.Relevance, gene: map[NodeID]int{}}
+		relevance: req.Relevance, named: req.Named, gene: map[NodeID]int{}}
 	h.genes()
 	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))
 
@@ -186,10 +186,12 @@ type heur struct {
 	exclude map[NodeID]bool
 	// relevance is SearchRequest.Relevance: producers are tried and candidates ranked by it.
 	relevance map[string]float64
-	params    []NodeID       // the genes' parameters
-	cands     [][]link       // each gene's producers
-	gene      map[NodeID]int // parameter -> gene index
-	stats     SearchStats
+	// named is SearchRequest.Named: a candidate binding through more of them is better.
+	named  map[string]bool
+	params []NodeID       // the genes' parameters
+	cands  [][]link       // each gene's producers
+	gene   map[NodeID]int // parameter -> gene index
+	stats  SearchStats
 }
 
 // genes finds the required unknown parameters reachable from the target within MaxDepth
@@ -265,19 +267,23 @@ type heurCand struct {
 	apis     int
 	key      string
 	used     int // distinct stated values the subgraph binds
+	named    int // APIs the request names that bind an input they do not need themselves
 }
 
 func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(c.missing) }
 
 // better orders candidates: feasible first, fewer missing, more of the stated values used (a
-// stated value is there to be used; see AlphaBeta's grounding), fewer APIs (a detour through
-// a hotel's coordinates is not a city's), higher fitness, key.
+// stated value is there to be used; see AlphaBeta's grounding), more of the APIs the request
+// names (SearchRequest.Named), fewer APIs (a detour through a hotel's coordinates is not a
+// city's, unless the request names the hotel), higher fitness, key.
 func (c *heurCand) better(d *heurCand) bool {
 	switch {
 	case c.missing != d.missing:
 		return c.missing < d.missing
 	case c.used != d.used:
 		return c.used > d.used
+	case c.named != d.named:
+		return c.named > d.named
 	case c.apis != d.apis:
 		return c.apis < d.apis
 	case c.fitness != d.fitness:
@@ -295,6 +301,7 @@ func (h *heur) eval(genes []int) *heurCand {
 	order := []NodeID{h.target}
 	var keys []string
 	used := map[string]bool{}
+	named := map[NodeID]bool{}
 	for i := 0; i < len(order); i++ {
 		api := order[i]
 		for _, e := range h.g.Inputs(api) {
@@ -306,6 +313,9 @@ func (h *heur) eval(genes []int) *heurCand {
 				in.Source = SupplyUnbound
 			} else if l, ok := h.bind(genes, e.From, api, depth, deps, order); ok {
 				in.Source, in.Producer, in.Output, in.Score = SupplyUpstream, l.api, l.output, l.weight
+				if h.named[h.g.Node(l.api).Name] && !h.g.Requires(l.api, e.From) {
+					named[l.api] = true
+				}
 				deps[api] = append(deps[api], l.api)
 				if _, seen := depth[l.api]; !seen {
 					depth[l.api] = depth[api] + 1
@@ -319,7 +329,7 @@ func (h *heur) eval(genes []int) *heurCand {
 			c.supplies[api] = append(c.supplies[api], in)
 		}
 	}
-	c.apis, c.used = len(order), len(used)
+	c.apis, c.used, c.named = len(order), len(used), len(named)
 	c.key = strings.Join(keys, ";")
 	c.fitness = h.fitness(assemble(h.g, h.target, c.supplies), depth)
 	return c

@@ -35,7 +35,7 @@ type SearchRequest struct {
 	// Named lists the APIs the request names besides what it asks for: the thing whose
 	// attribute the target takes ("the elevation at the location of the best hotel" names the
 	// hotel's APIs). Among branches that bind a stated value alike, one through a named API
-	// wins over a shorter one through none (optional; AlphaBeta reads it, Heuristic does not).
+	// wins over a shorter one through none (optional).
 	Named map[string]bool
 }
 
