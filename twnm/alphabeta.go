@@ -321,16 +321,6 @@ func (s *abSearch) resolveAPI(api NodeID, d int, p float64, full, ask bool) (*ab
 	return t, value
 }
 
-// namedLeft reports whether one of cands is an API the request names.
-func namedLeft(cands []abCandidate) bool {
-	for _, c := range cands {
-		if c.named {
-			return true
-		}
-	}
-	return false
-}
-
 type abCandidate struct {
 	link      link
 	score     float64 // S_d(v), Eq. 22
@@ -405,6 +395,13 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		return nil, 0
 	}
 	cands := s.candidates(u, consumer, d)
+	named := make([]int, len(cands)+1) // named[i]: the candidates from i on that the request names
+	for i := len(cands) - 1; i >= 0; i-- {
+		named[i] = named[i+1]
+		if cands[i].named {
+			named[i]++
+		}
+	}
 	alpha := s.o.alphaAt(d)
 	unused := s.unused()
 	var best *abChoice
@@ -420,7 +417,7 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		// A stated value is there to be used: while the best branch binds none and one is
 		// left unused, a weaker branch that binds it may still win, so beta and the bound
 		// cut wait.
-		settled := best != nil && (best.grounded || !unused) && (best.named || !namedLeft(cands[i:]))
+		settled := best != nil && (best.grounded || !unused) && (best.named || named[i] == 0)
 		if settled && bestVal >= s.o.Beta {
 			s.stats.BetaPruned += len(cands) - i
 			break
