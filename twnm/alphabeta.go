@@ -345,18 +345,14 @@ type abChoice struct {
 // producer that needs u itself (the credits of a season, for the show's id they give back)
 // does not count: it names what it is about, not where u comes from.
 func (s *abSearch) namedBranch(ch *abChoice, u NodeID) bool {
-	if s.g.Requires(ch.link.api, u) {
+	if len(s.named) == 0 {
 		return false
 	}
-	if s.named[s.g.Node(ch.link.api).Name] {
-		return true
-	}
+	named := s.named[s.g.Node(ch.link.api).Name]
 	for _, id := range ch.added {
-		if s.named[s.g.Node(id).Name] {
-			return true
-		}
+		named = named || s.named[s.g.Node(id).Name]
 	}
-	return false
+	return named && !s.g.Requires(ch.link.api, u)
 }
 
 // better reports whether ch, of value val, beats best, of value bestVal: a branch grounded in
@@ -395,11 +391,14 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		return nil, 0
 	}
 	cands := s.candidates(u, consumer, d)
-	named := make([]int, len(cands)+1) // named[i]: the candidates from i on that the request names
-	for i := len(cands) - 1; i >= 0; i-- {
-		named[i] = named[i+1]
-		if cands[i].named {
-			named[i]++
+	var named []int // named[i]: the candidates from i on that the request names
+	if len(s.named) > 0 {
+		named = make([]int, len(cands)+1)
+		for i := len(cands) - 1; i >= 0; i-- {
+			named[i] = named[i+1]
+			if cands[i].named {
+				named[i]++
+			}
 		}
 	}
 	alpha := s.o.alphaAt(d)
@@ -417,7 +416,7 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		// A stated value is there to be used: while the best branch binds none and one is
 		// left unused, a weaker branch that binds it may still win, so beta and the bound
 		// cut wait.
-		settled := best != nil && (best.grounded || !unused) && (best.named || named[i] == 0)
+		settled := best != nil && (best.grounded || !unused) && (best.named || named == nil || named[i] == 0)
 		if settled && bestVal >= s.o.Beta {
 			s.stats.BetaPruned += len(cands) - i
 			break
