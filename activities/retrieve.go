@@ -451,11 +451,12 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 }
 
 // genericNameWords are words of API names that say what an API does or how, not what it is
-// about: they name no thing of the request.
+// about: they name no thing of the request. They are written as bm25.Tokens stems them
+// ("creat" for create, "queri" for query).
 var genericNameWords = map[string]bool{"get": true, "search": true, "find": true, "list": true, "lookup": true,
-	"detail": true, "info": true, "id": true, "all": true, "new": true, "creat": true, "create": true, "updat": true,
-	"update": true, "delet": true, "delete": true, "add": true, "set": true, "current": true, "data": true,
-	"query": true, "api": true, "by": true, "post": true, "put": true, "best": true, "top": true}
+	"detail": true, "info": true, "id": true, "all": true, "new": true, "creat": true, "updat": true,
+	"delet": true, "add": true, "set": true, "current": true, "data": true, "queri": true, "api": true,
+	"post": true, "put": true, "best": true, "top": true}
 
 // namedAPIs lists the APIs of g that the request names besides what it asks for (graph search
 // prefers a branch through one: twnm.SearchRequest.Named): a word of an API's own name (after

@@ -187,8 +187,10 @@ const (
 // isTask decides whether a cleaned clause states a task: a question, a request verb at its
 // head, or a frame ("can you", "I need"), its own or that of the first clause of its sentence.
 // After a want frame ("I want to gather inspiration and plan an event"), a motive at the head
-// states no task unless the clause quotes a value, a URL or an e-mail address. A purpose ("so that I can ...") needs a request verb. A noun phrase after
-// "and" or "also" continues the request before it.
+// states no task unless the clause quotes a value, a URL or an e-mail address, or the motive's
+// object is information ("gather information about …", a task with or without a frame). A
+// purpose ("so that I can ...") needs a request verb. A noun phrase after "and" or "also"
+// continues the request before it.
 func isTask(c, first cleaned, endsQuestion bool) verdict {
 	ts := c.toks
 	head := ""
