@@ -475,7 +475,7 @@ func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
 		clause = cs[len(cs)-1]
 	}
 	head := map[string]bool{}
-	for _, w := range slices.Concat(bm25.Tokens(found.Focus.Text), bm25.Tokens(found.Final[strings.LastIndex(found.Final, ".")+1:])) {
+	for _, w := range slices.Concat(bm25.Tokens(found.Focus.Text), bm25.Tokens(twnm.OwnName(found.Final))) {
 		head[w] = true
 	}
 	rest := map[string]bool{}
@@ -489,8 +489,7 @@ func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
 		if n.Kind != twnm.KindAPI {
 			continue
 		}
-		name := n.Name[strings.LastIndex(n.Name, ".")+1:]
-		for _, w := range bm25.Tokens(name) {
+		for _, w := range bm25.Tokens(twnm.OwnName(n.Name)) {
 			if rest[w] {
 				out[n.Name] = true
 				break

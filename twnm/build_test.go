@@ -163,3 +163,14 @@ func mustAPI(t testing.TB, g *Graph, name string) NodeID {
 	require.True(t, ok, name)
 	return id
 }
+
+func TestOwnName(t *testing.T) {
+	for name, want := range map[string]string{
+		"stay.SearchHotels":          "SearchHotels",
+		"GET_movie-movie_id-credits": "GET_movie-movie_id-credits",
+		"a.b.Lookup":                 "Lookup",
+		"":                           "",
+	} {
+		assert.Equal(t, want, OwnName(name), name)
+	}
+}

@@ -97,6 +97,11 @@ func (g *Graph) RequiredProducers(api NodeID) map[NodeID][]NodeID {
 	return out
 }
 
+// OwnName is an API's name without its provider's prefix: the part after the last dot
+// ("SearchHotels" of "stay.SearchHotels"), the whole name where there is none. The prefix
+// names the service, not what the API does or what it is about.
+func OwnName(api string) string { return api[strings.LastIndex(api, ".")+1:] }
+
 // APIDocument is the tool document BM25 ranks an API by: its name (identifiers split) and
 // description in the main field, its input and output parameter names in a second, lighter
 // one (a nested output by the field's own name, the last key of its path: the answer's words,

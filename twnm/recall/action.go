@@ -131,8 +131,7 @@ func ChangesState(api twnm.API) bool {
 // of its description's first sentence ("This API allows users to make a reservation for a
 // meeting" creates). POST states nothing: searches are POSTs too.
 func APIAction(api twnm.API) Action {
-	name := api.Name[strings.LastIndex(api.Name, ".")+1:] // stay.SearchHotels: the provider names no action
-	if ts := bm25.Tokens(name); len(ts) > 0 {
+	if ts := bm25.Tokens(twnm.OwnName(api.Name)); len(ts) > 0 { // stay.SearchHotels: the provider names no action
 		if a, ok := actionWords[ts[0]]; ok {
 			return a
 		}
