@@ -1209,9 +1209,9 @@ type exPhrase struct {
 	// kinds are the words that say what the phrase names, stemmed: "collection" for "the
 	// collection The Hunger Games", "person" for "directed by Christopher Nolan" (see kindsAt).
 	kinds []string
-	// owns are the nouns a possessive of the phrase governs, stemmed: "preference" for
-	// "Peter's preferences", whose value is Peter's, not the preferences (see ownedAt).
-	owns []string
+	// owns are the words a possessive of the phrase governs, stemmed: "preference" for
+	// "Peter's preferences", whose value is Peter's, not the preferences (see possessed).
+	owns map[string]bool
 }
 
 // fits reports whether the phrase's cue suits a slot group of the given kind ("place",
@@ -1248,7 +1248,12 @@ func (x *extraction) freeText() {
 			continue
 		}
 		x.mark(i, last)
-		cue, kinds, owns := x.phraseCue(i), x.kindsAt(i, last), x.ownedAt(last)
+		owned := x.possessed(last)
+		owns := make(map[string]bool, len(owned))
+		for _, w := range owned {
+			owns[exStem(w)] = true
+		}
+		cue, kinds := x.phraseCue(i), x.kindsAt(i, owned)
 		i = last
 		dup := v == ""
 		for _, p := range phrases {
@@ -1303,7 +1308,7 @@ func (x *extraction) freeText() {
 		}
 		for _, si := range slots {
 			// "Peter's preferences" states whose preferences, not what they are.
-			if x.slots[si].accepts(p.value) && !exAny(x.slots[si].words, exSet(p.owns...)) {
+			if x.slots[si].accepts(p.value) && !exAny(x.slots[si].words, p.owns) {
 				x.bind(si, p.value)
 			}
 		}
@@ -1371,19 +1376,18 @@ var (
 	exWorkModifiers = exSet("latest", "newest", "new", "last", "first", "best", "most", "recent", "upcoming", "next", "previous", "top", "famous", "popular", "debut")
 )
 
-// kindsAt returns what the words around the phrase at tokens a to b say it names, stemmed:
+// kindsAt returns what the words around the phrase starting at token a say it names, stemmed:
 // the kind nouns among the two words before it ("the tv series The Last Of Us" is a series
 // and tv); a person after a verb of authorship and "by", or after "starring"; a person whose
-// possessive a work follows ("Clint Eastwood's latest movie").
-func (x *extraction) kindsAt(a, b int) []string {
-	if exEndsPossessive(x.toks[b].text) {
-		for k := b + 1; k < len(x.toks) && k <= b+3 && x.toks[k].kind == exTokWord; k++ {
-			if exWorks[x.toks[k].lower] {
-				return []string{"person"}
-			}
-			if !exWorkModifiers[x.toks[k].lower] {
-				break
-			}
+// possessive a work follows ("Clint Eastwood's latest movie"), owned being the words its
+// possessive governs (see possessed).
+func (x *extraction) kindsAt(a int, owned []string) []string {
+	for _, w := range owned {
+		if exWorks[w] {
+			return []string{"person"}
+		}
+		if !exWorkModifiers[w] {
+			break
 		}
 	}
 	prev := func(k int) string {
@@ -1402,10 +1406,10 @@ func (x *extraction) kindsAt(a, b int) []string {
 	return out
 }
 
-// ownedAt returns the words that a possessive ending the phrase at token b governs, stemmed:
-// at most three, up to a preposition or a conjunction ("Peter's movie preferences" gives movie
-// and preference); nil when the phrase ends in no possessive.
-func (x *extraction) ownedAt(b int) []string {
+// possessed returns the words that a possessive ending the phrase at token b governs, in
+// lower case: at most three, up to a preposition or a conjunction ("Peter's movie
+// preferences" gives movie and preferences); nil when the phrase ends in no possessive.
+func (x *extraction) possessed(b int) []string {
 	if !exEndsPossessive(x.toks[b].text) {
 		return nil
 	}
@@ -1415,7 +1419,7 @@ func (x *extraction) ownedAt(b int) []string {
 		if exPrepositions[w] || w == "and" || w == "or" {
 			break
 		}
-		out = append(out, exStem(w))
+		out = append(out, w)
 	}
 	return out
 }
