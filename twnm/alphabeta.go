@@ -345,14 +345,15 @@ type abChoice struct {
 // producer that needs u itself (the credits of a season, for the show's id they give back)
 // does not count: it names what it is about, not where u comes from.
 func (s *abSearch) namedBranch(ch *abChoice, u NodeID) bool {
-	if len(s.named) == 0 {
-		return false
+	if ch.abCandidate.named { // the producer itself (candidates checked that it does not need u)
+		return true
 	}
-	named := s.named[s.g.Node(ch.link.api).Name]
 	for _, id := range ch.added {
-		named = named || s.named[s.g.Node(id).Name]
+		if s.named[s.g.Node(id).Name] {
+			return !s.g.Requires(ch.link.api, u)
+		}
 	}
-	return named && !s.g.Requires(ch.link.api, u)
+	return false
 }
 
 // better reports whether ch, of value val, beats best, of value bestVal: a branch grounded in
