@@ -75,7 +75,7 @@ var verbsAmbiguous = set(`book list check search order schedule set track play s
 	attach apply enroll follow unfollow scan detect measure estimate predict confirm
 	withdraw deposit collect browse research investigate search read write translate tweet
 	lend borrow ship deliver fill submit block unblock mute unmute pin unpin place use draft
-	compose plot draw design arrange query ask`)
+	compose plot draw design arrange query ask roll flip toss`)
 
 // verbsOther are verbs that make a clause a task when they head it but never split a clause
 // on their own ("see", "know").
@@ -91,7 +91,11 @@ var motives = set(`gather plan explore enjoy relax celebrate impress surprise st
 // information are nouns that, as a motive's object, ask for what a tool gives ("gather
 // information", "gather some facts").
 var information = set(`information info details data facts statistics stats figures insights news
-	reviews ratings updates`)
+	reviews ratings updates articles`)
+
+// services are words that name a service: a motive whose clause names one ("explore the
+// supported languages using the Translate it API") asks something of it.
+var services = set(`api apis`)
 
 // evidence are words that, right after an ambiguous verb, show it is used as a verb:
 // determiners, pronouns and quantifiers ("book a", "list all", "play it", "check whether").
@@ -153,7 +157,7 @@ var directFrames = phrases(`can you|could you|would you|will you|can u|could u|w
 func appreciationFrames() string {
 	var out []string
 	for _, lead := range []string{"it would be", "it'd be", "it will be", "that would be"} {
-		for _, adj := range strings.Fields("great helpful nice useful awesome wonderful fantastic ideal good amazing perfect appreciated") {
+		for _, adj := range strings.Fields("great helpful nice useful awesome wonderful fantastic ideal good amazing perfect appreciated fun interesting valuable beneficial") {
 			for _, tail := range []string{"to", "if you could", "if you can", "if i could", "if i can", "if we could", "if you would", "for me to", "for us to"} {
 				out = append(out, lead+" "+adj+" "+tail)
 			}
@@ -178,10 +182,25 @@ var wantFrames = phrases(`i'd like to know|i would like to know|i want to know|i
 	i would like to be able to|i need to be able to|i wanna know|i wanna|we wanna|
 	i'm keen to|i am keen to|i'm interested in|i am interested in|we're interested in|
 	we are interested in|i'm curious about|i am curious about|we're curious about|
-	we are curious about|` +
+	we are curious about|i'm curious if|i am curious if|i'm curious whether|i am curious whether|
+	i would need to|i'd need to|we would need to|we'd need to|` +
 	// The same without a subject, after "and" ("I'm planning a trip and need to book a hotel").
 	`would like to know|would like to|need to know|need to|wants to know|wants to|
-	would love to|is interested in|are interested in|needs|need`)
+	would love to|is interested in|are interested in|needs|need|would need to`)
+
+// subjectWants are want frames that follow a subject other than the user ("my friend wants
+// to", "they need"): the user asks on their behalf.
+var subjectWants = phrases(`wants to know|wants to|want to know|want to|needs to|need to|needs|need|
+	would like to know|would like to|would love to|would need to`)
+
+// subjectInterests state another subject's interest: a want only when a request verb's -ing
+// form follows ("my company is interested in retrieving the variables", not "my friend is
+// interested in a particular business").
+var subjectInterests = phrases(`is interested in|are interested in`)
+
+// subjectHeads start a subject of up to three words before a subjectWant ("my sister", "our
+// team", "they").
+var subjectHeads = set(`my our their his her they he she`)
 
 // connectives link clauses; they are stripped from the start of a clause.
 var connectives = phrases(`and then|and after that|and afterwards|and finally|and also|

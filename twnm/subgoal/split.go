@@ -432,6 +432,11 @@ func clean(seg []token) cleaned {
 			ts = ts[n:]
 			continue
 		}
+		if n := subjectWantAt(ts); n > 0 {
+			c.frame, c.want = true, true
+			ts = ts[n:]
+			continue
+		}
 		if t.kind == kWord && fillers[t.low] && len(ts) > 1 {
 			ts = ts[1:]
 			continue
@@ -452,6 +457,27 @@ func clean(seg []token) cleaned {
 	}
 	c.toks = ts
 	return c
+}
+
+// subjectWantAt returns the length of a want that another subject than the user states at the
+// start of ts ("my friend wants to", "they need"), or 0: a subject of up to three words, from a
+// subjectHead on and without a verb, then a subjectWant, or a subjectInterest in doing something.
+func subjectWantAt(ts []token) int {
+	if len(ts) == 0 || ts[0].kind != kWord || !subjectHeads[ts[0].low] {
+		return 0
+	}
+	for k := 1; k <= 3 && k < len(ts); k++ {
+		if n, _ := matchPhrase(ts, k, subjectWants, true); n > 0 {
+			return k + n
+		}
+		if n, _ := matchPhrase(ts, k, subjectInterests, true); n > 0 && k+n < len(ts) && gerundAt(ts, k+n) {
+			return k + n
+		}
+		if t := ts[k]; t.kind != kWord || verbsPlain[t.low] || verbsAmbiguous[t.low] || subjectHeads[t.low] {
+			return 0
+		}
+	}
+	return 0
 }
 
 // connectiveAt reports whether a connective starts at k.

@@ -114,6 +114,11 @@ func Split(request string) []Goal {
 					c.toks = append(slices.Clip(before), c.toks...)
 				}
 			}
+			if v == yes && c.toks[0].kind == kWord && motives[c.toks[0].low] {
+				if k := byGerund(c.toks); k > 0 {
+					c.toks = c.toks[k:]
+				}
+			}
 			switch v {
 			case yes:
 				tasks, stated = append(tasks, c), true
@@ -220,8 +225,10 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 	question := whWords[head] || auxQuestionAt(ts, 0) || endsQuestion
 	// A motive that names a concrete input ("explore a set of colors based on 'yellow'") asks
 	// for something done with it.
-	concrete := slices.ContainsFunc(ts, func(t token) bool { return t.kind == kQuote || t.kind == kURL || t.kind == kEmail })
-	informs := motives[head] && asksInformation(ts)
+	concrete := slices.ContainsFunc(ts, func(t token) bool {
+		return t.kind == kQuote || t.kind == kURL || t.kind == kEmail || t.kind == kWord && services[t.low]
+	})
+	informs := motives[head] && (asksInformation(ts) || byGerund(ts) > 0)
 	if (c.want || first.want) && motives[head] && !question && !concrete && !informs {
 		return maybe
 	}
@@ -246,6 +253,17 @@ func asksInformation(ts []token) bool {
 		}
 	}
 	return false
+}
+
+// byGerund returns the index of a request verb's -ing form after "by" in ts, or 0: a motive
+// met by a task ("surprise my family by tracking the delivery") states that task.
+func byGerund(ts []token) int {
+	for k := 1; k+1 < len(ts); k++ {
+		if ts[k].low == "by" && gerundAt(ts, k+1) {
+			return k + 1
+		}
+	}
+	return 0
 }
 
 // rank sets the Rank of each clause goal from the before- and first-markers of its clause: a
