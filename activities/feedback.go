@@ -13,6 +13,7 @@ import (
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 // The activity's input and results are the contract's: the workflows use them without
@@ -102,7 +103,7 @@ func (a *Activities) recordGoals(ctx context.Context, in FeedbackInput) error {
 	}
 	texts := make([]string, len(in.Goals))
 	for i, g := range in.Goals {
-		texts[i] = g.Text
+		texts[i] = subgoal.Query(g.Text) // as retrieval embeds a sub-goal
 	}
 	vecs, err := a.Embedder.Embed(ctx, texts)
 	if err != nil {

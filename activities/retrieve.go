@@ -166,14 +166,6 @@ func goalsOf(intents []Intent, desc string) []subgoal.Goal {
 // subGoalsShown is how many candidates of each sub-goal the result names.
 const subGoalsShown = 3
 
-// poolPerGoal is how many candidates of each sub-goal the subgraph read starts from.
-const poolPerGoal = 4
-
-// subgraphAPIs bounds the subgraph read after retrieval: ranked by relevance, the producers a
-// chain needs come first, and a smaller read keeps retrieval fast on large graphs (about 55 ms
-// p50 through Neo4j on 16,000 APIs; see neo4j's BenchmarkRetrieval).
-const subgraphAPIs = 60
-
 // Retrieve finds the tools the request needs (twnm/recall): the description is split into
 // sub-goals, each retrieved from Neo4j by BM25 (the full-text index) and embedding similarity
 // (the vector index) fused; the subgraph around the candidates of all sub-goals is read,
@@ -222,12 +214,12 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			return err
 		}
 		found.Without(exclude)
-		pool = found.Pool(poolPerGoal)
+		pool = found.Pool(recall.PoolPerGoal)
 		if len(pool) == 0 {
 			return nil
 		}
 		// How relevant each candidate is to some part of the request ranks the subgraph read.
-		g, err = rd.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: found.Relevance(), MaxAPIs: subgraphAPIs})
+		g, err = rd.Subgraph(ctx, pool, neo4j.SubgraphOptions{Relevance: found.Relevance(), MaxAPIs: recall.SubgraphAPIs})
 		return err
 	})
 	if err != nil {

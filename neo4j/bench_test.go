@@ -95,7 +95,7 @@ func BenchmarkRetrieval(b *testing.B) {
 							return err
 						}
 						t1 = time.Now()
-						sub, err = subgraph(ctx, r.Pool(activitiesPoolPerGoal), neo4j.SubgraphOptions{Relevance: r.Relevance(), MaxAPIs: activitiesSubgraphAPIs})
+						sub, err = subgraph(ctx, r.Pool(recall.PoolPerGoal), neo4j.SubgraphOptions{Relevance: r.Relevance(), MaxAPIs: recall.SubgraphAPIs})
 						t2 = time.Now()
 						return err
 					}
@@ -130,13 +130,6 @@ func BenchmarkRetrieval(b *testing.B) {
 
 // benchWarmUp is how many untimed requests BenchmarkRetrieval sends before each mode.
 const benchWarmUp = 20
-
-// activitiesPoolPerGoal is the Retrieve activity's poolPerGoal: how many candidates of each
-// sub-goal the subgraph read starts from.
-const activitiesPoolPerGoal = 4
-
-// activitiesSubgraphAPIs is the Retrieve activity's subgraphAPIs: its bound on the subgraph read.
-const activitiesSubgraphAPIs = 60
 
 // BenchmarkFeedback writes the feedback of two-call runs with one data flow: one run per
 // transaction, and 100 runs batched in one transaction.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 // ReembedBatch is how many vectors Reembed writes per transaction.
@@ -28,12 +29,12 @@ type ReembedStats struct {
 }
 
 // Reembed moves the graph to another embedder in place: every API's vector is recomputed from
-// its text (twnm.APIText of its stored entry) and every past sub-goal's from its text, in
-// batches of ReembedBatch per transaction; the vector indexes are rebuilt when the dimension
-// changes; the schema then records emb. Statistics, statuses, edges, weights and predictions
-// are not touched. progress, when set, is told how many of the total vectors are written,
-// after each batch. Errors name the API (or sub-goal) concerned, or the first and last of its
-// batch.
+// its text (twnm.APIText of its stored entry) and every past sub-goal's from its query
+// (subgoal.Query of its text), in batches of ReembedBatch per transaction; the vector indexes
+// are rebuilt when the dimension changes; the schema then records emb. Statistics, statuses,
+// edges, weights and predictions are not touched. progress, when set, is told how many of the
+// total vectors are written, after each batch. Errors name the API (or sub-goal) concerned, or
+// the first and last of its batch.
 //
 // An API that an import rewrites while Reembed runs keeps the vector the import wrote
 // (ReembedStats.Changed counts them). Retrieval by vectors is degraded until Reembed ends;
@@ -130,7 +131,7 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 	for _, r := range goals.Records {
 		m := r.AsMap()
 		text, _ := m["text"].(string)
-		names, texts = append(names, m["name"].(string)), append(texts, text)
+		names, texts = append(names, m["name"].(string)), append(texts, subgoal.Query(text))
 		rows = append(rows, map[string]any{"name": m["name"], "element": m["element"]})
 	}
 	if st.Goals, err = write("sub-goal", reembedGoals, names, texts, rows); err != nil {

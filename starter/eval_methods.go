@@ -111,7 +111,9 @@ func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Se
 			return nil, nil, err
 		}
 		relevance := r.Relevance()
-		if err := recall.Choose(r, links, o); err != nil {
+		// Chosen on what the agent's read after retrieval holds (see recall.Bounded).
+		read := recall.Bounded(links, r.Pool(recall.PoolPerGoal), relevance, recall.SubgraphAPIs)
+		if err := recall.Choose(r, read, o); err != nil {
 			return nil, nil, err
 		}
 		return r, relevance, nil
@@ -161,7 +163,7 @@ func pastGoals(ctx context.Context, g *twnm.Graph, emb embed.Embedder, tasks []r
 		goals := subgoal.Split(t.Query)
 		texts := make([]string, len(goals))
 		for i, gl := range goals {
-			texts[i] = gl.Text
+			texts[i] = subgoal.Query(gl.Text)
 		}
 		vecs, err := emb.Embed(ctx, texts)
 		if err != nil {
@@ -338,7 +340,7 @@ func (e *storeEval) ranker(ctx context.Context, s retrievaleval.Set, o recall.Op
 		}
 		var links recall.Links
 		if !o.NoGraph {
-			sub, err := e.store.Subgraph(ctx, r.Pool(4), neo4j.SubgraphOptions{Relevance: r.Relevance(), MaxAPIs: 60})
+			sub, err := e.store.Subgraph(ctx, r.Pool(recall.PoolPerGoal), neo4j.SubgraphOptions{Relevance: r.Relevance(), MaxAPIs: recall.SubgraphAPIs})
 			if err != nil {
 				return nil, err
 			}

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -285,7 +286,9 @@ const rankedContext = 0.6
 // the best candidate of every clause comes before the others, and among those, one the whole
 // request also asks for before one only a clause names ("we need content" in a request for
 // news articles). A request of one part is ranked by its own scores. factor, when not nil,
-// scales each candidate's score (by its provider's relevance). Ties are broken by name.
+// scales each candidate's score (by its provider's relevance). Ties are broken by name. The
+// first places of a request of several clauses go to candidates unlike those before them (see
+// diversify).
 func rankedParts(clauses []Goal, whole Goal, factor func(api string) float64) []string {
 	score := map[string]float64{}
 	for _, g := range clauses {
@@ -305,7 +308,73 @@ func rankedParts(clauses []Goal, whole Goal, factor func(api string) float64) []
 			score[name] *= factor(name)
 		}
 	}
-	return sortedBy(score)
+	if len(clauses) < 2 {
+		return sortedBy(score)
+	}
+	return diversify(sortedBy(score), score, clauses)
+}
+
+// diversity is how much of its score a candidate gives up, in the ranked list, for being like
+// one placed before it (see diversify).
+const diversity = 0.3
+
+// diverseTop is how many places of the ranked list diversify chooses.
+const diverseTop = 10
+
+// diversify reorders ranked, which score orders, by maximal marginal relevance: each of the
+// first diverseTop places goes to the candidate with the highest score·(1 − diversity·likeness),
+// its likeness the highest cosine between its profile and those of the candidates placed
+// before it; the others keep their order after them. A candidate's profile is its score in
+// each clause (0 where the clause did not find it): ten QR code generators serve the clauses
+// that ask for a QR code alike, and the second of them is worth less to a list that has the
+// first than the best candidate for the die roll the request asks for too. Ties keep ranked's
+// order.
+func diversify(ranked []string, score map[string]float64, clauses []Goal) []string {
+	profile := make(map[string][]float64, len(ranked))
+	for i, g := range clauses {
+		for _, c := range g.Candidates {
+			p := profile[c.Name]
+			if p == nil {
+				p = make([]float64, len(clauses))
+				profile[c.Name] = p
+			}
+			p[i] = max(p[i], c.Score)
+		}
+	}
+	rest := slices.Clone(ranked)
+	out := make([]string, 0, len(ranked))
+	for len(out) < diverseTop && len(rest) > 0 {
+		at, top := 0, math.Inf(-1)
+		for i, name := range rest {
+			like := 0.0
+			for _, placed := range out {
+				like = max(like, cosine(profile[name], profile[placed]))
+			}
+			if v := score[name] * (1 - diversity*like); v > top {
+				at, top = i, v
+			}
+		}
+		out = append(out, rest[at])
+		rest = slices.Delete(rest, at, at+1)
+	}
+	return append(out, rest...)
+}
+
+// cosine is the cosine of two profiles of one length, 0 where either is nil or zero.
+func cosine(a, b []float64) float64 {
+	if a == nil || b == nil {
+		return 0
+	}
+	var dot, na, nb float64
+	for i := range a {
+		dot += a[i] * b[i]
+		na += a[i] * a[i]
+		nb += b[i] * b[i]
+	}
+	if na == 0 || nb == 0 {
+		return 0
+	}
+	return dot / math.Sqrt(na*nb)
 }
 
 // Finalists lists the candidates by their score as the final step, the chosen final step

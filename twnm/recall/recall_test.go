@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,17 +12,17 @@ import (
 )
 
 func TestFuseHandComputed(t *testing.T) {
-	// BM25 A=4, B=2 scale by the maximum 4 to A=1, B=0.5. Cosines B=.8, C=.6, A=.4 scale
-	// min-max over [.4, .8] to B=1, C=.5, A=0. With w = 0.5:
-	//   A = .5·1 + .5·0 = .5,  B = .5·.5 + .5·1 = .75,  C = .5·0 + .5·.5 = .25,
-	// rescaled by the best (.75): B = 1, A = 2/3, C = 1/3.
+	// BM25 A=4, B=2 scale by the maximum 4 to A=1, B=0.5. Cosines B=.8, C=.6, A=.4 scale by
+	// the maximum .8 to B=1, C=.75, A=.5. With w = 0.5:
+	//   A = .5·1 + .5·.5 = .75,  B = .5·.5 + .5·1 = .75,  C = .5·0 + .5·.75 = .375,
+	// rescaled by the best (.75): A = B = 1 (A first by name), C = .5.
 	got := Fuse([]Hit{{Name: "A", Score: 4}, {Name: "B", Score: 2}}, []Hit{{Name: "B", Score: .8}, {Name: "C", Score: .6}, {Name: "A", Score: .4}}, 0.5)
 	require.Len(t, got, 3)
 	want := []struct {
 		name         string
 		score        float64
 		lexical, cos float64
-	}{{"B", 1, 2, .8}, {"A", 2.0 / 3, 4, .4}, {"C", 1.0 / 3, 0, .6}}
+	}{{"A", 1, 4, .4}, {"B", 1, 2, .8}, {"C", .5, 0, .6}}
 	for i, w := range want {
 		assert.Equal(t, w.name, got[i].Name)
 		assert.InDelta(t, w.score, got[i].Score, 1e-12, w.name)
@@ -40,6 +41,7 @@ func TestFuseEdgeCases(t *testing.T) {
 		{"lexical only", []Hit{{Name: "b", Score: 1}, {Name: "a", Score: 1}}, nil, 0, []string{"a", "b"}}, // ties by name
 		{"dense only", nil, []Hit{{Name: "x", Score: .9}, {Name: "y", Score: .1}}, 1, []string{"x", "y"}},
 		{"one dense hit", nil, []Hit{{Name: "x", Score: .3}}, 1, []string{"x"}},
+		{"a negative cosine counts nothing", nil, []Hit{{Name: "x", Score: .5}, {Name: "y", Score: -.2}}, 1, []string{"x", "y"}},
 		{"nothing", nil, nil, .5, []string{}},
 	}
 	for _, tt := range tests {
@@ -49,6 +51,7 @@ func TestFuseEdgeCases(t *testing.T) {
 			for _, c := range got {
 				names = append(names, c.Name)
 				assert.LessOrEqual(t, c.Score, 1.0)
+				assert.GreaterOrEqual(t, c.Score, 0.0)
 			}
 			assert.Equal(t, tt.want, names)
 		})
@@ -436,12 +439,15 @@ func TestRankedParts(t *testing.T) {
 	}
 	whole := goal(2, true, Candidate{Name: "News", Score: 1}, Candidate{Name: "Crypto", Score: .9}, Candidate{Name: "Blog", Score: .5})
 	// News 1 + .6·1 = 1.6; Crypto .6 + .6·.9 = 1.14; Content 1; Extract .9; Blog .6·.5 = .3:
-	// the clause that only names "content" ranks after the whole request's second candidate.
-	assert.Equal(t, []string{"News", "Crypto", "Content", "Extract", "Blog"}, rankedParts(clauses, whole, nil))
+	// the clause that only names "content" would rank after the whole request's second
+	// candidate, but Crypto serves the clauses as News does (profiles (0, 1) and (0, .6),
+	// cosine 1), so it counts 1.14·(1 − .3) = .798 after News, and Content (1) comes first;
+	// Extract, like Content, counts .9·.7 = .63 after it, and Crypto passes it.
+	assert.Equal(t, []string{"News", "Content", "Crypto", "Extract", "Blog"}, rankedParts(clauses, whole, nil))
 	// A request of one part ranks by its own scores.
 	assert.Equal(t, []string{"News", "Crypto", "Blog"}, rankedParts(nil, whole, nil))
-	// A factor scales the scores: Crypto's provider at .7 puts it at 1.14·.7 = .798, after
-	// both of the other clause's candidates.
+	// A factor scales the scores: Crypto's provider at .7 puts it at 1.14·.7 = .798, and
+	// .798·.7 = .5586 after News, after both of the other clause's candidates (Extract .63).
 	factor := func(api string) float64 {
 		if api == "Crypto" {
 			return .7
@@ -449,6 +455,32 @@ func TestRankedParts(t *testing.T) {
 		return 1
 	}
 	assert.Equal(t, []string{"News", "Content", "Extract", "Crypto", "Blog"}, rankedParts(clauses, whole, factor))
+}
+
+func TestRankedPartsDiversify(t *testing.T) {
+	// Two QR code generators serve the first clause alike, a die the second. Scores: QR1 1,
+	// QR2 .95, Die .9. Profiles: QR1 (1, 0), QR2 (.95, .2), Die (0, .9).
+	// QR1 first. Then QR2: cosine with QR1 .95/√(.95² + .2²) = .97855, so .95·(1 − .3·.97855)
+	// = .67111; Die: cosine 0, so .9. Die second, QR2 third.
+	clauses := []Goal{
+		goal(0, false, Candidate{Name: "QR1", Score: 1}, Candidate{Name: "QR2", Score: .95}),
+		goal(1, false, Candidate{Name: "Die", Score: .9}, Candidate{Name: "QR2", Score: .2}),
+	}
+	assert.Equal(t, []string{"QR1", "Die", "QR2"}, rankedParts(clauses, Goal{Goal: subgoal.Goal{Whole: true}}, nil))
+	assert.InDelta(t, .97855, cosine([]float64{1, 0}, []float64{.95, .2}), 1e-5)
+	assert.Zero(t, cosine(nil, []float64{1}))
+	assert.Zero(t, cosine([]float64{0, 0}, []float64{1, 0}))
+
+	// Past diverseTop places, the order is the score's.
+	var many []Candidate
+	for i := range diverseTop + 3 {
+		many = append(many, Candidate{Name: fmt.Sprintf("Q%02d", i), Score: 1 - float64(i)/100})
+	}
+	clauses = []Goal{goal(0, false, many...), goal(1, false, Candidate{Name: "Die", Score: .8})}
+	got := rankedParts(clauses, Goal{Goal: subgoal.Goal{Whole: true}}, nil)
+	require.Len(t, got, diverseTop+4)
+	assert.Equal(t, "Die", got[1], "unlike the first, it comes before the others alike (.8 > .99·.7)")
+	assert.Equal(t, []string{"Q09", "Q10", "Q11", "Q12"}, got[diverseTop:])
 }
 
 // chatOrPhoto is a request for a chat service's invite data ("fetch the invite data for this

@@ -93,10 +93,6 @@ var motives = set(`gather plan explore enjoy relax celebrate impress surprise st
 var information = set(`information info details data facts statistics stats figures insights news
 	reviews ratings updates articles`)
 
-// services are words that name a service: a motive whose clause names one ("explore the
-// supported languages using the Translate it API") asks something of it.
-var services = set(`api apis`)
-
 // evidence are words that, right after an ambiguous verb, show it is used as a verb:
 // determiners, pronouns and quantifiers ("book a", "list all", "play it", "check whether").
 var evidence = set(`the a an my me us our your his her their its it them him this that these

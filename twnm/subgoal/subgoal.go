@@ -192,8 +192,9 @@ const (
 // isTask decides whether a cleaned clause states a task: a question, a request verb at its
 // head, or a frame ("can you", "I need"), its own or that of the first clause of its sentence.
 // After a want frame ("I want to gather inspiration and plan an event"), a motive at the head
-// states no task unless the clause quotes a value, a URL or an e-mail address, or the motive's
-// object is information ("gather information about …", a task with or without a frame). A
+// states no task unless the clause quotes a value, a URL or an e-mail address, names a tool,
+// or the motive's object is information ("gather information about …", a task with or without
+// a frame) or a task it is met by ("surprise my family by tracking the package"). A
 // purpose ("so that I can ...") needs a request verb. A noun phrase after "and" or "also"
 // continues the request before it.
 func isTask(c, first cleaned, endsQuestion bool) verdict {
@@ -223,11 +224,10 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 		return no
 	}
 	question := whWords[head] || auxQuestionAt(ts, 0) || endsQuestion
-	// A motive that names a concrete input ("explore a set of colors based on 'yellow'") asks
-	// for something done with it.
-	concrete := slices.ContainsFunc(ts, func(t token) bool {
-		return t.kind == kQuote || t.kind == kURL || t.kind == kEmail || t.kind == kWord && services[t.low]
-	})
+	// A motive that names a concrete input ("explore a set of colors based on 'yellow'") or
+	// the tool to use ("explore the languages using the Translate it API") asks for something
+	// done with it.
+	concrete := namesTool(ts) || slices.ContainsFunc(ts, func(t token) bool { return t.kind == kQuote || t.kind == kURL || t.kind == kEmail })
 	informs := motives[head] && (asksInformation(ts) || byGerund(ts) > 0)
 	if (c.want || first.want) && motives[head] && !question && !concrete && !informs {
 		return maybe

@@ -1,0 +1,32 @@
+package subgoal
+
+// askVerbs only ask for something when a recipient follows them: "provide me with the details",
+// "give us a list", "show me the reviews".
+var askVerbs = set(`provide give fetch get retrieve obtain show tell share find`)
+
+// recipients are the pronouns an ask verb gives to.
+var recipients = set(`me us them him her`)
+
+// Query returns the text a goal is ranked by: its text without a leading verb that only asks,
+// nor the recipient after it ("provide me with the details of the album" is ranked by "the
+// details of the album"). Such a verb says how the user asks, not what a tool does, and
+// "provide" or "give" match the tools whose descriptions say what they provide. The verb stays
+// where no recipient follows it ("find hotels in Rome"), and the text stays whole where nothing
+// would be left.
+func Query(text string) string {
+	ts := tokenize(text)
+	if len(ts) < 3 || ts[0].kind != kWord || !askVerbs[ts[0].low] || ts[1].kind != kWord || !recipients[ts[1].low] {
+		return text
+	}
+	k := 2
+	if ts[k].is("with") {
+		k++
+	}
+	for k < len(ts) && !wordish(ts[k]) {
+		k++
+	}
+	if k >= len(ts) {
+		return text
+	}
+	return span(text, ts[k:])
+}

@@ -1,0 +1,25 @@
+package subgoal
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestQuery(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{"provide me with the details of the album", "the details of the album"},
+		{"give us a list of language codes", "a list of language codes"},
+		{"Show me, please, the reviews", "please, the reviews"},
+		{"tell them the score", "the score"},
+		{"find hotels in Rome", "find hotels in Rome"},             // no recipient: the verb names the task
+		{"convert me 100 USD to EUR", "convert me 100 USD to EUR"}, // a verb that does something
+		{"provide me with", "provide me with"},                     // nothing would be left
+		{"give me", "give me"},
+		{"me", "me"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Query(tt.text), tt.text)
+	}
+}
