@@ -29,3 +29,19 @@ func SetMaxRebuildAPIs(t interface{ Cleanup(func()) }, n int) {
 	maxRebuildAPIs = n
 	t.Cleanup(func() { maxRebuildAPIs = MaxRebuildAPIs })
 }
+
+// EnsureVectorIndex is ensureVectorIndex, for a test's own index and label.
+func EnsureVectorIndex(ctx context.Context, s *Store, name, label string, dim int) error {
+	return s.ensureVectorIndex(ctx, name, label, dim)
+}
+
+// VectorIndexConfig is vectorIndexConfig.
+func VectorIndexConfig(ctx context.Context, s *Store, name string) (map[string]any, error) {
+	return s.vectorIndexConfig(ctx, name)
+}
+
+// Exec runs a write statement.
+func Exec(ctx context.Context, s *Store, cypher string, params map[string]any) error {
+	_, err := s.run(ctx, "test statement", true, cypher, params)
+	return err
+}

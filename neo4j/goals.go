@@ -32,14 +32,6 @@ type GoalUse struct {
 	Vector []float64 `json:"-"`
 }
 
-// ensureGoalIndex creates the vector index on past sub-goals with the API index's dimension.
-func (s *Store) ensureGoalIndex(ctx context.Context, dim int) error {
-	q := fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR (g:Goal) ON g.embedding "+
-		"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}", GoalIndex, dim)
-	_, err := s.run(ctx, "create goal index", true, q, nil)
-	return err
-}
-
 // RecordGoals attaches sub-goals to the APIs that served them, in one transaction: each becomes
 // a (:Goal)-[:SERVED]->(:API) with its vector, its text (cut to 200 characters) and its day.
 // key names the run's chain, so a retried write adds nothing twice. Each API then keeps its

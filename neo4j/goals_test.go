@@ -43,7 +43,7 @@ func TestRecordGoalsServed(t *testing.T) {
 			score = h.Score
 		}
 	}
-	assert.InDelta(t, embed.Cosine(vecs[0], vecs[1]), score, stacktest.IndexCosineDelta, "the score is the cosine (the index quantizes its vectors): %v", served)
+	assert.InDelta(t, embed.Cosine(vecs[0], vecs[1]), score, stacktest.IndexCosineDelta, "the score is the cosine: %v", served)
 
 	// Bounded: the newest MaxGoalsPerAPI stay.
 	for i := range recall.MaxGoalsPerAPI + 3 {
@@ -87,7 +87,7 @@ func TestRecallSourceDenseIsCosine(t *testing.T) {
 	for _, h := range hits {
 		if h.Name == prefix+"Weather" {
 			found = true
-			assert.InDelta(t, embed.Cosine(vecs[0], vecs[1]), h.Score, stacktest.IndexCosineDelta, "the cosine of the query and the API's text (the index quantizes its vectors)")
+			assert.InDelta(t, embed.Cosine(vecs[0], vecs[1]), h.Score, stacktest.IndexCosineDelta, "the cosine of the query and the API's text")
 		}
 		assert.LessOrEqual(t, h.Score, 1.0)
 	}

@@ -41,11 +41,11 @@ type ReembedStats struct {
 // run it with the workers stopped, or accept that. It is safe to run again after a failure.
 func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(done, total int)) (ReembedStats, error) {
 	st := ReembedStats{Dim: emb.Dim()}
-	current, err := s.vectorIndexDim(ctx)
+	cfg, err := s.vectorIndexConfig(ctx, VectorIndex)
 	if err != nil {
 		return st, err
 	}
-	if current != 0 && current != st.Dim {
+	if current, _ := cfg["vector.dimensions"].(int64); current != 0 && int(current) != st.Dim {
 		// A vector index leaves vectors of another dimension out, so the old indexes would
 		// quietly lose every rewritten vector: drop them first.
 		for _, idx := range []string{VectorIndex, GoalIndex} {
@@ -160,16 +160,3 @@ UNWIND $rows AS r
 MATCH (g:Goal) WHERE elementId(g) = r.element AND g.id = r.name
 SET g.embedding = r.embedding
 RETURN count(g) AS n`
-
-// vectorIndexDim is the dimension of the API vector index, or 0 when there is none.
-func (s *Store) vectorIndexDim(ctx context.Context) (int, error) {
-	res, err := s.run(ctx, "read vector index", false,
-		"SHOW INDEXES YIELD name, options WHERE name = $name RETURN options", map[string]any{"name": VectorIndex})
-	if err != nil || len(res.Records) == 0 {
-		return 0, err
-	}
-	opts, _ := res.Records[0].AsMap()["options"].(map[string]any)
-	cfg, _ := opts["indexConfig"].(map[string]any)
-	dim, _ := cfg["vector.dimensions"].(int64)
-	return int(dim), nil
-}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"time"
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -82,27 +83,11 @@ func (s *Store) EnsureSchema(ctx context.Context, o SchemaOptions) error {
 			return err
 		}
 	}
-	// Index options cannot be parameters; the dimension is an integer checked above.
-	vector := fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR (a:API) ON a.embedding "+
-		"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine'}}", VectorIndex, o.Dim)
-	if _, err := s.run(ctx, "create vector index", true, vector, nil); err != nil {
+	if err := s.ensureVectorIndex(ctx, VectorIndex, "API", o.Dim); err != nil {
 		return err
 	}
-	if err := s.ensureGoalIndex(ctx, o.Dim); err != nil {
+	if err := s.ensureVectorIndex(ctx, GoalIndex, "Goal", o.Dim); err != nil {
 		return err
-	}
-	res, err = s.run(ctx, "read vector index", false,
-		"SHOW INDEXES YIELD name, options WHERE name = $name RETURN options", map[string]any{"name": VectorIndex})
-	if err != nil {
-		return err
-	}
-	if len(res.Records) == 1 {
-		opts, _ := res.Records[0].AsMap()["options"].(map[string]any)
-		cfg, _ := opts["indexConfig"].(map[string]any)
-		if dim, _ := cfg["vector.dimensions"].(int64); int(dim) != o.Dim {
-			return fmt.Errorf("%w: vector index %s has %d dimensions, the embedder gives %d: run `navi graph reembed` (or drop the index, DROP INDEX %s, and re-import)",
-				ErrSchemaMismatch, VectorIndex, dim, o.Dim, VectorIndex)
-		}
 	}
 	_, err = s.run(ctx, "record schema", true,
 		"MERGE (m:NaviMeta {id: 'schema'}) SET m.embedder = $embedder, m.dim = $dim",
@@ -129,4 +114,57 @@ func runTx(ctx context.Context, tx driver.ManagedTransaction, cypher string, par
 		return nil, err
 	}
 	return res.Collect(ctx)
+}
+
+// ensureVectorIndex creates the vector index name on the embeddings of label's nodes, of dim
+// dimensions, cosine, without quantization: a quantized index scores cosines a hundredth or
+// so off (0.166 for 0.179), enough to turn near ties among similar endpoints (a TV season's
+// images and the season) the other way than BM25 and the in-process ranking, which the
+// evaluation measures. An index of this name that quantizes, left by an earlier Navi, is built
+// again without (Neo4j 5.23 and later quantize by default); one of another dimension is refused
+// with ErrSchemaMismatch.
+func (s *Store) ensureVectorIndex(ctx context.Context, name, label string, dim int) error {
+	// Index options cannot be parameters; the name is a constant and the dimension an integer
+	// the caller checked.
+	create := fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR (n:%s) ON n.embedding "+
+		"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}", name, label, dim)
+	if _, err := s.run(ctx, "create vector index "+name, true, create, nil); err != nil {
+		return err
+	}
+	cfg, err := s.vectorIndexConfig(ctx, name)
+	if err != nil {
+		return err
+	}
+	if got, _ := cfg["vector.dimensions"].(int64); cfg != nil && int(got) != dim {
+		return fmt.Errorf("%w: vector index %s has %d dimensions, the embedder gives %d: run `navi graph reembed` (or drop the index, DROP INDEX %s, and re-import)",
+			ErrSchemaMismatch, name, got, dim, name)
+	}
+	if quantized, _ := cfg["vector.quantization.enabled"].(bool); !quantized {
+		return nil
+	}
+	if _, err := s.run(ctx, "drop quantized vector index "+name, true, "DROP INDEX "+name+" IF EXISTS", nil); err != nil {
+		return err
+	}
+	if _, err := s.run(ctx, "create vector index "+name, true, create, nil); err != nil {
+		return err
+	}
+	// The index fills from the nodes' vectors in the background: retrieval waits for it.
+	_, err = s.run(ctx, "await vector index "+name, false, "CALL db.awaitIndex($name, $seconds)",
+		map[string]any{"name": name, "seconds": int64(vectorIndexWait.Seconds())})
+	return err
+}
+
+// vectorIndexWait bounds how long EnsureSchema waits for a vector index it builds again.
+const vectorIndexWait = 5 * time.Minute
+
+// vectorIndexConfig is the index configuration of the vector index name, nil when there is none.
+func (s *Store) vectorIndexConfig(ctx context.Context, name string) (map[string]any, error) {
+	res, err := s.run(ctx, "read vector index "+name, false,
+		"SHOW INDEXES YIELD name, options WHERE name = $name RETURN options", map[string]any{"name": name})
+	if err != nil || len(res.Records) == 0 {
+		return nil, err
+	}
+	opts, _ := res.Records[0].AsMap()["options"].(map[string]any)
+	cfg, _ := opts["indexConfig"].(map[string]any)
+	return cfg, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
+	"github.com/naviagent/navi/twnm/embed"
 )
 
 // Links answers the data-flow questions Choose asks of the graph.
@@ -325,10 +326,10 @@ const diverseTop = 10
 // first diverseTop places goes to the candidate with the highest score·(1 − diversity·likeness),
 // its likeness the highest cosine between its profile and those of the candidates placed
 // before it; the others keep their order after them. A candidate's profile is its score in
-// each clause (0 where the clause did not find it): ten QR code generators serve the clauses
-// that ask for a QR code alike, and the second of them is worth less to a list that has the
-// first than the best candidate for the die roll the request asks for too. Ties keep ranked's
-// order.
+// each clause (0 where the clause did not find it; a candidate no clause found is like none):
+// ten QR code generators serve the clauses that ask for a QR code alike, and the second of them
+// is worth less to a list that has the first than the best candidate for the die roll the
+// request asks for too. Ties keep ranked's order.
 func diversify(ranked []string, score map[string]float64, clauses []Goal) []string {
 	profile := make(map[string][]float64, len(ranked))
 	for i, g := range clauses {
@@ -342,39 +343,27 @@ func diversify(ranked []string, score map[string]float64, clauses []Goal) []stri
 		}
 	}
 	rest := slices.Clone(ranked)
+	like := make(map[string]float64, len(ranked)) // to the candidates placed so far
 	out := make([]string, 0, len(ranked))
 	for len(out) < diverseTop && len(rest) > 0 {
 		at, top := 0, math.Inf(-1)
 		for i, name := range rest {
-			like := 0.0
-			for _, placed := range out {
-				like = max(like, cosine(profile[name], profile[placed]))
-			}
-			if v := score[name] * (1 - diversity*like); v > top {
+			if v := score[name] * (1 - diversity*like[name]); v > top {
 				at, top = i, v
 			}
 		}
-		out = append(out, rest[at])
+		placed := rest[at]
+		out = append(out, placed)
 		rest = slices.Delete(rest, at, at+1)
+		if p := profile[placed]; p != nil {
+			for _, name := range rest {
+				if q := profile[name]; q != nil {
+					like[name] = max(like[name], embed.Cosine(q, p))
+				}
+			}
+		}
 	}
 	return append(out, rest...)
-}
-
-// cosine is the cosine of two profiles of one length, 0 where either is nil or zero.
-func cosine(a, b []float64) float64 {
-	if a == nil || b == nil {
-		return 0
-	}
-	var dot, na, nb float64
-	for i := range a {
-		dot += a[i] * b[i]
-		na += a[i] * a[i]
-		nb += b[i] * b[i]
-	}
-	if na == 0 || nb == 0 {
-		return 0
-	}
-	return dot / math.Sqrt(na*nb)
 }
 
 // Finalists lists the candidates by their score as the final step, the chosen final step

@@ -467,9 +467,11 @@ func TestRankedPartsDiversify(t *testing.T) {
 		goal(1, false, Candidate{Name: "Die", Score: .9}, Candidate{Name: "QR2", Score: .2}),
 	}
 	assert.Equal(t, []string{"QR1", "Die", "QR2"}, rankedParts(clauses, Goal{Goal: subgoal.Goal{Whole: true}}, nil))
-	assert.InDelta(t, .97855, cosine([]float64{1, 0}, []float64{.95, .2}), 1e-5)
-	assert.Zero(t, cosine(nil, []float64{1}))
-	assert.Zero(t, cosine([]float64{0, 0}, []float64{1, 0}))
+
+	// A candidate no clause found (the whole request's alone) is like none.
+	whole := goal(2, true, Candidate{Name: "QR1", Score: 1}, Candidate{Name: "Blog", Score: .9})
+	assert.Equal(t, []string{"QR1", "Die", "QR2", "Blog"}, rankedParts(clauses, whole, nil),
+		"QR1 1.6, QR2 .95 → .67111, Die .9, Blog .54")
 
 	// Past diverseTop places, the order is the score's.
 	var many []Candidate
