@@ -259,7 +259,7 @@ func asksInformation(ts []token) bool {
 // met by a task ("surprise my family by tracking the delivery") states that task.
 func byGerund(ts []token) int {
 	for k := 1; k+1 < len(ts); k++ {
-		if ts[k].low == "by" && gerundAt(ts, k+1) {
+		if ts[k].is("by") && gerundAt(ts, k+1) {
 			return k + 1
 		}
 	}
