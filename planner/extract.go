@@ -120,6 +120,12 @@ type exSlot struct {
 	// codeLike marks a free-text slot whose description asks for a code ("ISO country
 	// code"): only a short all-capitals token fits it, never "Rome".
 	codeLike bool
+	// phoneLike marks a free-text slot for a phone number: only digits fit it, never
+	// "WhatsApp".
+	phoneLike bool
+	// languageLike marks a free-text slot for a language: a name or a code of a few words at
+	// most fits it, never a quoted sentence.
+	languageLike bool
 }
 
 type extraction struct {
@@ -398,6 +404,11 @@ var (
 	// exNumberWords make an untyped slot numeric.
 	exNumberWords = exSet("latitude", "lat", "longitude", "lon", "lng", "count", "size", "number", "num",
 		"quantity", "night", "amount", "price", "limit", "radius", "age")
+	// exCoordinateWords name a coordinate: a number, whatever type a catalog declares for it.
+	exCoordinateWords = exSet("latitude", "lat", "longitude", "lon", "lng")
+	// exPhoneWords and exLanguageWords name the values of phoneLike and languageLike slots.
+	exPhoneWords    = exSet("phone", "telephone", "tel", "mobile", "msisdn", "cellphone")
+	exLanguageWords = exSet("lang", "language", "locale")
 	// exPlaceWords and exPersonWords tell a place-like from a person-like free-text slot, so
 	// that two phrases go to different slots ("the best hotel in Paris for Ana Silva").
 	exPlaceWords = exSet("city", "town", "village", "country", "place", "location", "address", "region",
@@ -492,11 +503,13 @@ func exPrepare(s Slot) exSlot {
 		x.kind = exDate
 	case typ == "time" || exAny(x.words, exSet("time", "hour")) || strings.Contains(descLower, "hh:mm"):
 		x.kind = exTime
-	case typ == "" && exAny(x.words, exNumberWords):
+	case typ == "" && exAny(x.words, exNumberWords), len(x.words) == 1 && exCoordinateWords[x.words[0]]:
 		x.kind = exNumber
 	default:
 		x.kind = exString
 		x.codeLike = exAny(x.desc, exSet("code"))
+		x.phoneLike = exAny(x.words, exPhoneWords)
+		x.languageLike = exAny(x.words, exLanguageWords)
 	}
 	return x
 }
@@ -1181,13 +1194,29 @@ func (x *extraction) wordAfter(i int) bool {
 }
 
 // accepts reports whether a phrase fits a free-text slot: a code slot takes only a short
-// token of capitals and digits ("FR", "SW1A", "10001").
+// token of capitals and digits ("FR", "SW1A", "10001"), a phone slot digits (six at least,
+// with their separators), a language slot a word or two without digits ("Spanish", "en-US").
 func (s *exSlot) accepts(v string) bool {
 	if v == "" {
 		return false
 	}
 	if s.codeLike {
 		return len(v) >= 2 && len(v) <= 10 && exAllCaps(v)
+	}
+	if s.phoneLike {
+		digits := 0
+		for _, r := range v {
+			switch {
+			case unicode.IsDigit(r):
+				digits++
+			case unicode.IsLetter(r):
+				return false
+			}
+		}
+		return digits >= 6
+	}
+	if s.languageLike {
+		return len(strings.Fields(v)) <= 2 && !strings.ContainsFunc(v, unicode.IsDigit)
 	}
 	return true
 }
