@@ -79,8 +79,8 @@ func (s *Store) EnsureSchema(ctx context.Context, o SchemaOptions) error {
 		}
 	}
 	for _, q := range schemaStatements {
-		if _, err := s.run(ctx, "apply schema", true, q, nil); err != nil {
-			return err
+		if _, err := s.run(ctx, "apply schema", true, q, nil); err != nil && !schemaRuleExists(err) {
+			return err // (another process starting at once may have created it first)
 		}
 	}
 	if err := s.ensureVectorIndex(ctx, VectorIndex, "API", o.Dim); err != nil {
@@ -117,42 +117,61 @@ func runTx(ctx context.Context, tx driver.ManagedTransaction, cypher string, par
 }
 
 // ensureVectorIndex creates the vector index name on the embeddings of label's nodes, of dim
-// dimensions, cosine, without quantization: a quantized index scores cosines a hundredth or
-// so off (0.166 for 0.179), enough to turn near ties among similar endpoints (a TV season's
-// images and the season) the other way than BM25 and the in-process ranking, which the
-// evaluation measures. An index of this name that quantizes, left by an earlier Navi, is built
-// again without (Neo4j 5.23 and later quantize by default); one of another dimension is refused
-// with ErrSchemaMismatch.
+// dimensions, cosine, without quantization, and waits until it is online: a quantized index
+// scores cosines a hundredth or so off (0.166 for 0.179), enough to turn near ties among
+// similar endpoints (a TV season's images and the season) the other way than BM25 and the
+// in-process ranking, which the evaluation measures. An index of this name that quantizes, left
+// by an earlier Navi, is built again without (Neo4j 5.23 and later quantize by default); one of
+// another dimension is refused with ErrSchemaMismatch. Workers that start together on such a
+// store may each build it again: one that finds the index gone while it waits looks again.
 func (s *Store) ensureVectorIndex(ctx context.Context, name, label string, dim int) error {
 	// Index options cannot be parameters; the name is a constant and the dimension an integer
 	// the caller checked.
 	create := fmt.Sprintf("CREATE VECTOR INDEX %s IF NOT EXISTS FOR (n:%s) ON n.embedding "+
 		"OPTIONS {indexConfig: {`vector.dimensions`: %d, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}", name, label, dim)
-	if _, err := s.run(ctx, "create vector index "+name, true, create, nil); err != nil {
-		return err
+	var err error
+	for range vectorIndexTries {
+		// Created by another process between this one's check and its write, "IF NOT EXISTS"
+		// fails: the index is there, which is what this asks.
+		if _, err = s.run(ctx, "create vector index "+name, true, create, nil); err != nil && !schemaRuleExists(err) {
+			return err
+		}
+		var cfg map[string]any
+		if cfg, err = s.vectorIndexConfig(ctx, name); err != nil {
+			return err
+		}
+		if got, _ := cfg["vector.dimensions"].(int64); cfg != nil && int(got) != dim {
+			return fmt.Errorf("%w: vector index %s has %d dimensions, the embedder gives %d: run `navi graph reembed` (or drop the index, DROP INDEX %s, and re-import)",
+				ErrSchemaMismatch, name, got, dim, name)
+		}
+		if quantized, _ := cfg["vector.quantization.enabled"].(bool); quantized {
+			if _, err := s.run(ctx, "drop quantized vector index "+name, true, "DROP INDEX "+name+" IF EXISTS", nil); err != nil {
+				return err
+			}
+			continue
+		}
+		// An index built again fills from the nodes' vectors in the background.
+		if _, err = s.run(ctx, "await vector index "+name, false, "CALL db.awaitIndex($name, $seconds)",
+			map[string]any{"name": name, "seconds": int64(vectorIndexWait.Seconds())}); err == nil {
+			return nil
+		}
 	}
-	cfg, err := s.vectorIndexConfig(ctx, name)
-	if err != nil {
-		return err
+	if err == nil {
+		err = errors.New("it was quantized again each time")
 	}
-	if got, _ := cfg["vector.dimensions"].(int64); cfg != nil && int(got) != dim {
-		return fmt.Errorf("%w: vector index %s has %d dimensions, the embedder gives %d: run `navi graph reembed` (or drop the index, DROP INDEX %s, and re-import)",
-			ErrSchemaMismatch, name, got, dim, name)
-	}
-	if quantized, _ := cfg["vector.quantization.enabled"].(bool); !quantized {
-		return nil
-	}
-	if _, err := s.run(ctx, "drop quantized vector index "+name, true, "DROP INDEX "+name+" IF EXISTS", nil); err != nil {
-		return err
-	}
-	if _, err := s.run(ctx, "create vector index "+name, true, create, nil); err != nil {
-		return err
-	}
-	// The index fills from the nodes' vectors in the background: retrieval waits for it.
-	_, err = s.run(ctx, "await vector index "+name, false, "CALL db.awaitIndex($name, $seconds)",
-		map[string]any{"name": name, "seconds": int64(vectorIndexWait.Seconds())})
-	return err
+	return fmt.Errorf("vector index %s: not ready after %d tries (does an older Navi create it beside this one?): %w", name, vectorIndexTries, err)
 }
+
+// schemaRuleExists reports whether err says an equivalent index or constraint already exists.
+func schemaRuleExists(err error) bool {
+	var ne *driver.Neo4jError
+	return errors.As(err, &ne) && (ne.Code == "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists" ||
+		ne.Code == "Neo.ClientError.Schema.IndexAlreadyExists")
+}
+
+// vectorIndexTries bounds how often ensureVectorIndex creates an index that another process
+// drops or creates quantized at the same time.
+const vectorIndexTries = 3
 
 // vectorIndexWait bounds how long EnsureSchema waits for a vector index it builds again.
 const vectorIndexWait = 5 * time.Minute

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sync/errgroup"
 
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
@@ -52,4 +53,18 @@ func TestEnsureVectorIndexRebuildsAQuantizedIndex(t *testing.T) {
 	// Ensured again, it stays; another dimension is refused.
 	require.NoError(t, neo4j.EnsureVectorIndex(ctx, s, name, label, 4))
 	require.ErrorIs(t, neo4j.EnsureVectorIndex(ctx, s, name, label, 8), neo4j.ErrSchemaMismatch)
+
+	// Workers that start together on a quantized index each build it again; all of them
+	// start, and it ends unquantized.
+	require.NoError(t, neo4j.Exec(ctx, s, "DROP INDEX "+name, nil))
+	require.NoError(t, neo4j.Exec(ctx, s, fmt.Sprintf("CREATE VECTOR INDEX %s FOR (n:%s) ON n.embedding OPTIONS {indexConfig: "+
+		"{`vector.dimensions`: 4, `vector.similarity_function`: 'cosine', `vector.quantization.enabled`: true}}", name, label), nil))
+	var g errgroup.Group
+	for range 3 {
+		g.Go(func() error { return neo4j.EnsureVectorIndex(ctx, s, name, label, 4) })
+	}
+	require.NoError(t, g.Wait())
+	cfg, err = neo4j.VectorIndexConfig(ctx, s, name)
+	require.NoError(t, err)
+	assert.Equal(t, false, cfg["vector.quantization.enabled"], "%v", cfg)
 }
