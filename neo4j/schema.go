@@ -118,7 +118,7 @@ func runTx(ctx context.Context, tx driver.ManagedTransaction, cypher string, par
 
 // ensureVectorIndex creates the vector index name on the embeddings of label's nodes, of dim
 // dimensions, cosine, without quantization, and waits until it is online: a quantized index
-// scores cosines a hundredth or so off (0.166 for 0.179), enough to turn near ties among
+// scores cosines a hundredth or so off (0.179 for 0.166), enough to turn near ties among
 // similar endpoints (a TV season's images and the season) the other way than BM25 and the
 // in-process ranking, which the evaluation measures. An index of this name that quantizes, left
 // by an earlier Navi, is built again without (Neo4j 5.23 and later quantize by default); one of

@@ -123,7 +123,7 @@ type exSlot struct {
 	// phoneLike marks a free-text slot for a phone number: only digits fit it, never
 	// "WhatsApp".
 	phoneLike bool
-	// languageLike marks a free-text slot for a language: a name or a code of a few words at
+	// languageLike marks a free-text slot for a language: a name or a code of two words at
 	// most fits it, never a quoted sentence.
 	languageLike bool
 }
