@@ -61,6 +61,8 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 	req := func(p twnm.Param) twnm.Param { p.Required = true; return p }
 	cat := twnm.Catalog{Name: "named", APIs: []twnm.API{
 		{Name: "geo.Geocode", Provider: "geo", Description: "Coordinates of a city.", Inputs: []twnm.Param{city}, Outputs: []twnm.Param{lat, lon}},
+		{Name: "geo.ReverseGeocode", Provider: "geo", Description: "The city at a point.", Inputs: []twnm.Param{req(lat), req(lon)},
+			Outputs: []twnm.Param{{Name: "city", Type: "string", Description: "the name of a city"}}},
 		{Name: "geo.Elevation", Provider: "geo", Description: "Ground elevation at a point.", Inputs: []twnm.Param{req(lat), req(lon)},
 			Outputs: []twnm.Param{{Name: "elevation_m", Type: "number"}}},
 		{Name: "stay.SearchHotels", Provider: "stay", Description: "The best hotels in a city.", Inputs: []twnm.Param{city},
@@ -79,6 +81,13 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 		{"What is the ground elevation in Singapore?", "What is the ground elevation", []string{"geo.Geocode", "geo.Elevation"}},
 		// Without a head, nothing tells what the request asks for from what it names.
 		{"What is the ground elevation at the location of the best hotel in Singapore?", "", []string{"geo.Geocode", "geo.Elevation"}},
+		// Coordinates stated inside the thing the request names are that thing's (the city's),
+		// not the final step's: one stated value, one slot of the chain.
+		{"What is the ground elevation at the location of the best hotel in the city at latitude 52.52, longitude 13.405?",
+			"What is the ground elevation", []string{"geo.ReverseGeocode", "stay.SearchHotels", "stay.HotelDetails", "geo.Elevation"}},
+		{"What is the ground elevation at latitude 52.52, longitude 13.405?", "What is the ground elevation", []string{"geo.Elevation"}},
+		{"What is the ground elevation at the location of the best hotel in the city at latitude 52.52, longitude 13.405?",
+			"", []string{"geo.Elevation"}},
 	}
 	// Another clause's words name another part of the request, not where this part's point
 	// comes from.

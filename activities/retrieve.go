@@ -382,6 +382,12 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 			branches = p.found.Branches(s.APINames(g), links, p.opts)
 		}
 	}
+	if r, s, ok, err := p.throughNamed(ctx, req, sub); err != nil {
+		return req, sub, nil, nil, err
+	} else if ok {
+		req, sub = r, s
+		branches = p.found.Branches(s.APINames(g), links, p.opts)
+	}
 	clauses := map[string]string{}
 	for _, b := range branches.Branches {
 		clauses[b.API] = b.Clause
@@ -440,6 +446,62 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 		return nil, fmt.Errorf("plan %s: %w", found.Final, err)
 	}
 	return p.APIs(), nil
+}
+
+// throughNamed plans the final step again without the values the request states for its own
+// inputs when the request names another thing (req.Named) that the plan sub does not pass
+// through: in "the weather at the location of the best hotel in the city at latitude 52.5,
+// longitude 13.4" the coordinates are the city's, stated inside the thing the request names,
+// and the weather takes the hotel's. One stated value fills one slot of the chain, so the
+// second plan is taken only when it goes through a named API, leaves no required input
+// missing, and still uses every value it withheld from the final step upstream; otherwise
+// the values stay where they were and so does sub. Values the user answered or the caller
+// bound are never withheld.
+func (p joinParts) throughNamed(ctx context.Context, req twnm.SearchRequest, sub *twnm.Subgraph) (twnm.SearchRequest, *twnm.Subgraph, bool, error) {
+	g := p.g
+	if len(req.Named) == 0 || slices.ContainsFunc(sub.APINames(g), func(api string) bool { return req.Named[api] }) {
+		return req, sub, false, nil
+	}
+	prefix := g.Node(req.Target).Name + "."
+	withheld := map[string]string{}
+	for k, v := range req.Known {
+		if _, answered := p.answered[k]; strings.HasPrefix(k, prefix) && !answered && strings.TrimSpace(v) != "" {
+			withheld[k] = v
+		}
+	}
+	if len(withheld) == 0 {
+		return req, sub, false, nil
+	}
+	r := req
+	r.Known = maps.Clone(req.Known)
+	for k := range withheld {
+		delete(r.Known, k)
+	}
+	s, err := p.searcher.Search(ctx, g, r)
+	if err != nil {
+		return req, sub, false, fmt.Errorf("retrieve: graph search: %w", err)
+	}
+	if s == nil || !slices.ContainsFunc(s.APINames(g), func(api string) bool { return req.Named[api] }) {
+		return req, sub, false, nil
+	}
+	plan, err := s.Plan(g, r.Known)
+	if err != nil || len(plan.Missing()) > 0 {
+		return req, sub, false, nil
+	}
+	used := map[string]bool{}
+	for _, st := range plan.Steps {
+		for _, b := range st.Bindings {
+			if b.Source == twnm.SupplyGiven && st.API+"." != prefix {
+				used[b.Value] = true
+			}
+		}
+	}
+	for _, v := range withheld {
+		if !used[v] {
+			return req, sub, false, nil
+		}
+	}
+	return r, s, true, nil
 }
 
 // genericNameWords are words of API names that say what an API does or how, not what it is
