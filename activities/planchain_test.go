@@ -69,6 +69,9 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 			Outputs: []twnm.Param{{Name: "hotel_id", Type: "string"}}},
 		{Name: "stay.HotelDetails", Provider: "stay", Description: "A hotel's name, stars and coordinates.", Inputs: []twnm.Param{id},
 			Outputs: []twnm.Param{lat, lon}},
+		{Name: "stay.Book", Provider: "stay", Description: "Book a room in a hotel for a guest.",
+			Inputs:  []twnm.Param{id, {Name: "guest_name", Type: "string", Required: true, Description: "full name of the guest"}},
+			Outputs: []twnm.Param{{Name: "booking_id", Type: "string"}}},
 	}}
 	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
 	require.NoError(t, err)
@@ -88,6 +91,11 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 		{"What is the ground elevation at latitude 52.52, longitude 13.405?", "What is the ground elevation", []string{"geo.Elevation"}},
 		{"What is the ground elevation at the location of the best hotel in the city at latitude 52.52, longitude 13.405?",
 			"", []string{"geo.Elevation"}},
+		// A name stated once fills the guest, not the hotel search's city as well: the city
+		// comes from the coordinates, which would otherwise go unused.
+		{"Book the best hotel in the city at latitude 52.52, longitude 13.405 for Ada Lovelace.", "Book the best hotel",
+			[]string{"geo.ReverseGeocode", "stay.SearchHotels", "stay.Book"}},
+		{"Book the best hotel in Rome for Ada Lovelace.", "Book the best hotel", []string{"stay.SearchHotels", "stay.Book"}},
 	}
 	// Another clause's words name another part of the request, not where this part's point
 	// comes from.
@@ -103,7 +111,8 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 	})
 	for _, tt := range tests {
 		t.Run(tt.text+" | "+tt.head, func(t *testing.T) {
-			found := &recall.Result{Final: "geo.Elevation", Chain: []string{"geo.Elevation"},
+			final := tt.want[len(tt.want)-1]
+			found := &recall.Result{Final: final, Chain: []string{final},
 				Goals: []recall.Goal{{Goal: subgoal.Goal{Text: tt.text, Whole: true}}}}
 			if tt.head != "" {
 				found.Focus = &recall.Goal{Goal: subgoal.Goal{Text: tt.head}}

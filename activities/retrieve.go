@@ -388,6 +388,12 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		req, sub = r, s
 		branches = p.found.Branches(s.APINames(g), links, p.opts)
 	}
+	if r, s, ok, err := p.oneSlotEach(ctx, req, sub); err != nil {
+		return req, sub, nil, nil, err
+	} else if ok {
+		req, sub = r, s
+		branches = p.found.Branches(s.APINames(g), links, p.opts)
+	}
 	clauses := map[string]string{}
 	for _, b := range branches.Branches {
 		clauses[b.API] = b.Clause
@@ -503,6 +509,87 @@ func (p joinParts) throughNamed(ctx context.Context, req twnm.SearchRequest, sub
 	}
 	return r, s, true, nil
 }
+
+// oneSlotEach plans the final step's request req again when its plan (of sub) gives one
+// value, stated once, to inputs of different names while it leaves other stated values
+// unused: in "book the best hotel in the city at latitude 52.5, longitude 13.4 for Ada
+// Lovelace" the name fills the guest and, as free text, the hotel search's city, and the
+// coordinates go unused. It withholds the value from one input at a time, and keeps the
+// first plan that misses nothing, still uses the value, and uses more of the stated values
+// than sub's; otherwise req and sub stay.
+func (p joinParts) oneSlotEach(ctx context.Context, req twnm.SearchRequest, sub *twnm.Subgraph) (twnm.SearchRequest, *twnm.Subgraph, bool, error) {
+	g := p.g
+	whole := p.found.Whole().Text
+	plan, err := sub.Plan(g, req.Known)
+	if err != nil || whole == "" {
+		return req, sub, false, nil
+	}
+	stated := map[string]bool{}
+	for k, v := range req.Known {
+		if _, answered := p.answered[k]; !answered && statedIn(v, whole) {
+			stated[v] = true
+		}
+	}
+	usedBy := givenValues(plan)
+	before := len(usedBy)
+	if before >= len(stated) {
+		return req, sub, false, nil
+	}
+	for v, inputs := range usedBy {
+		if !stated[v] || strings.Count(strings.ToLower(whole), strings.ToLower(v)) != 1 || !differentNames(inputs) {
+			continue
+		}
+		for _, in := range inputs {
+			if _, ok := req.Known[in]; !ok {
+				continue // bound by a bare name: withholding it would withhold it everywhere
+			}
+			r := req
+			r.Known = maps.Clone(req.Known)
+			delete(r.Known, in)
+			s, err := p.searcher.Search(ctx, g, r)
+			if err != nil {
+				return req, sub, false, fmt.Errorf("retrieve: graph search: %w", err)
+			}
+			if s == nil {
+				continue
+			}
+			pl, err := s.Plan(g, r.Known)
+			if err != nil || len(pl.Missing()) > 0 {
+				continue
+			}
+			if after := givenValues(pl); len(after[v]) > 0 && len(after) > before {
+				return r, s, true, nil
+			}
+		}
+	}
+	return req, sub, false, nil
+}
+
+// givenValues maps each value plan binds as given to the inputs ("API.param") it binds.
+func givenValues(plan twnm.Plan) map[string][]string {
+	out := map[string][]string{}
+	for _, st := range plan.Steps {
+		for _, b := range st.Bindings {
+			if b.Source == twnm.SupplyGiven && b.Value != "" {
+				out[b.Value] = append(out[b.Value], st.API+"."+b.Param)
+			}
+		}
+	}
+	return out
+}
+
+// differentNames reports whether inputs ("API.param") name more than one parameter.
+func differentNames(inputs []string) bool {
+	for _, in := range inputs[1:] {
+		if paramOf(in) != paramOf(inputs[0]) {
+			return true
+		}
+	}
+	return false
+}
+
+// paramOf is the parameter part of "API.param" (API names may hold dots; parameter names do not).
+func paramOf(input string) string { return input[strings.LastIndex(input, ".")+1:] }
 
 // genericNameWords are words of API names that say what an API does or how, not what it is
 // about: they name no thing of the request. They are written as bm25.Tokens stems them
