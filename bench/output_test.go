@@ -185,6 +185,20 @@ func TestWriteResults(t *testing.T) {
 	}
 }
 
+// A run stopped before its first task (the catalog was not imported) still writes its
+// reports, without a plot to draw.
+func TestWriteResultsNoTasks(t *testing.T) {
+	dir := t.TempDir()
+	r := fakeReport(t, false)
+	r.Partial, r.Error, r.Outcomes = true, "bench: the graph has no API of the toolworld catalog", nil
+	r.Metrics = Summarize(nil, []string{"gold", "weak"}, nil, 1)
+	require.NoError(t, WriteResults(dir, r))
+	md, err := os.ReadFile(filepath.Join(dir, ReportMarkdown))
+	require.NoError(t, err)
+	assert.Contains(t, string(md), "- **Partial run**: bench: the graph has no API")
+	assert.NoFileExists(t, filepath.Join(dir, PlotTSRByDifficulty))
+}
+
 func TestWriteResultsBadDir(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))

@@ -42,10 +42,13 @@ func WritePlots(dir string, r Report) ([]string, error) {
 		paths = append(paths, path)
 		return nil
 	}
-	if err := save(PlotTSRByDifficulty, func(path string) error {
-		return tsrByDifficulty(r).Save(plotWidth, plotHeight, path)
-	}); err != nil {
-		return paths, err
+	// A run stopped before its first task (a partial run) has no bar to draw.
+	if p := tsrByDifficulty(r); p != nil {
+		if err := save(PlotTSRByDifficulty, func(path string) error {
+			return p.Save(plotWidth, plotHeight, path)
+		}); err != nil {
+			return paths, err
+		}
 	}
 	if r.Batches > 1 {
 		if err := save(PlotLearningCurve, func(path string) error { return learningCurve(r, path) }); err != nil {
@@ -63,7 +66,7 @@ func WritePlots(dir string, r Report) ([]string, error) {
 }
 
 // tsrByDifficulty is the grouped bar chart of TSR (%) per difficulty, a bar per variant.
-// Difficulties without tasks are left out.
+// Difficulties without tasks are left out; nil when no variant ran a task.
 func tsrByDifficulty(r Report) *plot.Plot {
 	var cats []string
 	for _, d := range Difficulties {
@@ -73,6 +76,9 @@ func tsrByDifficulty(r Report) *plot.Plot {
 				break
 			}
 		}
+	}
+	if len(cats) == 0 {
+		return nil
 	}
 	series := make([]bars, len(r.Metrics))
 	for i, vm := range r.Metrics {
