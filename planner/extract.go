@@ -26,6 +26,7 @@ package planner
 // which API ends up using it is the graph search's decision, not the text's.
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strconv"
@@ -203,7 +204,9 @@ var (
 	exDateMDYRe    = regexp.MustCompile(`(?i)^(` + exMonthPattern + `)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})`)
 	exDateDMYRe    = regexp.MustCompile(`(?i)^(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(` + exMonthPattern + `)\.?,?\s+(\d{4})`)
 	exMonthPattern = `jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?`
-	exTimeRe       = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?(?:\s?[aApP][mM]\b)?`)
+	exTimeRe       = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?(?:\s?[aApP]\.?[mM]\b\.?)?`)
+	// A time of the twelve-hour clock without minutes: "8pm", "8 p.m.", "11 AM".
+	exHourRe = regexp.MustCompile(`^\d{1,2}\s?[aApP]\.?[mM]\b\.?`)
 	exNumRe        = regexp.MustCompile(`^[-+]?\d+(?:\.\d+)?`)
 	exWordRe       = regexp.MustCompile(`^[\p{L}\p{M}\p{N}]+(?:[-_'’][\p{L}\p{M}\p{N}]+)*`)
 )
@@ -233,6 +236,10 @@ func exTokenize(text string) []exTok {
 			kind = exTokDate
 		case exWordEnd(rest, exTimeRe):
 			kind, n = exTokTime, len(exTimeRe.FindString(rest))
+			iso = exClock(rest[:n])
+		case exWordEnd(rest, exHourRe):
+			kind, n = exTokTime, len(exHourRe.FindString(rest))
+			iso = exClock(rest[:n])
 		case exSignOK(text, i) && exWordEnd(rest, exNumRe):
 			kind, n = exTokNumber, len(exNumRe.FindString(rest))
 		case exWordRe.MatchString(rest):
@@ -240,7 +247,7 @@ func exTokenize(text string) []exTok {
 		}
 		t := exTok{text: text[i : i+n], start: i, end: i + n, kind: kind, sentStart: boundary}
 		if iso != "" {
-			t.text = iso // a date is bound in ISO form, however the text writes it
+			t.text = iso // a date or time is bound in ISO form, however the text writes it
 		}
 		t.lower = strings.ToLower(t.text)
 		for _, c := range t.text {
@@ -296,6 +303,34 @@ func exWrittenDate(s string, iso *string, n *int) bool {
 	}
 	*iso, *n = t.Format(time.DateOnly), len(match[0])
 	return true
+}
+
+// exClock is a time of the twelve-hour clock ("8pm", "7:30 p.m.", "12 am") in 24-hour
+// form ("20:00", "19:30", "00:00"); "" for a time written without am or pm, which is bound
+// as written, or for an hour the clock does not have.
+func exClock(s string) string {
+	lower := strings.ToLower(strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), " ", ""))
+	var pm bool
+	switch {
+	case strings.HasSuffix(lower, "pm"):
+		pm = true
+	case !strings.HasSuffix(lower, "am"):
+		return ""
+	}
+	clock := strings.Split(lower[:len(lower)-2], ":")
+	h, err := strconv.Atoi(clock[0])
+	if err != nil || h < 1 || h > 12 {
+		return ""
+	}
+	h %= 12
+	if pm {
+		h += 12
+	}
+	out := fmt.Sprintf("%02d:%s", h, "00")
+	if len(clock) > 1 {
+		out = fmt.Sprintf("%02d:%s", h, strings.Join(clock[1:], ":"))
+	}
+	return out
 }
 
 // exMonths numbers the months by the first three letters of their names.

@@ -118,8 +118,15 @@ func TestExtract(t *testing.T) {
 			map[string]string{}},
 		{"a date is no number", "on 2026-12-01", []Slot{slotNights}, map[string]string{}},
 		{"a time is no number", "at 19:30", []Slot{slotParty}, map[string]string{}},
-		{"a time with pm", "dinner at 7:30 pm", []Slot{slotTime}, map[string]string{slotTime.Key: "7:30 pm"}},
-		{"a time with pm glued", "dinner at 7:30pm.", []Slot{slotTime}, map[string]string{slotTime.Key: "7:30pm"}},
+		// A time of the twelve-hour clock is bound in 24-hour form, as a date is in ISO form.
+		{"a time with pm", "dinner at 7:30 pm", []Slot{slotTime}, map[string]string{slotTime.Key: "19:30"}},
+		{"a time with pm glued", "dinner at 7:30pm.", []Slot{slotTime}, map[string]string{slotTime.Key: "19:30"}},
+		{"an hour with pm", "a table at 8pm tonight", []Slot{slotTime}, map[string]string{slotTime.Key: "20:00"}},
+		{"an hour with p.m.", "a table at 8 p.m. for two", []Slot{slotTime}, map[string]string{slotTime.Key: "20:00"}},
+		{"midnight", "wake me at 12 am", []Slot{slotTime}, map[string]string{slotTime.Key: "00:00"}},
+		{"noon", "lunch at 12pm", []Slot{slotTime}, map[string]string{slotTime.Key: "12:00"}},
+		{"no hour 13 pm", "at 13pm", []Slot{slotTime}, map[string]string{slotTime.Key: "13pm"}},
+		{"an hour with pm is no number", "at 8pm", []Slot{slotParty}, map[string]string{}},
 
 		// Rule 4: identifiers.
 		{"identifier prefix picks the slot", "What are the statistics of match-9f3a21 for team-liverpool-a20b?",
