@@ -44,6 +44,9 @@ func evalCmd(args []string, s streams) error {
 	if len(args) > 0 && args[0] == "chains" {
 		return evalChainsCmd(args, s)
 	}
+	if len(args) > 0 && args[0] == "agent" {
+		return evalAgentCmd(args, s)
+	}
 	// No connection flags: the evaluation runs in process and needs no stack.
 	c := &command{name: "navi eval", fs: flag.NewFlagSet("navi eval retrieval", flag.ContinueOnError)}
 	c.fs.SetOutput(s.err)
