@@ -317,6 +317,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			if err != nil {
 				return RetrieveResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("retrieve: plan for %s: %v", node.Name, err), ErrTypeBadPlan, err)
 			}
+			p = p.Grounded(g, reqs[i].Exclude) // ask rather than guess a producer
 			cand.Plan, cand.Proven = p, g.ChainRuns(p, planner.InertiaReliability)
 			trees = append(trees, sg.Tree(g))
 			for _, api := range sg.APIs {
@@ -443,7 +444,7 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 		return nil, nil
 	}
 	j := joinParts{g: g, searcher: s, found: found, opts: opts, known: known, answered: map[string]string{}, slots: sl}
-	_, sub, _, planKnown, err := j.join(ctx, req, subs[0])
+	req, sub, _, planKnown, err := j.join(ctx, req, subs[0])
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", found.Final, err)
 	}
@@ -451,7 +452,7 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", found.Final, err)
 	}
-	return p.APIs(), nil
+	return p.Grounded(g, req.Exclude).APIs(), nil
 }
 
 // throughNamed plans the final step again without the values the request states for its own

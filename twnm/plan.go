@@ -3,6 +3,7 @@ package twnm
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -56,6 +57,62 @@ func (p Plan) APIs() []string {
 		out[i] = s.API
 	}
 	return out
+}
+
+// Grounded returns p without the producer branches that cannot run (an input of theirs is
+// missing, there or further up) where the input they feed has other producers in g as well:
+// with nothing stated for any of them to run on, which producer the request means is a guess
+// ("what's the weather like?" does not mean the weather at some hotel), so that input is
+// asked for instead and becomes missing. A branch that is the only way to its input stays,
+// and its own inputs are asked for: "which city?" for the hotel search that gives a booking
+// its hotel id. Producers count as the search counts them, without the APIs of exclude
+// (SearchRequest.Exclude). The target stays; p itself is not changed.
+func (p Plan) Grounded(g *Graph, exclude map[NodeID]bool) Plan {
+	out := Plan{Target: p.Target, Score: p.Score, Steps: make([]Step, len(p.Steps))}
+	for i, st := range p.Steps {
+		out.Steps[i] = Step{API: st.API, Bindings: slices.Clone(st.Bindings)}
+	}
+	runs := map[string]bool{} // steps come after their producers
+	for _, st := range out.Steps {
+		runs[st.API] = !slices.ContainsFunc(st.Bindings, func(b Binding) bool {
+			return b.Required && (b.Source == SupplyMissing || b.Source == SupplyUpstream && !runs[b.FromAPI])
+		})
+	}
+	cut := false
+	for i, st := range out.Steps {
+		for j, b := range st.Bindings {
+			if !b.Required || b.Source != SupplyUpstream || runs[b.FromAPI] || producersOf(g, st.API, b.Param, exclude) < 2 {
+				continue
+			}
+			out.Steps[i].Bindings[j] = Binding{Param: b.Param, Required: true, Source: SupplyMissing}
+			cut = true
+		}
+	}
+	if !cut {
+		return p
+	}
+	// Drop the steps that feed nothing any more, from the last: a dropped step's producers
+	// may feed nothing then either.
+	for i := len(out.Steps) - 1; i >= 0; i-- {
+		api := out.Steps[i].API
+		if api == out.Target || slices.ContainsFunc(out.Steps[i+1:], func(st Step) bool {
+			return slices.ContainsFunc(st.Bindings, func(b Binding) bool { return b.Source == SupplyUpstream && b.FromAPI == api })
+		}) {
+			continue
+		}
+		out.Steps = slices.Delete(out.Steps, i, i+1)
+	}
+	return out
+}
+
+// producersOf counts the APIs of g but those of exclude able to feed input param of api.
+func producersOf(g *Graph, api, param string, exclude map[NodeID]bool) int {
+	id, ok := g.APIByName(api)
+	node, ok2 := g.ParamOf(api, param, true)
+	if !ok || !ok2 {
+		return 0
+	}
+	return len(producerLinks(g, node, id, exclude))
 }
 
 // StepOf returns the index of the step calling api, or −1.

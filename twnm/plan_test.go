@@ -112,6 +112,50 @@ func TestSubgraphPlanMissing(t *testing.T) {
 	assert.Equal(t, []string{"Restaurants.longitude"}, p.Missing())
 }
 
+// A producer branch with nothing stated to run on is cut where other producers could feed the
+// same input (which one is meant is a guess: the input is asked for), and kept where it is the
+// only way to its input (its own inputs are asked for).
+func TestPlanGrounded(t *testing.T) {
+	g := graphOf(t, append(travelAPIs(), tool("HotelPlace", "hotel_id", "latitude longitude"), tool("Book", "hotel_id guest", "booking_id"),
+		tool("ClaimRoom", "city", "hotel_id"))...)
+	plan := func(target string, known map[string]string, exclude ...string) Plan {
+		t.Helper()
+		ex := map[NodeID]bool{}
+		for _, e := range exclude {
+			ex[apiID(t, g, e)] = true
+		}
+		sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, target), Known: known, Exclude: ex})
+		require.NoError(t, err)
+		p, err := sg.Plan(g, known)
+		require.NoError(t, err)
+		return p.Grounded(g, ex)
+	}
+	tests := []struct {
+		name, target string
+		known        map[string]string
+		exclude      []string
+		apis         []string
+		missing      []string
+	}{
+		{"no place stated: the weather's coordinates are asked for", "Weather", nil, nil,
+			[]string{"Weather"}, []string{"Weather.latitude", "Weather.longitude"}},
+		{"a city stated grounds its geocoder", "Weather", map[string]string{"city": "Paris"}, nil,
+			[]string{"OpenGeo", "Weather"}, nil},
+		// ClaimRoom, a write, is a second producer of hotel ids unless the search leaves it out.
+		{"the only usable producer of a hotel id stays, its city asked for", "Book", map[string]string{"guest": "Ada Lovelace"}, []string{"ClaimRoom"},
+			[]string{"HotelSearch", "Book"}, []string{"HotelSearch.city"}},
+		{"two producers of a hotel id: it is asked for", "Book", map[string]string{"guest": "Ada Lovelace"}, nil,
+			[]string{"Book"}, []string{"Book.hotel_id"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := plan(tt.target, tt.known, tt.exclude...)
+			assert.Equal(t, tt.apis, p.APIs())
+			assert.Equal(t, tt.missing, p.Missing())
+		})
+	}
+}
+
 func TestSubgraphPlanCycle(t *testing.T) {
 	g := graphOf(t, tool("T", "x", "out"), tool("A", "y", "x"), tool("B", "x", "y"))
 	T, A, B := apiID(t, g, "T"), apiID(t, g, "A"), apiID(t, g, "B")
