@@ -2,8 +2,8 @@
 #   make run    build what is missing, start the local stack, run the demo query, show the result
 #   make test   every test, against a stack of its own on free ports, stopped afterwards
 # Also: make up / down / logs / status / build / clean / reset, make bench (the evaluation: navi bench
-# on the local stack), make bench-agent (the agent's Go benchmarks) and make eval (retrieval on the
-# public dev sets).
+# on the local stack), make bench-agent (the agent's Go benchmarks), make eval (retrieval on the
+# public dev sets) and make eval-agent (the hand-written questions through the agent).
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := run
@@ -42,7 +42,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack fuzz bench bench-agent bench-llm eval clean reset
+.PHONY: run up down logs status build test test-stack fuzz bench bench-agent bench-llm eval eval-agent clean reset
 
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
 build: models bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
@@ -228,6 +228,13 @@ bench-llm: build
 eval: models bin/navi
 	bin/navi eval retrieval -out results/eval
 	bin/navi eval chains -out results/eval
+
+## eval-agent: the hand-written questions about the tool world through the agent on the local
+## stack (make up, the tool world's catalog imported); reports in results/eval/agent.{json,md}
+eval-agent: up
+	@set -a; . $(STATE)/stack.env; set +a; \
+	bin/navi tools import $(CATALOG) && \
+	bin/navi eval agent -out results/eval
 
 ## test-stack: only start the test stack, to run `go test` by hand against it
 test-stack: build
