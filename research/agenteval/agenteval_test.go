@@ -64,8 +64,8 @@ func TestMatches(t *testing.T) {
 		want  bool
 	}{
 		{[]string{"geo.Geocode", "weather.Current", "stay.SearchHotels"}, true},
-		{[]string{"stay.SearchHotels", "opengeo.Locate", "skycast.Now"}, true}, // parts in either order
-		{[]string{"geo.Geocode", "weather.Current"}, false},                    // a part left out
+		{[]string{"stay.SearchHotels", "opengeo.Locate", "skycast.Now"}, true},  // parts in either order
+		{[]string{"geo.Geocode", "weather.Current"}, false},                     // a part left out
 		{[]string{"geo.Geocode", "opengeo.Locate", "stay.SearchHotels"}, false}, // two of one step, none of another
 		{[]string{"geo.Geocode", "weather.Current", "stay.SearchHotels", "stay.HotelDetails"}, false},
 		{nil, false},
