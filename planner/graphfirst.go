@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 )
 
 // Budgets of the actions that could otherwise loop; Project enforces them.
@@ -158,21 +159,54 @@ func askedFor(c Context, missing []string) int {
 	return n
 }
 
-// Question phrases a clarify_intent question for the missing inputs of cand's plan.
+// Question phrases a clarify_intent question for the missing inputs of cand's plan in the
+// user's terms: the inputs by their own words ("What is the city?", "What are the latitude and
+// the longitude?"), what they are for by the target's description, and the descriptions the
+// catalog gives them; no API or parameter identifier (those go with the question as its
+// Params, for programs).
 func Question(cand Candidate, missing []string) string {
-	descs := make([]string, len(missing))
+	names := make([]string, len(missing))
+	var notes []string
 	for i, m := range missing {
-		descs[i] = m
-		if d := inputDescription(cand, m); d != "" {
-			descs[i] = fmt.Sprintf("%s (%s)", m, strings.TrimSuffix(d, "."))
+		param := m[strings.LastIndex(m, ".")+1:]
+		names[i] = "the " + spoken(param)
+		if d := strings.TrimSuffix(inputDescription(cand, m), "."); d != "" {
+			notes = append(notes, spoken(param)+": "+d)
 		}
 	}
-	what := "it"
-	if len(missing) > 1 {
-		what = "they"
+	list := names[0]
+	if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
 	}
-	return fmt.Sprintf("To answer with %s (%s), I need %s. What %s %s?", cand.API,
-		lowerFirst(strings.TrimSuffix(cand.Description, ".")), strings.Join(descs, " and "), map[bool]string{true: "are", false: "is"}[len(missing) > 1], what)
+	q := "What is " + list + "?"
+	pronoun := "it"
+	if len(missing) > 1 {
+		q, pronoun = "What are "+list+"?", "them"
+	}
+	if d := strings.TrimSuffix(strings.TrimSpace(cand.Description), "."); d != "" {
+		q += fmt.Sprintf(" I need %s for this: %s.", pronoun, d)
+	}
+	if len(notes) > 0 {
+		q += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return q
+}
+
+// spoken is a parameter name as words: "check_in" and "checkIn" are "check in".
+func spoken(param string) string {
+	var b strings.Builder
+	prev := ' '
+	for _, r := range param {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			r = ' '
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			b.WriteRune(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+		prev = r
+	}
+	return strings.Join(strings.Fields(b.String()), " ")
 }
 
 // inputDescription finds the description of "API.param" among the candidate's target inputs.

@@ -58,6 +58,24 @@ func TestBind(t *testing.T) {
 	}
 }
 
+func TestQuestion(t *testing.T) {
+	cand := Candidate{API: "stay.Book", Description: "Books a hotel stay.", Inputs: []ParamInfo{
+		{Name: "check_in", Description: "Check-in date, YYYY-MM-DD."}, {Name: "guest_name"}}}
+	tests := []struct {
+		missing []string
+		want    string
+	}{
+		{[]string{"stay.Book.guest_name"}, "What is the guest name? I need it for this: Books a hotel stay."},
+		{[]string{"stay.SearchHotels.city", "stay.Book.check_in", "stay.Book.guest_name"},
+			"What are the city, the check in and the guest name? I need them for this: Books a hotel stay. (check in: Check-in date, YYYY-MM-DD)"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Question(cand, tt.missing))
+	}
+	assert.Equal(t, "What is the city?", Question(Candidate{API: "x"}, []string{"x.city"}), "no description")
+	assert.Equal(t, "What is the origin stop id?", Question(Candidate{API: "x"}, []string{"routely.Reachable.originStopId"}))
+}
+
 func TestGraphFirst(t *testing.T) {
 	asked := Turn{Decision: Decision{Action: ClarifyIntent}}
 	tests := []struct {
@@ -72,8 +90,8 @@ func TestGraphFirst(t *testing.T) {
 			func(t *testing.T, d Decision) { assert.Equal(t, "weather.Current", d.TargetAPI) }},
 		{"missing input asks the user", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{weatherCandidate("")}}, ClarifyIntent,
 			func(t *testing.T, d Decision) {
-				assert.Contains(t, d.Answer, "geo.Geocode.city")
-				assert.Contains(t, d.Answer, "?")
+				// In the user's terms: no API or parameter identifier.
+				assert.Equal(t, "What is the city? I need it for this: Current weather at a point.", d.Answer)
 			}},
 		{"an answer triggers a new retrieval with it", Context{Query: "weather now", Recalled: []string{"weather now"}, History: []Turn{asked},
 			Clarifications: []QA{{Question: "Which city?", Answer: "Rome"}}, Candidates: []Candidate{weatherCandidate("")}}, RetrieveAPI,

@@ -230,7 +230,8 @@ func TestQueryWorkflowClarifies(t *testing.T) {
 	env.RegisterDelayedCallback(func() {
 		s := state(t, env)
 		assert.Equal(t, StatusWaiting, s.Status)
-		assert.Contains(t, s.Question, "geo.Geocode.city")
+		assert.Contains(t, s.Question, "What is the city?")
+		assert.Equal(t, []string{"geo.Geocode.city"}, s.QuestionParams)
 		assert.False(t, s.Deadline.IsZero())
 		env.UpdateWorkflow(AnswerUpdate, "empty", &testsuite.TestUpdateCallback{
 			OnReject: func(err error) { rejected = err }, OnAccept: func() {}, OnComplete: func(any, error) {},
@@ -255,7 +256,7 @@ func TestQueryWorkflowClarifies(t *testing.T) {
 	require.Error(t, tooLarge, "an answer over the run's limit is refused, and the run still takes the next")
 	assert.Contains(t, tooLarge.Error(), "the answer is 150 B, over the limit of 100 B (NAVI_MAX_ANSWER_BYTES)")
 	assert.NoError(t, accepted)
-	assert.Contains(t, answered, "geo.Geocode.city")
+	assert.Contains(t, answered, "What is the city?", "the update returns the question it answered")
 	s := state(t, env)
 	assert.Empty(t, s.Question)
 	assert.Contains(t, traceKinds(s), "clarify+")
@@ -882,7 +883,7 @@ func TestQueryWorkflowQuestionUpdate(t *testing.T) {
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather now"})
 	res := result(t, env)
 	assert.Equal(t, StatusAnswered, res.Status)
-	assert.Contains(t, first.Question, "geo.Geocode.city")
+	assert.Contains(t, first.Question, "What is the city?")
 	assert.Equal(t, []string{"geo.Geocode.city"}, first.Params)
 	assert.False(t, first.Deadline.IsZero())
 	assert.Less(t, firstAt.Sub(start), time.Hour, "the first wait returned when the run asked, not later")
@@ -1126,10 +1127,11 @@ func TestQueryWorkflowClarifiesInsideOnePart(t *testing.T) {
 	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
 	(&feedbackSink{}).on(env)
 	var question string
+	var params []string
 	env.RegisterDelayedCallback(func() {
 		s := state(t, env)
 		require.Equal(t, StatusWaiting, s.Status)
-		question = s.Question
+		question, params = s.Question, s.QuestionParams
 		assert.Empty(t, s.ToolsUsed, "nothing ran before the question")
 		env.UpdateWorkflow(AnswerUpdate, "paris", &testsuite.TestUpdateCallback{
 			OnReject: func(err error) { t.Errorf("the answer was refused: %v", err) }, OnAccept: func() {}, OnComplete: func(any, error) {},
@@ -1138,7 +1140,8 @@ func TestQueryWorkflowClarifiesInsideOnePart(t *testing.T) {
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is the other city?"})
 	res := result(t, env)
 	require.Equal(t, StatusAnswered, res.Status, res.Answer)
-	assert.Contains(t, question, "opengeo.Locate.city_name", "the question names the part's input")
+	assert.Equal(t, []string{"opengeo.Locate.city_name"}, params, "the question asks for the part's input")
+	assert.Contains(t, question, "What is the city name?")
 	assert.ElementsMatch(t, []string{"opengeo.Locate", "geo.Geocode", "weather.Current"}, state(t, env).ToolsUsed)
 	assert.Contains(t, res.Answer, "opengeo.Locate")
 	assert.Contains(t, res.Answer, "weather.Current")
