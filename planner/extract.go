@@ -207,8 +207,8 @@ var (
 	exTimeRe       = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?(?:\s?[aApP]\.?[mM]\b\.?)?`)
 	// A time of the twelve-hour clock without minutes: "8pm", "8 p.m.", "11 AM".
 	exHourRe = regexp.MustCompile(`^\d{1,2}\s?[aApP]\.?[mM]\b\.?`)
-	exNumRe        = regexp.MustCompile(`^[-+]?\d+(?:\.\d+)?`)
-	exWordRe       = regexp.MustCompile(`^[\p{L}\p{M}\p{N}]+(?:[-_'’][\p{L}\p{M}\p{N}]+)*`)
+	exNumRe  = regexp.MustCompile(`^[-+]?\d+(?:\.\d+)?`)
+	exWordRe = regexp.MustCompile(`^[\p{L}\p{M}\p{N}]+(?:[-_'’][\p{L}\p{M}\p{N}]+)*`)
 )
 
 // exTokenize splits text into tokens. Dates and times come before numbers, and numbers

@@ -3,8 +3,8 @@ package agenteval
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -99,12 +99,7 @@ func WriteMarkdown(w io.Writer, rep Report) error {
 		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% | %s |\n", kind, t.Pass, t.Of, 100*t.Share(), counts(s.Statuses[kind]))
 	}
 	b.WriteString("\n| Family | Passed | Of | Share |\n|---|---:|---:|---:|\n")
-	families := make([]string, 0, len(s.ByFamily))
-	for f := range s.ByFamily {
-		families = append(families, f)
-	}
-	sort.Strings(families)
-	for _, f := range families {
+	for _, f := range slices.Sorted(maps.Keys(s.ByFamily)) {
 		t := s.ByFamily[f]
 		fmt.Fprintf(&b, "| %s | %d | %d | %.1f%% |\n", f, t.Pass, t.Of, 100*t.Share())
 	}
@@ -135,12 +130,9 @@ func expected(q Question) string {
 	return strings.Join(chains, " or ")
 }
 
+// counts is m as "key n" pairs by key.
 func counts(m map[string]int) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
+	keys := slices.Sorted(maps.Keys(m))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		parts[i] = fmt.Sprintf("%s %d", k, m[k])
