@@ -552,7 +552,8 @@ func exPrepare(s Slot) exSlot {
 // exCues gives each slot its cues: its whole name, the synonyms of its name, and, where no
 // other slot of the same kind under another name shares them, its single name words and
 // description words. Sharing would make a word like "bedrooms" (min_bedrooms and beds) or
-// "degrees" (latitude and longitude) name two different inputs.
+// "degrees" (latitude and longitude) name two different inputs; names of the same words
+// spelt otherwise ("trackId", "track_id") share their words as one input.
 func exCues(slots []exSlot) {
 	single := make([][]string, len(slots))
 	for i := range slots {
@@ -568,9 +569,14 @@ func exCues(slots []exSlot) {
 			}
 		}
 	}
+	// Names that are the same words ("trackId", "track_id") are one input spelt two ways.
+	spelt := make([]string, len(slots))
+	for i := range slots {
+		spelt[i] = strings.Join(slots[i].words, " ")
+	}
 	shared := func(i int, w string) bool {
 		for j := range slots {
-			if j != i && slots[j].Name != slots[i].Name && slots[j].kind == slots[i].kind {
+			if j != i && spelt[j] != spelt[i] && slots[j].kind == slots[i].kind {
 				for _, v := range single[j] {
 					if v == w {
 						return true
