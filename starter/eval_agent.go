@@ -40,6 +40,7 @@ func evalAgentCmd(args []string, s streams) error {
 	deadline := c.fs.Duration("clarify-deadline", 2*time.Second, "how long a run that asks waits before it ends (nobody answers)")
 	timeout := c.fs.Duration("timeout", 20*time.Minute, "how long the whole evaluation may take")
 	out := c.fs.String("out", "results/eval", `directory of the reports (`+agentJSONFile+`, `+agentMarkdownFile+`); "" writes none`)
+	reset := c.fs.Bool("reset", true, "first reset the tool world's learned statistics and deactivate the model, as navi bench does before each variant, so that the figures do not depend on earlier runs")
 	pos, err := c.parse(args, 1, 1, "the subcommand agent")
 	if err != nil {
 		return err
@@ -63,6 +64,11 @@ func evalAgentCmd(args []string, s streams) error {
 		return err
 	}
 	defer tc.Close()
+	if *reset {
+		if err := resetToolWorld(ctx, c); err != nil {
+			return err
+		}
+	}
 
 	rep := agenteval.Report{Started: time.Now().UTC().Format(time.RFC3339), Command: "navi eval " + strings.Join(args, " "), Search: *search,
 		Results: make([]agenteval.Result, len(qs))}
@@ -124,6 +130,25 @@ func evalAgentCmd(args []string, s streams) error {
 		sum.ByKind[agenteval.KindAsk].Pass, sum.ByKind[agenteval.KindAsk].Of, sum.ByKind[agenteval.KindNone].Pass, sum.ByKind[agenteval.KindNone].Of,
 		sum.AskedOutside, sum.Asked)
 	return nil
+}
+
+// resetToolWorld resets the learned statistics of the tool world's APIs and deactivates the
+// model; the catalog must have been imported.
+func resetToolWorld(ctx context.Context, c *command) error {
+	store, err := c.cfg.OpenGraph(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	catalog := toolworld.Catalog("").Name
+	n, err := store.ResetLearned(ctx, catalog)
+	if err != nil {
+		return fmt.Errorf("reset the %s catalog's statistics: %w", catalog, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("the graph has no API of the %s catalog: import it first (navi tools import $NAVI_TOOLWORLD_URL/catalog.json)", catalog)
+	}
+	return store.DeactivateModel(ctx)
 }
 
 // loadQuestions reads the questions of file, or the hand-written set when file is "".

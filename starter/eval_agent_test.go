@@ -25,7 +25,8 @@ func TestEvalAgentThroughStackWorker(t *testing.T) {
 {"id":"wrong","family":"weather","text":"What's the weather in Lyon right now?","chains":[["homes.MarketStats"]]}
 `), 0o644))
 	var out, errOut bytes.Buffer
-	require.NoError(t, evalCmd([]string{"agent", "-questions", questions, "-out", dir, "-clarify-deadline", "1s"}, streams{&out, &errOut}), errOut.String())
+	// -reset=false: the other packages' tests share the stack's graph and its statistics.
+	require.NoError(t, evalCmd([]string{"agent", "-questions", questions, "-out", dir, "-clarify-deadline", "1s", "-reset=false"}, streams{&out, &errOut}), errOut.String())
 	assert.Contains(t, out.String(), "2 of 3 questions (66.7%) end as their user expects")
 
 	js, err := os.ReadFile(filepath.Join(dir, agentJSONFile))
