@@ -112,6 +112,17 @@ func words(name string) []string {
 // words left out.
 func ParamWords(name string) []string { return words(name) }
 
+// identifierWords end the names of values that only the service issuing them understands.
+var identifierWords = map[string]bool{"id": true, "ids": true, "uuid": true, "guid": true}
+
+// Identifier reports whether a parameter name names an identifier ("team_id", "trackId",
+// "uuid"): a value that only the service issuing it understands, and that a user does not
+// state but gets from the issuer.
+func Identifier(name string) bool {
+	ws := ParamWords(name)
+	return len(ws) > 0 && identifierWords[ws[len(ws)-1]]
+}
+
 // resourceNoun is what an API is about: the first word of its endpoint's path (its name when
 // it has no path) that is neither a verb nor a path parameter, singular; "" when there is
 // none. REST paths put the collection first (/movie/top_rated, /person/{id}/images), and

@@ -64,8 +64,9 @@ func (p Plan) APIs() []string {
 // with nothing stated for any of them to run on, which producer the request means is a guess
 // ("what's the weather like?" does not mean the weather at some hotel), so that input is
 // asked for instead and becomes missing. A branch that is the only way to its input stays,
-// and its own inputs are asked for: "which city?" for the hotel search that gives a booking
-// its hotel id. Producers count as the search counts them, without the APIs of exclude
+// and so does one that feeds an identifier (which a user gets from its issuer, not states):
+// its own inputs are asked for ("which city?" for the hotel search that gives a booking its
+// hotel id). Producers count as the search counts them, without the APIs of exclude
 // (SearchRequest.Exclude). The target stays; p itself is not changed.
 func (p Plan) Grounded(g *Graph, exclude map[NodeID]bool) Plan {
 	out := Plan{Target: p.Target, Score: p.Score, Steps: make([]Step, len(p.Steps))}
@@ -81,7 +82,7 @@ func (p Plan) Grounded(g *Graph, exclude map[NodeID]bool) Plan {
 	cut := false
 	for i, st := range out.Steps {
 		for j, b := range st.Bindings {
-			if !b.Required || b.Source != SupplyUpstream || runs[b.FromAPI] || producersOf(g, st.API, b.Param, exclude) < 2 {
+			if !b.Required || b.Source != SupplyUpstream || runs[b.FromAPI] || Identifier(b.Param) || producersOf(g, st.API, b.Param, exclude) < 2 {
 				continue
 			}
 			out.Steps[i].Bindings[j] = Binding{Param: b.Param, Required: true, Source: SupplyMissing}

@@ -494,19 +494,13 @@ func pickProducer(producers []Producer, pool map[string]float64, asked []string,
 	return pick(func(Producer) bool { return true })
 }
 
-// identifierWords end the names of values that only the service issuing them understands.
-var identifierWords = set([]string{"id", "ids", "uuid", "guid"})
-
 // issuers narrows need's producers to those of consumer's provider when need is an identifier
 // and that provider has any: an id means something only to the service that issued it, so the
 // club id of one football API does not find a team in another. Other values (a city, a
 // latitude) may come from any provider.
 func issuers(need Need, links Links, consumer string) []Producer {
 	c, ok := links.API(consumer)
-	if !ok || c.Provider == "" || !slices.ContainsFunc(need.Inputs, func(in string) bool {
-		ws := twnm.ParamWords(in)
-		return len(ws) > 0 && identifierWords[ws[len(ws)-1]]
-	}) {
+	if !ok || c.Provider == "" || !slices.ContainsFunc(need.Inputs, twnm.Identifier) {
 		return need.Producers
 	}
 	var own []Producer
