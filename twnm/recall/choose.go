@@ -147,13 +147,17 @@ func Choose(r *Result, links Links, o Options) error {
 	names := sortedBy(final)
 	best := names[0]
 	asked := bm25.Tokens(whole.Text)
+	var head []string // what the request asks for, without the things it asks about
+	if r.Focus != nil {
+		head = bm25.Tokens(r.Focus.Text)
+	}
 	if links != nil {
 		top := names[:min(finalists, len(names))]
 		for range finalists { // each round moves to a consumer of the leader, or stops
 			moved := false
 			for _, b := range top {
 				if b != best && !mismatch[b] && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) &&
-					asksFor(asked, links, b, best) {
+					(asksFor(asked, links, b, best) || givesOnly(head, links, b, best)) {
 					best, moved = b, true
 					break
 				}
@@ -390,6 +394,16 @@ func asksFor(asked []string, links Links, consumer, producer string) bool {
 	ptext, _, _ := terms(links, producer)
 	mine, skip := set(text), set(slices.Concat(ptext, inputs))
 	return slices.ContainsFunc(asked, func(w string) bool { return mine[w] && !skip[w] })
+}
+
+// givesOnly reports whether a word of the request's head names an output of consumer that
+// producer neither outputs nor holds in its document: "what amenities does the best hotel
+// have" asks for the hotel details' amenities, which the hotel search does not give.
+func givesOnly(head []string, links Links, consumer, producer string) bool {
+	_, inputs, outputs := terms(links, consumer)
+	ptext, _, poutputs := terms(links, producer)
+	mine, skip := set(outputs), set(slices.Concat(ptext, poutputs, inputs))
+	return slices.ContainsFunc(head, func(w string) bool { return mine[w] && !skip[w] })
 }
 
 // takesWhatIsAsked reports whether the words of the request that api's document matches all

@@ -179,6 +179,31 @@ func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
 	assert.Equal(t, "Clothing", r.Final)
 }
 
+func TestChooseConsumerGivesWhatTheHeadAsks(t *testing.T) {
+	// "What amenities does the best hotel in Vienna have?": the hotel search leads (1, .8 for
+	// the details); the request's words in the details' document are the search's too, but
+	// the head asks for amenities, an output only the details give: they are the final step.
+	// A head that asks for what both give (stars) leaves the search final.
+	l := links{feeds: map[[2]string]bool{{"Search", "Details"}: true},
+		apis: map[string]twnm.API{
+			"Search": {Name: "SearchHotels", Description: "Finds the best hotel in a city.", Inputs: []twnm.Param{{Name: "city"}},
+				Outputs: []twnm.Param{{Name: "hotel_id"}, {Name: "stars"}}},
+			"Details": {Name: "HotelDetails", Description: "Details of a hotel.", Inputs: []twnm.Param{{Name: "hotel_id"}},
+				Outputs: []twnm.Param{{Name: "stars"}, {Name: "amenities"}}}}}
+	for _, tc := range []struct{ head, want string }{
+		{"What amenities does the best hotel", "Details"},
+		{"How many stars does the best hotel", "Search"},
+	} {
+		r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Search", Score: 1}, Candidate{Name: "Details", Score: .8})}}
+		r.Goals[0].Text = tc.head + " in Vienna have?"
+		f := goal(0, false, Candidate{Name: "Search", Score: 1}, Candidate{Name: "Details", Score: .8})
+		f.Text = tc.head
+		r.Focus = &f
+		require.NoError(t, Choose(r, l, Options{}))
+		assert.Equal(t, tc.want, r.Final, tc.head)
+	}
+}
+
 func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 	// The reverse geocoder leads (1 against .9) but the request's words it matches (latitude,
 	// longitude) only name what it takes, read as concepts read them (lat is latitude); the
