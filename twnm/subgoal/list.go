@@ -11,14 +11,11 @@ import "slices"
 // the year of a movie"); a retriever that finds a different tool for each part may take them
 // apart (and Merge them back when one tool serves both).
 //
-// A request verb that opens the clause governs both parts; a clause without one ("tomorrow's
-// forecast and the pollen levels in Paris", "when do Arsenal play next and who leads the
-// league") is split alike, each part standing alone. The split is at the clause's first "and"
-// that has a content word between the verb (or the clause's start) and it and a lower-case
-// word after it (an item, not a name: "movies with Tom Hanks and Meg Ryan" stays), outside a
-// range ("between 3 and 5"). The parts take the place, order and rank of goal i, the second
-// part right after the first; the other goals keep their order, and those ranked after goal i
-// move one rank down. SplitList returns a copy of
+// The clause must open with a request verb; the split is at its first "and" that has a content
+// word between the verb and it and a lower-case word after it (an item, not a name: "movies
+// with Tom Hanks and Meg Ryan" stays), outside a range ("between 3 and 5"). The parts take the
+// place, order and rank of goal i, the second part right after the first; the other goals keep
+// their order, and those ranked after goal i move one rank down. SplitList returns a copy of
 // goals and false when goal i is out of range, the whole request, or no such list.
 func SplitList(goals []Goal, i int) ([]Goal, bool) {
 	out := slices.Clone(goals)
@@ -49,20 +46,14 @@ func SplitList(goals []Goal, i int) ([]Goal, bool) {
 // prepositions open the phrase that qualifies a list's items.
 var prepositions = set(`of for in at on near from to with by about within around during over under`)
 
-// listParts returns the two parts of a clause that asks for a list of things, under one verb
-// or none (see SplitList).
+// listParts returns the two parts of a clause that asks for a list of things under one verb
+// (see SplitList).
 func listParts(text string) (left, right string, ok bool) {
 	ts := tokenize(text)
-	if len(ts) < 3 || ts[0].kind != kWord {
+	if len(ts) < 4 || ts[0].kind != kWord || !verbsPlain[ts[0].low] && !verbsAmbiguous[ts[0].low] {
 		return "", "", false
 	}
-	// A verb that opens the clause governs both items; without one, the items stand alone
-	// ("tomorrow's forecast and the pollen levels in Paris").
-	first, verb := 0, ""
-	if verbsPlain[ts[0].low] || verbsAmbiguous[ts[0].low] {
-		first, verb = 1, ts[0].text+" "
-	}
-	for k := first + 1; k+1 < len(ts); k++ {
+	for k := 1; k+1 < len(ts); k++ {
 		t := ts[k]
 		if t.kind == kWord && (t.low == "between" || t.low == "from") {
 			return "", "", false // a range or a route: "between Paris and Lyon"
@@ -71,7 +62,7 @@ func listParts(text string) (left, right string, ok bool) {
 			continue
 		}
 		next := ts[k+1]
-		if _, content := counts(ts[first:k]); content == 0 || next.kind != kWord || next.capitalised() || isNumeric(next) ||
+		if _, content := counts(ts[1:k]); content == 0 || next.kind != kWord || next.capitalised() || isNumeric(next) ||
 			isNumeric(ts[k-1]) || verbsPlain[next.low] {
 			return "", "", false
 		}
@@ -87,7 +78,7 @@ func listParts(text string) (left, right string, ok bool) {
 				break
 			}
 		}
-		return span(text, ts[:k]) + tail, verb + span(text, ts[k+1:]), true
+		return span(text, ts[:k]) + tail, ts[0].text + " " + span(text, ts[k+1:]), true
 	}
 	return "", "", false
 }
