@@ -54,15 +54,17 @@ type GraphStore interface {
 
 // partKnown is what one part of the request, clause, binds: the values it states itself, in
 // place of those read from the whole request, and of the whole request's values none that
-// only another part states (others: every part's clause); what the user answered (answered)
+// only another part states (others: every part's clause) unless borrow (nil: none) says the
+// part may take it for that input (see joinParts.borrows); what the user answered (answered)
 // stays. known itself when clause is empty.
-func partKnown(known, answered map[string]string, clause string, others []string, slots []planner.Slot) map[string]string {
+func partKnown(known, answered map[string]string, clause string, others []string, slots []planner.Slot, borrow func(key, value, from string) bool) map[string]string {
 	if strings.TrimSpace(clause) == "" {
 		return known
 	}
 	out := make(map[string]string, len(known))
 	for k, v := range known {
-		if statedIn(v, clause) || !slices.ContainsFunc(others, func(o string) bool { return o != clause && statedIn(v, o) }) {
+		i := slices.IndexFunc(others, func(o string) bool { return o != clause && statedIn(v, o) })
+		if statedIn(v, clause) || i < 0 || borrow != nil && borrow(k, v, others[i]) {
 			out[k] = v
 		}
 	}
@@ -371,7 +373,7 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	for _, c := range p.found.Clauses() {
 		others = append(others, c.Text)
 	}
-	if own := partKnown(p.known, p.answered, branches.Own, others, p.slots); !maps.Equal(own, p.known) {
+	if own := partKnown(p.known, p.answered, branches.Own, others, p.slots, p.borrows); !maps.Equal(own, p.known) {
 		r := req
 		r.Known = own
 		s, err := p.searcher.Search(ctx, g, r)
@@ -400,7 +402,7 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		clauses[b.API] = b.Clause
 	}
 	knownOf := func(api string) map[string]string {
-		return partKnown(p.known, p.answered, clauses[api], others, p.slots)
+		return partKnown(p.known, p.answered, clauses[api], others, p.slots, p.borrows)
 	}
 	own := sub.APINames(g)
 	// The other parts' own final steps are retrieval's choice too.
@@ -453,6 +455,51 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 		return nil, fmt.Errorf("plan %s: %w", found.Final, err)
 	}
 	return p.Grounded(g, req.Exclude).APIs(), nil
+}
+
+// borrows reports whether a part of the request that does not state value may take it for
+// input key ("API.param") from the part from that states it: when value fills, in that part,
+// an input of the same parameter node as key at that part's best tool or at one of the tools
+// that feed it. "What's the weather in Lisbon right now, and what hotels are there?": Lisbon
+// is the weather's city (a geocoder's), so the hotels' city too; "hotels in Rome, and the
+// fixtures of my team": Rome is the hotels' city, never the team.
+func (p joinParts) borrows(key, value, from string) bool {
+	node, ok := p.paramNode(key)
+	if !ok {
+		return false
+	}
+	i := slices.IndexFunc(p.found.Goals, func(g recall.Goal) bool { return g.Text == from })
+	if i < 0 || len(p.found.Goals[i].Candidates) == 0 {
+		return false
+	}
+	best, ok := p.g.APIByName(p.found.Goals[i].Candidates[0].Name)
+	if !ok {
+		return false
+	}
+	near := map[string]bool{p.g.Node(best).Name: true}
+	for _, producers := range p.g.RequiredProducers(best) {
+		for _, id := range producers {
+			near[p.g.Node(id).Name] = true
+		}
+	}
+	for k, v := range planner.Extract(from, p.slots) {
+		if v != value || !near[k[:strings.LastIndex(k, ".")]] {
+			continue
+		}
+		if n, ok := p.paramNode(k); ok && n == node {
+			return true
+		}
+	}
+	return false
+}
+
+// paramNode is the parameter node of input key ("API.param") in the graph.
+func (p joinParts) paramNode(key string) (twnm.NodeID, bool) {
+	i := strings.LastIndex(key, ".")
+	if i <= 0 {
+		return 0, false
+	}
+	return p.g.ParamOf(key[:i], key[i+1:], true)
 }
 
 // throughNamed plans the final step again without the values the request states for its own

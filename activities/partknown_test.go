@@ -1,0 +1,60 @@
+package activities
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/recall"
+	"github.com/naviagent/navi/twnm/subgoal"
+)
+
+// A part of a compound request that states no value takes another part's value for an input
+// of the same parameter node as the one that value fills there, and for no other input.
+func TestPartKnownBorrows(t *testing.T) {
+	ctx := context.Background()
+	city := twnm.Param{Name: "city", Type: "string", Required: true, Description: "the name of a city"}
+	lat := twnm.Param{Name: "latitude", Type: "number", Required: true, Description: "latitude in degrees"}
+	lon := twnm.Param{Name: "longitude", Type: "number", Required: true, Description: "longitude in degrees"}
+	cat := twnm.Catalog{Name: "parts", APIs: []twnm.API{
+		{Name: "geo.Geocode", Provider: "geo", Description: "Coordinates of a city.", Inputs: []twnm.Param{city}, Outputs: []twnm.Param{lat, lon}},
+		{Name: "weather.Current", Provider: "weather", Description: "Current weather at a point.", Inputs: []twnm.Param{lat, lon},
+			Outputs: []twnm.Param{{Name: "temperature", Type: "number"}}},
+		{Name: "stay.SearchHotels", Provider: "stay", Description: "The best hotels in a city.", Inputs: []twnm.Param{city},
+			Outputs: []twnm.Param{{Name: "hotel_id", Type: "string"}}},
+		{Name: "sports.SearchTeam", Provider: "sports", Description: "A football team by name.",
+			Inputs:  []twnm.Param{{Name: "team_name", Type: "string", Required: true, Description: "the team's name"}},
+			Outputs: []twnm.Param{{Name: "team_id", Type: "string"}}},
+	}}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	sl := slots(g)
+	part := func(other, otherBest, final string) map[string]string {
+		t.Helper()
+		found := &recall.Result{Goals: []recall.Goal{
+			{Goal: subgoal.Goal{Text: other}, Candidates: []recall.Candidate{{Name: otherBest, Score: 1}}},
+			{Goal: subgoal.Goal{Text: final}},
+		}}
+		j := joinParts{g: g, found: found, slots: sl}
+		known := planner.Extract(other+", and "+final, sl)
+		return partKnown(known, nil, final, []string{other, final}, sl, j.borrows)
+	}
+	// "there" is Lisbon: the weather's geocoder takes it as a city, and the hotel search's
+	// input is a city too.
+	got := part("What's the weather in Lisbon right now", "weather.Current", "what hotels are there")
+	assert.Equal(t, "Lisbon", got["stay.SearchHotels.city"])
+	assert.Empty(t, got["sports.SearchTeam.team_name"], "a team is not a city")
+
+	// Rome is the hotels' city, never the team of the other part.
+	got = part("Find hotels in Rome", "stay.SearchHotels", "show me the next fixtures of my team")
+	assert.Empty(t, got["sports.SearchTeam.team_name"])
+
+	// Without borrowing, a part keeps none of the other part's values.
+	known := planner.Extract("What's the weather in Lisbon right now, and what hotels are there", sl)
+	assert.Empty(t, partKnown(known, nil, "what hotels are there", []string{"What's the weather in Lisbon right now", "what hotels are there"}, sl, nil))
+}
