@@ -50,6 +50,11 @@ func TestPartKnownBorrows(t *testing.T) {
 	assert.Equal(t, "Lisbon", got["stay.SearchHotels.city"])
 	assert.Empty(t, got["sports.SearchTeam.team_name"], "a team is not a city")
 
+	// A part that states a value of its own borrows none: Singapore's time zone is geocoded
+	// from Singapore, not read at the other part's coordinates.
+	got = part("What is the air quality at latitude 1.3521, longitude 103.8198", "weather.Current", "what time zone applies at the centre of Singapore")
+	assert.Empty(t, got["weather.Current.latitude"])
+
 	// Rome is the hotels' city, never the team of the other part.
 	got = part("Find hotels in Rome", "stay.SearchHotels", "show me the next fixtures of my team")
 	assert.Empty(t, got["sports.SearchTeam.team_name"])

@@ -54,21 +54,23 @@ type GraphStore interface {
 
 // partKnown is what one part of the request, clause, binds: the values it states itself, in
 // place of those read from the whole request, and of the whole request's values none that
-// only another part states (others: every part's clause) unless borrow (nil: none) says the
-// part may take it for that input (see joinParts.borrows); what the user answered (answered)
-// stays. known itself when clause is empty.
+// only another part states (others: every part's clause), unless the part states no value at
+// all and borrow (nil: none) says it may take that one for that input (see
+// joinParts.borrows); what the user answered (answered) stays. known itself when clause is
+// empty.
 func partKnown(known, answered map[string]string, clause string, others []string, slots []planner.Slot, borrow func(key, value, from string) bool) map[string]string {
 	if strings.TrimSpace(clause) == "" {
 		return known
 	}
+	own := planner.Extract(clause, slots)
 	out := make(map[string]string, len(known))
 	for k, v := range known {
 		i := slices.IndexFunc(others, func(o string) bool { return o != clause && statedIn(v, o) })
-		if statedIn(v, clause) || i < 0 || borrow != nil && borrow(k, v, others[i]) {
+		if statedIn(v, clause) || i < 0 || len(own) == 0 && borrow != nil && borrow(k, v, others[i]) {
 			out[k] = v
 		}
 	}
-	maps.Copy(out, planner.Extract(clause, slots))
+	maps.Copy(out, own)
 	maps.Copy(out, answered)
 	return out
 }
@@ -583,7 +585,8 @@ func (p joinParts) oneSlotEach(ctx context.Context, req twnm.SearchRequest, sub 
 	if before >= len(stated) {
 		return req, sub, false, nil
 	}
-	for v, inputs := range usedBy {
+	for _, v := range slices.Sorted(maps.Keys(usedBy)) { // in a fixed order: the first plan found wins
+		inputs := usedBy[v]
 		if !stated[v] || strings.Count(strings.ToLower(whole), strings.ToLower(v)) != 1 || !differentNames(inputs) {
 			continue
 		}

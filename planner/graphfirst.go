@@ -274,10 +274,3 @@ func unservedNote(c Context) string {
 	}
 	return " I found no tool in the graph for " + strings.Join(parts, " or ") + "."
 }
-
-func lowerFirst(s string) string {
-	if s == "" {
-		return "answer this"
-	}
-	return strings.ToLower(s[:1]) + s[1:]
-}
