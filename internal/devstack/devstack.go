@@ -162,9 +162,17 @@ func startAll(ctx context.Context, o Options, svcs []*service) error {
 	var toStart []*service
 	for _, s := range svcs {
 		if pid, ok := running(o, s); ok {
-			fmt.Fprintf(o.Out, "%-9s already running (pid %d), reusing it\n", s.name, pid)
-			ws = append(ws, waiting{svc: s, pid: pid})
-			continue
+			if !stale(o, s) {
+				fmt.Fprintf(o.Out, "%-9s already running (pid %d), reusing it\n", s.name, pid)
+				ws = append(ws, waiting{svc: s, pid: pid})
+				continue
+			}
+			// A rebuilt binary: the running process would serve the old code.
+			fmt.Fprintf(o.Out, "%-9s restarting (pid %d): %s was rebuilt after it started\n", s.name, pid, s.binary)
+			if err := stop(pid, 30*time.Second); err != nil {
+				return fmt.Errorf("restart %s (pid %d): %w", s.name, pid, err)
+			}
+			_ = os.Remove(s.pidFile(o))
 		}
 		toStart = append(toStart, s)
 	}
@@ -291,6 +299,20 @@ func running(o Options, s *service) (int, bool) {
 		return 0, false
 	}
 	return pid, true
+}
+
+// stale reports whether the service's process started before its binary was last built: its
+// pid file, written at the start, is older than the binary.
+func stale(o Options, s *service) bool {
+	if s.binary == "" {
+		return false
+	}
+	bin, err := os.Stat(s.binary)
+	if err != nil {
+		return false
+	}
+	started, err := os.Stat(s.pidFile(o))
+	return err == nil && bin.ModTime().After(started.ModTime())
 }
 
 // Down stops every service of the stack in stateDir (worker first) and removes its pid files.

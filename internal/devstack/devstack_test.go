@@ -214,3 +214,25 @@ func TestCodecServerJoinsTheStack(t *testing.T) {
 	assert.Equal(t, []string{"codec-server", "-addr", "127.0.0.1:5", "-origin", "http://localhost:2,http://127.0.0.1:2"}, cmd.Args[1:])
 	assert.Contains(t, o.endpoints().Env("NAVI_"), "NAVI_CODEC_SERVER=http://localhost:5\n")
 }
+
+// A process that started before its binary was rebuilt is stale: Up restarts it rather than
+// let it serve the old code.
+func TestStale(t *testing.T) {
+	dir := t.TempDir()
+	o := Options{StateDir: dir}
+	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
+	s := &service{name: "worker", binary: filepath.Join(dir, "navi-worker")}
+	start := time.Now().Add(-time.Hour)
+	write := func(path string, at time.Time) {
+		require.NoError(t, os.WriteFile(path, []byte("1"), 0o644))
+		require.NoError(t, os.Chtimes(path, at, at))
+	}
+	assert.False(t, stale(o, s), "no pid file, no binary")
+	write(s.pidFile(o), start)
+	assert.False(t, stale(o, s), "no binary")
+	write(s.binary, start.Add(-time.Minute))
+	assert.False(t, stale(o, s), "built before the process started")
+	write(s.binary, start.Add(time.Minute))
+	assert.True(t, stale(o, s), "rebuilt after the process started")
+	assert.False(t, stale(o, &service{name: "neo4j"}), "a service of no binary of ours")
+}

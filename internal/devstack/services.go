@@ -46,6 +46,9 @@ type service struct {
 	marker  string
 	ports   []portUse
 	timeout time.Duration
+	// binary, if set, is the program the service runs, built by this project: a running
+	// process older than it is restarted by Up (see stale).
+	binary  string
 	command func() (*exec.Cmd, error)
 	healthy func(ctx context.Context, pid int) error
 	// lostPortRace, if set, reports whether the service's last start failed because a port
@@ -229,6 +232,7 @@ func (o Options) services(ep Endpoints) []*service {
 		address: fmt.Sprintf("task queue %q", o.TaskQueue),
 		marker:  markers["worker"],
 		timeout: 60 * time.Second,
+		binary:  filepath.Join(o.Root, "bin", "navi-worker"),
 		command: func() (*exec.Cmd, error) {
 			bin, err := o.binary("navi-worker", "make build")
 			if err != nil {
@@ -259,6 +263,7 @@ func (o Options) services(ep Endpoints) []*service {
 		marker:  markers["toolworld"],
 		ports:   []portUse{{o.ToolPort, "tool world", "NAVI_TOOLWORLD_PORT"}},
 		timeout: 30 * time.Second,
+		binary:  filepath.Join(o.Root, "bin", "navi-toolworld"),
 		command: func() (*exec.Cmd, error) {
 			bin, err := o.binary("navi-toolworld", "make build")
 			if err != nil {
