@@ -433,19 +433,26 @@ func (e *benchEnv) run(ctx context.Context, s streams, what, dir string, variant
 // statistics forgotten, no model active, no fault.
 func (e *benchEnv) beforeVariant(ctx context.Context, v bench.Variant) error {
 	if e.o.reset {
-		catalog := toolworld.Catalog("").Name
-		n, err := e.store.ResetLearned(ctx, catalog)
-		if err != nil {
-			return err
-		}
-		if n == 0 {
-			return fmt.Errorf("the graph has no API of the %s catalog: import it first (navi tools import $NAVI_TOOLWORLD_URL/catalog.json)", catalog)
-		}
-		if err := e.store.DeactivateModel(ctx); err != nil {
+		if err := resetToolWorld(ctx, e.store); err != nil {
 			return err
 		}
 	}
 	return clearFaults(ctx, e.o.world)
+}
+
+// resetToolWorld resets the learned statistics of the tool world's APIs in store and
+// deactivates the model, so that a run's figures do not depend on earlier runs; the catalog
+// must have been imported.
+func resetToolWorld(ctx context.Context, store *neo4j.Store) error {
+	catalog := toolworld.Catalog("").Name
+	n, err := store.ResetLearned(ctx, catalog)
+	if err != nil {
+		return fmt.Errorf("reset the %s catalog's statistics: %w", catalog, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("the graph has no API of the %s catalog: import it first (navi tools import $NAVI_TOOLWORLD_URL/catalog.json)", catalog)
+	}
+	return store.DeactivateModel(ctx)
 }
 
 // hgtConfig is the retraining's model: hgt.DefaultConfig, smaller and shorter so that a

@@ -65,7 +65,13 @@ func evalAgentCmd(args []string, s streams) error {
 	}
 	defer tc.Close()
 	if *reset {
-		if err := resetToolWorld(ctx, c); err != nil {
+		store, err := c.cfg.OpenGraph(ctx)
+		if err != nil {
+			return err
+		}
+		err = resetToolWorld(ctx, store)
+		store.Close(context.Background())
+		if err != nil {
 			return err
 		}
 	}
@@ -130,25 +136,6 @@ func evalAgentCmd(args []string, s streams) error {
 		sum.ByKind[agenteval.KindAsk].Pass, sum.ByKind[agenteval.KindAsk].Of, sum.ByKind[agenteval.KindNone].Pass, sum.ByKind[agenteval.KindNone].Of,
 		sum.AskedOutside, sum.Asked)
 	return nil
-}
-
-// resetToolWorld resets the learned statistics of the tool world's APIs and deactivates the
-// model; the catalog must have been imported.
-func resetToolWorld(ctx context.Context, c *command) error {
-	store, err := c.cfg.OpenGraph(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close(context.Background())
-	catalog := toolworld.Catalog("").Name
-	n, err := store.ResetLearned(ctx, catalog)
-	if err != nil {
-		return fmt.Errorf("reset the %s catalog's statistics: %w", catalog, err)
-	}
-	if n == 0 {
-		return fmt.Errorf("the graph has no API of the %s catalog: import it first (navi tools import $NAVI_TOOLWORLD_URL/catalog.json)", catalog)
-	}
-	return store.DeactivateModel(ctx)
 }
 
 // loadQuestions reads the questions of file, or the hand-written set when file is "".
