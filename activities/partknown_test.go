@@ -42,7 +42,7 @@ func TestPartKnownBorrows(t *testing.T) {
 		}}
 		j := joinParts{g: g, found: found, slots: sl}
 		known := planner.Extract(other+", and "+final, sl)
-		return partKnown(known, nil, final, []string{other, final}, sl, j.borrows)
+		return partKnown(known, nil, final, []string{other, final}, sl, j.borrower())
 	}
 	// "there" is Lisbon: the weather's geocoder takes it as a city, and the hotel search's
 	// input is a city too.

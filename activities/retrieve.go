@@ -56,7 +56,7 @@ type GraphStore interface {
 // place of those read from the whole request, and of the whole request's values none that
 // only another part states (others: every part's clause), unless the part states no value at
 // all and borrow (nil: none) says it may take that one for that input (see
-// joinParts.borrows); what the user answered (answered) stays. known itself when clause is
+// joinParts.borrower); what the user answered (answered) stays. known itself when clause is
 // empty.
 func partKnown(known, answered map[string]string, clause string, others []string, slots []planner.Slot, borrow func(key, value, from string) bool) map[string]string {
 	if strings.TrimSpace(clause) == "" {
@@ -375,7 +375,8 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	for _, c := range p.found.Clauses() {
 		others = append(others, c.Text)
 	}
-	if own := partKnown(p.known, p.answered, branches.Own, others, p.slots, p.borrows); !maps.Equal(own, p.known) {
+	borrow := p.borrower()
+	if own := partKnown(p.known, p.answered, branches.Own, others, p.slots, borrow); !maps.Equal(own, p.known) {
 		r := req
 		r.Known = own
 		s, err := p.searcher.Search(ctx, g, r)
@@ -404,7 +405,7 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		clauses[b.API] = b.Clause
 	}
 	knownOf := func(api string) map[string]string {
-		return partKnown(p.known, p.answered, clauses[api], others, p.slots, p.borrows)
+		return partKnown(p.known, p.answered, clauses[api], others, p.slots, borrow)
 	}
 	own := sub.APINames(g)
 	// The other parts' own final steps are retrieval's choice too.
@@ -459,24 +460,37 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 	return p.Grounded(g, req.Exclude).APIs(), nil
 }
 
-// borrows reports whether a part of the request that does not state value may take it for
-// input key ("API.param") from the part from that states it: when value fills, in that part,
-// an input of the same parameter node as key at that part's best tool or at one of the tools
-// that feed it. "What's the weather in Lisbon right now, and what hotels are there?": Lisbon
-// is the weather's city (a geocoder's), so the hotels' city too; "hotels in Rome, and the
-// fixtures of my team": Rome is the hotels' city, never the team.
-func (p joinParts) borrows(key, value, from string) bool {
-	node, ok := p.paramNode(key)
-	if !ok {
-		return false
+// borrower returns the test partKnown borrows by: whether a part of the request that does
+// not state value may take it for input key ("API.param") from the part from that states it.
+// It may when value fills, in that part, an input of the same parameter node as key at that
+// part's best tool or at one of the tools that feed it. "What's the weather in Lisbon right
+// now, and what hotels are there?": Lisbon is the weather's city (a geocoder's), so the
+// hotels' city too; "hotels in Rome, and the fixtures of my team": Rome is the hotels' city,
+// never the team. What each lending part fills is read once (lends).
+func (p joinParts) borrower() func(key, value, from string) bool {
+	lent := map[string]map[string]map[twnm.NodeID]bool{} // by lending part, then value
+	return func(key, value, from string) bool {
+		node, ok := p.paramNode(key)
+		if !ok {
+			return false
+		}
+		if _, ok := lent[from]; !ok {
+			lent[from] = p.lends(from)
+		}
+		return lent[from][value][node]
 	}
+}
+
+// lends maps each value the part of the request from states to the parameter nodes of the
+// inputs it fills at that part's best tool or at one of the tools that feed it.
+func (p joinParts) lends(from string) map[string]map[twnm.NodeID]bool {
 	i := slices.IndexFunc(p.found.Goals, func(g recall.Goal) bool { return g.Text == from })
 	if i < 0 || len(p.found.Goals[i].Candidates) == 0 {
-		return false
+		return nil
 	}
 	best, ok := p.g.APIByName(p.found.Goals[i].Candidates[0].Name)
 	if !ok {
-		return false
+		return nil
 	}
 	near := map[string]bool{p.g.Node(best).Name: true}
 	for _, producers := range p.g.RequiredProducers(best) {
@@ -484,15 +498,19 @@ func (p joinParts) borrows(key, value, from string) bool {
 			near[p.g.Node(id).Name] = true
 		}
 	}
+	out := map[string]map[twnm.NodeID]bool{}
 	for k, v := range planner.Extract(from, p.slots) {
-		if v != value || !near[k[:strings.LastIndex(k, ".")]] {
+		if !near[k[:strings.LastIndex(k, ".")]] {
 			continue
 		}
-		if n, ok := p.paramNode(k); ok && n == node {
-			return true
+		if n, ok := p.paramNode(k); ok {
+			if out[v] == nil {
+				out[v] = map[twnm.NodeID]bool{}
+			}
+			out[v][n] = true
 		}
 	}
-	return false
+	return out
 }
 
 // paramNode is the parameter node of input key ("API.param") in the graph.
@@ -544,17 +562,10 @@ func (p joinParts) throughNamed(ctx context.Context, req twnm.SearchRequest, sub
 	if err != nil || len(plan.Missing()) > 0 {
 		return req, sub, false, nil
 	}
-	used := map[string]bool{}
-	for _, st := range plan.Steps {
-		for _, b := range st.Bindings {
-			if b.Source == twnm.SupplyGiven && st.API+"." != prefix {
-				used[b.Value] = true
-			}
-		}
-	}
+	given := givenValues(plan)
 	for _, v := range withheld {
-		if !used[v] {
-			return req, sub, false, nil
+		if !slices.ContainsFunc(given[v], func(in string) bool { return in[:strings.LastIndex(in, ".")+1] != prefix }) {
+			return req, sub, false, nil // the value is not used upstream
 		}
 	}
 	return r, s, true, nil
