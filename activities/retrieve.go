@@ -500,7 +500,7 @@ func (p joinParts) lends(from string) map[string]map[twnm.NodeID]bool {
 	}
 	out := map[string]map[twnm.NodeID]bool{}
 	for k, v := range planner.Extract(from, p.slots) {
-		if !near[k[:strings.LastIndex(k, ".")]] {
+		if !near[apiOf(k)] {
 			continue
 		}
 		if n, ok := p.paramNode(k); ok {
@@ -536,10 +536,10 @@ func (p joinParts) throughNamed(ctx context.Context, req twnm.SearchRequest, sub
 	if len(req.Named) == 0 || slices.ContainsFunc(sub.APINames(g), func(api string) bool { return req.Named[api] }) {
 		return req, sub, false, nil
 	}
-	prefix := g.Node(req.Target).Name + "."
+	target := g.Node(req.Target).Name
 	withheld := map[string]string{}
 	for k, v := range req.Known {
-		if _, answered := p.answered[k]; strings.HasPrefix(k, prefix) && !answered && strings.TrimSpace(v) != "" {
+		if _, answered := p.answered[k]; apiOf(k) == target && !answered && strings.TrimSpace(v) != "" {
 			withheld[k] = v
 		}
 	}
@@ -564,7 +564,7 @@ func (p joinParts) throughNamed(ctx context.Context, req twnm.SearchRequest, sub
 	}
 	given := givenValues(plan)
 	for _, v := range withheld {
-		if !slices.ContainsFunc(given[v], func(in string) bool { return in[:strings.LastIndex(in, ".")+1] != prefix }) {
+		if !slices.ContainsFunc(given[v], func(in string) bool { return apiOf(in) != target }) {
 			return req, sub, false, nil // the value is not used upstream
 		}
 	}
@@ -650,7 +650,9 @@ func differentNames(inputs []string) bool {
 	return false
 }
 
-// paramOf is the parameter part of "API.param" (API names may hold dots; parameter names do not).
+// apiOf and paramOf are the API and the parameter of an input "API.param" (API names may hold
+// dots; parameter names do not); apiOf is "" when input has no dot.
+func apiOf(input string) string { return input[:max(0, strings.LastIndex(input, "."))] }
 func paramOf(input string) string { return input[strings.LastIndex(input, ".")+1:] }
 
 // genericNameWords are words of API names that say what an API does or how, not what it is
