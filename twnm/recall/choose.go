@@ -392,8 +392,13 @@ func (r *Result) Finalists() []string {
 func asksFor(asked []string, links Links, consumer, producer string) bool {
 	text, inputs, _ := terms(links, consumer)
 	ptext, _, _ := terms(links, producer)
-	mine, skip := set(text), set(slices.Concat(ptext, inputs))
-	return slices.ContainsFunc(asked, func(w string) bool { return mine[w] && !skip[w] })
+	return anyBeyond(asked, text, slices.Concat(ptext, inputs))
+}
+
+// anyBeyond reports whether a word of words is among mine and not among skip.
+func anyBeyond(words, mine, skip []string) bool {
+	in, out := set(mine), set(skip)
+	return slices.ContainsFunc(words, func(w string) bool { return in[w] && !out[w] })
 }
 
 // givesOnly reports whether a word of the request's head names an output of consumer that
@@ -402,8 +407,7 @@ func asksFor(asked []string, links Links, consumer, producer string) bool {
 func givesOnly(head []string, links Links, consumer, producer string) bool {
 	_, inputs, outputs := terms(links, consumer)
 	ptext, _, poutputs := terms(links, producer)
-	mine, skip := set(outputs), set(slices.Concat(ptext, poutputs, inputs))
-	return slices.ContainsFunc(head, func(w string) bool { return mine[w] && !skip[w] })
+	return anyBeyond(head, outputs, slices.Concat(ptext, poutputs, inputs))
 }
 
 // takesWhatIsAsked reports whether the words of the request that api's document matches all
