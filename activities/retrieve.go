@@ -652,7 +652,7 @@ func differentNames(inputs []string) bool {
 
 // apiOf and paramOf are the API and the parameter of an input "API.param" (API names may hold
 // dots; parameter names do not); apiOf is "" when input has no dot.
-func apiOf(input string) string { return input[:max(0, strings.LastIndex(input, "."))] }
+func apiOf(input string) string   { return input[:max(0, strings.LastIndex(input, "."))] }
 func paramOf(input string) string { return input[strings.LastIndex(input, ".")+1:] }
 
 // genericNameWords are words of API names that say what an API does or how, not what it is
