@@ -61,7 +61,7 @@ func Focus(text string) string {
 			}
 			return span(text, trimTrailing(ts[:k]))
 		}
-		if !common[t.low] && !frameWords[t.low] && !isNumeric(t) && !vagueHeads[t.low] {
+		if !common[t.low] && !isNumeric(t) && !vagueHeads[t.low] {
 			content = true
 		}
 	}

@@ -77,27 +77,9 @@ var verbsAmbiguous = set(`book list check search order schedule set track play s
 	lend borrow ship deliver fill submit block unblock mute unmute pin unpin place use draft
 	compose plot draw design arrange query ask roll flip toss`)
 
-// verbsOther are verbs that make a clause a task when they head it but never split a clause
-// on their own ("see", "know").
-var verbsOther = set(`see know learn discover understand need want`)
 
-// motives are heads of clauses that state why the user asks, not what a tool should do
-// ("I want to gather inspiration", "so that I can plan my trip"): such a clause is dropped
-// unless something else in it makes it a task.
-var motives = set(`gather plan explore enjoy relax celebrate impress surprise stay be have
-	feel decide prepare organize organise inspire treat spend unwind catch improve become go
-	travel attend host throw`)
 
-// information are nouns that, as a motive's object, ask for what a tool gives ("gather
-// information", "gather some facts").
-var information = set(`information info details data facts statistics stats figures insights news
-	reviews ratings updates articles`)
 
-// evidence are words that, right after an ambiguous verb, show it is used as a verb:
-// determiners, pronouns and quantifiers ("book a", "list all", "play it", "check whether").
-var evidence = set(`the a an my me us our your his her their its it them him this that these
-	those some any all every each both another one two three four five six seven eight nine
-	ten what which whether how where when who if up out more most down back`)
 
 // articles are the determiners that make a wh-word embedded ("when and where the concert
 // is") rather than a new question ("and which one has ...").
@@ -184,19 +166,8 @@ var wantFrames = phrases(`i'd like to know|i would like to know|i want to know|i
 	`would like to know|would like to|need to know|need to|wants to know|wants to|
 	would love to|is interested in|are interested in|needs|need|would need to`)
 
-// subjectWants are want frames that follow a subject other than the user ("my friend wants
-// to", "they need"): the user asks on their behalf.
-var subjectWants = phrases(`wants to know|wants to|want to know|want to|needs to|need to|needs|need|
-	would like to know|would like to|would love to|would need to`)
 
-// subjectInterests state another subject's interest: a want only when a request verb's -ing
-// form follows ("my company is interested in retrieving the variables", not "my friend is
-// interested in a particular business").
-var subjectInterests = phrases(`is interested in|are interested in`)
 
-// subjectHeads start a subject of up to three words before a subjectWant ("my sister", "our
-// team", "they").
-var subjectHeads = set(`my our their his her they he she`)
 
 // connectives link clauses; they are stripped from the start of a clause.
 var connectives = phrases(`and then|and after that|and afterwards|and finally|and also|
@@ -228,19 +199,7 @@ var midConnectives = set(`then afterwards after_that after_this finally lastly a
 	before_doing_so prior_to_that but_first but_before_that but_also once_that's_done
 	once_done after_which`)
 
-// verbParticles are the verb-particle pairs that show a verb use ("look up", "search for").
-var verbParticles = set(`look_up look_for look_into search_for check_out check_on check_for
-	sign_up sign_in log_in log_into pick_up turn_on turn_off set_up fill_out fill_in call_back
-	write_down print_out read_out shop_for hunt_for scan_for browse_for find_out figure_out
-	work_out`)
 
-// frameWords are the words of frames, fillers and connectives: they carry no content when
-// deciding whether a clause has enough words to stand on its own.
-var frameWords = set(`i i'd i'm i've i'll we we'd we're you u can could would will please kindly
-	pls plz want wanna need like love wish to me my know let help do mind be possible is there
-	a way any was wondering wonder if appreciate grateful am looking trying hope hoping
-	planning for interested in curious about require prefer also just really then and so now
-	ok okay oh well but first next finally lastly additionally plus hi hello hey dear`)
 
 // continuations open a sentence that continues the previous request ("And the weather in
 // Paris.").
@@ -254,16 +213,7 @@ var weakConnectives = set(`and but also plus so now`)
 var ordinalConnectives = set(`first firstly second secondly third thirdly fourth fifth next
 	finally lastly`)
 
-// purposeMarkers introduce a purpose ("so that I can plan my trip"); the clause they start is
-// kept only when it names a tool verb.
-var purposeMarkers = phrases(`so that i can|so that we can|so that i could|so that|
-	in order to|in order for me to|in order for us to|so i can|so we can|so i could|
-	to help me|to help us|which will help me|that will help me|to allow me to|
-	to let me`)
 
-// purposeSubjects follow a purpose marker ("so that I can ...").
-var purposeSubjects = phrases(`i can|we can|i could|we could|i may|i might|i'll be able to|
-	i will be able to|i am able to|i'm able to|i'll|i will|we'll|we will|i|we`)
 
 // trailers are stripped from the end of a clause.
 var trailers = phrases(`please|thanks|thank you|thanks a lot|thank you so much|thx|
@@ -277,10 +227,6 @@ var chitchat = set(`thank thanks thx cheers hi hello hey greetings bye goodbye a
 var smallTalk = phraseSet(`how are you|how are you doing|how's it going|how is it going|what's up|
 	whats up|how have you been|how do you do|are you there|you there`)
 
-// generic words say that a request follows without stating it ("I need two things").
-var generic = set(`do thing things stuff question questions help something a an the of with me
-	you few couple some two three four several following info request requests task tasks
-	favor favour assistance quick small little this these that`)
 
 // referents point back at what an earlier sentence names ("that information", "about it").
 var referents = set(`it this that these those them`)
@@ -310,7 +256,7 @@ var common = func() map[string]bool {
 		actually maybe perhaps kindly pls plz give what which how where when who whom whose
 		why what's how's where's who's when's once today tomorrow tonight yesterday well oh
 		alright anyway last lots many much few id`)
-	for _, s := range []map[string]bool{verbsPlain, verbsAmbiguous, verbsOther, whWords, auxes} {
+	for _, s := range []map[string]bool{verbsPlain, verbsAmbiguous, whWords, auxes} {
 		for w := range s {
 			m[w] = true
 		}
@@ -323,8 +269,6 @@ var common = func() map[string]bool {
 var months = set(`january february march april may june july august september october november
 	december`)
 
-var monthAbbrevs = set(`jan jan. feb feb. mar mar. apr apr. jun jun. jul jul. aug aug. sep sep.
-	sept sept. oct oct. nov nov. dec dec.`)
 
 var weekdays = set(`monday tuesday wednesday thursday friday saturday sunday mon tue tues wed
 	thu thur thurs fri sat sun`)
@@ -335,37 +279,55 @@ var relativeDays = set(`today tonight tomorrow yesterday`)
 // dayParts may follow a relative day ("tomorrow morning").
 var dayParts = set(`morning afternoon evening night noon`)
 
-// relativeHeads open a relative date ("next week", "this weekend", "last month").
-var relativeHeads = set(`this next last coming`)
 
-// relativeTails close a relative date after a relative head.
-var relativeTails = set(`week weekend month year morning afternoon evening night season
-	summer winter spring fall autumn quarter monday tuesday wednesday thursday friday saturday
-	sunday`)
 
 // numberPrefixes may open a number value ("top 5", "next 3 days", "past 2 weeks").
 var numberPrefixes = set(`top first last past next previous`)
 
-// numberWords count only when a unit follows ("two nights").
-var numberWords = set(`two three four five six seven eight nine ten eleven twelve fifteen
-	twenty thirty fifty hundred`)
+// functionWords are the closed-class words of English the lists above name (determiners,
+// pronouns, prepositions, conjunctions, auxiliaries, question words): what a rule consults to
+// tell grammar from content. It is their union, not a list of its own.
+var functionWords = union(articles, notObjects, objectPronouns, whWords, auxes, subjects, referents)
 
-// units may follow a number in a value ("3 nights", "25 km", "9 am").
-var units = set(`% percent km kms kilometers kilometres miles mile mi m meters metres ft feet
-	kg kgs g grams lb lbs pounds oz l liters litres ml usd eur gbp jpy inr cad aud chf cny btc
-	eth dollars dollar euros euro bucks yen rupees pesos days day nights night hours hour hrs h
-	minutes minute mins min seconds sec secs weeks week months month years year yrs people
-	persons person guests guest adults adult kids children child rooms room stars star tickets
-	ticket seats seat items item results result pages page episodes songs tracks videos
-	players points goals shares calories mph kmh km/h °c °f degrees celsius fahrenheit am pm
-	a.m. p.m. o'clock gb mb tb kb bedrooms bedroom bathrooms words lines rows records reviews
-	posts tweets comments movies films books articles recipes hotels restaurants flights
-	passengers servings portions miles/h bpm`)
+// union is the set of the words of every set in sets.
+func union(sets ...map[string]bool) map[string]bool {
+	m := make(map[string]bool)
+	for _, s := range sets {
+		for w := range s {
+			m[w] = true
+		}
+	}
+	return m
+}
 
-// abbreviations keep their final period; the ones in endAbbreviations may also end a sentence
-// when a capitalised word follows.
-var abbreviations = set(`e.g. i.e. etc. vs. mr. mrs. ms. dr. st. no. approx. inc. ltd. jr. sr.
-	u.s. u.k. a.m. p.m. dept. est. min. max. avg. ca. cf. co. corp. ft. mt. nr. p.s. u.s.a.
-	jan. feb. mar. apr. jun. jul. aug. sep. sept. oct. nov. dec.`)
+// motives are heads of clauses that state why the user asks, not what a tool should do
+// ("I want to gather inspiration", "so that I can plan my trip"): such a clause is dropped
+// unless something else in it makes it a task.
+var motives = set(`gather plan explore enjoy relax celebrate impress surprise stay be have
+	feel decide prepare organize organise inspire treat spend unwind catch improve become go
+	travel attend host throw`)
 
-var endAbbreviations = set(`etc. inc. ltd. u.s. u.k. a.m. p.m. co. corp. u.s.a.`)
+// information are nouns that, as a motive's object, ask for what a tool gives ("gather
+// information", "gather some facts").
+var information = set(`information info details data facts statistics stats figures insights news
+	reviews ratings updates articles`)
+
+// subjectWants are want frames that follow a subject other than the user ("my friend wants
+// to", "they need"): the user asks on their behalf.
+var subjectWants = phrases(`wants to know|wants to|want to know|want to|needs to|need to|needs|need|
+	would like to know|would like to|would love to|would need to`)
+
+// subjectInterests state another subject's interest: a want only when a request verb's -ing
+// form follows ("my company is interested in retrieving the variables", not "my friend is
+// interested in a particular business").
+var subjectInterests = phrases(`is interested in|are interested in`)
+
+// subjectHeads start a subject of up to three words before a subjectWant ("my sister", "our
+// team", "they").
+var subjectHeads = set(`my our their his her they he she`)
+
+// relativeHeads open a relative date ("next week", "this weekend", "last Friday").
+var relativeHeads = set(`this next last coming`)
+
+// relativeTails close a relative date after a relative head, as do weekdays and dayParts.
+var relativeTails = set(`week weekend month year`)

@@ -8,6 +8,9 @@ import (
 type sentence struct {
 	toks     []token
 	question bool // it ended with a question mark
+	// intro marks a sentence that ends with a colon: it introduces the requests after it ("I
+	// need two things:", "Please do the following:") and states none itself.
+	intro bool
 }
 
 // isTerminal reports whether a punctuation token ends a sentence.
@@ -32,7 +35,9 @@ func sentences(toks []token) []sentence {
 	start := 0
 	flush := func(question bool) {
 		if len(buf) > start {
-			out = append(out, sentence{toks: buf[start:len(buf):len(buf)], question: question})
+			toks := buf[start:len(buf):len(buf)]
+			intro := toks[len(toks)-1].punct(":")
+			out = append(out, sentence{toks: toks, question: question, intro: intro})
 		}
 		start = len(buf)
 	}
@@ -43,6 +48,7 @@ func sentences(toks []token) []sentence {
 		case isTerminal(t):
 			flush(strings.ContainsAny(t.text, "?？"))
 		case t.punct(":") && k+1 < len(toks) && (toks[k+1].kind == kEnum || isClauseStart(toks, k+1)):
+			buf = append(buf, t) // kept, so that the sentence shows it introduces
 			flush(false)
 		default:
 			buf = append(buf, t)
@@ -185,7 +191,7 @@ func verbAt(ts []token, k int) bool {
 		default:
 			return false
 		}
-		if evidence[n.low] || verbParticles[t.low+"_"+n.low] {
+		if functionWords[n.low] && !notObjects[n.low] {
 			return true
 		}
 		if n.capitalised() && !common[n.low] && !t.capitalised() {
@@ -217,7 +223,7 @@ func counts(ts []token) (words, content int) {
 			continue
 		}
 		words++
-		if t.kind != kWord || !frameWords[t.low] {
+		if t.kind != kWord || !functionWords[t.low] {
 			content++
 		}
 	}
@@ -251,10 +257,6 @@ func splitsAt(ts []token, start, k int) bool {
 			return false // the comma before it was not a split, so neither is this
 		}
 		return andSplits(ts, left, k)
-	}
-	if n, _ := matchPhrase(ts, k, purposeMarkers, false); n > 0 && k+n < len(ts) && wordish(ts[k+n]) {
-		_, content := counts(left)
-		return content >= 1
 	}
 	if n, phrase := matchPhrase(ts, k, connectives, false); n > 0 && midConnectives[phrase] {
 		j := k + n
@@ -306,9 +308,6 @@ func commaSplits(ts []token, left []token, k int) bool {
 	_, content := counts(left)
 	if content == 0 {
 		return false // "Also, find ...", "First, book ..."
-	}
-	if n, _ := matchPhrase(ts, j, purposeMarkers, false); n > 0 && j+n < len(ts) {
-		return true
 	}
 	if !isClauseStart(ts, j) {
 		return false
@@ -393,7 +392,6 @@ type cleaned struct {
 	conns   []string // connectives stripped from its start, joined with "_"
 	frame   bool     // a frame was stripped
 	want    bool     // the frame was a want ("I'd like to")
-	purpose bool     // it states a purpose ("so that I can ...")
 }
 
 // clean strips connectives, purpose markers, frames, fillers and punctuation from the start of
@@ -405,14 +403,6 @@ func clean(seg []token) cleaned {
 		t := ts[0]
 		if t.kind == kPunct {
 			ts = ts[1:]
-			continue
-		}
-		if n, _ := matchPhrase(ts, 0, purposeMarkers, false); n > 0 {
-			c.purpose = true
-			ts = ts[n:]
-			if m, _ := matchPhrase(ts, 0, purposeSubjects, false); m > 0 && m < len(ts) {
-				ts = ts[m:]
-			}
 			continue
 		}
 		if n, phrase := matchPhrase(ts, 0, connectives, false); n > 0 {

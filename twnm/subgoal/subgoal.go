@@ -92,6 +92,9 @@ func Split(request string) []Goal {
 	var tasks, others []cleaned
 	var before []token // the sentence before, when it stated no task
 	for _, s := range sents {
+		if s.intro {
+			continue
+		}
 		segs := splitSentence(s.toks)
 		var first *cleaned // the sentence's first clause, whose frame the others inherit
 		stated := false
@@ -172,7 +175,7 @@ func refersBack(ts []token) bool {
 			return false
 		case referents[t.low]:
 			refers = true
-		case !(generic[t.low] || evidence[t.low] || notObjects[t.low] || fillers[t.low] || verbsPlain[t.low] ||
+		case !(functionWords[t.low] || fillers[t.low] || verbsPlain[t.low] ||
 			verbsAmbiguous[t.low] || references[t.low] || t.low == "to" || t.low == "well"):
 			return false
 		}
@@ -204,25 +207,15 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 		head = ts[0].low
 	}
 	var words []string
-	allGeneric := true
 	for _, t := range ts {
 		if t.kind == kWord {
 			words = append(words, t.low)
-			allGeneric = allGeneric && generic[t.low]
-		} else if t.kind != kPunct {
-			allGeneric = false
 		}
 	}
-	if chitchat[head] || smallTalk[strings.Join(words, " ")] || allGeneric {
+	if chitchat[head] || smallTalk[strings.Join(words, " ")] {
 		return no
 	}
 	verb := verbsPlain[head] || verbsAmbiguous[head]
-	if c.purpose {
-		if verb && !motives[head] {
-			return yes
-		}
-		return no
-	}
 	question := whWords[head] || auxQuestionAt(ts, 0) || endsQuestion
 	// A motive that names a concrete input ("explore a set of colors based on 'yellow'") or
 	// the tool to use ("explore the languages using the Translate it API") asks for something
@@ -232,7 +225,7 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 	if (c.want || first.want) && motives[head] && !question && !concrete && !informs {
 		return maybe
 	}
-	if question || verb || informs || verbsOther[head] || c.frame || first.frame {
+	if question || verb || informs || c.frame || first.frame {
 		return yes
 	}
 	// "And the weather in Paris.": a noun phrase continuing the previous request.

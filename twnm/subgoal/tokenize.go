@@ -269,8 +269,9 @@ func threeDigits(s string, i int) bool {
 	return n == 3
 }
 
-// markAbbreviations glues the period after a known abbreviation or an initial ("J. K.
-// Rowling") to its word, so that it does not end a sentence.
+// markAbbreviations glues the period after an abbreviation or an initial ("J. K. Rowling")
+// to its word, so that it does not end a sentence. An abbreviation is known by its shape, not
+// by a list: a dotted word, or a period that no new sentence follows.
 func markAbbreviations(s string, toks []token) []token {
 	out := make([]token, 0, len(toks))
 	for k := 0; k < len(toks); k++ {
@@ -279,14 +280,20 @@ func markAbbreviations(s string, toks []token) []token {
 			out = append(out, t)
 			continue
 		}
-		cand := t.low + "."
 		var next token
 		if k+2 < len(toks) {
 			next = toks[k+2]
 		}
 		switch {
-		case abbreviations[cand]:
-			t.endsSentence = endAbbreviations[cand] && next.capitalised()
+		case dottedAbbreviation(t.text):
+			// "e.g.", "a.m.", "U.S.": a capitalised one ends its sentence when a capitalised word
+			// follows ("... in the U.S. Then ..."), a lowercase one never ("e.g. Paris")
+			t.endsSentence = t.capitalised() && next.capitalised()
+		case utf8.RuneCountInString(t.text) == 2 && t.capitalised() && !allCaps(t.text) && next.capitalised():
+			// a title before a name ("Dr. Patel", "St. Louis")
+		case k+2 < len(toks) && (next.kind == kWord && !next.capitalised() || isNumeric(next)):
+			// a period that a lowercase word or a number follows ends no sentence ("approx. 5
+			// km", "vs. them")
 		case utf8.RuneCountInString(t.text) == 1 && t.capitalised() && next.capitalised() && !common[next.low]:
 			// an initial
 		default:
@@ -300,6 +307,21 @@ func markAbbreviations(s string, toks []token) []token {
 		k++
 	}
 	return out
+}
+
+// dottedAbbreviation reports whether w is letters of one or two between periods ("e.g",
+// "u.s.a"), not a domain name ("Kick.com").
+func dottedAbbreviation(w string) bool {
+	parts := strings.Split(w, ".")
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if n := utf8.RuneCountInString(p); n == 0 || n > 2 {
+			return false
+		}
+	}
+	return true
 }
 
 // markEnums replaces enumeration markers ("1)", "2.", "(3)", "a)") by kEnum tokens. "N)" counts

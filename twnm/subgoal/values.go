@@ -185,7 +185,7 @@ func isMonth(t token, strict bool) bool {
 	if strict {
 		return months[w] && w != "may" && t.capitalised()
 	}
-	return months[w] || (monthAbbrevs[w] && t.capitalised())
+	return months[w]
 }
 
 // dateAt returns the number of tokens of a date at k: "3 March", "3rd of March 2024",
@@ -232,7 +232,7 @@ func dateAt(ts []token, k int) int {
 }
 
 // relativeAt returns the number of tokens of a relative date or a time at k: "today",
-// "tomorrow morning", "the day after tomorrow", "next week", "this weekend", "Monday", "noon".
+// "tomorrow morning", "the day after tomorrow", "Monday", "noon".
 func relativeAt(ts []token, k int) int {
 	t := ts[k]
 	w := base(t)
@@ -248,7 +248,7 @@ func relativeAt(ts []token, k int) int {
 			return 2
 		}
 		return 1
-	case relativeHeads[w] && relativeTails[next]:
+	case relativeHeads[w] && (relativeTails[next] || weekdays[next] || dayParts[next]):
 		return 2
 	case weekdays[w] && (len(w) > 3 && !strings.HasPrefix(w, "sun") || t.capitalised()):
 		if dayParts[next] {
@@ -262,8 +262,9 @@ func relativeAt(ts []token, k int) int {
 }
 
 // numberAt returns the number of tokens of a number value at k, with a prefix ("top 5",
-// "next 3 days") and a unit ("3 nights", "9 am", "200 USD"); a number word counts only with a
-// unit ("two nights").
+// "next 3 days") and what it counts: the plural noun right after a whole number ("3 nights",
+// "2 adults"), known by its form, not by a list of units. Amounts, rates and times stand alone
+// ("$300,000 mortgage", "6.5% over").
 func numberAt(ts []token, k int) int {
 	i := k
 	if numberPrefixes[ts[i].low] && i+1 < len(ts) && isNumeric(ts[i+1]) {
@@ -271,17 +272,17 @@ func numberAt(ts []token, k int) int {
 	}
 	t := ts[i]
 	unitAt := func(j int) bool {
-		return j < len(ts) && ts[j].kind == kWord && units[base(ts[j])]
+		return j < len(ts) && ts[j].kind == kWord && !functionWords[ts[j].low] && !ts[j].capitalised() &&
+			len(ts[j].low) > 3 && strings.HasSuffix(ts[j].low, "s") && wholeNumber(t.text)
 	}
-	switch {
-	case isNumeric(t):
-	case numberWords[t.low] && unitAt(i+1) && i == k:
-	default:
+	if !isNumeric(t) {
 		return 0
 	}
 	switch {
 	case unitAt(i + 1):
 		i++
+	case i+1 < len(ts) && meridiem(ts[i+1].low):
+		i++ // "8 pm", "2:30 p.m."
 	case i+2 < len(ts) && ts[i+1].punct("°") && ts[i+2].start == ts[i+1].end &&
 		(ts[i+2].low == "c" || ts[i+2].low == "f"):
 		i += 2 // "30 °C", "86°F"
@@ -289,8 +290,15 @@ func numberAt(ts []token, k int) int {
 	return i + 1 - k
 }
 
-// notIDs are short all-capital words that are no values.
-var notIDs = set(`I OK A AM PM ID PS FYI ASAP PLS PLZ THX LOL BTW OMG`)
+// meridiem reports whether w marks a time of the twelve-hour clock.
+func meridiem(w string) bool {
+	return w == "am" || w == "pm" || w == "a.m." || w == "p.m."
+}
+
+// wholeNumber reports whether s is digits alone ("3", "12").
+func wholeNumber(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
 
 // isID reports whether t is an id: letters and digits mixed ("AB123", "tt0111161"), an
 // underscore ("user_42"), a handle or tag ("@nasa", "#travel"), or two or more capitals
@@ -321,7 +329,7 @@ func allCaps(s string) bool {
 			letters++
 		}
 	}
-	return letters >= 2 && !notIDs[strings.Trim(s, ".")]
+	return letters >= 2
 }
 
 // isDomain reports whether t is a domain name ("Kick.com", "example.org"): dotted labels, the
@@ -353,17 +361,17 @@ func isDomain(t token) bool {
 // continues it only before another name word.
 func properAt(ts []token, k int) int {
 	t := ts[k]
-	if t.inTitle || !named(t) || notIDs[t.text] || strings.HasPrefix(t.low, "i'") {
+	if t.inTitle || !named(t) || strings.HasPrefix(t.low, "i'") {
 		return 0
 	}
 	name := func(i int) bool { // a capitalised word that is not a common one
-		return i < len(ts) && named(ts[i]) && !common[base(ts[i])] && !notIDs[ts[i].text]
+		return i < len(ts) && named(ts[i]) && !common[base(ts[i])]
 	}
 	switch {
 	case name(k) && !t.sentStart:
 	case name(k+1) && !strings.HasSuffix(t.low, "'s"):
 		// "Lionel Messi" at the start of a sentence, "The Godfather", "Top Gun"
-		if common[t.low] && (t.sentStart || !determinersForProper[t.low] && !topWords[t.low]) {
+		if common[t.low] && (t.sentStart || !determinersForProper[t.low]) {
 			return 0
 		}
 	default:
@@ -413,6 +421,3 @@ func named(t token) bool {
 	return unicode.IsLower(r) && strings.IndexFunc(t.text[w:], unicode.IsUpper) >= 0
 }
 
-// topWords are capitalised common words that may open a title mid-sentence ("Top Gun", "Good
-// Will Hunting", "New York").
-var topWords = set(`top good best new old big little great last first`)
