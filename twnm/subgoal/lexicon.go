@@ -77,10 +77,6 @@ var verbsAmbiguous = set(`book list check search order schedule set track play s
 	lend borrow ship deliver fill submit block unblock mute unmute pin unpin place use draft
 	compose plot draw design arrange query ask roll flip toss`)
 
-
-
-
-
 // articles are the determiners that make a wh-word embedded ("when and where the concert
 // is") rather than a new question ("and which one has ...").
 var articles = set(`the a an my your his her its our their this that these those`)
@@ -166,9 +162,6 @@ var wantFrames = phrases(`i'd like to know|i would like to know|i want to know|i
 	`would like to know|would like to|need to know|need to|wants to know|wants to|
 	would love to|is interested in|are interested in|needs|need|would need to`)
 
-
-
-
 // connectives link clauses; they are stripped from the start of a clause.
 var connectives = phrases(`and then|and after that|and afterwards|and finally|and also|
 	and lastly|and next|and now|after that|after this|afterwards|and|then|also|additionally|
@@ -199,8 +192,6 @@ var midConnectives = set(`then afterwards after_that after_this finally lastly a
 	before_doing_so prior_to_that but_first but_before_that but_also once_that's_done
 	once_done after_which`)
 
-
-
 // continuations open a sentence that continues the previous request ("And the weather in
 // Paris.").
 var continuations = set(`and also plus and_also additionally as_well_as in_addition`)
@@ -213,8 +204,6 @@ var weakConnectives = set(`and but also plus so now`)
 var ordinalConnectives = set(`first firstly second secondly third thirdly fourth fifth next
 	finally lastly`)
 
-
-
 // trailers are stripped from the end of a clause.
 var trailers = phrases(`please|thanks|thank you|thanks a lot|thank you so much|thx|
 	if possible|if you can|if you could|for me please|as soon as possible`)
@@ -226,7 +215,6 @@ var chitchat = set(`thank thanks thx cheers hi hello hey greetings bye goodbye a
 // smallTalk are whole clauses that are chit-chat even though they look like questions.
 var smallTalk = phraseSet(`how are you|how are you doing|how's it going|how is it going|what's up|
 	whats up|how have you been|how do you do|are you there|you there`)
-
 
 // referents point back at what an earlier sentence names ("that information", "about it").
 var referents = set(`it this that these those them`)
@@ -269,7 +257,6 @@ var common = func() map[string]bool {
 var months = set(`january february march april may june july august september october november
 	december`)
 
-
 var weekdays = set(`monday tuesday wednesday thursday friday saturday sunday mon tue tues wed
 	thu thur thurs fri sat sun`)
 
@@ -278,8 +265,6 @@ var relativeDays = set(`today tonight tomorrow yesterday`)
 
 // dayParts may follow a relative day ("tomorrow morning").
 var dayParts = set(`morning afternoon evening night noon`)
-
-
 
 // numberPrefixes may open a number value ("top 5", "next 3 days", "past 2 weeks").
 var numberPrefixes = set(`top first last past next previous`)

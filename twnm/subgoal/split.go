@@ -388,10 +388,10 @@ func gerundAt(ts []token, k int) bool {
 
 // cleaned is a clause segment with its framing stripped.
 type cleaned struct {
-	toks    []token
-	conns   []string // connectives stripped from its start, joined with "_"
-	frame   bool     // a frame was stripped
-	want    bool     // the frame was a want ("I'd like to")
+	toks  []token
+	conns []string // connectives stripped from its start, joined with "_"
+	frame bool     // a frame was stripped
+	want  bool     // the frame was a want ("I'd like to")
 }
 
 // clean strips connectives, purpose markers, frames, fillers and punctuation from the start of

@@ -420,4 +420,3 @@ func named(t token) bool {
 	r, w := utf8.DecodeRuneInString(t.text)
 	return unicode.IsLower(r) && strings.IndexFunc(t.text[w:], unicode.IsUpper) >= 0
 }
-
