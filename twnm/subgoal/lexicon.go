@@ -93,7 +93,7 @@ var whWords = set(`what what's whats which how how's where where's when when's w
 	whom whose why`)
 
 // auxes start yes/no questions ("is there", "does it", "can I").
-var auxes = set(`is are was were do does did can could will would should has have had am
+var auxes = set(`is are was were do does did can could will would should may might must shall has have had am
 	isn't aren't don't doesn't didn't can't won't`)
 
 // subjects follow an aux in a yes/no question.
@@ -231,26 +231,10 @@ var determinersForProper = set(`the`)
 // values.
 var properConnectors = set(`of de del della da di du des van von la le el al bin & y the`)
 
-// common are words that never start a proper-noun value even when capitalised.
-var common = func() map[string]bool {
-	m := set(`a an the and or but if of in on at to for from with by about as into like through
-		after before between under over near i me my we us our you your he him his she her it
-		its they them their this that these those is are was were be been am do does did have
-		has had can could will would should may might must shall not no yes please thanks
-		thank hi hello hey dear also then so just there here some any all each every both more
-		most other such only own same too very now ok okay great awesome sure cool nice good
-		best top latest i'm i'd i've i'll let's that's it's there's first second third
-		finally lastly next additionally afterwards plus moreover furthermore besides however
-		actually maybe perhaps kindly pls plz give what which how where when who whom whose
-		why what's how's where's who's when's once today tomorrow tonight yesterday well oh
-		alright anyway last lots many much few id`)
-	for _, s := range []map[string]bool{verbsPlain, verbsAmbiguous, whWords, auxes} {
-		for w := range s {
-			m[w] = true
-		}
-	}
-	return m
-}()
+// common are words that never start a proper-noun value even when capitalised: the
+// closed-class words, the request verbs and the words that open or link requests.
+var common = union(functionWords, fillers, chitchat, weakConnectives, ordinalConnectives,
+	relativeDays, relativeHeads, verbsPlain, verbsAmbiguous)
 
 // months maps month names and abbreviations; "may" and the abbreviations only count next to a
 // number.
