@@ -34,6 +34,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 // Slot is an input parameter the text may state a value for.
@@ -1058,30 +1060,6 @@ func exSubsequence(short, long string) bool {
 
 // Rule 5: free text.
 
-// exStartWords are words that start a question or a request; capitalised at the start of a
-// sentence, they are no names.
-var exStartWords = exSet("what", "what's", "whats", "which", "who", "who's", "whom", "whose", "when",
-	"where", "where's", "why", "how", "how's", "is", "are", "am", "was", "were", "do", "does", "did",
-	"can", "could", "would", "will", "should", "shall", "may", "might", "must", "please", "find", "book",
-	"give", "search", "show", "tell", "get", "list", "look", "check", "reserve", "fetch", "compute",
-	"estimate", "plan", "help", "need", "want", "i", "we", "you", "they", "he", "she", "it", "my", "our",
-	"your", "the", "a", "an", "and", "but", "or", "so", "then", "also", "now", "hi", "hello", "hey",
-	"yes", "no", "ok", "okay", "thanks", "thank", "this", "that", "these", "those", "there", "here",
-	"let", "let's", "in", "on", "at", "for", "from", "to", "of", "with", "near", "by", "if", "any",
-	"some", "all", "send", "make", "call", "use", "try", "compare", "recommend", "suggest", "locate",
-	// more request verbs ("Add a meeting …", "Cancel my booking …")
-	"add", "set", "create", "delete", "remove", "cancel", "update", "change", "modify", "schedule",
-	"register", "convert", "translate", "calculate", "generate", "retrieve", "provide", "order", "buy",
-	"play", "remind", "query", "open", "start", "stop", "turn", "record", "share", "post", "identify",
-	"verify", "validate", "summarize", "summarise", "explain", "describe", "analyze", "analyse",
-	"display", "view", "download", "upload", "track", "monitor", "notify", "review", "save", "edit",
-	"reset", "rename", "sort", "filter", "count", "obtain", "determine", "enable", "disable",
-	// adverbs that open a sentence of a longer request ("Additionally, I want …")
-	"additionally", "finally", "lastly", "next", "moreover", "furthermore", "however", "besides",
-	"meanwhile", "afterwards", "afterward", "subsequently", "first", "firstly", "second", "secondly",
-	"third", "thirdly", "alternatively", "similarly", "likewise", "otherwise", "instead", "therefore",
-	"specifically", "ideally", "preferably", "optionally", "importantly", "currently", "recently",
-	"after", "before", "once", "while", "since", "as", "because", "again", "plus")
 
 // exStopNames are capitalised tokens that are no names of the kind a free-text slot takes,
 // wherever they stand: the pronoun I, the abbreviations questions use as plain words ("UTC
@@ -1133,7 +1111,9 @@ func (x *extraction) nameWord(i int) bool {
 	if !unicode.IsUpper(r) {
 		return false
 	}
-	if t.sentStart && (exStartWords[t.lower] || x.cueWord(exStem(t.lower))) {
+	// A word that starts a request ("Find", "What", "Additionally") is no name: the
+	// sub-goal splitter's list of words that never open one says which.
+	if t.sentStart && (subgoal.Common(t.lower) || x.cueWord(exStem(t.lower))) {
 		return false
 	}
 	return true

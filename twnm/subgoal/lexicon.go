@@ -300,3 +300,9 @@ var relativeHeads = set(`this next last coming`)
 
 // relativeTails close a relative date after a relative head, as do weekdays and dayParts.
 var relativeTails = set(`week weekend month year`)
+
+// Common reports whether w (lowercase) is a word that never opens a name even when
+// capitalised: a closed-class word, a request verb, or a word that opens or links requests.
+func Common(w string) bool {
+	return common[strings.ReplaceAll(w, "’", "'")]
+}
