@@ -455,13 +455,11 @@ var (
 		"user", "author", "owner", "contact", "attendee", "patient", "recipient", "sender", "employee",
 		"member", "player", "artist", "actor", "driver", "manager", "coach", "holder", "buyer", "seller",
 		"tenant", "visitor", "surname", "firstname", "lastname", "fullname", "first", "last", "full")
-	// exGenericWords are name or description words too vague to name a value on their own.
+	// exGenericWords are name or description words too vague to name a value on their own,
+	// beside the closed-class words (subgoal.Function).
 	exGenericWords = exSet("name", "id", "uuid", "guid", "ids", "type", "code", "key", "ref", "min", "max",
-		"num", "number", "count", "value", "total", "level", "in", "out", "on", "at", "of", "to", "by",
-		"for", "from", "the", "and", "or", "is", "a", "an", "with", "this", "that", "its", "it", "be",
-		"as", "e", "g", "eg", "ie", "not", "no", "optional", "default", "given", "used", "use", "which",
-		"when", "where", "what", "who", "how", "one", "each", "any", "all", "only", "also", "yyyy", "mm",
-		"dd", "hh", "ss", "api", "per", "m", "km", "s")
+		"num", "number", "count", "value", "total", "level", "optional", "default", "given", "used", "use",
+		"one", "each", "api", "per")
 	// exSkipWords may stand between a cue and its value ("party size of 4", "checking in on
 	// 2026-12-01", "a guest named Ana Silva").
 	exSkipWords = exSet("of", "is", "are", "was", "on", "at", "as", "equals", "about", "called", "named", "=", ":")
@@ -488,6 +486,12 @@ var exSynonyms = map[string][]string{
 	"city name":  {"city", "town"},
 	"postcode":   {"postal code", "zip code", "zip"},
 	"zip":        {"postal code", "zip code", "postcode"},
+}
+
+// exGeneric reports whether w says too little to name a value: a closed-class word or one of
+// exGenericWords.
+func exGeneric(w string) bool {
+	return exGenericWords[w] || subgoal.Function(w)
 }
 
 func exSet(ws ...string) map[string]bool {
@@ -561,12 +565,12 @@ func exCues(slots []exSlot) {
 	for i := range slots {
 		s := &slots[i]
 		for _, w := range s.words {
-			if len(w) >= 3 && !exGenericWords[w] {
+			if len(w) >= 3 && !exGeneric(w) {
 				single[i] = append(single[i], w)
 			}
 		}
 		for _, w := range s.desc {
-			if len(w) >= 3 && !exGenericWords[w] && exLetters(w) {
+			if len(w) >= 3 && !exGeneric(w) && exLetters(w) {
 				single[i] = append(single[i], w)
 			}
 		}
@@ -1034,7 +1038,7 @@ func exNames(prefix string, words []string) bool {
 		return false
 	}
 	for _, w := range words {
-		if exGenericWords[w] || len(w) < 2 {
+		if exGeneric(w) || len(w) < 2 {
 			continue
 		}
 		switch {
@@ -1072,10 +1076,6 @@ var exStopNames = exSet("i", "i'm", "i'd", "i'll", "i've", "utc", "gmt", "uv", "
 	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
 	"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
 	"november", "december")
-
-// exConnectors may join the capitalised words of one name ("Rio de Janeiro", "Isle of Man").
-var exConnectors = exSet("de", "da", "dos", "das", "del", "della", "di", "du", "la", "le",
-	"van", "von", "der", "den", "al", "el", "of")
 
 // exPlacePreps before a phrase say it names a place ("in Paris", "near Rome"), as do
 // exPlaceHeads followed by "of" ("the centre of Madrid"); exPersonPreps before it say it
@@ -1142,7 +1142,7 @@ func (x *extraction) phraseAt(j int) (int, bool) {
 		case x.nameWord(b + 1):
 			b++
 			continue
-		case b+2 < len(x.toks) && !x.used[b+1] && exConnectors[x.toks[b+1].text] && x.nameWord(b+2):
+		case b+2 < len(x.toks) && !x.used[b+1] && subgoal.Connector(x.toks[b+1].text) && x.nameWord(b+2):
 			b += 2
 			continue
 		}

@@ -229,7 +229,7 @@ var determinersForProper = set(`the`)
 // properConnectors may join capitalised words into one name ("Bank of America", "Stade de
 // France", "Barnes & Noble"). "and" is deliberately missing: "between Paris and Lyon" are two
 // values.
-var properConnectors = set(`of de del della da di du des van von la le el al bin & y the`)
+var properConnectors = set(`of de del della da di du des dos das der den van von la le el al bin & y the`)
 
 // common are words that never start a proper-noun value even when capitalised: the
 // closed-class words, the request verbs and the words that open or link requests.
@@ -305,4 +305,16 @@ var relativeTails = set(`week weekend month year`)
 // capitalised: a closed-class word, a request verb, or a word that opens or links requests.
 func Common(w string) bool {
 	return common[strings.ReplaceAll(w, "’", "'")]
+}
+
+// Function reports whether w (lowercase) is a closed-class word: a determiner, a pronoun, a
+// preposition, a conjunction, an auxiliary or a question word.
+func Function(w string) bool {
+	return functionWords[strings.ReplaceAll(w, "’", "'")]
+}
+
+// Connector reports whether w may join the capitalised words of one name ("Rio de Janeiro",
+// "Bank of America").
+func Connector(w string) bool {
+	return properConnectors[strings.ToLower(w)]
 }
