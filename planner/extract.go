@@ -1064,7 +1064,6 @@ func exSubsequence(short, long string) bool {
 
 // Rule 5: free text.
 
-
 // exStopNames are capitalised tokens that are no names of the kind a free-text slot takes,
 // wherever they stand: the pronoun I, the abbreviations questions use as plain words ("UTC
 // offset", "UV index", "a TV show", "a QR code", "the IP address"), and days and months ("on
