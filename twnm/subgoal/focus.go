@@ -116,5 +116,5 @@ func pastVerb(t token) bool {
 	if auxes[t.low] || common[t.low] {
 		return false
 	}
-	return whFollowers[t.low] && len(t.low) > 3 || strings.HasSuffix(t.low, "ed")
+	return strings.HasSuffix(t.low, "ed")
 }

@@ -99,13 +99,6 @@ var auxes = set(`is are was were do does did can could will would should may mig
 // subjects follow an aux in a yes/no question.
 var subjects = set(`i you we it there they he she this that these those my the any`)
 
-// whFollowers may follow a wh-word that opens a new question after "and" or a comma ("and how
-// many", "and what is"); a wh-word followed by a determiner ("when and where the concert is")
-// is an embedded clause instead.
-var whFollowers = set(`is are was were do does did can could will would should has have had
-	many much long far old often big large tall else kind type time day year won wrote sang
-	made sold gave took came became ran played scored directed released composed founded
-	invented built painted starred produced published happened`)
 
 // fillers may stand between the words of a frame or before a verb ("can you also please").
 var fillers = set(`also please kindly just quickly additionally then really maybe perhaps

@@ -151,10 +151,13 @@ func whQuestionAt(ts []token, k int) bool {
 		return false
 	}
 	n := ts[k+1].low
-	if whFollowers[n] || strings.HasSuffix(n, "ed") || verbsPlain[n] || strings.HasSuffix(n, "'s") {
+	// "how many", "who directed", "what is": an auxiliary, or a content word that no subject
+	// follows ("what ingredients I need" is embedded); a determiner or a pronoun makes the
+	// clause embedded ("when and where the concert is") unless an auxiliary follows the noun it
+	// opens ("which city is").
+	if auxes[n] || !functionWords[n] && !(k+2 < len(ts) && subjects[ts[k+2].low] && !articles[ts[k+2].low]) {
 		return true
 	}
-	// "which city is", "what team has": a noun, then an aux.
 	return !articles[n] && k+2 < len(ts) && ts[k+2].kind == kWord && auxes[ts[k+2].low]
 }
 
