@@ -99,7 +99,6 @@ var auxes = set(`is are was were do does did can could will would should may mig
 // subjects follow an aux in a yes/no question.
 var subjects = set(`i you we it there they he she this that these those my the any`)
 
-
 // fillers may stand between the words of a frame or before a verb ("can you also please").
 var fillers = set(`also please kindly just quickly additionally then really maybe perhaps
 	possibly now still`)
