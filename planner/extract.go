@@ -1405,15 +1405,9 @@ func (x *extraction) freeText() {
 	}
 }
 
-// exKindNouns name a kind of thing a name right after them is one of ("the collection The
-// Hunger Games", "the series Friends", "the company Pixar"); exPersonVerbs before "by" say the
-// name after it is a person's ("directed by Christopher Nolan"), as exPersonCues do right
-// before it ("starring Tom Hanks").
+// exPersonVerbs before "by" say the name after it is a person's ("directed by Christopher
+// Nolan"), as exPersonCues do right before it ("starring Tom Hanks").
 var (
-	exKindNouns = exSet("collection", "series", "show", "tv", "movie", "film", "company", "studio",
-		"network", "person", "actor", "actress", "director", "artist", "band", "singer", "album", "song",
-		"track", "playlist", "podcast", "channel", "book", "author", "team", "league", "player", "game",
-		"app", "brand", "product", "stock", "coin", "token", "hotel", "restaurant", "airline", "airport")
 	exPersonVerbs = exSet("directed", "written", "played", "performed", "sung", "composed", "created")
 	exPersonCues  = exSet("starring", "featuring")
 )
@@ -1426,8 +1420,8 @@ var (
 )
 
 // kindsAt returns what the words around the phrase starting at token a say it names, stemmed:
-// the kind nouns among the two words before it ("the tv series The Last Of Us" is a series
-// and tv); a person after a verb of authorship and "by", or after "starring"; a person whose
+// the content words among the two words right before it ("the tv series The Last Of Us" is a
+// series and tv; a word no slot's API is named by narrows nothing, see about); a person after a verb of authorship and "by", or after "starring"; a person whose
 // possessive a work follows ("Clint Eastwood's latest movie"), owned being the words its
 // possessive governs (see possessed).
 func (x *extraction) kindsAt(a int, owned []string) []string {
@@ -1449,7 +1443,7 @@ func (x *extraction) kindsAt(a int, owned []string) []string {
 		return []string{"person"}
 	}
 	var out []string
-	for k := 1; k <= 2 && exKindNouns[prev(k)]; k++ {
+	for k := 1; k <= 2 && prev(k) != "" && !exGeneric(prev(k)) && !exStopNames[prev(k)]; k++ {
 		out = append(out, exStem(prev(k)))
 	}
 	return out
