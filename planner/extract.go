@@ -1111,17 +1111,48 @@ func (x *extraction) nameWord(i int) bool {
 		return false
 	}
 	// A word that starts a request ("Find", "What", "Additionally") is no name: the
-	// sub-goal splitter's list of words that never open one says which.
-	if t.sentStart && (subgoal.Common(t.lower) || x.cueWord(exStem(t.lower))) {
+	// sub-goal splitter's closed-class and connective words say which, and so does a word
+	// an API is named by ("Query meeting of John" beside QueryMeeting).
+	if t.sentStart && (subgoal.Common(t.lower) || x.cueWord(exStem(t.lower)) || x.apiWord(exStem(t.lower)) || x.verbUse(i)) {
 		return false
 	}
 	return true
+}
+
+// verbUse reports whether the word at i is used as a verb by what follows it ("Show me",
+// "List the", "Add a"; see subgoal.ShowsVerb).
+func (x *extraction) verbUse(i int) bool {
+	if i+1 >= len(x.toks) || x.toks[i+1].kind != exTokWord {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(x.toks[i+1].text)
+	return !unicode.IsUpper(r) && subgoal.ShowsVerb(x.toks[i+1].lower) // "Serie A" is a name
 }
 
 func (x *extraction) cueWord(w string) bool {
 	for _, s := range x.slots {
 		for _, c := range s.cues {
 			if len(c) == 1 && c[0] == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// apiWord reports whether w (stemmed) is a word of the name of a slot's API ("query" of
+// QueryMeeting.user_name).
+func (x *extraction) apiWord(w string) bool {
+	for _, s := range x.slots {
+		api, _, ok := strings.Cut(s.Key, "."+s.Name)
+		if !ok {
+			continue
+		}
+		if i := strings.LastIndex(api, "."); i >= 0 {
+			api = api[i+1:] // the name within its family ("stay.Book" names Book)
+		}
+		for _, n := range exWords(api) {
+			if exStem(n) == w {
 				return true
 			}
 		}

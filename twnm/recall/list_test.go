@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 func TestRetrieveTakesListsApart(t *testing.T) {
@@ -96,4 +98,43 @@ func TestResultWithout(t *testing.T) {
 	assert.Equal(t, []string{"B", "C"}, names(r.Goals[1]))
 	assert.Equal(t, []string{"C"}, names(*r.Focus))
 	assert.NotContains(t, r.Relevance(), "A")
+}
+
+func TestRetrieveConfirmsTentativeClauses(t *testing.T) {
+	cat := twnm.Catalog{Name: "office", APIs: []twnm.API{
+		{Name: "QueryMeeting", Description: "Query the meetings of a user.",
+			Inputs: []twnm.Param{{Name: "user_name", Type: "string", Required: true}}},
+		{Name: "EmailReminder", Description: "Send an email reminder about a meeting to an address.",
+			Inputs: []twnm.Param{{Name: "email", Type: "string", Required: true}}},
+		{Name: "Weather", Description: "Current weather in a city."},
+	}}
+	g, err := twnm.Build(context.Background(), cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	mem, err := NewMemory(g, MemoryOptions{})
+	require.NoError(t, err)
+	tests := []struct {
+		request string
+		want    []string // the clause goals' texts after retrieval
+	}{
+		// "Query meeting of John" shows no verb by its form; the catalog's QueryMeeting, named
+		// by the clause's first word, says it asks for a tool.
+		{"Query meeting of John and send email reminder to john@example.com.",
+			[]string{"Query meeting of John", "send email reminder to john@example.com"}},
+		// A context sentence no tool is relevant to goes.
+		{"Bananas and apples for breakfast. Send an email reminder to john@example.com.",
+			[]string{"Send an email reminder to john@example.com"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			require.True(t, slices.ContainsFunc(subgoal.Split(tt.request), func(g subgoal.Goal) bool { return g.Tentative }),
+				"Split(%q) marks a clause tentative", tt.request)
+			r, err := Retrieve(context.Background(), mem, embed.Default(), tt.request, Options{})
+			require.NoError(t, err)
+			var got []string
+			for _, c := range r.Clauses() {
+				got = append(got, c.Text)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
 }

@@ -13,12 +13,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/naviagent/navi/twnm/bm25"
 
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/subgoal"
@@ -331,8 +334,11 @@ func RetrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 
 func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (*Result, error) {
 	r := newRanker(src, emb, o)
-	goals, err := splitLists(ctx, r, goals)
+	goals, err := confirm(ctx, r, goals)
 	if err != nil {
+		return nil, err
+	}
+	if goals, err = splitLists(ctx, r, goals); err != nil {
 		return nil, err
 	}
 	res := &Result{}
@@ -389,6 +395,59 @@ func splitLists(ctx context.Context, r *ranker, goals []subgoal.Goal) ([]subgoal
 		i++
 	}
 	return goals, nil
+}
+
+// confirm keeps the tentative clauses of goals (subgoal.Goal.Tentative: their form states no
+// task) that some tool is relevant to, and drops the others: whether a clause asks for a task
+// is retrieval's to say, not a word list's. A request keeps at least one clause.
+func confirm(ctx context.Context, r *ranker, goals []subgoal.Goal) ([]subgoal.Goal, error) {
+	if !slices.ContainsFunc(goals, func(g subgoal.Goal) bool { return g.Tentative }) {
+		return goals, nil
+	}
+	ranked, err := r.rank(ctx, goals)
+	if err != nil {
+		return nil, err
+	}
+	// As relevant as the least relevant clause that states its task: the floor alone lets a
+	// context sentence ("my username is ...") through wherever an account tool is near it.
+	bar := math.Inf(1)
+	for i, g := range goals {
+		if !g.Tentative && !g.Whole {
+			bar = min(bar, ranked[i].Best)
+		}
+	}
+	var kept []subgoal.Goal
+	clauses := 0
+	for i, g := range goals {
+		if g.Tentative && !(ranked[i].Relevant && (ranked[i].Best >= bar || actsAs(ranked[i]))) {
+			continue
+		}
+		if !g.Whole {
+			clauses++
+		}
+		kept = append(kept, g)
+	}
+	if clauses == 0 {
+		return goals, nil
+	}
+	return subgoal.Renumber(kept), nil
+}
+
+// actsAs reports whether g's text opens with the action one of its best candidates is named
+// by ("Query meeting of John" and QueryMeeting, "deploy the latest version" and
+// DeployVersion): the catalog's own verbs say that a clause asks for a tool.
+func actsAs(g Goal) bool {
+	head := bm25.Tokens(g.Text)
+	if len(head) == 0 {
+		return false
+	}
+	for _, c := range g.Candidates[:min(listTop, len(g.Candidates))] {
+		name := c.Name[strings.LastIndex(c.Name, ".")+1:]
+		if ws := bm25.Tokens(name); len(ws) > 0 && ws[0] == head[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // best is the name of g's best candidate, "" when it has none.

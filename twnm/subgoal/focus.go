@@ -50,6 +50,9 @@ func Focus(text string) string {
 		pastVerb(w[1]) && opensSubject(w, 2) {
 		return span(text, w[:2]) // "who directed | the top-rated movie"
 	}
+	if len(ts) > 0 && articles[ts[0].low] {
+		return "" // a bare noun phrase ("a review for Breaking Bad") is asked for whole
+	}
 	content := false
 	for k, t := range ts {
 		if t.kind != kWord {
@@ -61,7 +64,9 @@ func Focus(text string) string {
 			}
 			return span(text, trimTrailing(ts[:k]))
 		}
-		if !common[t.low] && !isNumeric(t) && !vagueHeads[t.low] {
+		// The clause's first word is its verb as often as its noun ("search for", "hotels
+		// in"), so it alone makes no head.
+		if k > 0 && !common[t.low] && !isNumeric(t) && !vagueHeads[t.low] {
 			content = true
 		}
 	}

@@ -59,23 +59,7 @@ var verbsPlain = set(`find get fetch retrieve obtain provide give send create de
 	generate calculate compute convert translate compare identify verify validate recommend
 	suggest summarize summarise explain describe locate buy purchase sell reserve determine
 	analyze analyse notify remind grab lookup subscribe unsubscribe cancel
-	reschedule rebook enumerate gimme inquire`)
-
-// verbsAmbiguous are request verbs that are also common nouns ("book", "list", "schedule");
-// they start a clause only when the next word shows a verb use: a determiner, a pronoun, a
-// particle, a quoted string or a proper noun ("and book a table", not "scores and schedule
-// for Sunday").
-var verbsAmbiguous = set(`book list check search order schedule set track play share post
-	rate review report return update plan stream watch display call text email message
-	price quote rank count sort filter transfer exchange change view look save store record
-	map chart request monitor alert print copy move mark tag label start stop test visit
-	contact tell add forecast pull access open close run pay rent hire download upload sign
-	log register join leave invite show make help let put bring pick edit modify rename
-	assign archive restore reset enable disable turn connect sync import export publish
-	attach apply enroll follow unfollow scan detect measure estimate predict confirm
-	withdraw deposit collect browse research investigate search read write translate tweet
-	lend borrow ship deliver fill submit block unblock mute unmute pin unpin place use draft
-	compose plot draw design arrange query ask roll flip toss`)
+	reschedule rebook enumerate gimme inquire show tell list search check`)
 
 // articles are the determiners that make a wh-word embedded ("when and where the concert
 // is") rather than a new question ("and which one has ...").
@@ -226,7 +210,7 @@ var properConnectors = set(`of de del della da di du des dos das der den van von
 // common are words that never start a proper-noun value even when capitalised: the
 // closed-class words, the request verbs and the words that open or link requests.
 var common = union(functionWords, fillers, chitchat, weakConnectives, ordinalConnectives,
-	relativeDays, relativeHeads, verbsPlain, verbsAmbiguous)
+	relativeDays, relativeHeads, verbsPlain)
 
 // months maps month names and abbreviations; "may" and the abbreviations only count next to a
 // number.
@@ -248,7 +232,11 @@ var numberPrefixes = set(`top first last past next previous`)
 // functionWords are the closed-class words of English the lists above name (determiners,
 // pronouns, prepositions, conjunctions, auxiliaries, question words): what a rule consults to
 // tell grammar from content. It is their union, not a list of its own.
-var functionWords = union(articles, notObjects, objectPronouns, whWords, auxes, subjects, referents)
+var functionWords = union(articles, notObjects, objectPronouns, whWords, auxes, subjects, referents,
+	prepositions, subjectPrepositions, conjunctions)
+
+// conjunctions open a subordinate clause ("if it rains, ...").
+var conjunctions = set(`if unless because while although though whether since once until`)
 
 // union is the set of the words of every set in sets.
 func union(sets ...map[string]bool) map[string]bool {
@@ -309,4 +297,15 @@ func Function(w string) bool {
 // "Bank of America").
 func Connector(w string) bool {
 	return properConnectors[strings.ToLower(w)]
+}
+
+// particles complete a verb ("filter out", "look up", "turn off").
+var particles = set(`up out down off back away`)
+
+// ShowsVerb reports whether w (lowercase), right after a word, shows that word used as a
+// verb: a determiner, an object pronoun, a word that points back, a question word or a
+// particle ("show me", "list the", "tell where", "filter out").
+func ShowsVerb(w string) bool {
+	w = strings.ReplaceAll(w, "’", "'")
+	return articles[w] || objectPronouns[w] || referents[w] || whWords[w] || particles[w]
 }

@@ -44,13 +44,14 @@ func SplitList(goals []Goal, i int) ([]Goal, bool) {
 }
 
 // prepositions open the phrase that qualifies a list's items.
-var prepositions = set(`of for in at on near from to with by about within around during over under`)
+var prepositions = set(`of for in at on near from to with by about within around during over under
+	into onto like via per`)
 
 // listParts returns the two parts of a clause that asks for a list of things under one verb
 // (see SplitList).
 func listParts(text string) (left, right string, ok bool) {
 	ts := tokenize(text)
-	if len(ts) < 4 || ts[0].kind != kWord || !verbsPlain[ts[0].low] && !verbsAmbiguous[ts[0].low] {
+	if len(ts) < 4 || ts[0].kind != kWord || !verbsPlain[ts[0].low] && !verbAt(ts, 0) {
 		return "", "", false
 	}
 	for k := 1; k+1 < len(ts); k++ {

@@ -179,28 +179,28 @@ func verbAt(ts []token, k int) bool {
 	if t.capitalised() && !t.sentStart && k > 0 && ts[k-1].kind == kWord {
 		// Inside a title ("Pride and Prejudice", "Law and Order") only a determiner or a
 		// pronoun shows a verb ("... and Book a meeting").
-		isVerb := verbsPlain[t.low] || verbsAmbiguous[t.low]
-		return isVerb && n.kind == kWord && (articles[n.low] || objectPronouns[n.low])
+		return !functionWords[t.low] && n.kind == kWord && (articles[n.low] || objectPronouns[n.low])
 	}
 	switch {
 	case verbsPlain[t.low]:
 		// "find X and book Y" but not "a hotel I can book and cancel for free".
 		return n.kind != kPunct && n.kind != kBreak && n.kind != kEnum && !(n.kind == kWord && notObjects[n.low])
-	case verbsAmbiguous[t.low]:
-		switch n.kind {
-		case kQuote, kURL, kEmail:
-			return true
-		case kWord:
-		default:
+	case !functionWords[t.low] && !fillers[t.low] && !strings.ContainsAny(t.low, "'"):
+		// (a contraction, "I'm" or "you're", is a subject and its auxiliary, no verb)
+		// A word of any kind is a verb by what follows it: a determiner, a pronoun, a
+		// particle, a question word, a proper noun or a count ("deploy the latest version",
+		// "filter out the movies", "play Bohemian Rhapsody", "book 2 rooms"). A quotation
+		// follows nouns as often ("subject 'Meeting' and content 'Hello'"), so it shows nothing.
+		if n.kind != kWord {
 			return false
 		}
-		if functionWords[n.low] && !notObjects[n.low] {
+		if ShowsVerb(n.low) {
 			return true
 		}
-		if n.capitalised() && !common[n.low] && !t.capitalised() {
+		if n.capitalised() && !allCaps(n.text) && !common[n.low] && !t.capitalised() {
 			return true // "play Bohemian Rhapsody"
 		}
-		return isNumeric(n) && k+2 < len(ts) && ts[k+2].kind == kWord
+		return wholeNumber(n.text) && k+2 < len(ts) && ts[k+2].kind == kWord && !functionWords[ts[k+2].low]
 	}
 	return false
 }
@@ -371,22 +371,14 @@ func leftIsRequest(left []token) bool {
 		return false
 	}
 	h := c.toks[0].low
-	return verbsPlain[h] || verbsAmbiguous[h] || whWords[h] || auxQuestionAt(c.toks, 0)
+	return verbsPlain[h] || verbAt(c.toks, 0) || whWords[h] || auxQuestionAt(c.toks, 0)
 }
 
-// gerundAt reports whether ts[k] is the -ing form of a request verb ("as well as booking").
+// gerundAt reports whether ts[k] reads as the -ing form of a verb ("as well as booking", "by
+// tracking"): a lowercase word of three letters or more before "-ing".
 func gerundAt(ts []token, k int) bool {
 	w := ts[k].low
-	if ts[k].kind != kWord || !strings.HasSuffix(w, "ing") || len(w) < 5 {
-		return false
-	}
-	stem := strings.TrimSuffix(w, "ing")
-	isVerb := func(s string) bool { return verbsPlain[s] || verbsAmbiguous[s] }
-	if isVerb(stem) || isVerb(stem+"e") {
-		return true
-	}
-	n := len(stem)
-	return n >= 2 && stem[n-1] == stem[n-2] && isVerb(stem[:n-1]) // "shopping"
+	return ts[k].kind == kWord && !ts[k].capitalised() && strings.HasSuffix(w, "ing") && len(w) >= 6
 }
 
 // cleaned is a clause segment with its framing stripped.
@@ -466,7 +458,7 @@ func subjectWantAt(ts []token) int {
 		if n, _ := matchPhrase(ts, k, subjectInterests, true); n > 0 && k+n < len(ts) && gerundAt(ts, k+n) {
 			return k + n
 		}
-		if t := ts[k]; t.kind != kWord || verbsPlain[t.low] || verbsAmbiguous[t.low] || subjectHeads[t.low] {
+		if t := ts[k]; t.kind != kWord || verbsPlain[t.low] || verbAt(ts, k) || subjectHeads[t.low] {
 			return 0
 		}
 	}

@@ -57,6 +57,11 @@ type Goal struct {
 	Rank int
 	// Source tells what made the goal: SourceSplit or SourceLLM.
 	Source string
+	// Tentative marks a clause whose form states no task (no request verb, question or
+	// frame: "My token is abc-123", "the hotels there too") beside clauses that do. Whether it
+	// asks for one is for retrieval to say: a retriever keeps it where some tool is relevant
+	// to it (see recall.Retrieve) and drops it otherwise.
+	Tentative bool
 }
 
 // String formats g for traces: `#1 "book a table at ..." [Rome, 3 March]`, with "whole" for
@@ -89,13 +94,14 @@ func Split(request string) []Goal {
 	toks := tokenize(src)
 	sents := sentences(toks)
 
-	var tasks, others []cleaned
+	var clauses []cleaned // every clause that is a task or may be one, in order
+	var tentative []bool
+	tasks := 0
 	var before []token // the sentence before, when it stated no task
+	prev := 0          // where the clauses of the sentence before start
 	for _, s := range sents {
-		if s.intro {
-			continue
-		}
 		segs := splitSentence(s.toks)
+		from := len(clauses)
 		var first *cleaned // the sentence's first clause, whose frame the others inherit
 		stated := false
 		for i, seg := range segs {
@@ -107,6 +113,9 @@ func Split(request string) []Goal {
 				first = &c
 			}
 			v := isTask(c, *first, s.question && i == len(segs)-1)
+			if s.intro && v != no && !verbsPlain[c.toks[0].low] && !verbAt(c.toks, 0) {
+				v = no // "I need two things:" introduces what follows
+			}
 			// "Can you provide me with that information?" asks for what the sentence before
 			// names: with it when that sentence stated no task ("I'm interested in the latest
 			// expiring domains."), and for nothing new when it did.
@@ -115,6 +124,8 @@ func Split(request string) []Goal {
 					v = no
 				} else {
 					c.toks = append(slices.Clip(before), c.toks...)
+					// the sentence before is part of this clause now, not a clause of its own
+					clauses, tentative, from = clauses[:prev], tentative[:prev], prev
 				}
 			}
 			if v == yes && c.toks[0].kind == kWord && motives[c.toks[0].low] {
@@ -124,34 +135,37 @@ func Split(request string) []Goal {
 			}
 			switch v {
 			case yes:
-				tasks, stated = append(tasks, c), true
+				tasks, stated = tasks+1, true
+				clauses, tentative = append(clauses, c), append(tentative, false)
 			case maybe:
-				others = append(others, c)
+				clauses, tentative = append(clauses, c), append(tentative, true)
 			}
 		}
 		before = nil
 		if !stated {
 			before = s.toks
 		}
+		prev = from
 	}
-	if len(tasks) == 0 {
-		tasks = others
+	if tasks == 0 {
+		clear(tentative) // no clause states a task: those that may are the request
 	}
 
 	var goals []Goal
-	for i, c := range tasks {
+	for i, c := range clauses {
 		goals = append(goals, Goal{
-			Order:  i,
-			Text:   span(src, c.toks),
-			Values: values(src, c.toks),
-			Rank:   i,
-			Source: SourceSplit,
+			Order:     i,
+			Text:      span(src, c.toks),
+			Values:    values(src, c.toks),
+			Rank:      i,
+			Source:    SourceSplit,
+			Tentative: tentative[i],
 		})
 	}
 	if len(goals) == 0 {
 		goals = append(goals, Goal{Text: collapse(src), Values: sentenceValues(src, sents), Source: SourceSplit})
 	} else {
-		rank(goals, tasks)
+		rank(goals, clauses)
 	}
 	return append(goals, Goal{
 		Order:  len(goals),
@@ -168,15 +182,15 @@ func Split(request string) []Goal {
 // request verbs and the words around them.
 func refersBack(ts []token) bool {
 	refers := false
-	for _, t := range ts {
+	for k, t := range ts {
 		switch {
 		case t.kind == kPunct:
 		case t.kind != kWord:
 			return false
 		case referents[t.low]:
 			refers = true
-		case !(functionWords[t.low] || fillers[t.low] || verbsPlain[t.low] ||
-			verbsAmbiguous[t.low] || references[t.low] || t.low == "to" || t.low == "well"):
+		case !(functionWords[t.low] || fillers[t.low] || verbsPlain[t.low] || verbAt(ts, k) ||
+			references[t.low] || t.low == "to" || t.low == "well"):
 			return false
 		}
 	}
@@ -215,7 +229,7 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 	if chitchat[head] || smallTalk[strings.Join(words, " ")] {
 		return no
 	}
-	verb := verbsPlain[head] || verbsAmbiguous[head]
+	verb := verbsPlain[head] || verbAt(ts, 0)
 	question := whWords[head] || auxQuestionAt(ts, 0) || endsQuestion
 	// A motive that names a concrete input ("explore a set of colors based on 'yellow'") or
 	// the tool to use ("explore the languages using the Translate it API") asks for something
@@ -233,7 +247,26 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 	if continues && (articles[head] || !common[head]) {
 		return yes
 	}
+	if statesValue(ts) {
+		return no
+	}
 	return maybe
+}
+
+// statesValue reports whether a clause that is no question and no request is a statement
+// that something is something ("Password is 123456", "Today is 2023.6.8, the meeting is from
+// 14:00", "My token is abc-123"): a short subject, then an auxiliary. It gives a value the
+// requests beside it use, not a task of its own.
+func statesValue(ts []token) bool {
+	for k := 1; k < len(ts) && k <= 4; k++ {
+		switch t := ts[k]; {
+		case t.kind != kWord:
+			return false
+		case auxes[t.low]:
+			return k+1 < len(ts)
+		}
+	}
+	return false
 }
 
 // asksInformation reports whether a motive's object is information ("gather information about
@@ -319,10 +352,21 @@ func Merge(goals []Goal, i, j int) []Goal {
 		}
 	}
 	a.Rank = min(a.Rank, b.Rank)
+	a.Tentative = a.Tentative && b.Tentative
 	out[i] = a
 	out = slices.Delete(out, j, j+1)
+	return renumber(out)
+}
 
-	// Renumber: orders by position, ranks by (rank, order) among the clause goals.
+// Renumber returns a copy of goals, some of a request's goals left out, with orders and ranks
+// numbered from 0 again keeping their relative order; the whole-request goal stays last.
+func Renumber(goals []Goal) []Goal {
+	return renumber(slices.Clone(goals))
+}
+
+// renumber numbers out's orders by position and its ranks by (rank, order) among the clause
+// goals, in place.
+func renumber(out []Goal) []Goal {
 	var idx []int
 	for k := range out {
 		out[k].Order = k

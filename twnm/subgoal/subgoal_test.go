@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// clauses returns the texts of the clause goals, checking on the way that the whole-request
-// goal comes last.
+// clauses returns the texts of the clause goals that state a task (not Tentative), checking on
+// the way that the whole-request goal comes last.
 func clauses(t *testing.T, request string) []string {
 	t.Helper()
 	goals := Split(request)
@@ -20,9 +20,46 @@ func clauses(t *testing.T, request string) []string {
 	var texts []string
 	for _, g := range goals[:len(goals)-1] {
 		require.False(t, g.Whole)
-		texts = append(texts, g.Text)
+		if !g.Tentative {
+			texts = append(texts, g.Text)
+		}
 	}
 	return texts
+}
+
+// tentative returns the texts of the Tentative clause goals of Split(request).
+func tentative(request string) []string {
+	var texts []string
+	for _, g := range Split(request) {
+		if g.Tentative {
+			texts = append(texts, g.Text)
+		}
+	}
+	return texts
+}
+
+func TestSplitTentative(t *testing.T) {
+	tests := []struct {
+		name, request string
+		want          []string
+	}{
+		{"a context sentence may ask for something", "I'm going to Rome on 3 March. Find me a hotel near the Vatican for 2 nights.",
+			[]string{"I'm going to Rome on 3 March"}},
+		{"a noun phrase beside a request", "Get the weather in Paris. Their list needs to grow.", []string{"Their list needs to grow"}},
+		{"a motive after a want", "I want to gather inspiration and plan a memorable event. Find party venues in Austin for 50 guests.",
+			[]string{"gather inspiration", "plan a memorable event"}},
+		{"a verb without an object's determiner", "Query meeting of John and send email reminder to john@example.com.",
+			[]string{"Query meeting of John"}},
+		{"a statement of a value is none", "Update John's address. Password is 123456.", nil},
+		{"a clause with its verb is none", "Find a hotel in Rome and book a table there.", nil},
+		{"an introduction is none", "I need two things: find the stock price of AAPL and convert $200 to EUR.", nil},
+		{"without a task no clause is tentative", "I'm bored.", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, tentative(tt.request), "Split(%q)", tt.request)
+		})
+	}
 }
 
 // clauseGoals returns the clause goals of Split(request).
@@ -109,9 +146,8 @@ func TestSplitClauses(t *testing.T) {
 			[]string{"Show my cart", "apply the coupon SAVE20", "place the order"}},
 		{"ambiguous verbs with objects", "Track my package and order a new phone case.",
 			[]string{"Track my package", "order a new phone case"}},
-		// "whether" is no determiner or pronoun, so nothing shows that "check" is used as a verb.
 		{"want to buy and check", "I'd like to buy a pair of running shoes under $100 and check whether they ship to Canada.",
-			[]string{"buy a pair of running shoes under $100 and check whether they ship to Canada"}},
+			[]string{"buy a pair of running shoes under $100", "check whether they ship to Canada"}},
 		{"search and add", "Search for black and white photography books and add the best one to my cart.",
 			[]string{"Search for black and white photography books", "add the best one to my cart"}},
 		{"remove then add", "Remove the item with ID 998877 from my wishlist, then add the blue version instead.",
@@ -172,7 +208,7 @@ func TestSplitClauses(t *testing.T) {
 		// Abbreviations, numbers and domains do not end sentences.
 		{"e.g. inside a clause", "Find vegan restaurants, e.g. in Soho, and book a table for two.",
 			[]string{"Find vegan restaurants, e.g. in Soho", "book a table for two"}},
-		{"domain name", "Visit example.com and tell me what it says.", []string{"Visit example.com", "tell me what it says"}},
+		{"domain name", "Visit example.com and tell me what it says.", []string{"tell me what it says"}}, // "Visit example.com" is tentative
 		{"U.S. abbreviation", "What is the population of the U.S. and which city is the largest?",
 			[]string{"What is the population of the U.S.", "which city is the largest"}},
 		{"Kick.com", "Please find streams on Kick.com and list the top 5 channels so that I can pick one.",
@@ -201,7 +237,7 @@ func TestSplitClauses(t *testing.T) {
 		{"it would be great if you could", "Find me a new phone. It would be great if you could include the prices in euros.",
 			[]string{"Find me a new phone", "include the prices in euros"}},
 		{"query heads a request", "Query meeting of John and send email reminder to john@example.com.",
-			[]string{"Query meeting of John", "send email reminder to john@example.com"}},
+			[]string{"send email reminder to john@example.com"}}, // "Query meeting of John" is tentative
 		{"a motive with a quoted value", "Generate random colors for me. Also, I would like to explore a set of colors based on the color 'yellow'.",
 			[]string{"Generate random colors for me", "explore a set of colors based on the color 'yellow'"}},
 
