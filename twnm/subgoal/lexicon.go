@@ -138,47 +138,77 @@ var wantFrames = phrases(`i'd like to know|i would like to know|i want to know|i
 	`would like to know|would like to|need to know|need to|wants to know|wants to|
 	would love to|is interested in|are interested in|needs|need|would need to`)
 
-// connectives link clauses; they are stripped from the start of a clause.
-var connectives = phrases(`and then|and after that|and afterwards|and finally|and also|
-	and lastly|and next|and now|after that|after this|afterwards|and|then|also|additionally|
-	in addition|plus|as well as|moreover|furthermore|besides that|besides|but|but also|so|
-	now|ok|okay|oh|well|alright|anyway|hi|hello|hey|hi there|hey there|hello there|finally|
-	lastly|next|first|firstly|first of all|to begin|to begin with|second|secondly|third|
-	thirdly|fourth|fifth|at last|last but not least|but first|but before that|before that|
-	before this|before doing that|before doing so|before you do that|before you do|
-	prior to that|once that's done|once done|once you have that|once you've done that|
-	when that's done|after which`)
+// connectives link clauses; they are stripped from the start of a clause. Each may carry roles
+// after a colon (see connectiveRole): what it says of the clause it opens.
+var connectives, connectiveRoles = connectiveTable(`and then:sequence|and after that:sequence|and afterwards:sequence|and finally|
+	and also:continues|and lastly|and next:sequence|and now|after that:mid,sequence|
+	after this:mid,sequence|afterwards:mid,sequence|and:continues,weak|then:mid,sequence|
+	also:mid,continues,weak|additionally:mid,continues|in addition:mid,continues|
+	plus:mid,continues,weak|as well as:mid,continues|moreover:mid|furthermore:mid|besides that|
+	besides|but:weak|but also:mid|so:weak|now:weak|ok|okay|oh|well|alright|anyway|hi|hello|hey|
+	hi there|hey there|hello there|finally:mid,ordinal|lastly:mid,ordinal|next:sequence,ordinal|
+	first:first,ordinal|firstly:first,ordinal|first of all:first|to begin:first|
+	to begin with:first|second:sequence,ordinal|secondly:sequence,ordinal|
+	third:sequence,ordinal|thirdly:sequence,ordinal|fourth:sequence,ordinal|
+	fifth:sequence,ordinal|at last|last but not least|but first:mid,before|
+	but before that:mid,before|before that:mid,before|before this:mid,before|
+	before doing that:mid,before|before doing so:mid,before|before you do that:before|
+	before you do:before|prior to that:mid,before|once that's done:mid,sequence|
+	once done:mid,sequence|once you have that:sequence|once you've done that:sequence|
+	when that's done:sequence|after which:mid,sequence`)
 
-// beforeMarkers put their clause (and the clauses chained to it) before the clause it follows
-// in execution order.
-var beforeMarkers = set(`before_that before_this before_doing_that before_doing_so
-	before_you_do_that before_you_do prior_to_that but_first but_before_that`)
+// connectiveRole is what a connective says of the clause it opens.
+type connectiveRole uint8
 
-// firstMarkers put their clause (and the clauses chained to it) first in execution order.
-var firstMarkers = set(`first first_of_all firstly to_begin to_begin_with`)
+// Connective roles.
+const (
+	// roleMid: it may split a sentence without a comma before it ("find X then book Y").
+	roleMid connectiveRole = 1 << iota
+	// roleSequence: it chains its clause to the one before it ("then", "second").
+	roleSequence
+	// roleBefore: its clause (and the clauses chained to it) runs before the clause it
+	// follows ("but first", "before that").
+	roleBefore
+	// roleFirst: its clause (and the clauses chained to it) runs first.
+	roleFirst
+	// roleContinues: it opens a sentence that continues the previous request ("And the
+	// weather in Paris.").
+	roleContinues
+	// roleWeak: it needs a clause start after it to split ("and", "but").
+	roleWeak
+	// roleOrdinal: it counts as a connective only when a comma or a clause start follows it
+	// ("second, book ...", not "the second album").
+	roleOrdinal
+)
 
-// sequenceMarkers chain a clause to the one before it ("then", "second").
-var sequenceMarkers = set(`then and_then after_that after_this afterwards next second
-	secondly third thirdly fourth fifth and_after_that and_afterwards and_next once_that's_done
-	once_done once_you_have_that once_you've_done_that when_that's_done after_which`)
+var roleNames = map[string]connectiveRole{"mid": roleMid, "sequence": roleSequence, "before": roleBefore,
+	"first": roleFirst, "continues": roleContinues, "weak": roleWeak, "ordinal": roleOrdinal}
 
-// midConnectives may split a sentence without a comma before them ("find X then book Y").
-var midConnectives = set(`then afterwards after_that after_this finally lastly additionally plus
-	also as_well_as in_addition moreover furthermore before_that before_this before_doing_that
-	before_doing_so prior_to_that but_first but_before_that but_also once_that's_done
-	once_done after_which`)
+// connectiveTable builds the connectives' phraseList and their roles, keyed by the phrase's
+// words joined with "_", from "|"-separated entries "phrase:role,role".
+func connectiveTable(list string) (phraseList, map[string]connectiveRole) {
+	var ps []string
+	roles := make(map[string]connectiveRole)
+	for _, e := range strings.Split(list, "|") {
+		phrase, names, _ := strings.Cut(e, ":")
+		f := strings.Fields(phrase)
+		if len(f) == 0 {
+			continue
+		}
+		ps = append(ps, strings.Join(f, " "))
+		for _, n := range strings.Split(names, ",") {
+			if r, ok := roleNames[strings.TrimSpace(n)]; ok {
+				roles[strings.Join(f, "_")] |= r
+			} else if strings.TrimSpace(n) != "" {
+				panic("subgoal: unknown connective role " + n) // a typo in the table above
+			}
+		}
+	}
+	return phrases(strings.Join(ps, "|")), roles
+}
 
-// continuations open a sentence that continues the previous request ("And the weather in
-// Paris.").
-var continuations = set(`and also plus and_also additionally as_well_as in_addition`)
-
-// weakConnectives need a clause start after them to split ("and", "but").
-var weakConnectives = set(`and but also plus so now`)
-
-// ordinalConnectives only count as connectives when a comma or a clause start follows them
-// ("second, book ...", not "the second album").
-var ordinalConnectives = set(`first firstly second secondly third thirdly fourth fifth next
-	finally lastly`)
+// of reports whether the connective phrase (words joined with "_") has role r.
+func (r connectiveRole) of(phrase string) bool { return connectiveRoles[phrase]&r != 0 }
 
 // trailers are stripped from the end of a clause.
 var trailers = phrases(`please|thanks|thank you|thanks a lot|thank you so much|thx|
@@ -209,7 +239,7 @@ var properConnectors = set(`of de del della da di du des dos das der den van von
 
 // common are words that never start a proper-noun value even when capitalised: the
 // closed-class words, the request verbs and the words that open or link requests.
-var common = union(functionWords, fillers, chitchat, weakConnectives, ordinalConnectives,
+var common = union(functionWords, fillers, chitchat, connectiveWords(roleWeak|roleOrdinal),
 	relativeDays, relativeHeads, verbsPlain)
 
 // months maps month names and abbreviations; "may" and the abbreviations only count next to a
@@ -308,4 +338,15 @@ var particles = set(`up out down off back away`)
 func ShowsVerb(w string) bool {
 	w = strings.ReplaceAll(w, "’", "'")
 	return articles[w] || objectPronouns[w] || referents[w] || whWords[w] || particles[w]
+}
+
+// connectiveWords is the set of the one-word connectives with one of roles.
+func connectiveWords(roles connectiveRole) map[string]bool {
+	m := make(map[string]bool)
+	for p, r := range connectiveRoles {
+		if r&roles != 0 && !strings.Contains(p, "_") {
+			m[p] = true
+		}
+	}
+	return m
 }

@@ -261,7 +261,7 @@ func splitsAt(ts []token, start, k int) bool {
 		}
 		return andSplits(ts, left, k)
 	}
-	if n, phrase := matchPhrase(ts, k, connectives, false); n > 0 && midConnectives[phrase] {
+	if n, phrase := matchPhrase(ts, k, connectives, false); n > 0 && roleMid.of(phrase) {
 		j := k + n
 		if j < len(ts) && ts[j].punct(",") {
 			j++
@@ -293,7 +293,7 @@ func commaSplits(ts []token, left []token, k int) bool {
 		if n == 0 {
 			break
 		}
-		if ordinalConnectives[phrase] {
+		if roleOrdinal.of(phrase) {
 			next := j + n
 			if next >= len(ts) || !(ts[next].punct(",") || isClauseStart(ts, next)) {
 				break
@@ -331,7 +331,7 @@ func andSplits(ts []token, left []token, k int) bool {
 	j := k + 1
 	for j < len(ts) {
 		n, phrase := matchPhrase(ts, j, connectives, false)
-		if n == 0 || weakConnectives[phrase] || ordinalConnectives[phrase] && phrase != "finally" && phrase != "lastly" {
+		if n == 0 || roleWeak.of(phrase) || roleOrdinal.of(phrase) && phrase != "finally" && phrase != "lastly" {
 			break
 		}
 		j += n
@@ -401,7 +401,7 @@ func clean(seg []token) cleaned {
 			continue
 		}
 		if n, phrase := matchPhrase(ts, 0, connectives, false); n > 0 {
-			if ordinalConnectives[phrase] || phrase == "so" || phrase == "well" || phrase == "now" {
+			if roleOrdinal.of(phrase) || phrase == "so" || phrase == "well" || phrase == "now" {
 				// "next week's games", "first 5 results", "so many", "well-known" stay.
 				if n >= len(ts) || !(ts[n].punct(",") || isClauseStart(ts, n) || connectiveAt(ts, n)) {
 					break

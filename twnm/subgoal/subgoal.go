@@ -243,7 +243,7 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 		return yes
 	}
 	// "And the weather in Paris.": a noun phrase continuing the previous request.
-	continues := slices.ContainsFunc(c.conns, func(p string) bool { return continuations[p] })
+	continues := slices.ContainsFunc(c.conns, func(p string) bool { return roleContinues.of(p) })
 	if continues && (articles[head] || !common[head]) {
 		return yes
 	}
@@ -297,12 +297,12 @@ func byGerund(ts []token) int {
 // "then" or "second", before the clause it follows; one that starts with "first" (and is not
 // the first clause) moves to the front.
 func rank(goals []Goal, cs []cleaned) {
-	has := func(c cleaned, set map[string]bool) bool {
-		return slices.ContainsFunc(c.conns, func(p string) bool { return set[p] })
+	has := func(c cleaned, r connectiveRole) bool {
+		return slices.ContainsFunc(c.conns, r.of)
 	}
 	var exec []int
 	for i := 0; i < len(cs); {
-		before, first := has(cs[i], beforeMarkers), has(cs[i], firstMarkers)
+		before, first := has(cs[i], roleBefore), has(cs[i], roleFirst)
 		if i == 0 || !(before || first) {
 			exec = append(exec, i)
 			i++
@@ -310,7 +310,7 @@ func rank(goals []Goal, cs []cleaned) {
 		}
 		group := []int{i}
 		j := i + 1
-		for j < len(cs) && has(cs[j], sequenceMarkers) && !has(cs[j], beforeMarkers) {
+		for j < len(cs) && has(cs[j], roleSequence) && !has(cs[j], roleBefore) {
 			group = append(group, j)
 			j++
 		}
