@@ -1064,17 +1064,6 @@ func exSubsequence(short, long string) bool {
 
 // Rule 5: free text.
 
-// exStopNames are capitalised tokens that are no names of the kind a free-text slot takes,
-// wherever they stand: the pronoun I, the abbreviations questions use as plain words ("UTC
-// offset", "UV index", "a TV show", "a QR code", "the IP address"), and days and months ("on
-// Monday", "in May"), which a date slot, not a city or a team, would take.
-var exStopNames = exSet("i", "i'm", "i'd", "i'll", "i've", "utc", "gmt", "uv", "aqi", "am", "pm", "ok",
-	"id", "ids", "api", "apis", "url", "urls", "tv", "qr", "ip", "pdf", "gif", "gifs", "json", "html", "xml",
-	"csv", "sms", "dns", "gps", "seo", "http", "https", "ssl", "faq",
-	"today", "tonight", "tomorrow", "yesterday",
-	"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
-	"january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-	"november", "december")
 
 // exPlacePreps before a phrase say it names a place ("in Paris", "near Rome"), as do
 // exPlaceHeads followed by "of" ("the centre of Madrid"); exPersonPreps before it say it
@@ -1103,7 +1092,7 @@ func (x *extraction) nameWord(i int) bool {
 		return false
 	}
 	t := x.toks[i]
-	if t.kind != exTokWord || t.digit || !t.letter || exStopNames[t.lower] {
+	if t.kind != exTokWord || t.digit || !t.letter || x.stopName(t) {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(t.text)
@@ -1117,6 +1106,50 @@ func (x *extraction) nameWord(i int) bool {
 		return false
 	}
 	return true
+}
+
+// stopName reports whether a capitalised t is no name of the kind a free-text slot takes,
+// wherever it stands: the pronoun I and its contractions, a day or a month ("on Monday", "in
+// May", which a date slot takes), and an abbreviation written in capitals that the APIs use
+// as a plain word ("the UV index", "a TV show", "the IP address": a word of an API's or an
+// input's name).
+func (x *extraction) stopName(t exTok) bool {
+	if t.lower == "i" || strings.HasPrefix(t.lower, "i'") || strings.HasPrefix(t.lower, "i’") || subgoal.DateWord(t.lower) {
+		return true
+	}
+	if t.text != strings.ToUpper(t.text) {
+		return false
+	}
+	w := exStem(t.lower)
+	return x.apiWord(w) || x.inputWord(w) || x.modifies(t)
+}
+
+// modifies reports whether the abbreviation t qualifies the plain noun right after it (the
+// "UTC offset", a "QR code"): it names a kind of that thing, not a value of it.
+func (x *extraction) modifies(t exTok) bool {
+	for i, u := range x.toks {
+		if u.start == t.start {
+			if i+1 >= len(x.toks) {
+				return false
+			}
+			n := x.toks[i+1]
+			r, _ := utf8.DecodeRuneInString(n.text)
+			return n.kind == exTokWord && n.start == t.end+1 && n.letter && !n.digit && unicode.IsLower(r) && !subgoal.Function(n.lower)
+		}
+	}
+	return false
+}
+
+// inputWord reports whether w (stemmed) is a word of the name of a slot ("id" of user_id).
+func (x *extraction) inputWord(w string) bool {
+	for _, s := range x.slots {
+		for _, n := range s.words {
+			if exStem(n) == w {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // verbUse reports whether the word at i is used as a verb by what follows it ("Show me",
@@ -1474,7 +1507,7 @@ func (x *extraction) kindsAt(a int, owned []string) []string {
 		return []string{"person"}
 	}
 	var out []string
-	for k := 1; k <= 2 && prev(k) != "" && !exGeneric(prev(k)) && !exStopNames[prev(k)]; k++ {
+	for k := 1; k <= 2 && prev(k) != "" && !exGeneric(prev(k)) && !subgoal.DateWord(prev(k)); k++ {
 		out = append(out, exStem(prev(k)))
 	}
 	return out

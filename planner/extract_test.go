@@ -196,8 +196,9 @@ func TestExtract(t *testing.T) {
 		{"question words, I and abbreviations are no names", "How can I see the UTC offset and UV index?",
 			[]Slot{slotCity}, map[string]string{}},
 		// A search takes no "TV" for its query: the request asks for a list (the shows on the
-		// air), not for a show named TV. A name still counts.
-		{"an abbreviation of a plain noun is no name", "Tell me the cast of a TV show on the air, and the IP address of a QR code's PDF",
+		// air), not for a show named TV. An abbreviation that qualifies the noun after it
+		// names a kind of thing, not a value; a name still counts.
+		{"an abbreviation of a plain noun is no name", "Tell me the cast of a TV show on the air, and the IP address of a QR code",
 			[]Slot{{Key: "tv.query", Name: "query", Type: "string", Required: true}}, map[string]string{}},
 		{"a name beside such an abbreviation", "Find the TV series Friends",
 			[]Slot{{Key: "tv.query", Name: "query", Type: "string", Required: true}}, map[string]string{"tv.query": "Friends"}},

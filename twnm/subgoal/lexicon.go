@@ -350,3 +350,9 @@ func connectiveWords(roles connectiveRole) map[string]bool {
 	}
 	return m
 }
+
+// DateWord reports whether w (lowercase) names a month, a weekday or a relative day ("May",
+// "Monday", "tomorrow").
+func DateWord(w string) bool {
+	return months[w] || weekdays[w] || relativeDays[w]
+}
