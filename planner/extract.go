@@ -1064,7 +1064,6 @@ func exSubsequence(short, long string) bool {
 
 // Rule 5: free text.
 
-
 // exPlacePreps before a phrase say it names a place ("in Paris", "near Rome"), as do
 // exPlaceHeads followed by "of" ("the centre of Madrid"); exPersonPreps before it say it
 // names a person ("a guest named Ana Silva"), and exMaybePerson that it may ("for Ana
