@@ -5,16 +5,6 @@ import (
 	"strings"
 )
 
-// subjectPrepositions introduce the thing a request asks about: "the reviews OF the best
-// restaurant", "the weather AT the location of ...", "a hotel IN Rome", "a table FOR 7".
-var subjectPrepositions = set(`of at in for near from by about on with around within inside across
-	along behind beside between outside towards toward`)
-
-// subjectStarts may open the noun phrase after a subject preposition: a determiner, a
-// possessive or a quantity ("of the best hotel", "of today's most trending movie", "for 7").
-var subjectStarts = set(`the a an my your his her its our their this that these those some
-	one each every any today's tomorrow's yesterday's`)
-
 // vagueHeads name no thing of their own: "the details of the order" asks for the order's
 // details, so its head reaches past "of".
 var vagueHeads = set(`detail details information info data list lists result results number
@@ -73,8 +63,20 @@ func Focus(text string) string {
 	return ""
 }
 
-// opensSubject reports whether ts[k] may open the noun phrase a subject preposition
-// introduces, or a value with its name ("near latitude 52.52").
+// subjectPrepositions introduce the thing a request asks about: "the reviews OF the best
+// restaurant", "the weather AT the location of ...", "a hotel IN Rome", "a table FOR 7". A
+// thing added or sent TO somewhere is still what is asked.
+var subjectPrepositions = func() map[string]bool {
+	m := union(prepositions)
+	for _, w := range []string{"to", "into", "onto", "during", "over", "under", "like", "via", "per"} {
+		delete(m, w)
+	}
+	return m
+}()
+
+// opensSubject reports whether ts[k] may open the noun phrase a preposition introduces: a
+// determiner, a quantifier, a possessive ("of today's most trending movie"), a number, a
+// quotation, a name, or a value with its name ("near latitude 52.52").
 func opensSubject(ts []token, k int) bool {
 	if k >= len(ts) {
 		return false
@@ -84,7 +86,7 @@ func opensSubject(ts []token, k int) bool {
 		return true
 	case kWord:
 		named := k+1 < len(ts) && (isNumeric(ts[k+1]) || ts[k+1].kind == kQuote)
-		return subjectStarts[t.low] || isNumeric(t) || (t.capitalised() && !common[t.low]) || named
+		return articles[t.low] || quantifiers[t.low] || strings.HasSuffix(t.low, "'s") || isNumeric(t) || (t.capitalised() && !common[t.low]) || named
 	}
 	return false
 }

@@ -263,7 +263,7 @@ var numberPrefixes = set(`top first last past next previous`)
 // pronouns, prepositions, conjunctions, auxiliaries, question words): what a rule consults to
 // tell grammar from content. It is their union, not a list of its own.
 var functionWords = union(articles, notObjects, objectPronouns, whWords, auxes, subjects, referents,
-	prepositions, subjectPrepositions, conjunctions)
+	prepositions, quantifiers, conjunctions)
 
 // conjunctions open a subordinate clause ("if it rains, ...").
 var conjunctions = set(`if unless because while although though whether since once until`)
