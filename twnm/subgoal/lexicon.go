@@ -279,17 +279,7 @@ func union(sets ...map[string]bool) map[string]bool {
 	return m
 }
 
-// motives are heads of clauses that state why the user asks, not what a tool should do
-// ("I want to gather inspiration", "so that I can plan my trip"): such a clause is dropped
-// unless something else in it makes it a task.
-var motives = set(`gather plan explore enjoy relax celebrate impress surprise stay be have
-	feel decide prepare organize organise inspire treat spend unwind catch improve become go
-	travel attend host throw`)
 
-// information are nouns that, as a motive's object, ask for what a tool gives ("gather
-// information", "gather some facts").
-var information = set(`information info details data facts statistics stats figures insights news
-	reviews ratings updates articles`)
 
 // subjectWants are want frames that follow a subject other than the user ("my friend wants
 // to", "they need"): the user asks on their behalf.

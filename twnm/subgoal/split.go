@@ -387,6 +387,9 @@ type cleaned struct {
 	conns []string // connectives stripped from its start, joined with "_"
 	frame bool     // a frame was stripped
 	want  bool     // the frame was a want ("I'd like to")
+	// toDo marks a want that ends with "to" ("I want to ..."): a verb follows it, whatever
+	// word it is, and what it does is for its object to show.
+	toDo bool
 }
 
 // clean strips connectives, purpose markers, frames, fillers and punctuation from the start of
@@ -414,11 +417,13 @@ func clean(seg []token) cleaned {
 		if n, want := matchFrame(ts, 0); n > 0 {
 			c.frame = true
 			c.want = c.want || want
+			c.toDo = want && ts[n-1].is("to")
 			ts = ts[n:]
 			continue
 		}
 		if n := subjectWantAt(ts); n > 0 {
 			c.frame, c.want = true, true
+			c.toDo = ts[n-1].is("to")
 			ts = ts[n:]
 			continue
 		}

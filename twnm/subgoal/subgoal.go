@@ -128,11 +128,6 @@ func Split(request string) []Goal {
 					clauses, tentative, from = clauses[:prev], tentative[:prev], prev
 				}
 			}
-			if v == yes && c.toks[0].kind == kWord && motives[c.toks[0].low] {
-				if k := byGerund(c.toks); k > 0 {
-					c.toks = c.toks[k:]
-				}
-			}
 			switch v {
 			case yes:
 				tasks, stated = tasks+1, true
@@ -231,15 +226,16 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 	}
 	verb := verbsPlain[head] || verbAt(ts, 0)
 	question := whWords[head] || auxQuestionAt(ts, 0) || endsQuestion
-	// A motive that names a concrete input ("explore a set of colors based on 'yellow'") or
-	// the tool to use ("explore the languages using the Translate it API") asks for something
-	// done with it.
-	concrete := namesTool(ts) || slices.ContainsFunc(ts, func(t token) bool { return t.kind == kQuote || t.kind == kURL || t.kind == kEmail })
-	informs := motives[head] && (asksInformation(ts) || byGerund(ts) > 0)
-	if (c.want || first.want) && motives[head] && !question && !concrete && !informs {
+	if question || verb {
+		return yes
+	}
+	// A frame ("I'd like to", "can you") asks for what follows it, unless a want ends in "to"
+	// and what follows shows no object a tool would take ("I want to gather inspiration"): it
+	// may say why the user asks, and retrieval says whether it asks for a tool (Tentative).
+	if c.toDo && !slices.ContainsFunc(ts, func(t token) bool { return t.kind == kQuote || t.kind == kURL || t.kind == kEmail }) && !namesTool(ts) {
 		return maybe
 	}
-	if question || verb || informs || c.frame || first.frame {
+	if c.frame || first.frame {
 		return yes
 	}
 	// "And the weather in Paris.": a noun phrase continuing the previous request.
@@ -269,28 +265,7 @@ func statesValue(ts []token) bool {
 	return false
 }
 
-// asksInformation reports whether a motive's object is information ("gather information about
-// the participating countries", "gather some interesting facts"): what a tool gives, not why
-// the user asks. It looks at the few words after the head.
-func asksInformation(ts []token) bool {
-	for _, t := range ts[1:min(len(ts), 5)] {
-		if t.kind == kWord && information[t.low] {
-			return true
-		}
-	}
-	return false
-}
 
-// byGerund returns the index of a request verb's -ing form after "by" in ts, or 0: a motive
-// met by a task ("surprise my family by tracking the delivery") states that task.
-func byGerund(ts []token) int {
-	for k := 1; k+1 < len(ts); k++ {
-		if ts[k].is("by") && gerundAt(ts, k+1) {
-			return k + 1
-		}
-	}
-	return 0
-}
 
 // rank sets the Rank of each clause goal from the before- and first-markers of its clause: a
 // clause that starts with "before that" or "but first" moves, with the clauses chained to it by

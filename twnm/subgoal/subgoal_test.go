@@ -47,7 +47,9 @@ func TestSplitTentative(t *testing.T) {
 			[]string{"I'm going to Rome on 3 March"}},
 		{"a noun phrase beside a request", "Get the weather in Paris. Their list needs to grow.", []string{"Their list needs to grow"}},
 		{"a motive after a want", "I want to gather inspiration and plan a memorable event. Find party venues in Austin for 50 guests.",
-			[]string{"gather inspiration", "plan a memorable event"}},
+			[]string{"gather inspiration"}},
+		{"information after a want", "Get the weather in Paris. I need to gather information about the participating countries.",
+			[]string{"gather information about the participating countries"}},
 		{"a verb without an object's determiner", "Query meeting of John and send email reminder to john@example.com.",
 			[]string{"Query meeting of John"}},
 		{"a statement of a value is none", "Update John's address. Password is 123456.", nil},
@@ -190,8 +192,10 @@ func TestSplitClauses(t *testing.T) {
 		{"bored", "I'm bored. Recommend a TV show like Breaking Bad.", []string{"Recommend a TV show like Breaking Bad"}},
 		{"hungry", "I'm hungry. What's good to eat around here? Find me a sushi place that delivers.",
 			[]string{"What's good to eat around here", "Find me a sushi place that delivers"}},
-		{"motives after a want frame are dropped", "I want to gather inspiration and plan a memorable event. Find party venues in Austin for 50 guests.",
-			[]string{"Find party venues in Austin for 50 guests"}},
+		// After "I want to", a verb with no object a tool would take is tentative ("gather
+		// inspiration"); one with a determined object is a task.
+		{"a want's object decides", "I want to gather inspiration and plan a memorable event. Find party venues in Austin for 50 guests.",
+			[]string{"plan a memorable event", "Find party venues in Austin for 50 guests"}},
 
 		// Enumerations.
 		{"parenthesised numbers", "1) find hotels in Rome for 3 nights 2) book a table for 4 people on 3 March 3) check the weather",
@@ -269,13 +273,14 @@ func TestSplitClauses(t *testing.T) {
 		{"roll a die", "Get the weather in Paris. Finally, roll a 10-sided die and share the result.",
 			[]string{"Get the weather in Paris", "roll a 10-sided die", "share the result"}},
 		{"motive met by a task", "Get the weather in Paris. I want to surprise my family by tracking the package with the ID 6045e2.",
-			[]string{"Get the weather in Paris", "tracking the package with the ID 6045e2"}},
+			[]string{"Get the weather in Paris", "surprise my family by tracking the package with the ID 6045e2"}},
+		// No list of motives: a verb with a determined object reads as a task.
 		{"motive by something else", "Get the weather in Paris. I want to surprise my family by the lake.",
-			[]string{"Get the weather in Paris"}},
+			[]string{"Get the weather in Paris", "surprise my family by the lake"}},
 		{"motive naming a service", "Get the weather in Paris. Moreover, we would like to explore the supported languages using the Translate it API.",
 			[]string{"Get the weather in Paris", "explore the supported languages using the Translate it API"}},
 		{"motive asking for information", "Get the weather in Paris. I need to gather information about the participating countries. Lastly, gather the details of the device '24680'.",
-			[]string{"Get the weather in Paris", "gather information about the participating countries", "gather the details of the device '24680'"}},
+			[]string{"Get the weather in Paris", "gather the details of the device '24680'"}}, // "gather information about ..." is tentative
 		{"motive asking for nothing a tool gives", "Get the weather in Paris. I want to gather inspiration for my trip.",
 			[]string{"Get the weather in Paris"}},
 		{"helpful for me to", "Get the weather in Paris. It would be helpful for me to know the CPU time limit.",
@@ -392,8 +397,9 @@ func TestSplitFallbacks(t *testing.T) {
 	assert.Nil(t, Split(" \n\t "))
 
 	// No clause states a task: the clauses that are not chit-chat are kept.
-	assert.Equal(t, []string{"gather inspiration", "plan a memorable event"},
+	assert.Equal(t, []string{"plan a memorable event"},
 		clauses(t, "I want to gather inspiration and plan a memorable event."))
+	assert.Equal(t, []string{"gather inspiration"}, clauses(t, "I want to gather inspiration."))
 	assert.Equal(t, []string{"Weather in Rome"}, clauses(t, "Weather in Rome"))
 
 	// Only chit-chat, or nothing left after stripping: the whole request is the clause.
