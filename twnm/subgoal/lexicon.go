@@ -279,8 +279,6 @@ func union(sets ...map[string]bool) map[string]bool {
 	return m
 }
 
-
-
 // subjectWants are want frames that follow a subject other than the user ("my friend wants
 // to", "they need"): the user asks on their behalf.
 var subjectWants = phrases(`wants to know|wants to|want to know|want to|needs to|need to|needs|need|

@@ -265,8 +265,6 @@ func statesValue(ts []token) bool {
 	return false
 }
 
-
-
 // rank sets the Rank of each clause goal from the before- and first-markers of its clause: a
 // clause that starts with "before that" or "but first" moves, with the clauses chained to it by
 // "then" or "second", before the clause it follows; one that starts with "first" (and is not
