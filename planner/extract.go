@@ -462,11 +462,7 @@ var (
 		"one", "each", "api", "per")
 	// exSkipWords may stand between a cue and its value ("party size of 4", "checking in on
 	// 2026-12-01", "a guest named Ana Silva").
-	exSkipWords = exSet("of", "is", "are", "was", "on", "at", "as", "equals", "about", "called", "named", "=", ":")
-	// exRelatives open a relative clause, alone or after a preposition ("the league that
-	// Inter plays in", "the city in which she lives").
-	exRelatives    = exSet("that", "which", "where", "whose", "who", "whom")
-	exPrepositions = exSet("in", "of", "at", "for", "to", "with", "from", "on", "by")
+	exSkipWords = exSet("of", "is", "are", "was", "on", "at", "as", "about", "equals", "called", "named", "=", ":")
 )
 
 // exSynonyms are other words for common input names, keyed by the name's normalised words
@@ -710,10 +706,12 @@ func (x *extraction) describedByClause(s *exSlot) bool {
 				continue
 			}
 			next := b + 1
-			if next < len(x.toks) && exPrepositions[x.toks[next].lower] {
+			if next < len(x.toks) && subgoal.Preposition(x.toks[next].lower) {
 				next++
 			}
-			if next < len(x.toks) && exRelatives[x.toks[next].lower] {
+			// "that" or a question word opens a relative clause, alone or after a preposition
+			// ("the league that Inter plays in", "the city in which she lives").
+			if next < len(x.toks) && (x.toks[next].lower == "that" || subgoal.QuestionWord(x.toks[next].lower)) {
 				return true
 			}
 		}
@@ -1522,7 +1520,7 @@ func (x *extraction) possessed(b int) []string {
 	var out []string
 	for k := b + 1; k < len(x.toks) && k <= b+3 && x.toks[k].kind == exTokWord; k++ {
 		w := x.toks[k].lower
-		if exPrepositions[w] || w == "and" || w == "or" {
+		if subgoal.Preposition(w) || w == "and" || w == "or" {
 			break
 		}
 		out = append(out, w)

@@ -11,12 +11,13 @@ var vagueHeads = set(`detail details information info data list lists result res
 	numbers name names set sets kind kinds type types sort sorts piece pieces bit bits part
 	parts lot lots couple few some all any`)
 
-// toolWords end a tool's name in a request ("the QR Code Generator API").
-var toolWords = set(`api apis tool tools service services endpoint endpoints`)
+// toolWords end a tool's name in a request ("the QR Code Generator API", "the bitly tools"), in
+// the singular.
+var toolWords = set(`api tool service endpoint`)
 
 // namesTool reports whether ts names a tool ("using the bitly tool").
 func namesTool(ts []token) bool {
-	return slices.ContainsFunc(ts, func(t token) bool { return t.kind == kWord && toolWords[t.low] })
+	return slices.ContainsFunc(ts, func(t token) bool { return t.kind == kWord && toolWords[strings.TrimSuffix(t.low, "s")] })
 }
 
 // Focus returns the head of a clause: what it asks for, without the noun phrase that says

@@ -344,3 +344,10 @@ func connectiveWords(roles connectiveRole) map[string]bool {
 func DateWord(w string) bool {
 	return months[w] || weekdays[w] || relativeDays[w]
 }
+
+// Preposition reports whether w (lowercase) is a preposition ("of", "in", "near").
+func Preposition(w string) bool { return prepositions[w] }
+
+// QuestionWord reports whether w (lowercase) is a question word ("which", "where", "whose"),
+// one that may also open a relative clause.
+func QuestionWord(w string) bool { return whWords[strings.ReplaceAll(w, "’", "'")] }
