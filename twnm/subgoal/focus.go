@@ -55,9 +55,7 @@ func Focus(text string) string {
 			}
 			return span(text, trimTrailing(ts[:k]))
 		}
-		// The clause's first word is its verb as often as its noun ("search for", "hotels
-		// in"), so it alone makes no head.
-		if k > 0 && !common[t.low] && !isNumeric(t) && !vagueHeads[t.low] {
+		if !common[t.low] && !isNumeric(t) && !vagueHeads[t.low] {
 			content = true
 		}
 	}

@@ -185,8 +185,10 @@ func verbAt(ts []token, k int) bool {
 	case verbsPlain[t.low]:
 		// "find X and book Y" but not "a hotel I can book and cancel for free".
 		return n.kind != kPunct && n.kind != kBreak && n.kind != kEnum && !(n.kind == kWord && notObjects[n.low])
-	case !functionWords[t.low] && !fillers[t.low] && !strings.ContainsAny(t.low, "'"):
-		// (a contraction, "I'm" or "you're", is a subject and its auxiliary, no verb)
+	case !functionWords[t.low] && !fillers[t.low] && !strings.ContainsAny(t.low, "'") && !participle(t) &&
+		!strings.HasSuffix(t.low, "ing"):
+		// (a contraction, "I'm" or "you're", is a subject and its auxiliary; a participle,
+		// "including the ...", "based on the ...", qualifies the clause before it: no request)
 		// A word of any kind is a verb by what follows it: a determiner, a pronoun, a
 		// particle, a question word, a proper noun or a count ("deploy the latest version",
 		// "filter out the movies", "play Bohemian Rhapsody", "book 2 rooms"). A quotation
