@@ -195,3 +195,17 @@ func TestEvalChains(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, out.String(), string(md))
 }
+
+func TestEvalLexicon(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	require.NoError(t, evalCmd([]string{"lexicon", "-src", "..", "-out", dir}, streams{&out, &errOut}), errOut.String())
+	assert.Contains(t, out.String(), "| twnm/subgoal |")
+	assert.Contains(t, out.String(), "| total |")
+	report, err := os.ReadFile(filepath.Join(dir, lexiconMarkdownFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "# Word lists")
+
+	err = evalCmd([]string{"lexicon", "-src", t.TempDir(), "-out", ""}, streams{&out, &errOut})
+	assert.ErrorContains(t, err, "run it from the repository's root")
+}

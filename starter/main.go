@@ -79,6 +79,9 @@ usage:
                                         the running stack (no feedback; nobody answers its questions): the
                                         share that ends with the expected chain, question or "no tool"
       -questions file.jsonl  -search alphabeta  -concurrency 2  -clarify-deadline 2s  -reset=true  -out results/eval
+  navi eval lexicon [flags]             the entries of the English word lists in the packages that read requests
+                                        (twnm/subgoal, planner, twnm/recall), counted from the source
+      -src .  -out results/eval
   navi schedule retrain [flags]         create or update the Schedule that retrains the graph model:
                                         -every 1h  -trigger (also run once now)  -train-queue Q
   navi codec-key [id]                   print a new AES-256 key for NAVI_CODEC_KEYS ("id=base64")

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/naviagent/navi/research/lexicon"
+)
+
+// lexiconPackages are the packages whose English the word-list figure counts: request parsing,
+// value extraction and retrieval.
+var lexiconPackages = []string{"twnm/subgoal", "planner", "twnm/recall"}
+
+// lexiconMarkdownFile is the report navi eval lexicon writes to -out.
+const lexiconMarkdownFile = "lexicon.md"
+
+// evalLexiconCmd runs `navi eval lexicon`: the entries of the word lists of the packages that
+// read requests (research/lexicon), counted from the source in -src, the repository's root.
+func evalLexiconCmd(args []string, s streams) error {
+	c := newCommand("eval lexicon")
+	c.fs.SetOutput(s.err)
+	src := c.fs.String("src", ".", "the repository's root, whose Go source is counted")
+	out := c.fs.String("out", "results/eval", `directory of the report (`+lexiconMarkdownFile+`); "" writes none`)
+	pos, err := c.parse(args, 1, 1, "the subcommand lexicon")
+	if err != nil {
+		return err
+	}
+	if pos[0] != "lexicon" {
+		return fmt.Errorf("%w: navi eval has no subcommand %q here; want lexicon", errUsage, pos[0])
+	}
+	var pkgs []lexicon.Package
+	for _, p := range lexiconPackages {
+		got, err := lexicon.Count(filepath.Join(*src, filepath.FromSlash(p)))
+		if err != nil {
+			return fmt.Errorf("eval lexicon: %w (run it from the repository's root, or give -src)", err)
+		}
+		got.Dir = p
+		pkgs = append(pkgs, got)
+	}
+	report := "# Word lists\n\nEntries of the English word lists in the packages that read requests, counted from their " +
+		"source (research/lexicon: every string literal written in words alone; \"|\"-separated phrases count one each).\n\n" +
+		lexicon.Markdown(pkgs)
+	if *out != "" {
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return fmt.Errorf("eval lexicon: %w", err)
+		}
+		path := filepath.Join(*out, lexiconMarkdownFile)
+		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+			return fmt.Errorf("eval lexicon: %w", err)
+		}
+		fmt.Fprintf(s.err, "wrote %s\n", path)
+	}
+	_, err = fmt.Fprint(s.out, strings.TrimPrefix(report, "# Word lists\n\n"))
+	return err
+}
