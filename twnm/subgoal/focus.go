@@ -7,9 +7,14 @@ import (
 
 // vagueHeads name no thing of their own: "the details of the order" asks for the order's
 // details, so its head reaches past "of".
-var vagueHeads = set(`detail details information info data list lists result results number
-	numbers name names set sets kind kinds type types sort sorts piece pieces bit bits part
-	parts lot lots couple few some all any`)
+// They are matched in the singular, beside the quantifiers ("some of the hotels").
+var vagueHeads = set(`detail information info data list result number name set kind type sort
+	piece bit part lot couple few all`)
+
+// vague reports whether w is a vague head (see vagueHeads), singular or plural.
+func vague(w string) bool {
+	return vagueHeads[w] || vagueHeads[strings.TrimSuffix(w, "s")] || quantifiers[w]
+}
 
 // toolWords end a tool's name in a request ("the QR Code Generator API", "the bitly tools"), in
 // the singular.
@@ -55,7 +60,7 @@ func Focus(text string) string {
 			}
 			return span(text, trimTrailing(ts[:k]))
 		}
-		if !common[t.low] && !isNumeric(t) && !vagueHeads[t.low] {
+		if !common[t.low] && !isNumeric(t) && !vague(t.low) {
 			content = true
 		}
 	}
