@@ -13,6 +13,16 @@ import (
 	"github.com/naviagent/navi/twnm/subgoal"
 )
 
+// memoryOf is the in-memory source of cat's graph.
+func memoryOf(t *testing.T, cat twnm.Catalog) *Memory {
+	t.Helper()
+	g, err := twnm.Build(context.Background(), cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	mem, err := NewMemory(g, MemoryOptions{})
+	require.NoError(t, err)
+	return mem
+}
+
 func TestRetrieveTakesListsApart(t *testing.T) {
 	cat := twnm.Catalog{Name: "travel", APIs: []twnm.API{
 		{Name: "FlightSearch", Description: "Search flight options to a destination on given travel dates.",
@@ -23,10 +33,7 @@ func TestRetrieveTakesListsApart(t *testing.T) {
 			Inputs: []twnm.Param{{Name: "movie", Type: "string", Required: true}}},
 		{Name: "Weather", Description: "Current weather in a city."},
 	}}
-	g, err := twnm.Build(context.Background(), cat, twnm.BuildOptions{Embedder: embed.Default()})
-	require.NoError(t, err)
-	mem, err := NewMemory(g, MemoryOptions{})
-	require.NoError(t, err)
+	mem := memoryOf(t, cat)
 	tests := []struct {
 		request string
 		want    []string // the clause goals' texts
@@ -108,10 +115,7 @@ func TestRetrieveConfirmsTentativeClauses(t *testing.T) {
 			Inputs: []twnm.Param{{Name: "email", Type: "string", Required: true}}},
 		{Name: "Weather", Description: "Current weather in a city."},
 	}}
-	g, err := twnm.Build(context.Background(), cat, twnm.BuildOptions{Embedder: embed.Default()})
-	require.NoError(t, err)
-	mem, err := NewMemory(g, MemoryOptions{})
-	require.NoError(t, err)
+	mem := memoryOf(t, cat)
 	tests := []struct {
 		request string
 		want    []string // the clause goals' texts after retrieval

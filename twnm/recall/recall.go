@@ -22,7 +22,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/naviagent/navi/twnm/bm25"
-
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/subgoal"
 )

@@ -77,7 +77,8 @@ var whWords = set(`what what's whats which how how's where where's when when's w
 	whom whose why`)
 
 // auxes start yes/no questions ("is there", "does it", "can I").
-var auxes = set(`is are was were do does did can could will would should may might must shall has have had am
+var auxes = set(`is are was were do does did can could will would should may might must shall
+	has have had am
 	isn't aren't don't doesn't didn't can't won't`)
 
 // subjects follow an aux in a yes/no question.

@@ -167,9 +167,10 @@ func auxQuestionAt(ts []token, k int) bool {
 		subjects[ts[k+1].low]
 }
 
-// verbAt reports whether ts[k] is a request verb used as a verb: a plain verb followed by
-// anything but a conjunction, or an ambiguous one followed by a determiner, a pronoun, a
-// particle, a quotation, a proper noun or a number with a noun ("book 2 rooms").
+// verbAt reports whether ts[k] is used as a verb: a plain request verb (verbsPlain) followed by
+// anything but a conjunction or a preposition, or any other word followed by what shows a verb
+// use (see below). No list of verbs decides: "and deploy the latest version" splits as "and
+// book a table" does.
 func verbAt(ts []token, k int) bool {
 	t := ts[k]
 	if t.kind != kWord || k+1 >= len(ts) {
@@ -187,12 +188,12 @@ func verbAt(ts []token, k int) bool {
 		return n.kind != kPunct && n.kind != kBreak && n.kind != kEnum && !(n.kind == kWord && notObjects[n.low])
 	case !functionWords[t.low] && !fillers[t.low] && !strings.ContainsAny(t.low, "'") && !participle(t) &&
 		!strings.HasSuffix(t.low, "ing"):
-		// (a contraction, "I'm" or "you're", is a subject and its auxiliary; a participle,
-		// "including the ...", "based on the ...", qualifies the clause before it: no request)
-		// A word of any kind is a verb by what follows it: a determiner, a pronoun, a
-		// particle, a question word, a proper noun or a count ("deploy the latest version",
-		// "filter out the movies", "play Bohemian Rhapsody", "book 2 rooms"). A quotation
-		// follows nouns as often ("subject 'Meeting' and content 'Hello'"), so it shows nothing.
+		// A content word is a verb by what follows it: a determiner, a pronoun, a particle, a
+		// question word, a proper noun or a count ("deploy the latest version", "filter out
+		// the movies", "play Bohemian Rhapsody", "book 2 rooms"). A quotation follows nouns as
+		// often ("subject 'Meeting' and content 'Hello'"), so it shows nothing. A contraction
+		// ("I'm a ...") is a subject and its auxiliary, and a participle ("including the
+		// ...", "based on the ...") qualifies the clause before it: neither is a request.
 		if n.kind != kWord {
 			return false
 		}
