@@ -295,7 +295,7 @@ func exWrittenDate(s string, iso *string, n *int) bool {
 	}
 	month, err := strconv.Atoi(m)
 	if err != nil {
-		month = exMonths[strings.ToLower(m)[:3]]
+		month = subgoal.MonthNumber(strings.ToLower(strings.TrimSuffix(m, ".")))
 	}
 	year, _ := strconv.Atoi(y)
 	day, _ := strconv.Atoi(d)
@@ -334,10 +334,6 @@ func exClock(s string) string {
 	}
 	return out
 }
-
-// exMonths numbers the months by the first three letters of their names.
-var exMonths = map[string]int{"jan": 1, "feb": 2, "mar": 3, "apr": 4, "may": 5, "jun": 6, "jul": 7,
-	"aug": 8, "sep": 9, "oct": 10, "nov": 11, "dec": 12}
 
 // exWordEnd reports whether re matches at the start of s and the match is not glued to
 // more letters, digits or joiners ("2026-12-01x", "19:305" and "12ab" are no dates,

@@ -4,7 +4,10 @@
 // the phrasing of the data sets they were tuned on; `navi eval lexicon` reports what is left,
 // so that a change that adds a list shows up in a figure.
 //
-// An entry is counted from every string literal of a non-test file that is written in words
+// A word list kept as data (a .txt file of the package's folder or of a folder in it, such as
+// twnm/subgoal/lexicon/) counts one entry per line that is neither blank nor a "#" comment; the
+// name that loads it (the argument of a method named entries) is no entry.
+// In Go source, an entry is counted from every string literal of a non-test file that is written in words
 // alone (lowercase letters, apostrophes, spaces, "|", "_", "-", ".", "&", "%"): a literal
 // holding "|" counts one entry per "|"-separated phrase ("can you|could you" is two), any other
 // counts its space-separated words ("find get fetch" is three, "time" is one). Map keys and
@@ -49,6 +52,25 @@ func Count(dir string) (Package, error) {
 		return Package{}, fmt.Errorf("lexicon: %s holds no Go files", dir)
 	}
 	p := Package{Dir: dir, Files: map[string]int{}}
+	data, err := filepath.Glob(filepath.Join(dir, "*.txt"))
+	if err != nil {
+		return Package{}, fmt.Errorf("lexicon: %s: %w", dir, err)
+	}
+	nested, err := filepath.Glob(filepath.Join(dir, "*", "*.txt"))
+	if err != nil {
+		return Package{}, fmt.Errorf("lexicon: %s: %w", dir, err)
+	}
+	for _, f := range append(data, nested...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return Package{}, fmt.Errorf("lexicon: %w", err)
+		}
+		if n := lines(string(b)); n > 0 {
+			rel, _ := filepath.Rel(dir, f)
+			p.Files[filepath.ToSlash(rel)] = n
+			p.Entries += n
+		}
+	}
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
@@ -80,6 +102,11 @@ func countSource(name string, src []byte) (int, error) {
 		if _, ok := x.(*ast.ImportSpec); ok {
 			return false
 		}
+		if call, ok := x.(*ast.CallExpr); ok {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "entries" {
+				return false // names a list kept as data, whose file is counted
+			}
+		}
 		lit, ok := x.(*ast.BasicLit)
 		if !ok || lit.Kind != token.STRING {
 			return true
@@ -92,6 +119,18 @@ func countSource(name string, src []byte) (int, error) {
 		return true
 	})
 	return n, nil
+}
+
+// lines is the number of entries of a word list kept as data: its lines that are neither blank
+// nor a "#" comment.
+func lines(text string) int {
+	n := 0
+	for _, l := range strings.Split(text, "\n") {
+		if f := strings.Fields(l); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+			n++
+		}
+	}
+	return n
 }
 
 // Entries is the number of entries a literal written in words holds: its "|"-separated

@@ -33,14 +33,17 @@ func TestCount(t *testing.T) {
 		"var m = map[string]int{\"lat\": 1, \"lon\": 2} // 2\n" +
 		"var msg = \"Failed: %d items\" // capitals and digits: no words\n" +
 		"func f(s string) bool { return strings.Contains(s, \"x\") } // 1\n" +
-		"func set(string) map[string]bool { return nil }\n"
+		"func set(string) map[string]bool { return nil }\n" +
+		"var fromData = lists.entries(\"verbs\") // a name, no entry\n"
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "p.go"), []byte(src), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "p_test.go"), []byte("package p\n\nvar skipped = \"a b c d\"\n"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "lexicon"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "lexicon", "verbs.txt"), []byte("# a comment\nfind\n\nlook up\n"), 0o644))
 	p, err := Count(dir)
 	require.NoError(t, err)
-	assert.Equal(t, 8, p.Entries) // 3 + 2 + 2 + 1; the test file is not counted
-	assert.Equal(t, map[string]int{"p.go": 8}, p.Files)
-	assert.Contains(t, Markdown([]Package{p}), "| total | 8 |")
+	assert.Equal(t, 10, p.Entries) // 3 + 2 + 2 + 1 in Go, 2 lines of data; the test file is not counted
+	assert.Equal(t, map[string]int{"p.go": 8, "lexicon/verbs.txt": 2}, p.Files)
+	assert.Contains(t, Markdown([]Package{p}), "| total | 10 |")
 
 	_, err = Count(t.TempDir())
 	assert.ErrorContains(t, err, "holds no Go files")

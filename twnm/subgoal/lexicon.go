@@ -1,29 +1,51 @@
 package subgoal
 
-import "strings"
+import (
+	"embed"
+	"slices"
+	"strings"
+)
 
-// The word lists below are the whole of Split's knowledge of English. They are lowercase, with
-// the typographic apostrophe written as "'" (tokens are normalised the same way).
+//go:embed lexicon/*.txt
+var lexiconFiles embed.FS
 
-// set builds a lookup set from space-separated words.
-func set(words string) map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range strings.Fields(words) {
+// lexicon holds Split's knowledge of English: the word lists of the lexicon folder, one file a
+// list. They are lowercase, with the typographic apostrophe written as "'" (tokens are
+// normalised the same way). `navi eval lexicon` counts their entries.
+var lexicon = wordLists{lexiconFiles}
+
+// wordLists reads word lists from files of one entry a line (a word, or a phrase of words);
+// blank lines and lines that start with "#" are none.
+type wordLists struct{ files embed.FS }
+
+// entries returns the entries of the list name (lexicon/name.txt), their words separated by
+// one space. The files are embedded, so a missing one is a mistake of this package's own
+// source, caught by any of its tests: entries panics on it.
+func (l wordLists) entries(name string) []string {
+	b, err := l.files.ReadFile("lexicon/" + name + ".txt")
+	if err != nil {
+		panic("subgoal: no word list " + name)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
+			out = append(out, strings.Join(f, " "))
+		}
+	}
+	return out
+}
+
+// set builds a lookup set from entries.
+func set(entries []string) map[string]bool {
+	m := make(map[string]bool, len(entries))
+	for _, w := range entries {
 		m[w] = true
 	}
 	return m
 }
 
-// phraseSet builds a lookup set of "|"-separated phrases, their words separated by one space.
-func phraseSet(list string) map[string]bool {
-	m := make(map[string]bool)
-	for _, p := range strings.Split(list, "|") {
-		if f := strings.Fields(p); len(f) > 0 {
-			m[strings.Join(f, " ")] = true
-		}
-	}
-	return m
-}
+// phraseSet builds a lookup set of phrases, their words separated by one space.
+func phraseSet(entries []string) map[string]bool { return set(entries) }
 
 // phraseList is a list of multi-word phrases indexed by their first word; each bucket lists the
 // longer phrases first, so that matching takes the longest one.
@@ -32,10 +54,10 @@ type phraseList struct {
 	byFirst map[string][][]string
 }
 
-// phrases builds a phraseList from "|"-separated phrases.
-func phrases(list string) phraseList {
+// phrases builds a phraseList from entries.
+func phrases(entries []string) phraseList {
 	pl := phraseList{byFirst: make(map[string][][]string)}
-	for _, p := range strings.Split(list, "|") {
+	for _, p := range entries {
 		if f := strings.Fields(p); len(f) > 0 {
 			pl.all = append(pl.all, f)
 		}
@@ -55,108 +77,103 @@ func phrases(list string) phraseList {
 // verbsPlain are request verbs that are seldom nouns: after "and" or a comma they start a new
 // clause whenever a word other than a preposition or a conjunction (notObjects) follows them
 // ("... and find a museum").
-var verbsPlain = set(`find get fetch retrieve obtain provide give send create delete remove
-	generate calculate compute convert translate compare identify verify validate recommend
-	suggest summarize summarise explain describe locate buy purchase sell reserve determine
-	analyze analyse notify remind grab lookup subscribe unsubscribe cancel
-	reschedule rebook enumerate gimme inquire show tell list search check`)
+var verbsPlain = set(lexicon.entries("verbs-plain"))
 
 // articles are the determiners that make a wh-word embedded ("when and where the concert
 // is") rather than a new question ("and which one has ...").
-var articles = set(`the a an my your his her its our their this that these those`)
+var articles = set(lexicon.entries("articles"))
 
 // notObjects after a plain verb show an intransitive use, not a new request ("book and cancel
 // for free").
-var notObjects = set(`and or for of in on at with by about as than`)
+var notObjects = set(lexicon.entries("not-objects"))
 
 // objectPronouns show a verb after a capitalised verb ("and Send me ...").
-var objectPronouns = set(`me us it them him her`)
+var objectPronouns = set(lexicon.entries("object-pronouns"))
 
 // whWords start questions.
-var whWords = set(`what what's whats which how how's where where's when when's who who's
-	whom whose why`)
+var whWords = set(lexicon.entries("wh-words"))
 
 // auxes start yes/no questions ("is there", "does it", "can I").
-var auxes = set(`is are was were do does did can could will would should may might must shall
-	has have had am
-	isn't aren't don't doesn't didn't can't won't`)
+var auxes = set(lexicon.entries("auxes"))
 
 // subjects follow an aux in a yes/no question.
-var subjects = set(`i you we it there they he she this that these those my the any`)
+var subjects = set(lexicon.entries("subjects"))
 
 // fillers may stand between the words of a frame or before a verb ("can you also please").
-var fillers = set(`also please kindly just quickly additionally then really maybe perhaps
-	possibly now still`)
+var fillers = set(lexicon.entries("fillers"))
 
 // directFrames are polite ways to ask for something; they are stripped from the start of a
 // clause and make it a task.
-var directFrames = phrases(`can you|could you|would you|will you|can u|could u|would you mind|
-	do you mind|would it be possible to|would it be possible for you to|is it possible to|
-	is it possible for you to|is there a way to|is there any way to|i was wondering if you could|
-	i was wondering if you can|i wonder if you could|i'd appreciate it if you could|
-	i would appreciate it if you could|i'd appreciate if you could|
-	i would appreciate if you could|i'd be grateful if you could|i would be grateful if you could|
-	please|kindly|pls|plz|help me|help me to|help me with|can you help me|could you help me|
-	can you help me to|could you help me to|i'd like you to|i would like you to|i want you to|
-	i need you to|i'd love for you to|i would love for you to|would you be able to|
-	could you be able to|are you able to|can you please|i request you to|i ask you to|
-	let me know|let me know if|let me know whether|let me see|do you know|do you have|can i get|could i get|can i have|
-	could i have|may i have|may i get|i'd appreciate|i would appreciate` + "|" + appreciationFrames())
+var directFrames = phrases(append(frameForms(lexicon.entries("direct-frames")), appreciationFrames()...))
+
+// frameForms writes each frame the lists hold in the first person singular, uncontracted ("i
+// would like to", "can you"), in every form English gives it: with "we" ("we would like to",
+// "we are looking for"), contracted ("i'd like to", "we're looking for") and with "u" for
+// "you" ("can u"). A rule of grammar, so that the lists need not spell each form.
+func frameForms(frames []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	add := func(f string) {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	for _, f := range frames {
+		forms := []string{f}
+		if rest, ok := strings.CutPrefix(f, "i "); ok {
+			we := "we " + rest
+			for _, be := range [][2]string{{"am", "are"}, {"was", "were"}} {
+				if r, ok := strings.CutPrefix(rest, be[0]+" "); ok {
+					we = "we " + be[1] + " " + r
+				}
+			}
+			forms = append(forms, we)
+		}
+		for _, g := range forms {
+			add(g)
+			for _, c := range [][2]string{{"i would ", "i'd "}, {"i am ", "i'm "}, {"we are ", "we're "}, {"we would ", "we'd "}} {
+				if r, ok := strings.CutPrefix(g+" ", c[0]); ok {
+					add(strings.TrimSpace(c[1] + r))
+				}
+			}
+		}
+	}
+	for _, f := range slices.Clone(out) {
+		if w := strings.Fields(f); slices.Contains(w, "you") {
+			for i := range w {
+				if w[i] == "you" {
+					w[i] = "u"
+				}
+			}
+			add(strings.Join(w, " "))
+		}
+	}
+	return out
+}
 
 // appreciationFrames are "it would be great if you could", "it'd be helpful to" and their kin:
-// every lead, adjective and tail below, combined, "|"-separated.
-func appreciationFrames() string {
+// every lead, adjective and tail of the appreciation lists, combined.
+func appreciationFrames() []string {
 	var out []string
-	for _, lead := range []string{"it would be", "it'd be", "it will be", "that would be"} {
-		for _, adj := range strings.Fields("great helpful nice useful awesome wonderful fantastic ideal good amazing perfect appreciated fun interesting valuable beneficial") {
-			for _, tail := range []string{"to", "if you could", "if you can", "if i could", "if i can", "if we could", "if you would", "for me to", "for us to"} {
+	for _, lead := range lexicon.entries("appreciation-leads") {
+		for _, adj := range lexicon.entries("appreciation-adjectives") {
+			for _, tail := range lexicon.entries("appreciation-tails") {
 				out = append(out, lead+" "+adj+" "+tail)
 			}
 		}
 	}
-	return strings.Join(out, "|")
+	return out
 }
 
-// wantFrames state a want; they are stripped too, and make a clause a task unless its head is a
-// motive ("I want to gather inspiration").
-var wantFrames = phrases(`i'd like to know|i would like to know|i want to know|i need to know|
-	i'd love to know|i would love to know|i wish to know|i'd like to find out|
-	i want to find out|i need to find out|i'd like to|i would like to|i want to|i need to|
-	i wish to|i'd love to|i would love to|i'm looking to|i am looking to|i'm trying to|
-	i am trying to|i hope to|i'm hoping to|i am hoping to|i plan to|i'm planning to|
-	i am planning to|i'd like|i would like|i want|i need|i'm looking for|i am looking for|
-	we want to|we need to|we'd like to|we would like to|we want|we need|we'd like|
-	we would like|we're looking for|we are looking for|i'm curious to know|
-	i am curious to know|i require|i'd prefer|i would prefer|i'd prefer to|
-	i'd also like|i also need|i also want|my goal is to|i'm in need of|i am in need of|
-	looking for|i have to|i must|i should|i want to be able to|i'd like to be able to|
-	i would like to be able to|i need to be able to|i wanna know|i wanna|we wanna|
-	i'm keen to|i am keen to|i'm interested in|i am interested in|we're interested in|
-	we are interested in|i'm curious about|i am curious about|we're curious about|
-	we are curious about|i'm curious if|i am curious if|i'm curious whether|i am curious whether|
-	i would need to|i'd need to|we would need to|we'd need to|` +
-	// The same without a subject, after "and" ("I'm planning a trip and need to book a hotel").
-	`would like to know|would like to|need to know|need to|wants to know|wants to|
-	would love to|is interested in|are interested in|needs|need|would need to`)
+// wantFrames state a want; they are stripped too, and make a clause a task unless what follows
+// shows no object a tool would take ("I want to gather inspiration"). The last of them have no
+// subject, for after "and" ("I'm planning a trip and need to book a hotel").
+var wantFrames = phrases(frameForms(lexicon.entries("want-frames")))
 
 // connectives link clauses; they are stripped from the start of a clause. Each may carry roles
 // after a colon (see connectiveRole): what it says of the clause it opens.
-var connectives, connectiveRoles = connectiveTable(`and then:sequence|and after that:sequence|and afterwards:sequence|and finally|
-	and also:continues|and lastly|and next:sequence|and now|after that:mid,sequence|
-	after this:mid,sequence|afterwards:mid,sequence|and:continues,weak|then:mid,sequence|
-	also:mid,continues,weak|additionally:mid,continues|in addition:mid,continues|
-	plus:mid,continues,weak|as well as:mid,continues|moreover:mid|furthermore:mid|besides that|
-	besides|but:weak|but also:mid|so:weak|now:weak|ok|okay|oh|well|alright|anyway|hi|hello|hey|
-	hi there|hey there|hello there|finally:mid,ordinal|lastly:mid,ordinal|next:sequence,ordinal|
-	first:first,ordinal|firstly:first,ordinal|first of all:first|to begin:first|
-	to begin with:first|second:sequence,ordinal|secondly:sequence,ordinal|
-	third:sequence,ordinal|thirdly:sequence,ordinal|fourth:sequence,ordinal|
-	fifth:sequence,ordinal|at last|last but not least|but first:mid,before|
-	but before that:mid,before|before that:mid,before|before this:mid,before|
-	before doing that:mid,before|before doing so:mid,before|before you do that:before|
-	before you do:before|prior to that:mid,before|once that's done:mid,sequence|
-	once done:mid,sequence|once you have that:sequence|once you've done that:sequence|
-	when that's done:sequence|after which:mid,sequence`)
+var connectives, connectiveRoles = connectiveTable(lexicon.entries("connectives"))
 
 // connectiveRole is what a connective says of the clause it opens.
 type connectiveRole uint8
@@ -186,11 +203,11 @@ var roleNames = map[string]connectiveRole{"mid": roleMid, "sequence": roleSequen
 	"first": roleFirst, "continues": roleContinues, "weak": roleWeak, "ordinal": roleOrdinal}
 
 // connectiveTable builds the connectives' phraseList and their roles, keyed by the phrase's
-// words joined with "_", from "|"-separated entries "phrase:role,role".
-func connectiveTable(list string) (phraseList, map[string]connectiveRole) {
+// words joined with "_", from entries "phrase:role,role".
+func connectiveTable(entries []string) (phraseList, map[string]connectiveRole) {
 	var ps []string
 	roles := make(map[string]connectiveRole)
-	for _, e := range strings.Split(list, "|") {
+	for _, e := range entries {
 		phrase, names, _ := strings.Cut(e, ":")
 		f := strings.Fields(phrase)
 		if len(f) == 0 {
@@ -205,38 +222,35 @@ func connectiveTable(list string) (phraseList, map[string]connectiveRole) {
 			}
 		}
 	}
-	return phrases(strings.Join(ps, "|")), roles
+	return phrases(ps), roles
 }
 
 // of reports whether the connective phrase (words joined with "_") has role r.
 func (r connectiveRole) of(phrase string) bool { return connectiveRoles[phrase]&r != 0 }
 
 // trailers are stripped from the end of a clause.
-var trailers = phrases(`please|thanks|thank you|thanks a lot|thank you so much|thx|
-	if possible|if you can|if you could|for me please|as soon as possible`)
+var trailers = phrases(lexicon.entries("trailers"))
 
 // chitchat heads make a clause chit-chat whatever follows ("thank you for your help").
-var chitchat = set(`thank thanks thx cheers hi hello hey greetings bye goodbye appreciate
-	appreciated awesome great cool wow nice`)
+var chitchat = set(lexicon.entries("chitchat"))
 
 // smallTalk are whole clauses that are chit-chat even though they look like questions.
-var smallTalk = phraseSet(`how are you|how are you doing|how's it going|how is it going|what's up|
-	whats up|how have you been|how do you do|are you there|you there`)
+var smallTalk = phraseSet(lexicon.entries("small-talk"))
 
 // referents point back at what an earlier sentence names ("that information", "about it").
-var referents = set(`it this that these those them`)
+var referents = set(lexicon.entries("referents"))
 
 // references are the nouns a clause that refers back uses for what it points at.
-var references = set(`information info data same`)
+var references = set(lexicon.entries("references"))
 
 // determinersForProper may open a proper-noun sequence when capitalised mid-sentence ("Who
 // directed The Godfather?").
-var determinersForProper = set(`the`)
+var determinersForProper = set(lexicon.entries("determiners-for-proper"))
 
 // properConnectors may join capitalised words into one name ("Bank of America", "Stade de
 // France", "Barnes & Noble"). "and" is deliberately missing: "between Paris and Lyon" are two
 // values.
-var properConnectors = set(`of de del della da di du des dos das der den van von la le el al bin & y the`)
+var properConnectors = set(lexicon.entries("proper-connectors"))
 
 // common are words that never start a proper-noun value even when capitalised: the
 // closed-class words, the request verbs and the words that open or link requests.
@@ -245,20 +259,33 @@ var common = union(functionWords, fillers, chitchat, connectiveWords(roleWeak|ro
 
 // months maps month names and abbreviations; "may" and the abbreviations only count next to a
 // number.
-var months = set(`january february march april may june july august september october november
-	december`)
+var monthNames = lexicon.entries("months")
+var months = set(monthNames)
 
-var weekdays = set(`monday tuesday wednesday thursday friday saturday sunday mon tue tues wed
-	thu thur thurs fri sat sun`)
+var weekdays = lexicon.entries("weekdays")
+
+// weekday reports whether w names a day of the week: its name or the first three letters of it
+// or more ("mon", "tues", "thurs").
+func weekday(w string) bool {
+	if len(w) < 3 {
+		return false
+	}
+	for _, d := range weekdays {
+		if strings.HasPrefix(d, w) {
+			return true
+		}
+	}
+	return false
+}
 
 // relativeDays are dates on their own.
-var relativeDays = set(`today tonight tomorrow yesterday`)
+var relativeDays = set(lexicon.entries("relative-days"))
 
 // dayParts may follow a relative day ("tomorrow morning").
-var dayParts = set(`morning afternoon evening night noon`)
+var dayParts = set(lexicon.entries("day-parts"))
 
 // numberPrefixes may open a number value ("top 5", "next 3 days", "past 2 weeks").
-var numberPrefixes = set(`top first last past next previous`)
+var numberPrefixes = set(lexicon.entries("number-prefixes"))
 
 // functionWords are the closed-class words of English the lists above name (determiners,
 // pronouns, prepositions, conjunctions, auxiliaries, question words): what a rule consults to
@@ -267,7 +294,7 @@ var functionWords = union(articles, notObjects, objectPronouns, whWords, auxes, 
 	prepositions, quantifiers, conjunctions)
 
 // conjunctions open a subordinate clause ("if it rains, ...").
-var conjunctions = set(`if unless because while although though whether since once until`)
+var conjunctions = set(lexicon.entries("conjunctions"))
 
 // union is the set of the words of every set in sets.
 func union(sets ...map[string]bool) map[string]bool {
@@ -282,23 +309,22 @@ func union(sets ...map[string]bool) map[string]bool {
 
 // subjectWants are want frames that follow a subject other than the user ("my friend wants
 // to", "they need"): the user asks on their behalf.
-var subjectWants = phrases(`wants to know|wants to|want to know|want to|needs to|need to|needs|need|
-	would like to know|would like to|would love to|would need to`)
+var subjectWants = phrases(lexicon.entries("subject-wants"))
 
 // subjectInterests state another subject's interest: a want only when a request verb's -ing
 // form follows ("my company is interested in retrieving the variables", not "my friend is
 // interested in a particular business").
-var subjectInterests = phrases(`is interested in|are interested in`)
+var subjectInterests = phrases(lexicon.entries("subject-interests"))
 
 // subjectHeads start a subject of up to three words before a subjectWant ("my sister", "our
 // team", "they").
-var subjectHeads = set(`my our their his her they he she`)
+var subjectHeads = set(lexicon.entries("subject-heads"))
 
 // relativeHeads open a relative date ("next week", "this weekend", "last Friday").
-var relativeHeads = set(`this next last coming`)
+var relativeHeads = set(lexicon.entries("relative-heads"))
 
 // relativeTails close a relative date after a relative head, as do weekdays and dayParts.
-var relativeTails = set(`week weekend month year`)
+var relativeTails = set(lexicon.entries("relative-tails"))
 
 // Common reports whether w (lowercase) is a word that never opens a name even when
 // capitalised: a closed-class word, a request verb, or a word that opens or links requests.
@@ -319,7 +345,7 @@ func Connector(w string) bool {
 }
 
 // particles complete a verb ("filter out", "look up", "turn off").
-var particles = set(`up out down off back away`)
+var particles = set(lexicon.entries("particles"))
 
 // ShowsVerb reports whether w (lowercase), right after a word, shows that word used as a
 // verb: a determiner, an object pronoun, a word that points back, a question word or a
@@ -343,7 +369,7 @@ func connectiveWords(roles connectiveRole) map[string]bool {
 // DateWord reports whether w (lowercase) names a month, a weekday or a relative day ("May",
 // "Monday", "tomorrow").
 func DateWord(w string) bool {
-	return months[w] || weekdays[w] || relativeDays[w]
+	return months[w] || weekday(w) || relativeDays[w]
 }
 
 // Preposition reports whether w (lowercase) is a preposition ("of", "in", "near").
@@ -352,3 +378,17 @@ func Preposition(w string) bool { return prepositions[w] }
 // QuestionWord reports whether w (lowercase) is a question word ("which", "where", "whose"),
 // one that may also open a relative clause.
 func QuestionWord(w string) bool { return whWords[strings.ReplaceAll(w, "’", "'")] }
+
+// MonthNumber is the number of the month whose name w (lowercase) begins with its first three
+// letters or more ("jan", "sept", "december": 1, 9, 12), 0 for none.
+func MonthNumber(w string) int {
+	if len(w) < 3 {
+		return 0
+	}
+	for i, m := range monthNames {
+		if strings.HasPrefix(m, w) {
+			return i + 1
+		}
+	}
+	return 0
+}

@@ -46,11 +46,10 @@ func SplitList(goals []Goal, i int) ([]Goal, bool) {
 // prepositions open a phrase that qualifies what comes before it: a list's items ("the
 // details and coordinates of the hotel"), a clause's head ("the weather AT the location of
 // ...", "a table FOR 7").
-var prepositions = set(`of for in at on near from to with by about within around during over under
-	into onto like via per inside outside across along behind beside between toward towards`)
+var prepositions = set(lexicon.entries("prepositions"))
 
 // quantifiers may open a noun phrase ("for each guest", "of some hotels").
-var quantifiers = set(`some one each every any`)
+var quantifiers = set(lexicon.entries("quantifiers"))
 
 // listParts returns the two parts of a clause that asks for a list of things under one verb
 // (see SplitList).

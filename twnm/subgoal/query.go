@@ -2,10 +2,10 @@ package subgoal
 
 // askVerbs only ask for something when a recipient follows them: "provide me with the details",
 // "give us a list", "show me the reviews".
-var askVerbs = set(`provide give fetch get retrieve obtain show tell share find`)
+var askVerbs = set(lexicon.entries("ask-verbs"))
 
-// recipients are the pronouns an ask verb gives to.
-var recipients = set(`me us them him her`)
+// recipient reports whether w is a pronoun an ask verb gives to ("me", "us", "them").
+func recipient(w string) bool { return objectPronouns[w] && w != "it" }
 
 // Query returns the text a goal is ranked by: its text without a leading verb that only asks,
 // nor the recipient after it ("provide me with the details of the album" is ranked by "the
@@ -15,7 +15,7 @@ var recipients = set(`me us them him her`)
 // would be left.
 func Query(text string) string {
 	ts := tokenize(text)
-	if len(ts) < 3 || ts[0].kind != kWord || !askVerbs[ts[0].low] || ts[1].kind != kWord || !recipients[ts[1].low] {
+	if len(ts) < 3 || ts[0].kind != kWord || !askVerbs[ts[0].low] || ts[1].kind != kWord || !recipient(ts[1].low) {
 		return text
 	}
 	k := 2

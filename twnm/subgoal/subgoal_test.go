@@ -589,3 +589,13 @@ func BenchmarkSplit(b *testing.B) {
 		Split(requests[i%len(requests)])
 	}
 }
+
+func TestFrameForms(t *testing.T) {
+	got := frameForms([]string{"i would like to", "i am looking for", "can you"})
+	for _, want := range []string{"i would like to", "i'd like to", "we would like to", "we'd like to",
+		"i am looking for", "i'm looking for", "we are looking for", "we're looking for", "can you", "can u"} {
+		assert.Contains(t, got, want)
+	}
+	assert.NotContains(t, got, "we am looking for")
+	assert.Len(t, got, 10)
+}

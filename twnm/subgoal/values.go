@@ -248,9 +248,9 @@ func relativeAt(ts []token, k int) int {
 			return 2
 		}
 		return 1
-	case relativeHeads[w] && (relativeTails[next] || weekdays[next] || dayParts[next]):
+	case relativeHeads[w] && (relativeTails[next] || weekday(next) || dayParts[next]):
 		return 2
-	case weekdays[w] && (len(w) > 3 && !strings.HasPrefix(w, "sun") || t.capitalised()):
+	case weekday(w) && (len(w) > 3 && !strings.HasPrefix(w, "sun") || t.capitalised()):
 		if dayParts[next] {
 			return 2
 		}
