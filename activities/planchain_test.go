@@ -123,3 +123,29 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 		})
 	}
 }
+
+// A word that names an input of the final step states that input, not another API named by
+// it: "the lyrics of track 98765" gives the lyrics their track id, not the track's lookup.
+func TestPlanChainInputNamedByAWord(t *testing.T) {
+	ctx := context.Background()
+	trackID := twnm.Param{Name: "track_id", Type: "string", Required: true, Description: "the track's id"}
+	artist := twnm.Param{Name: "artistName", Type: "string", Required: true, Description: "the artist's name"}
+	cat := twnm.Catalog{Name: "music", APIs: []twnm.API{
+		{Name: "tunes.Track", Provider: "tunes", Description: "A track's title, artist and length.",
+			Inputs: []twnm.Param{{Name: "trackId", Type: "string", Required: true, Description: "the track's id"}},
+			Outputs: []twnm.Param{{Name: "artistName", Type: "string"}}},
+		{Name: "tunes.SearchTracks", Provider: "tunes", Description: "The tracks of an artist.", Inputs: []twnm.Param{artist},
+			Outputs: []twnm.Param{{Name: "track_id", Type: "string"}}},
+		{Name: "lyrico.Lyrics", Provider: "lyrico", Description: "The lyrics of a track.", Inputs: []twnm.Param{trackID},
+			Outputs: []twnm.Param{{Name: "lyrics", Type: "string"}}},
+	}}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	const text = "first line of the lyrics of track 98765"
+	found := &recall.Result{Final: "lyrico.Lyrics", Chain: []string{"lyrico.Lyrics"},
+		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}}},
+		Focus: &recall.Goal{Goal: subgoal.Goal{Text: "first line of the lyrics"}}}
+	plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, text, recall.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"lyrico.Lyrics"}, plan)
+}

@@ -683,6 +683,17 @@ func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
 	for _, w := range slices.Concat(bm25.Tokens(found.Focus.Text), bm25.Tokens(twnm.OwnName(found.Final))) {
 		head[w] = true
 	}
+	// A word that names an input of the final step states that input ("the lyrics of track
+	// 98765" gives the lyrics' track_id), not another API named by it (Track).
+	if id, ok := g.APIByName(found.Final); ok {
+		if api := g.Node(id).API; api != nil {
+			for _, in := range api.Inputs {
+				for _, w := range bm25.Tokens(in.Name) {
+					head[w] = true
+				}
+			}
+		}
+	}
 	rest := map[string]bool{}
 	for _, w := range bm25.Tokens(clause.Text) {
 		if !head[w] && !genericNameWords[w] {
