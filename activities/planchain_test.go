@@ -132,7 +132,7 @@ func TestPlanChainInputNamedByAWord(t *testing.T) {
 	artist := twnm.Param{Name: "artistName", Type: "string", Required: true, Description: "the artist's name"}
 	cat := twnm.Catalog{Name: "music", APIs: []twnm.API{
 		{Name: "tunes.Track", Provider: "tunes", Description: "A track's title, artist and length.",
-			Inputs: []twnm.Param{{Name: "trackId", Type: "string", Required: true, Description: "the track's id"}},
+			Inputs:  []twnm.Param{{Name: "trackId", Type: "string", Required: true, Description: "the track's id"}},
 			Outputs: []twnm.Param{{Name: "artistName", Type: "string"}}},
 		{Name: "tunes.SearchTracks", Provider: "tunes", Description: "The tracks of an artist.", Inputs: []twnm.Param{artist},
 			Outputs: []twnm.Param{{Name: "track_id", Type: "string"}}},
