@@ -35,6 +35,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
 
@@ -139,6 +140,9 @@ type extraction struct {
 	used  []bool // per token: an earlier rule consumed it
 	bound []bool // per slot
 	out   map[string]string
+	// apiWords and inputWords are the stemmed words of the slots' API names and input
+	// names, read once, when a rule first asks (see nameSets).
+	apiWords, inputWords map[string]bool
 }
 
 func newExtraction(text string, slots []Slot) *extraction {
@@ -328,11 +332,11 @@ func exClock(s string) string {
 	if pm {
 		h += 12
 	}
-	out := fmt.Sprintf("%02d:%s", h, "00")
+	minutes := "00"
 	if len(clock) > 1 {
-		out = fmt.Sprintf("%02d:%s", h, strings.Join(clock[1:], ":"))
+		minutes = strings.Join(clock[1:], ":")
 	}
-	return out
+	return fmt.Sprintf("%02d:%s", h, minutes)
 }
 
 // exWordEnd reports whether re matches at the start of s and the match is not glued to
@@ -1085,7 +1089,7 @@ func (x *extraction) nameWord(i int) bool {
 		return false
 	}
 	t := x.toks[i]
-	if t.kind != exTokWord || t.digit || !t.letter || x.stopName(t) {
+	if t.kind != exTokWord || t.digit || !t.letter || x.stopName(i) {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(t.text)
@@ -1106,7 +1110,8 @@ func (x *extraction) nameWord(i int) bool {
 // May", which a date slot takes), and an abbreviation written in capitals that the APIs use
 // as a plain word ("the UV index", "a TV show", "the IP address": a word of an API's or an
 // input's name).
-func (x *extraction) stopName(t exTok) bool {
+func (x *extraction) stopName(i int) bool {
+	t := x.toks[i]
 	if t.lower == "i" || strings.HasPrefix(t.lower, "i'") || strings.HasPrefix(t.lower, "i’") || subgoal.DateWord(t.lower) {
 		return true
 	}
@@ -1114,35 +1119,24 @@ func (x *extraction) stopName(t exTok) bool {
 		return false
 	}
 	w := exStem(t.lower)
-	return x.apiWord(w) || x.inputWord(w) || x.modifies(t)
+	return x.apiWord(w) || x.inputWord(w) || x.modifies(i)
 }
 
-// modifies reports whether the abbreviation t qualifies the plain noun right after it (the
-// "UTC offset", a "QR code"): it names a kind of that thing, not a value of it.
-func (x *extraction) modifies(t exTok) bool {
-	for i, u := range x.toks {
-		if u.start == t.start {
-			if i+1 >= len(x.toks) {
-				return false
-			}
-			n := x.toks[i+1]
-			r, _ := utf8.DecodeRuneInString(n.text)
-			return n.kind == exTokWord && n.start == t.end+1 && n.letter && !n.digit && unicode.IsLower(r) && !subgoal.Function(n.lower)
-		}
+// modifies reports whether the abbreviation at token i qualifies the plain noun right after
+// it (the "UTC offset", a "QR code"): it names a kind of that thing, not a value of it.
+func (x *extraction) modifies(i int) bool {
+	if i+1 >= len(x.toks) {
+		return false
 	}
-	return false
+	t, n := x.toks[i], x.toks[i+1]
+	r, _ := utf8.DecodeRuneInString(n.text)
+	return n.kind == exTokWord && n.start == t.end+1 && n.letter && !n.digit && unicode.IsLower(r) && !subgoal.Function(n.lower)
 }
 
 // inputWord reports whether w (stemmed) is a word of the name of a slot ("id" of user_id).
 func (x *extraction) inputWord(w string) bool {
-	for _, s := range x.slots {
-		for _, n := range s.words {
-			if exStem(n) == w {
-				return true
-			}
-		}
-	}
-	return false
+	x.nameSets()
+	return x.inputWords[w]
 }
 
 // verbUse reports whether the word at i is used as a verb by what follows it ("Show me",
@@ -1167,23 +1161,28 @@ func (x *extraction) cueWord(w string) bool {
 }
 
 // apiWord reports whether w (stemmed) is a word of the name of a slot's API ("query" of
-// QueryMeeting.user_name).
+// QueryMeeting.user_name; "book" of stay.Book, the name within its family).
 func (x *extraction) apiWord(w string) bool {
+	x.nameSets()
+	return x.apiWords[w]
+}
+
+// nameSets reads the stemmed words of the slots' API and input names, once.
+func (x *extraction) nameSets() {
+	if x.apiWords != nil {
+		return
+	}
+	x.apiWords, x.inputWords = map[string]bool{}, map[string]bool{}
 	for _, s := range x.slots {
-		api, _, ok := strings.Cut(s.Key, "."+s.Name)
-		if !ok {
-			continue
+		for _, n := range s.words {
+			x.inputWords[exStem(n)] = true
 		}
-		if i := strings.LastIndex(api, "."); i >= 0 {
-			api = api[i+1:] // the name within its family ("stay.Book" names Book)
-		}
-		for _, n := range exWords(api) {
-			if exStem(n) == w {
-				return true
+		if api, _, ok := strings.Cut(s.Key, "."+s.Name); ok {
+			for _, n := range exWords(twnm.OwnName(api)) {
+				x.apiWords[exStem(n)] = true
 			}
 		}
 	}
-	return false
 }
 
 // phraseAt returns the last token of the capitalised phrase starting at token j: a run of
@@ -1478,9 +1477,10 @@ var (
 
 // kindsAt returns what the words around the phrase starting at token a say it names, stemmed:
 // the content words among the two words right before it ("the tv series The Last Of Us" is a
-// series and tv; a word no slot's API is named by narrows nothing, see about); a person after a verb of authorship and "by", or after "starring"; a person whose
-// possessive a work follows ("Clint Eastwood's latest movie"), owned being the words its
-// possessive governs (see possessed).
+// series and tv; a word no slot's API is named by narrows nothing, see about); a person after
+// a verb of authorship and "by", or after "starring"; a person whose possessive a work follows
+// ("Clint Eastwood's latest movie"), owned being the words its possessive governs (see
+// possessed).
 func (x *extraction) kindsAt(a int, owned []string) []string {
 	for _, w := range owned {
 		if exWorks[w] {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/naviagent/navi/research/lexicon"
 )
@@ -39,19 +38,19 @@ func evalLexiconCmd(args []string, s streams) error {
 		got.Dir = p
 		pkgs = append(pkgs, got)
 	}
-	report := "# Word lists\n\nEntries of the English word lists in the packages that read requests, counted from their " +
-		"source (research/lexicon: every string literal written in words alone; \"|\"-separated phrases count one each).\n\n" +
-		lexicon.Markdown(pkgs)
+	summary := "Entries of the English word lists in the packages that read requests, counted from their source and " +
+		"data files (research/lexicon: a data file's lines, and every string literal written in words alone, " +
+		"\"|\"-separated phrases one each).\n\n" + lexicon.Markdown(pkgs)
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o755); err != nil {
 			return fmt.Errorf("eval lexicon: %w", err)
 		}
 		path := filepath.Join(*out, lexiconMarkdownFile)
-		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte("# Word lists\n\n"+summary), 0o644); err != nil {
 			return fmt.Errorf("eval lexicon: %w", err)
 		}
 		fmt.Fprintf(s.err, "wrote %s\n", path)
 	}
-	_, err = fmt.Fprint(s.out, strings.TrimPrefix(report, "# Word lists\n\n"))
+	_, err = fmt.Fprint(s.out, summary)
 	return err
 }

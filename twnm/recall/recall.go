@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/subgoal"
@@ -441,8 +442,7 @@ func actsAs(g Goal) bool {
 		return false
 	}
 	for _, c := range g.Candidates[:min(listTop, len(g.Candidates))] {
-		name := c.Name[strings.LastIndex(c.Name, ".")+1:]
-		if ws := bm25.Tokens(name); len(ws) > 0 && ws[0] == head[0] {
+		if ws := bm25.Tokens(twnm.OwnName(c.Name)); len(ws) > 0 && ws[0] == head[0] {
 			return true
 		}
 	}

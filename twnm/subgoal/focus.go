@@ -1,6 +1,7 @@
 package subgoal
 
 import (
+	"maps"
 	"slices"
 	"strings"
 )
@@ -67,11 +68,12 @@ func Focus(text string) string {
 }
 
 // subjectPrepositions introduce the thing a request asks about: "the reviews OF the best
-// restaurant", "the weather AT the location of ...", "a hotel IN Rome", "a table FOR 7". A
-// thing added or sent TO somewhere is still what is asked.
+// restaurant", "the weather AT the location of ...", "a hotel IN Rome", "a table FOR 7": the
+// prepositions but those after which the head goes on (a thing added or sent TO somewhere is
+// still what is asked).
 var subjectPrepositions = func() map[string]bool {
-	m := union(prepositions)
-	for _, w := range []string{"to", "into", "onto", "during", "over", "under", "like", "via", "per"} {
+	m := maps.Clone(prepositions)
+	for _, w := range lexicon.entries("prepositions-past-the-subject") {
 		delete(m, w)
 	}
 	return m

@@ -257,11 +257,11 @@ var properConnectors = set(lexicon.entries("proper-connectors"))
 var common = union(functionWords, fillers, chitchat, connectiveWords(roleWeak|roleOrdinal),
 	relativeDays, relativeHeads, verbsPlain)
 
-// months maps month names and abbreviations; "may" and the abbreviations only count next to a
-// number.
+// monthNames are the months' names in their order; months is their set.
 var monthNames = lexicon.entries("months")
 var months = set(monthNames)
 
+// weekdays are the days' names (see weekday for their abbreviations).
 var weekdays = lexicon.entries("weekdays")
 
 // weekday reports whether w names a day of the week: its name or the first three letters of it

@@ -175,8 +175,8 @@ func isYear(t token) bool {
 	return err == nil && n >= 1900 && n < 2200
 }
 
-// isMonth reports whether t names a month; abbreviations and "May" must be capitalised, and
-// with strict only full names other than "May" count.
+// isMonth reports whether t names a month by its full name; with strict, only capitalised and
+// other than "May".
 func isMonth(t token, strict bool) bool {
 	if t.kind != kWord {
 		return false
