@@ -55,10 +55,11 @@ import (
 // scores higher. A branch is grounded when it binds a stated value (an API it reuses, when
 // that API's branch did). Among siblings a grounded branch beats one that is not, then one
 // through an API the request names (SearchRequest.Named; a producer that needs the very input
-// it gives does not count), then the higher value wins; while the best branch is not grounded
-// and some stated value is bound nowhere in the partial subgraph yet, or is not named while a
-// named sibling is left, beta pruning and the bound wait (alpha pruning and MaxExpansions
-// still hold). A value stated for an API's own inputs counts as used before its producers are
+// it gives does not count), then, between grounded branches, the one of fewer calls, then the
+// higher value wins; while the best branch is not grounded and some stated value is bound
+// nowhere in the partial subgraph yet, or is not named while a named sibling is left, or is
+// grounded through more than one call, beta pruning and the bound wait (alpha pruning and
+// MaxExpansions still hold). A value stated for an API's own inputs counts as used before its producers are
 // chosen.
 type AlphaBeta struct {
 	Alpha0   float64 // α0, lower bound on path scores at depth 0; default 0.1
@@ -358,7 +359,11 @@ func (s *abSearch) namedBranch(ch *abChoice, u NodeID) bool {
 
 // better reports whether ch, of value val, beats best, of value bestVal: a branch grounded in
 // what the user stated beats one that is not; then one through an API the request names;
-// then the stronger.
+// then, between grounded branches, the one of fewer calls; then the stronger. Learned weights
+// rank producers by how often they served, in any request: a detour that binds the stated
+// value through APIs this request never asks for ("the elevation at the centre of Rome"
+// through the best hotel's coordinates, after many requests about hotels) is a guess,
+// however often it served, where one call binds the same value.
 func better(ch *abChoice, val float64, best *abChoice, bestVal float64) bool {
 	switch {
 	case best == nil:
@@ -367,6 +372,8 @@ func better(ch *abChoice, val float64, best *abChoice, bestVal float64) bool {
 		return ch.grounded
 	case ch.named != best.named:
 		return ch.named
+	case ch.grounded && len(ch.added) != len(best.added):
+		return len(ch.added) < len(best.added)
 	}
 	return val > bestVal
 }
@@ -417,7 +424,10 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		// A stated value is there to be used: while the best branch binds none and one is
 		// left unused, a weaker branch that binds it may still win, so beta and the bound
 		// cut wait.
-		settled := best != nil && (best.grounded || !unused) && (best.named || named == nil || named[i] == 0)
+		// A grounded branch of several calls is not settled either: a sibling of fewer calls
+		// that binds the same value beats it (see better).
+		settled := best != nil && (best.grounded || !unused) && (best.named || named == nil || named[i] == 0) &&
+			(!best.grounded || len(best.added) <= 1)
 		if settled && bestVal >= s.o.Beta {
 			s.stats.BetaPruned += len(cands) - i
 			break

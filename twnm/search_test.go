@@ -565,6 +565,9 @@ func TestSearchPrefersNamedBranch(t *testing.T) {
 		want         []string
 	}{
 		{"nothing named: the shortest", "Elevation", city, nil, []string{"Elevation", "Geocode"}},
+		// Many runs through the hotel's coordinates make that branch the stronger; with
+		// nothing named, one call that binds the city still beats a detour of two.
+		{"nothing named, the detour learned stronger", "Elevation", city, nil, []string{"Elevation", "Geocode"}},
 		{"the hotel named", "Elevation", city, map[string]bool{"SearchHotels": true, "HotelDetails": true},
 			[]string{"Elevation", "HotelDetails", "SearchHotels"}},
 		// With no city stated, the plan asks for the hotels' city rather than the geocoder's.
@@ -579,10 +582,21 @@ func TestSearchPrefersNamedBranch(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%T/%s", s, tt.name), func(t *testing.T) {
 				g := graphOf(t, apis...)
+				if strings.Contains(tt.name, "learned") {
+					learnThen(t, g, "SearchHotels", "HotelDetails")
+					learnThen(t, g, "HotelDetails", "Elevation")
+				}
 				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, tt.target), Known: tt.known, Named: tt.named})
 				require.NoError(t, err)
 				assert.ElementsMatch(t, tt.want, names(g, sg.APIs))
 			})
 		}
 	}
+}
+
+// learnThen gives the THEN edge from → to the weight of a transition that always succeeded.
+func learnThen(t *testing.T, g *Graph, from, to string) {
+	t.Helper()
+	e := g.AddEdge(Then, apiID(t, g, from), apiID(t, g, to))
+	e.Count, e.Success, e.Weight = 50, 50, 1
 }

@@ -53,7 +53,8 @@ const actionMismatch = 0.7
 // Choose picks the final step and orders the result, filling r.Final, r.Chain and r.Ranked.
 //
 // The final step's score is the mean of its (normalised) scores for the whole request, for
-// the request's last clause and for that clause's head (r.Focus, where it has one): the final
+// the request's last clause (unless its words are the whole request's) and for that clause's
+// head (r.Focus, where it has one): the final
 // step of a request is usually what its last part asks for, and within that part what its
 // head asks for ("the current weather | at the location of the best hotel"). A tool whose
 // action is not the one the request asks for is scaled by actionMismatch ("book a meeting" is
@@ -124,11 +125,18 @@ func Choose(r *Result, links Links, o Options) error {
 	if r.Focus != nil {
 		sFocus = scores(*r.Focus)
 	}
+	// Each view of the request counts once: a request of one clause is its own last part, and
+	// counted twice it would outweigh its head two to one.
+	views := []map[string]float64{sWhole}
+	if !slices.Equal(bm25.Tokens(last.Text), bm25.Tokens(whole.Text)) {
+		views = append(views, sLast)
+	}
+	if sFocus != nil {
+		views = append(views, sFocus)
+	}
 	for name := range pool {
-		if sFocus != nil {
-			final[name] = (sWhole[name] + sLast[name] + sFocus[name]) / 3
-		} else {
-			final[name] = (sWhole[name] + sLast[name]) / 2
+		for _, v := range views {
+			final[name] += v[name] / float64(len(views))
 		}
 		if links != nil && want != ActionUnknown {
 			if a, ok := links.API(name); ok {

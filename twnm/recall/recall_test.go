@@ -82,7 +82,11 @@ func chooseWhole(t *testing.T, l Links, request string, cands ...Candidate) *Res
 }
 
 func goal(order int, whole bool, cands ...Candidate) Goal {
-	return Goal{Goal: subgoal.Goal{Order: order, Text: "t", Whole: whole}, Candidates: cands, Relevant: true}
+	text := fmt.Sprintf("part %d", order) // a part's words differ from the whole request's
+	if whole {
+		text = "the whole request"
+	}
+	return Goal{Goal: subgoal.Goal{Order: order, Text: text, Whole: whole}, Candidates: cands, Relevant: true}
 }
 
 func TestChooseConsumerBecomesFinal(t *testing.T) {
@@ -157,6 +161,31 @@ func TestChooseFocusNamesTheFinalStep(t *testing.T) {
 		require.NoError(t, Choose(r, lt, Options{}))
 		assert.Equal(t, tc.want, r.Final, "T scores %v for the head", tc.tv)
 	}
+}
+
+func TestChooseCountsEachViewOnce(t *testing.T) {
+	// "Find a hotel in the place at latitude 51.5, longitude -0.1.": one clause, the whole
+	// request without its full stop. Its scores count once beside the head's: for the place
+	// finder (P, 1 for the request, .45 for the head "Find a hotel") (1 + .45)/2 = .725, for
+	// the hotel finder (H, .7 and 1) (.7 + 1)/2 = .85, so H is final. Counted twice, the
+	// request would outweigh its head two to one: P (1 + 1 + .45)/3 = .817 against
+	// H (.7 + .7 + 1)/3 = .8.
+	clause := goal(0, false, Candidate{Name: "P", Score: 1}, Candidate{Name: "H", Score: .7})
+	clause.Text = "Find a hotel in the place at latitude 51.5, longitude -0.1"
+	whole := goal(1, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "H", Score: .7})
+	whole.Text = clause.Text + "."
+	head := goal(0, false, Candidate{Name: "H", Score: 1}, Candidate{Name: "P", Score: .45})
+	head.Text = "Find a hotel"
+	r := &Result{Goals: []Goal{clause, whole}, Focus: &head}
+	require.NoError(t, Choose(r, nil, Options{}))
+	assert.Equal(t, "H", r.Final)
+	assert.InDelta(t, .85, r.Scores["H"], 1e-9)
+	assert.InDelta(t, .725, r.Scores["P"], 1e-9)
+
+	// A clause that is a part of the request is a view of its own: (1 + 1 + .45)/3 for P.
+	r.Goals[1].Text = "Find a hotel in the place at latitude 51.5, longitude -0.1, and book it."
+	require.NoError(t, Choose(r, nil, Options{}))
+	assert.InDelta(t, (1+1+.45)/3, r.Scores["P"], 1e-9)
 }
 
 func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
