@@ -576,14 +576,17 @@ func exCues(slots []exSlot) {
 	for i := range slots {
 		spelt[i] = strings.Join(slots[i].words, " ")
 	}
+	// A word of a number slot's own name is shared only with another slot's name: "episode"
+	// stays a cue of episode_number though a runtime filter's description speaks of episodes.
+	// (A number must stand beside its cue; free text takes more, and a shared word misleads.)
 	shared := func(i int, w string) bool {
+		named := slots[i].kind == exNumber && slices.Contains(slots[i].words, w)
 		for j := range slots {
-			if j != i && spelt[j] != spelt[i] && slots[j].kind == slots[i].kind {
-				for _, v := range single[j] {
-					if v == w {
-						return true
-					}
-				}
+			if j == i || spelt[j] == spelt[i] || slots[j].kind != slots[i].kind {
+				continue
+			}
+			if named && slices.Contains(slots[j].words, w) || !named && slices.Contains(single[j], w) {
+				return true
 			}
 		}
 		return false
@@ -882,8 +885,18 @@ func (x *extraction) numbersBefore() {
 				if !ok || a == 0 {
 					continue
 				}
-				if n := x.toks[a-1]; n.kind == exTokNumber && !x.used[a-1] {
+				n := x.toks[a-1]
+				if x.used[a-1] {
+					continue
+				}
+				if n.kind == exTokNumber {
 					x.bind(si, n.text)
+					spans = append(spans, [2]int{a - 1, b})
+					break search
+				}
+				// An ordinal counts what the cue names: "the second season" is season 2.
+				if k := subgoal.OrdinalNumber(n.lower); n.kind == exTokWord && k > 0 {
+					x.bind(si, strconv.Itoa(k))
 					spans = append(spans, [2]int{a - 1, b})
 					break search
 				}

@@ -63,6 +63,13 @@ var (
 	slotListingID   = Slot{Key: "homes.Valuation.listing_id", Name: "listing_id", Type: "string", Description: "Listing id from homes.Listings.", Required: true}
 )
 
+var (
+	slotSeason  = Slot{Key: "Episode.season_number", Name: "season_number", Type: "integer", Required: true}
+	slotEpisode = Slot{Key: "Episode.episode_number", Name: "episode_number", Type: "integer", Required: true}
+	slotRuntime = Slot{Key: "DiscoverTV.with_runtime.gte", Name: "with_runtime.gte", Type: "integer",
+		Description: "Filter and only include TV shows with an episode runtime that is greater than or equal to a value."}
+)
+
 func TestExtract(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -105,6 +112,13 @@ func TestExtract(t *testing.T) {
 			map[string]string{slotRadius.Key: "500"}},
 		{"a word two slots share names neither", "homes with 3 bedrooms", []Slot{slotMinBeds, slotMaxBeds},
 			map[string]string{}},
+		{"an ordinal before the name", "the third episode of the second season of Westworld", []Slot{slotSeason, slotEpisode},
+			map[string]string{slotSeason.Key: "2", slotEpisode.Key: "3"}},
+		{"an ordinal written in digits", "the 2nd season", []Slot{slotSeason}, map[string]string{slotSeason.Key: "2"}},
+		// The runtime filter's description speaks of episodes; "episode" names only one slot.
+		{"a name word another slot's description shares", "the third episode of the second season", []Slot{slotSeason, slotEpisode, slotRuntime},
+			map[string]string{slotSeason.Key: "2", slotEpisode.Key: "3"}},
+		{"an ordinal that counts no slot", "the first line of the lyrics", []Slot{slotSeason}, map[string]string{}},
 
 		// Rule 3: typed values.
 		{"date and time by type", "Book a table for 4 at rest-xyz on 2026-12-01 at 19:30.",

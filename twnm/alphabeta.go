@@ -58,7 +58,7 @@ import (
 // it gives does not count), then, between grounded branches, the one of fewer calls, then the
 // higher value wins; while the best branch is not grounded and some stated value is bound
 // nowhere in the partial subgraph yet, or is not named while a named sibling is left, or is
-// grounded through more than one call, beta pruning and the bound wait (alpha pruning and
+// grounded through more calls than a sibling left could take, beta pruning and the bound wait (alpha pruning and
 // MaxExpansions still hold). A value stated for an API's own inputs counts as used before its producers are
 // chosen.
 type AlphaBeta struct {
@@ -409,6 +409,20 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 			}
 		}
 	}
+	// fewest[i]: the fewest calls a branch of the candidates from i on can add (a reused API
+	// none, one whose required inputs are all known one, any other two at least).
+	fewest := make([]int, len(cands)+1)
+	fewest[len(cands)] = math.MaxInt
+	for i := len(cands) - 1; i >= 0; i-- {
+		n := 2
+		switch {
+		case cands[i].reuse:
+			n = 0
+		case cands[i].unbound == 0:
+			n = 1
+		}
+		fewest[i] = min(fewest[i+1], n)
+	}
 	alpha := s.o.alphaAt(d)
 	unused := s.unused()
 	var best *abChoice
@@ -424,10 +438,9 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		// A stated value is there to be used: while the best branch binds none and one is
 		// left unused, a weaker branch that binds it may still win, so beta and the bound
 		// cut wait.
-		// A grounded branch of several calls is not settled either: a sibling of fewer calls
-		// that binds the same value beats it (see better).
+		// Nor is a grounded branch while a sibling left could bind with fewer calls (see better).
 		settled := best != nil && (best.grounded || !unused) && (best.named || named == nil || named[i] == 0) &&
-			(!best.grounded || len(best.added) <= 1)
+			(!best.grounded || len(best.added) <= fewest[i])
 		if settled && bestVal >= s.o.Beta {
 			s.stats.BetaPruned += len(cands) - i
 			break

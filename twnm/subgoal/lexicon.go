@@ -3,6 +3,7 @@ package subgoal
 import (
 	"embed"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -378,6 +379,25 @@ func Preposition(w string) bool { return prepositions[w] }
 // QuestionWord reports whether w (lowercase) is a question word ("which", "where", "whose"),
 // one that may also open a relative clause.
 func QuestionWord(w string) bool { return whWords[strings.ReplaceAll(w, "’", "'")] }
+
+// ordinalWords are the ordinal numbers' names in their order ("first" is 1).
+var ordinalWords = lexicon.entries("ordinals")
+
+// OrdinalNumber is the number an ordinal w (lowercase) stands for: its name ("second": 2) or
+// a number with the last two letters of an ordinal's name ("2nd", "24th"); 0 for none.
+func OrdinalNumber(w string) int {
+	if i := slices.Index(ordinalWords, w); i >= 0 {
+		return i + 1
+	}
+	if len(w) < 3 || !slices.ContainsFunc(ordinalWords, func(o string) bool { return strings.HasSuffix(o, w[len(w)-2:]) }) {
+		return 0
+	}
+	n, err := strconv.Atoi(w[:len(w)-2])
+	if err != nil || n <= 0 {
+		return 0
+	}
+	return n
+}
 
 // MonthNumber is the number of the month whose name w (lowercase) begins with its first three
 // letters or more ("jan", "sept", "december": 1, 9, 12), 0 for none.

@@ -23,3 +23,12 @@ func TestQuery(t *testing.T) {
 		assert.Equal(t, tt.want, Query(tt.text), tt.text)
 	}
 }
+
+func TestOrdinalNumber(t *testing.T) {
+	for w, want := range map[string]int{
+		"first": 1, "second": 2, "twelfth": 12, "1st": 1, "2nd": 2, "3rd": 3, "24th": 24,
+		"last": 0, "5ft": 0, "test": 0, "nd": 0, "0th": 0, "season": 0,
+	} {
+		assert.Equal(t, want, OrdinalNumber(w), w)
+	}
+}
