@@ -42,9 +42,9 @@ import (
 // could have reached α_d. Producers are tried best first: by score, then an API already
 // chosen, then the one that takes more of the values the request states (a stated value is
 // there to be used: a search by the title the user gave beats a list of the latest), then
-// the more relevant to the request (SearchRequest.Relevance), then fewer unbound required
-// inputs, then name; once one sibling's value reaches Beta the
-// remaining siblings are cut (beta pruning), and a sibling whose S cannot exceed the best
+// one that gives the input by an output of its very name (see spelt), then the more relevant
+// to the request (SearchRequest.Relevance), then fewer unbound required inputs, then name;
+// once one sibling's value reaches Beta the remaining siblings are cut (beta pruning), and a sibling whose S cannot exceed the best
 // value so far is cut as well (the bound). The connectivity constraint keeps the subgraph a
 // tree of bindings rooted at the target, at most MaxDepth deep and with at most MaxAPIs APIs
 // (the target included). APIs on the current path are not expanded again, so cycles end.
@@ -326,6 +326,7 @@ type abCandidate struct {
 	link      link
 	score     float64 // S_d(v), Eq. 22
 	reuse     bool    // already in the partial subgraph
+	spelt     bool    // an output of the very name of the consumer's input (see spelt)
 	stated    int     // inputs the request states a value for
 	relevance float64 // SearchRequest.Relevance
 	unbound   int     // required inputs not known
@@ -512,7 +513,8 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 			continue
 		}
 		c := abCandidate{link: l, score: s.o.linkScore(s.g, l, consumer, d, s.wanted), reuse: s.chosen[l.api],
-			relevance: s.relevance[s.g.Node(l.api).Name], named: s.named[s.g.Node(l.api).Name] && !s.g.Requires(l.api, u)}
+			relevance: s.relevance[s.g.Node(l.api).Name], named: s.named[s.g.Node(l.api).Name] && !s.g.Requires(l.api, u),
+			spelt: spelt(s.g, l, consumer, u)}
 		for _, e := range s.g.Inputs(l.api) {
 			_, ok := s.known.get(l.api, e.From)
 			switch {
@@ -533,6 +535,8 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 			return a.reuse
 		case a.stated != b.stated:
 			return a.stated > b.stated
+		case a.spelt != b.spelt:
+			return a.spelt
 		case a.relevance != b.relevance:
 			return a.relevance > b.relevance
 		case a.unbound != b.unbound:
@@ -556,4 +560,25 @@ var opaqueWords = set("id", "ids", "uuid", "guid", "token", "key", "cursor", "ha
 func opaque(param string) bool {
 	ws := words(param)
 	return len(ws) > 0 && opaqueWords[ws[len(ws)-1]]
+}
+
+// spelt reports whether l's producer gives u by an output of the very name of consumer's
+// input u: "latitude" for a weather API's latitude, where a geocoder of another provider
+// gives "lat" into the same parameter node. APIs that spell a value alike usually come from
+// one family (one spec, one convention), and of two producers that bind an input alike, the
+// one of the consumer's family is the likelier to give what it expects.
+func spelt(g *Graph, l link, consumer, u NodeID) bool {
+	c, pr := g.Node(consumer), g.Node(l.api)
+	if c.API == nil || pr.API == nil {
+		return false
+	}
+	for _, in := range c.API.Inputs {
+		if id, ok := g.ParamOf(c.Name, in.Name, true); !ok || id != u {
+			continue
+		}
+		if id, ok := g.ParamOf(pr.Name, in.Name, false); ok && id == l.output {
+			return true
+		}
+	}
+	return false
 }

@@ -14,7 +14,7 @@ import (
 //
 // Candidates. Every required, unknown parameter reachable backwards from the target within
 // MaxDepth is a gene whose value picks one of its producers (sorted by link strength, then
-// relevance to the request, then name) or none. A genome decodes breadth first from the
+// spelling (see spelt), then relevance to the request, then name) or none. A genome decodes breadth first from the
 // target: an input is bound by an API already in the candidate that outputs it when one does
 // (so one Geocoding serves latitude and longitude), else by the gene's producer, which joins
 // the candidate unless that would close a cycle, exceed MaxDepth or exceed MaxAPIs;
@@ -221,6 +221,9 @@ func (h *heur) genes() {
 				if ls[i].weight != ls[j].weight {
 					return ls[i].weight > ls[j].weight
 				}
+				if si, sj := spelt(h.g, ls[i], it.api, e.From), spelt(h.g, ls[j], it.api, e.From); si != sj {
+					return si
+				}
 				ri, rj := h.relevance[h.g.Node(ls[i].api).Name], h.relevance[h.g.Node(ls[j].api).Name]
 				if ri != rj {
 					return ri > rj
@@ -268,6 +271,7 @@ type heurCand struct {
 	key      string
 	used     int // distinct stated values the subgraph binds
 	named    int // APIs the request names that bind an input they do not need themselves
+	spelt    int // inputs bound by an output of their very name (see spelt)
 }
 
 func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(c.missing) }
@@ -275,7 +279,8 @@ func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(
 // better orders candidates: feasible first, fewer missing, more of the stated values used (a
 // stated value is there to be used; see AlphaBeta's grounding), more of the APIs the request
 // names (SearchRequest.Named), fewer APIs (a detour through a hotel's coordinates is not a
-// city's, unless the request names the hotel), higher fitness, key.
+// city's, unless the request names the hotel), more inputs bound by an output of their very
+// name (a producer of the consumer's family), higher fitness, key.
 func (c *heurCand) better(d *heurCand) bool {
 	switch {
 	case c.missing != d.missing:
@@ -286,6 +291,8 @@ func (c *heurCand) better(d *heurCand) bool {
 		return c.named > d.named
 	case c.apis != d.apis:
 		return c.apis < d.apis
+	case c.spelt != d.spelt:
+		return c.spelt > d.spelt
 	case c.fitness != d.fitness:
 		return c.fitness > d.fitness
 	}
@@ -313,6 +320,9 @@ func (h *heur) eval(genes []int) *heurCand {
 				in.Source = SupplyUnbound
 			} else if l, ok := h.bind(genes, e.From, api, depth, deps, order); ok {
 				in.Source, in.Producer, in.Output, in.Score = SupplyUpstream, l.api, l.output, l.weight
+				if spelt(h.g, l, api, e.From) {
+					c.spelt++
+				}
 				if h.named[h.g.Node(l.api).Name] && !h.g.Requires(l.api, e.From) {
 					named[l.api] = true
 				}

@@ -600,3 +600,36 @@ func learnThen(t *testing.T, g *Graph, from, to string) {
 	e := g.AddEdge(Then, apiID(t, g, from), apiID(t, g, to))
 	e.Count, e.Success, e.Weight = 50, 50, 1
 }
+
+func TestSearchPrefersTheConsumersSpelling(t *testing.T) {
+	// Two geocoders bind a weather API's latitude alike: Geocode by an output named latitude,
+	// Locate by one named lat that joined the same parameter node. A weather API spelling
+	// latitude as Geocode does takes Geocode's; one spelling it lat takes Locate's, whatever
+	// the names' order or their relevance to the request.
+	alias := func(p Param, input bool) string {
+		if p.Name == "lat" {
+			return "latitude"
+		}
+		return p.Name
+	}
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		for _, tc := range []struct{ weather, input, want string }{
+			{"Alerts", "latitude", "Geocode"},
+			{"Now", "lat", "Locate"},
+		} {
+			t.Run(fmt.Sprintf("%T/%s", s, tc.weather), func(t *testing.T) {
+				g := New()
+				for _, a := range []API{tool("Geocode", "city", "latitude"), tool("Locate", "city", "lat"), tool(tc.weather, tc.input, "report")} {
+					_, err := g.AddAPIWithParams(a, alias)
+					require.NoError(t, err)
+				}
+				relevance := map[string]float64{"Geocode": .5, "Locate": .5}
+				relevance[tc.want] = .4 // the other is the more relevant: spelling decides first
+				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, tc.weather),
+					Known: map[string]string{"city": "Oslo"}, Relevance: relevance})
+				require.NoError(t, err)
+				assert.ElementsMatch(t, []string{tc.weather, tc.want}, names(g, sg.APIs))
+			})
+		}
+	}
+}
