@@ -339,6 +339,7 @@ func TestCallClassifiesAnswers(t *testing.T) {
 		tolerance  time.Duration
 		msg        []string
 		notMsg     string
+		param      string // the input the answer names as the one at fault
 	}{
 		{name: "200 object", answer: answerWith(200, `{"temp": 21.5, "city": "Paris", "ok": true, "n": null}`),
 			output: map[string]any{"temp": json.Number("21.5"), "city": "Paris", "ok": true, "n": nil}, status: 200},
@@ -355,6 +356,12 @@ func TestCallClassifiesAnswers(t *testing.T) {
 			msg: []string{"data after the JSON value"}},
 		{name: "400", answer: answerWith(400, `{"error": "parameter city: is required"}`), kind: toolcall.ErrRejected, status: 400,
 			msg: []string{"HTTP 400 Bad Request", "parameter city: is required"}},
+		{name: "400 names the parameter", answer: answerWith(400, `{"error": "unknown city \"Pariss\"", "parameter": "city"}`),
+			kind: toolcall.ErrRejected, status: 400, param: "city"},
+		{name: "400 names it in an error object", answer: answerWith(400, `{"error": {"message": "No such city", "param": "city"}}`),
+			kind: toolcall.ErrRejected, status: 400, param: "city"},
+		{name: "422 problem details", answer: answerWith(422, `{"title": "bad input", "invalid-params": [{"name": "city", "reason": "unknown"}]}`),
+			kind: toolcall.ErrRejected, status: 422, param: "city"},
 		{name: "404", answer: answerWith(404, `not found`), kind: toolcall.ErrRejected, status: 404, msg: []string{"HTTP 404"}},
 		{name: "405", answer: answerWith(405, ``), kind: toolcall.ErrRejected, status: 405},
 		{name: "409", answer: answerWith(409, `conflict`), kind: toolcall.ErrRejected, status: 409},
@@ -401,6 +408,7 @@ func TestCallClassifiesAnswers(t *testing.T) {
 			assert.Equal(t, "weather.Current", e.API)
 			assert.Equal(t, tt.status, e.Status)
 			assert.Equal(t, tt.retryable, e.Retryable())
+			assert.Equal(t, tt.param, e.Param)
 			assert.InDelta(t, float64(tt.retryAfter), float64(e.RetryAfter), float64(tt.tolerance))
 			assert.Contains(t, err.Error(), "call weather.Current")
 			for _, m := range tt.msg {

@@ -1,6 +1,7 @@
 package toolcall
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -136,8 +137,38 @@ func classify(api string, resp *http.Response, body []byte, now time.Time) *Erro
 		// 4xx, and the 1xx and 3xx the transport did not handle itself: retrying the same
 		// request gets the same answer.
 		e.Kind = ErrRejected
+		e.Param = namedParam(body)
 	}
 	return e
+}
+
+// namedParam is the input a JSON error body names as the one at fault, by the keys APIs use
+// for it: "parameter", "param" or "field" (Stripe's error.param, the tool world's parameter),
+// at the top or in an "error" object, or the first of RFC 9457's "invalid-params". "" for
+// none.
+func namedParam(body []byte) string {
+	var doc map[string]any
+	if json.Unmarshal(body, &doc) != nil {
+		return ""
+	}
+	for _, d := range []any{doc, doc["error"]} {
+		m, _ := d.(map[string]any)
+		for _, k := range []string{"parameter", "param", "field"} {
+			if s, ok := m[k].(string); ok && s != "" {
+				return s
+			}
+		}
+	}
+	for _, k := range []string{"invalid-params", "invalid_params"} {
+		if ps, ok := doc[k].([]any); ok && len(ps) > 0 {
+			if m, ok := ps[0].(map[string]any); ok {
+				if s, ok := m["name"].(string); ok {
+					return s
+				}
+			}
+		}
+	}
+	return ""
 }
 
 // ParseRetryAfter reads a Retry-After header value: a number of seconds or an HTTP date,

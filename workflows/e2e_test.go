@@ -224,6 +224,32 @@ func TestAgentClarifiesOnRealStack(t *testing.T) {
 	require.Error(t, err)
 }
 
+// TestAgentAsksAgainForARefusedValueOnRealStack asks for a track's length by a number the tool
+// world's tunes.Track refuses (its ids start with "trk-"): the run asks for the track id again
+// with the tool's reason instead of searching other tools with the same number, and the answer
+// it gets is called. Its history is recorded (query_v11_refused) and replays.
+func TestAgentAsksAgainForARefusedValueOnRealStack(t *testing.T) {
+	a := startAgent(t, agentOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-refused-"), workflows.QueryRequest{Query: "How long is track 12345?"})
+	asked := a.waitQuestion(ctx, t, run.GetID(), "")
+	assert.Contains(t, asked.Question, `tunes.Track did not accept "12345" as the track id`)
+	assert.Contains(t, asked.Question, `want one starting with "trk-"`)
+	handle, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate, Args: []any{workflows.ClarifyAnswer{Text: "trk-12345"}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	require.NoError(t, err)
+	require.NoError(t, handle.Get(ctx, nil))
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
+	assert.Equal(t, []string{"tunes.Track"}, res.Chain, "no other tool was tried with the refused number")
+	assert.Equal(t, "trk-12345", res.Results["tunes.Track"]["id"])
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v11_refused")
+}
+
 // TestAgentRecombinesOnRealStack asks a two-call question, then asks it again with the tool
 // the first run started with broken for the second run only (the tool world's fault limited
 // to the run's idempotency keys): the call fails after its retries, recombination replaces the

@@ -143,6 +143,14 @@ func (r *run) executeReady(plan planner.Plan, ch *chain) error {
 		}
 		if failed >= 0 {
 			api := plan.Steps[failed].API
+			if next, asked, err := r.askRefused(plan, failed, failure); err != nil {
+				return err
+			} else if asked {
+				// The tool refused the user's value: that says nothing of the tool.
+				ch.forget(api)
+				plan = next
+				continue // the next round calls the step again with the user's value
+			}
 			next, ok := r.recombine(plan, failed)
 			switch {
 			case ok:
@@ -678,6 +686,21 @@ func (c *chain) add(plan planner.Plan, step planner.PlanStep, args map[string]st
 			c.trs = append(c.trs, twnm.Transition{Kind: twnm.Then, From: b.FromAPI, To: step.API, Success: ok, Time: at})
 		}
 	}
+}
+
+// forget drops the last call of api from the chain, with the transitions into it recorded
+// with it.
+func (c *chain) forget(api string) {
+	i := len(c.invs) - 1
+	for i >= 0 && c.invs[i].API != api {
+		i--
+	}
+	if i < 0 {
+		return
+	}
+	at := c.invs[i].Time
+	c.invs = slices.Delete(c.invs, i, i+1)
+	c.trs = slices.DeleteFunc(c.trs, func(t twnm.Transition) bool { return t.To == api && t.Time.Equal(at) })
 }
 
 // recordFeedback starts the feedback activity for a chain without waiting for it, so the
