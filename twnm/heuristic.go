@@ -279,8 +279,9 @@ func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(
 // better orders candidates: feasible first, fewer missing, more of the stated values used (a
 // stated value is there to be used; see AlphaBeta's grounding), more of the APIs the request
 // names (SearchRequest.Named), fewer APIs (a detour through a hotel's coordinates is not a
-// city's, unless the request names the hotel), more inputs bound by an output of their very
-// name (a producer of the consumer's family), higher fitness, key.
+// city's, unless the request names the hotel), higher fitness (what the graph learned weighs
+// there), more inputs bound by an output of their very name (a producer of the consumer's
+// family), key.
 func (c *heurCand) better(d *heurCand) bool {
 	switch {
 	case c.missing != d.missing:
@@ -291,10 +292,10 @@ func (c *heurCand) better(d *heurCand) bool {
 		return c.named > d.named
 	case c.apis != d.apis:
 		return c.apis < d.apis
-	case c.spelt != d.spelt:
-		return c.spelt > d.spelt
 	case c.fitness != d.fitness:
 		return c.fitness > d.fitness
+	case c.spelt != d.spelt:
+		return c.spelt > d.spelt
 	}
 	return c.key < d.key
 }
