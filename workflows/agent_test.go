@@ -81,6 +81,20 @@ func (a agent) waitQuestion(ctx context.Context, t testing.TB, id, after string)
 	return p
 }
 
+// answerAndWait answers the question run waits on with text and waits for the run's result.
+func (a agent) answerAndWait(ctx context.Context, t testing.TB, run client.WorkflowRun, text string) workflows.QueryResult {
+	t.Helper()
+	handle, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
+		WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate, Args: []any{workflows.ClarifyAnswer{Text: text}},
+		WaitForStage: client.WorkflowUpdateStageCompleted,
+	})
+	require.NoError(t, err)
+	require.NoError(t, handle.Get(ctx, nil))
+	var res workflows.QueryResult
+	require.NoError(t, run.Get(ctx, &res))
+	return res
+}
+
 func (a agent) ask(ctx context.Context, t testing.TB, req workflows.QueryRequest) (client.WorkflowRun, workflows.QueryResult) {
 	t.Helper()
 	run := a.start(ctx, t, stacktest.UniqueName("navi-e2e-"), req)

@@ -236,14 +236,7 @@ func TestAgentAsksAgainForARefusedValueOnRealStack(t *testing.T) {
 	asked := a.waitQuestion(ctx, t, run.GetID(), "")
 	assert.Contains(t, asked.Question, `tunes.Track did not accept "12345" as the track id`)
 	assert.Contains(t, asked.Question, `want one starting with "trk-"`)
-	handle, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate, Args: []any{workflows.ClarifyAnswer{Text: "trk-12345"}},
-		WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	require.NoError(t, err)
-	require.NoError(t, handle.Get(ctx, nil))
-	var res workflows.QueryResult
-	require.NoError(t, run.Get(ctx, &res))
+	res := a.answerAndWait(ctx, t, run, "trk-12345")
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, []string{"tunes.Track"}, res.Chain, "no other tool was tried with the refused number")
 	assert.Equal(t, "trk-12345", res.Results["tunes.Track"]["id"])
@@ -699,14 +692,7 @@ func TestAgentClarifiesInsideOnePartOnRealStack(t *testing.T) {
 	}
 	assert.Empty(t, st.ToolsUsed, "nothing ran before the question")
 
-	handle, err := a.c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{
-		WorkflowID: run.GetID(), UpdateName: workflows.AnswerUpdate, Args: []any{workflows.ClarifyAnswer{Text: "Arsenal"}},
-		WaitForStage: client.WorkflowUpdateStageCompleted,
-	})
-	require.NoError(t, err)
-	require.NoError(t, handle.Get(ctx, nil))
-	var res workflows.QueryResult
-	require.NoError(t, run.Get(ctx, &res))
+	res := a.answerAndWait(ctx, t, run, "Arsenal")
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, "sports.TeamFixtures", res.Chain[len(res.Chain)-1], "the fixtures answer: %v", res.Chain)
 	assert.Equal(t, "Arsenal", res.Results["sports.SearchTeam"]["team_name"], "the answer named the team: %v", res.Chain)
