@@ -44,8 +44,8 @@ import (
 // there to be used: a search by the title the user gave beats a list of the latest), then
 // one that gives the input by an output of its very name (see spelt), then the more relevant
 // to the request (SearchRequest.Relevance), then fewer unbound required inputs, then name;
-// once one sibling's value reaches Beta the remaining siblings are cut (beta pruning), and a sibling whose S cannot exceed the best
-// value so far is cut as well (the bound). The connectivity constraint keeps the subgraph a
+// once one sibling's value reaches Beta the remaining siblings are cut (beta pruning), and a
+// sibling whose S cannot exceed the best value so far is cut as well (the bound). The connectivity constraint keeps the subgraph a
 // tree of bindings rooted at the target, at most MaxDepth deep and with at most MaxAPIs APIs
 // (the target included). APIs on the current path are not expanded again, so cycles end.
 //
@@ -58,9 +58,9 @@ import (
 // it gives does not count), then, between grounded branches, the one of fewer calls, then the
 // higher value wins; while the best branch is not grounded and some stated value is bound
 // nowhere in the partial subgraph yet, or is not named while a named sibling is left, or is
-// grounded through more calls than a sibling left could take, beta pruning and the bound wait (alpha pruning and
-// MaxExpansions still hold). A value stated for an API's own inputs counts as used before its producers are
-// chosen.
+// grounded through more calls than a sibling left could take, beta pruning and the bound
+// wait (alpha pruning and MaxExpansions still hold). A value stated for an API's own inputs
+// counts as used before its producers are chosen.
 type AlphaBeta struct {
 	Alpha0   float64 // α0, lower bound on path scores at depth 0; default 0.1
 	Decay    float64 // κ in α_d = α0·e^(−κd); default 0.5

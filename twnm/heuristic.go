@@ -14,11 +14,11 @@ import (
 //
 // Candidates. Every required, unknown parameter reachable backwards from the target within
 // MaxDepth is a gene whose value picks one of its producers (sorted by link strength, then
-// spelling (see spelt), then relevance to the request, then name) or none. A genome decodes breadth first from the
-// target: an input is bound by an API already in the candidate that outputs it when one does
-// (so one Geocoding serves latitude and longitude), else by the gene's producer, which joins
-// the candidate unless that would close a cycle, exceed MaxDepth or exceed MaxAPIs;
-// otherwise the input is missing.
+// spelling (see spelt), then relevance to the request, then name) or none. A genome decodes
+// breadth first from the target: an input is bound by an API already in the candidate that
+// outputs it when one does (so one Geocoding serves latitude and longitude), else by the
+// gene's producer, which joins the candidate unless that would close a cycle, exceed MaxDepth
+// or exceed MaxAPIs; otherwise the input is missing.
 //
 // Fitness (Eq. 23). For a candidate with API nodes A, parameter nodes P, N = |A|+|P| nodes
 // and edges E (as in Subgraph.Edges):

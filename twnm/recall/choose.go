@@ -54,11 +54,11 @@ const actionMismatch = 0.7
 //
 // The final step's score is the mean of its (normalised) scores for the whole request, for
 // the request's last clause (unless its words are the whole request's) and for that clause's
-// head (r.Focus, where it has one): the final
-// step of a request is usually what its last part asks for, and within that part what its
-// head asks for ("the current weather | at the location of the best hotel"). A tool whose
-// action is not the one the request asks for is scaled by actionMismatch ("book a meeting" is
-// not answered by QueryMeeting; see Action), and the moves below never land on such a tool.
+// head (r.Focus, where it has one): the final step of a request is usually what its last part
+// asks for, and within that part what its head asks for ("the current weather | at the
+// location of the best hotel"). A tool whose action is not the one the request asks for is
+// scaled by actionMismatch ("book a meeting" is not answered by QueryMeeting; see Action), and
+// the moves below never land on such a tool.
 // With links, the leader moves among the best finalists:
 //   - to a candidate that consumes the leader's output, scores at least ConsumerRatio of the
 //     leader's, and matches a word of the request that neither the leader nor its own inputs
