@@ -169,8 +169,9 @@ func Question(cand Candidate, missing []string) string {
 	var notes []string
 	for i, m := range missing {
 		param := m[strings.LastIndex(m, ".")+1:]
-		names[i] = "the " + spoken(param)
-		if d := strings.TrimSuffix(inputDescription(cand, m), "."); d != "" {
+		d := strings.TrimSuffix(inputDescription(cand, m), ".")
+		names[i] = "the " + spelledOut(spoken(param), d)
+		if d != "" {
 			notes = append(notes, spoken(param)+": "+d)
 		}
 	}
@@ -207,6 +208,24 @@ func spoken(param string) string {
 		prev = r
 	}
 	return strings.Join(strings.Fields(b.String()), " ")
+}
+
+// spelledOut writes out the abbreviated words of a parameter's spoken name by its description:
+// a word of three letters or more that begins a longer word of the description, and is no word
+// of it itself, is that word ("lat" described as "Latitude in decimal degrees" is "latitude").
+// The user is asked in the words the catalog explains the input with, not its shorthand.
+func spelledOut(name, description string) string {
+	desc := strings.FieldsFunc(strings.ToLower(description), func(r rune) bool { return !unicode.IsLetter(r) })
+	words := strings.Fields(name)
+	for i, w := range words {
+		if len(w) < 3 || slices.Contains(desc, w) {
+			continue
+		}
+		if j := slices.IndexFunc(desc, func(d string) bool { return len(d) > len(w) && strings.HasPrefix(d, w) }); j >= 0 {
+			words[i] = desc[j]
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // inputDescription finds the description of "API.param" among the candidate's target inputs.

@@ -74,6 +74,16 @@ func TestQuestion(t *testing.T) {
 	}
 	assert.Equal(t, "What is the city?", Question(Candidate{API: "x"}, []string{"x.city"}), "no description")
 	assert.Equal(t, "What is the origin stop id?", Question(Candidate{API: "x"}, []string{"routely.Reachable.originStopId"}))
+
+	// Shorthand is asked in the words the description explains it with; a word the description
+	// has itself, or of two letters, stays.
+	now := Candidate{API: "skycast.Now", Inputs: []ParamInfo{
+		{Name: "lat", Description: "Latitude in decimal degrees."}, {Name: "lon", Description: "Longitude in decimal degrees."},
+		{Name: "max_temp", Description: "The max temperature to report."}, {Name: "to", Description: "Today by default."}}}
+	assert.Equal(t, "What are the latitude and the longitude? (lat: Latitude in decimal degrees; lon: Longitude in decimal degrees)",
+		Question(now, []string{"skycast.Now.lat", "skycast.Now.lon"}))
+	assert.Equal(t, "What are the max temperature and the to? (max temp: The max temperature to report; to: Today by default)",
+		Question(now, []string{"skycast.Now.max_temp", "skycast.Now.to"}))
 }
 
 func TestGraphFirst(t *testing.T) {
