@@ -64,7 +64,8 @@ const actionMismatch = 0.7
 //     leader's, and matches a word of the request that neither the leader nor its own inputs
 //     match: "who directed the top-rated movie" is answered by the credits, fed by the
 //     top-rated list, while "the current weather conditions" stay with the weather API
-//     although a clothing recommendation consumes its "weather conditions";
+//     although a clothing recommendation consumes its "weather conditions"; or that takes a
+//     number the request states and the leader does not (see takesMore);
 //   - to the head's best finalist that consumes the leader's output and scores at least
 //     ConsumerRatio for the head, when the leader scores under it;
 //   - the other way round, from a leader whose words in the request all name its inputs (and
@@ -165,7 +166,7 @@ func Choose(r *Result, links Links, o Options) error {
 			moved := false
 			for _, b := range top {
 				if b != best && !mismatch[b] && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) &&
-					(asksFor(asked, links, b, best) || givesOnly(head, links, b, best)) {
+					(asksFor(asked, links, b, best) || givesOnly(head, links, b, best) || takesMore(whole.Text, links, b, best)) {
 					best, moved = b, true
 					break
 				}
@@ -928,4 +929,21 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text})
 	}
 	return out
+}
+
+// takesMore reports whether consumer takes a number the request states that producer does
+// not take: a stated value is there to be used ("how far can I get from Munich's main stop in
+// 30 minutes" is the reachable area's, which takes the minutes, not the stop search's). Only
+// numbers count: a number stands beside the word that names its input, where free text can
+// be read into an input that merely shares a word ("the current weather conditions" is no
+// clothing recommendation's weather_conditions).
+func takesMore(request string, links Links, consumer, producer string) bool {
+	mine, theirs := statedInputs(request, links, consumer), statedInputs(request, links, producer)
+	a, _ := links.API(consumer)
+	for _, p := range a.Inputs {
+		if mine[p.Name] && !theirs[p.Name] && (p.Type == "integer" || p.Type == "number") {
+			return true
+		}
+	}
+	return false
 }

@@ -208,6 +208,29 @@ func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
 	assert.Equal(t, "Clothing", r.Final)
 }
 
+func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
+	// The stop search leads (1, .8 for the reachable area it feeds), and every word of the
+	// request the area's document holds is the search's too; but the request states the
+	// minutes the area takes, a number the search has no input for: the area is final. Without
+	// the minutes, the search stays.
+	l := links{feeds: map[[2]string]bool{{"FindStop", "Reachable"}: true},
+		apis: map[string]twnm.API{
+			"FindStop": {Name: "FindStop", Description: "Finds the main public transport stop of a city.",
+				Inputs: []twnm.Param{{Name: "cityName", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "stopId"}}},
+			"Reachable": {Name: "Reachable", Description: "Towns reachable by public transport from a stop.",
+				Inputs: []twnm.Param{{Name: "originStopId", Type: "string", Required: true}, {Name: "minutes", Type: "integer", Required: true}},
+				Outputs: []twnm.Param{{Name: "townsReached"}}}}}
+	for _, tc := range []struct{ text, want string }{
+		{"How far can I get by public transport from Munich's main stop in 30 minutes?", "Reachable"},
+		{"How far can I get by public transport from Munich's main stop?", "FindStop"},
+	} {
+		r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "FindStop", Score: 1}, Candidate{Name: "Reachable", Score: .8})}}
+		r.Goals[0].Text = tc.text
+		require.NoError(t, Choose(r, l, Options{}))
+		assert.Equal(t, tc.want, r.Final, tc.text)
+	}
+}
+
 func TestChooseConsumerGivesWhatTheHeadAsks(t *testing.T) {
 	// "What amenities does the best hotel in Vienna have?": the hotel search leads (1, .8 for
 	// the details); the request's words in the details' document are the search's too, but
