@@ -936,8 +936,12 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 // 30 minutes" is the reachable area's, which takes the minutes, not the stop search's). Only
 // numbers count: a number stands beside the word that names its input, where free text can
 // be read into an input that merely shares a word ("the current weather conditions" is no
-// clothing recommendation's weather_conditions).
+// clothing recommendation's weather_conditions). A consumer that changes state never takes
+// the lead this way: "the best restaurant near the Dom for 4 people" books nothing.
 func takesMore(request string, links Links, consumer, producer string) bool {
+	if changesState(links, consumer) {
+		return false
+	}
 	mine, theirs := statedInputs(request, links, consumer), statedInputs(request, links, producer)
 	a, _ := links.API(consumer)
 	for _, p := range a.Inputs {

@@ -218,8 +218,12 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 			"FindStop": {Name: "FindStop", Description: "Finds the main public transport stop of a city.",
 				Inputs: []twnm.Param{{Name: "cityName", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "stopId"}}},
 			"Reachable": {Name: "Reachable", Description: "Towns reachable by public transport from a stop.",
-				Inputs: []twnm.Param{{Name: "originStopId", Type: "string", Required: true}, {Name: "minutes", Type: "integer", Required: true}},
+				Inputs:  []twnm.Param{{Name: "originStopId", Type: "string", Required: true}, {Name: "minutes", Type: "integer", Required: true}},
 				Outputs: []twnm.Param{{Name: "townsReached"}}}}}
+	book := l.apis["Reachable"]
+	book.Name, book.Endpoint = "Reserve", &twnm.Endpoint{Method: "POST", Path: "/reserve"}
+	l.apis["Reserve"] = book
+	l.feeds[[2]string{"FindStop", "Reserve"}] = true
 	for _, tc := range []struct{ text, want string }{
 		{"How far can I get by public transport from Munich's main stop in 30 minutes?", "Reachable"},
 		{"How far can I get by public transport from Munich's main stop?", "FindStop"},
@@ -229,6 +233,11 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 		require.NoError(t, Choose(r, l, Options{}))
 		assert.Equal(t, tc.want, r.Final, tc.text)
 	}
+	// A consumer that books takes no lead for the number it would take.
+	r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "FindStop", Score: 1}, Candidate{Name: "Reserve", Score: .8})}}
+	r.Goals[0].Text = "the main stop of Munich for 30 minutes"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "FindStop", r.Final)
 }
 
 func TestChooseConsumerGivesWhatTheHeadAsks(t *testing.T) {
