@@ -235,7 +235,7 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 	}
 	// A consumer that books takes no lead for the number it would take.
 	r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "FindStop", Score: 1}, Candidate{Name: "Reserve", Score: .8})}}
-	r.Goals[0].Text = "the main stop of Munich for 30 minutes"
+	r.Goals[0].Text = "the public transport stop of Munich for 30 minutes"
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "FindStop", r.Final)
 }
