@@ -932,7 +932,7 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 }
 
 // takesMore reports whether consumer takes a number the request states that producer does
-// not take: a stated value is there to be used ("how far can I get from Munich's main stop in
+// not take (by value): a stated value is there to be used ("how far can I get from Munich's main stop in
 // 30 minutes" is the reachable area's, which takes the minutes, not the stop search's). Only
 // numbers count: a number stands beside the word that names its input, where free text can
 // be read into an input that merely shares a word ("the current weather conditions" is no
@@ -942,10 +942,16 @@ func takesMore(request string, links Links, consumer, producer string) bool {
 	if changesState(links, consumer) {
 		return false
 	}
-	mine, theirs := statedInputs(request, links, consumer), statedInputs(request, links, producer)
+	// By value, not by name: a producer's lat takes the number a consumer's latitude would.
+	theirs := map[string]bool{}
+	for _, v := range stated(request, links, producer) {
+		theirs[v] = true
+	}
 	a, _ := links.API(consumer)
+	mine := stated(request, links, consumer)
 	for _, p := range a.Inputs {
-		if mine[p.Name] && !theirs[p.Name] && (p.Type == "integer" || p.Type == "number") {
+		v, ok := mine[consumer+"\x00"+p.Name]
+		if ok && !theirs[v] && (p.Type == "integer" || p.Type == "number") {
 			return true
 		}
 	}

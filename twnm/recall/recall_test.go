@@ -233,6 +233,15 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 		require.NoError(t, Choose(r, l, Options{}))
 		assert.Equal(t, tc.want, r.Final, tc.text)
 	}
+	// A number the leader takes too, under another name, moves nothing.
+	near := links{feeds: map[[2]string]bool{{"Near", "Homes"}: true}, apis: map[string]twnm.API{
+		"Near":  {Name: "Near", Description: "Places near a point.", Inputs: []twnm.Param{{Name: "lat", Type: "number", Required: true}}},
+		"Homes": {Name: "Homes", Description: "Homes at a place.", Inputs: []twnm.Param{{Name: "place_id", Type: "string", Required: true}, {Name: "latitude", Type: "number", Required: true}}}}}
+	r0 := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Near", Score: 1}, Candidate{Name: "Homes", Score: .8})}}
+	r0.Goals[0].Text = "places near latitude 52.5"
+	require.True(t, statedInputs(r0.Goals[0].Text, near, "Homes")["latitude"] && statedInputs(r0.Goals[0].Text, near, "Near")["lat"])
+	require.NoError(t, Choose(r0, near, Options{}))
+	assert.Equal(t, "Near", r0.Final)
 	// A consumer that books takes no lead for the number it would take.
 	r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "FindStop", Score: 1}, Candidate{Name: "Reserve", Score: .8})}}
 	r.Goals[0].Text = "the public transport stop of Munich for 30 minutes"
