@@ -764,7 +764,7 @@ func slots(g *twnm.Graph) []planner.Slot {
 			continue
 		}
 		for _, p := range n.API.Inputs {
-			out = append(out, planner.Slot{Key: n.Name + "." + p.Name, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required})
+			out = append(out, planner.SlotOf(n.Name+"."+p.Name, p))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })

@@ -48,6 +48,15 @@ type Slot struct {
 	Required    bool
 }
 
+// SlotOf is the slot of input p, its value bound under key.
+func SlotOf(key string, p twnm.Param) Slot {
+	return Slot{Key: key, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required}
+}
+
+// NumberType reports whether a catalog type is a number's ("integer", "float", "NUMBER"), as
+// Extract reads it: a value of such a slot is a number standing beside its cue.
+func NumberType(typ string) bool { return exNumberTypes[strings.ToLower(strings.TrimSpace(typ))] }
+
 // Extract returns values for the slots that text states, keyed by Slot.Key (by Slot.Name
 // when Key is empty). A slot the text states no value for is absent from the map. Values are
 // returned verbatim as the text writes them, trimmed of surrounding punctuation (and of a

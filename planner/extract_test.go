@@ -510,3 +510,10 @@ func TestExtractToolworldCatalog(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, float64(r.hits)/float64(r.keys), 0.99, r.String())
 }
+
+func TestNumberType(t *testing.T) {
+	for typ, want := range map[string]bool{"integer": true, " Integer ": true, "float": true, "NUMBER": true, "int64": true,
+		"string": false, "boolean": false, "": false, "array": false} {
+		assert.Equal(t, want, NumberType(typ), "%q", typ)
+	}
+}

@@ -217,11 +217,15 @@ func (h *heur) genes() {
 				continue
 			}
 			ls := producerLinks(h.g, e.From, h.target, h.exclude)
+			sameName := map[NodeID]bool{} // by producer: producerLinks gives one link per API
+			for _, l := range ls {
+				sameName[l.api] = spelt(h.g, l, it.api, e.From)
+			}
 			sort.SliceStable(ls, func(i, j int) bool {
 				if ls[i].weight != ls[j].weight {
 					return ls[i].weight > ls[j].weight
 				}
-				if si, sj := spelt(h.g, ls[i], it.api, e.From), spelt(h.g, ls[j], it.api, e.From); si != sj {
+				if si, sj := sameName[ls[i].api], sameName[ls[j].api]; si != sj {
 					return si
 				}
 				ri, rj := h.relevance[h.g.Node(ls[i].api).Name], h.relevance[h.g.Node(ls[j].api).Name]

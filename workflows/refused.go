@@ -120,10 +120,12 @@ func refusalReason(detail contract.ToolFailure, failure error) string {
 // answeredValue is the value an answer gives input param of api: what planner.Extract reads
 // in it for that input, else the answer itself, trimmed of quotes and a final full stop.
 func answeredValue(answer string, api twnm.API, param string) string {
-	slot := planner.Slot{Key: api.Name + "." + param, Name: param, Required: true}
+	p := twnm.Param{Name: param}
 	if i := slices.IndexFunc(api.Inputs, func(p twnm.Param) bool { return p.Name == param }); i >= 0 {
-		slot.Type, slot.Description = api.Inputs[i].Type, api.Inputs[i].Description
+		p = api.Inputs[i]
 	}
+	slot := planner.SlotOf(api.Name+"."+param, p)
+	slot.Required = true // the user stated it once: it is the input the call needs
 	if v, ok := planner.Extract(answer, []planner.Slot{slot})[slot.Key]; ok {
 		return v
 	}

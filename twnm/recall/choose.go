@@ -634,7 +634,7 @@ func stated(request string, links Links, apis ...string) map[string]string {
 		}
 		for _, p := range a.Inputs {
 			if p.Required {
-				slots = append(slots, planner.Slot{Key: api + "\x00" + p.Name, Name: p.Name, Type: p.Type, Description: p.Description, Required: true})
+				slots = append(slots, planner.SlotOf(api+"\x00"+p.Name, p))
 			}
 		}
 	}
@@ -951,7 +951,7 @@ func takesMore(request string, links Links, consumer, producer string) bool {
 	mine := stated(request, links, consumer)
 	for _, p := range a.Inputs {
 		v, ok := mine[consumer+"\x00"+p.Name]
-		if ok && !theirs[v] && (p.Type == "integer" || p.Type == "number") {
+		if ok && !theirs[v] && planner.NumberType(p.Type) {
 			return true
 		}
 	}
