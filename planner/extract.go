@@ -898,17 +898,18 @@ func (x *extraction) numbersBefore() {
 				if x.used[a-1] {
 					continue
 				}
-				if n.kind == exTokNumber {
-					x.bind(si, n.text)
-					spans = append(spans, [2]int{a - 1, b})
-					break search
+				v := n.text
+				if n.kind != exTokNumber {
+					// An ordinal counts what the cue names: "the second season" is season 2.
+					k := subgoal.OrdinalNumber(n.lower)
+					if n.kind != exTokWord || k == 0 {
+						continue
+					}
+					v = strconv.Itoa(k)
 				}
-				// An ordinal counts what the cue names: "the second season" is season 2.
-				if k := subgoal.OrdinalNumber(n.lower); n.kind == exTokWord && k > 0 {
-					x.bind(si, strconv.Itoa(k))
-					spans = append(spans, [2]int{a - 1, b})
-					break search
-				}
+				x.bind(si, v)
+				spans = append(spans, [2]int{a - 1, b})
+				break search
 			}
 		}
 	}
