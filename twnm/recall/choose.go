@@ -68,10 +68,12 @@ const actionMismatch = 0.7
 //     number the request states and the leader does not (see takesMore);
 //   - to the head's best finalist that consumes the leader's output and scores at least
 //     ConsumerRatio for the head, when the leader scores under it;
-//   - the other way round, from a leader whose words in the request all name its inputs (and
-//     none its outputs) to a finalist that feeds it, scores at least ConsumerRatio of it, and
-//     outputs a word of the request: "what are the latitude and longitude of Toronto?" is
-//     answered by a geocoder, not by the reverse geocoder that takes them.
+//   - the other way round, from a leader whose words in the request's head (the whole request
+//     where it has none) all name its inputs (and none its outputs) to a finalist that feeds
+//     it, scores at least ConsumerRatio of it, and outputs a word of the request: "what are
+//     the latitude and longitude of Toronto?" is answered by a geocoder, not by the reverse
+//     geocoder that takes them, while "what do people say about the best restaurant" asks
+//     about the restaurant the reviews take, and stays with them.
 //
 // The final step's required inputs that the request leaves to other tools are then bound by
 // the producer the request favours, and so on back, producerDepth steps at most (an identifier
@@ -196,7 +198,13 @@ func Choose(r *Result, links Links, o Options) error {
 		// A final step that only takes what the request asks for yields to a finalist that
 		// feeds it and gives it: "what are the latitude and longitude of Toronto?" is
 		// answered by a geocoder, not by the reverse geocoder that takes them.
-		if takesWhatIsAsked(asked, links, best) {
+		// What the request asks for is its head where it has one: "what do people say about
+		// the best restaurant" names the restaurant it asks about, not what it asks for.
+		sought := asked
+		if len(head) > 0 {
+			sought = head
+		}
+		if takesWhatIsAsked(sought, links, best) {
 			for _, p := range top {
 				// Unlike a consumer's move, this one holds where the two feed each other (a
 				// geocoder and its reverse): what the request asks for decides.

@@ -295,6 +295,33 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 	r.Goals[0].Text = "Which place is at latitude 43.65, longitude -79.38?"
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "Reverse", r.Final)
+
+	// What the request asks for is its head: the reviews lead, and the restaurant they take
+	// is what the request asks about, so the search that gives it does not take their place.
+	// Without the head, every word the reviews match names their input, and the search would.
+	food := links{feeds: map[[2]string]bool{{"Search", "Reviews"}: true},
+		apis: map[string]twnm.API{
+			"Search": {Name: "dine.Search", Description: "Finds the best restaurant near a point.",
+				Inputs: []twnm.Param{{Name: "city"}}, Outputs: []twnm.Param{{Name: "restaurant_id"}, {Name: "name"}}},
+			"Reviews": {Name: "dine.Reviews", Description: "Recent reviews of a restaurant.",
+				Inputs: []twnm.Param{{Name: "restaurant_id"}}, Outputs: []twnm.Param{{Name: "summary"}}}}}
+	for _, tc := range []struct {
+		head string
+		want string
+	}{
+		{"What do people say", "Reviews"},
+		{"", "Search"},
+	} {
+		r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Search", Score: .9})}}
+		r.Goals[0].Text = "What do people say about the best restaurant in Florence?"
+		if tc.head != "" {
+			f := goal(0, false, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Search", Score: .9})
+			f.Text = tc.head
+			r.Focus = &f
+		}
+		require.NoError(t, Choose(r, food, Options{}))
+		assert.Equal(t, tc.want, r.Final, "head %q", tc.head)
+	}
 }
 
 func TestChooseWeakConsumerStaysBehind(t *testing.T) {
