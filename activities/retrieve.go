@@ -747,7 +747,7 @@ func candidateOf(n *twnm.Node, score float64) planner.Candidate {
 	c := planner.Candidate{API: n.Name, Description: n.Description, Score: score, Status: n.Status.String()}
 	if n.API != nil {
 		for _, p := range n.API.Inputs {
-			c.Inputs = append(c.Inputs, planner.ParamInfo{Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required})
+			c.Inputs = append(c.Inputs, planner.ParamInfo{Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required, Enum: p.Enum})
 		}
 		for _, p := range n.API.Outputs {
 			c.Outputs = append(c.Outputs, planner.ParamInfo{Name: p.Name, Type: p.Type, Description: p.Description})

@@ -137,6 +137,7 @@ type objectSchema struct {
 	Properties map[string]struct {
 		Type        any    `json:"type"`
 		Description string `json:"description"`
+		Enum        []any  `json:"enum"`
 	} `json:"properties"`
 	Required []string `json:"required"`
 }
@@ -164,6 +165,7 @@ func params(schema any, inputs bool) ([]toolspec.Param, error) {
 		q := toolspec.Param{Name: name, Type: schemaType(p.Type), Description: p.Description}
 		if inputs {
 			q.Required = required[name]
+			q.Enum = toolspec.EnumValues(p.Enum)
 		}
 		out = append(out, q)
 	}

@@ -63,6 +63,10 @@ func TestImportAndCallOverStdio(t *testing.T) {
 	// A tool with an output schema has its outputs.
 	structured := find(t, c, prefix+"get-structured-content")
 	assert.NotEqual(t, mcptool.TextOutput, structured.Outputs[0].Name)
+	// An input's schema lists the values it takes.
+	require.NotEmpty(t, structured.Inputs)
+	assert.Equal(t, "location", structured.Inputs[0].Name)
+	assert.Equal(t, []string{"New York", "Chicago", "Los Angeles"}, structured.Inputs[0].Enum)
 	// Annotations say what a call changes: toggling a simulation is neither read-only nor idempotent.
 	assert.Equal(t, toolspec.EffectUnsafe, find(t, c, prefix+"toggle-simulated-logging").Effect)
 

@@ -9,7 +9,10 @@ package planner
 // The rules run in a fixed order, and every rule only sees the tokens the earlier rules left
 // unused, so that one stated value is not read twice for different things:
 //
-//  0. Addresses: an e-mail address to the slots that name an e-mail ("email", "mail"), a URL
+//  0. Enumerated values: a slot whose schema lists what it accepts (Slot.Enum) takes the one
+//     of them the text names ("in fahrenheit", "the closed issues"). A slot with a list never
+//     takes a value outside it, by this rule or a later one: the run asks instead.
+//     Addresses: an e-mail address to the slots that name an e-mail ("email", "mail"), a URL
 //     to those that name a link ("url", "link", "website"), wherever the text writes them.
 //  1. Named values after a cue: a slot's name words, a synonym or a word of its description,
 //     followed by a value of the slot's kind ("latitude 25.2048", "lat 25.2", "party size of
@@ -46,11 +49,13 @@ type Slot struct {
 	Type        string // catalog type: string, integer, number, boolean, date, ... (may be empty)
 	Description string
 	Required    bool
+	// Enum lists the values the input accepts (twnm.Param.Enum); empty when any value is.
+	Enum []string
 }
 
 // SlotOf is the slot of input p, its value bound under key.
 func SlotOf(key string, p twnm.Param) Slot {
-	return Slot{Key: key, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required}
+	return Slot{Key: key, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required, Enum: p.Enum}
 }
 
 // NumberType reports whether a catalog type is a number's ("integer", "float", "NUMBER"), as
@@ -64,6 +69,7 @@ func NumberType(typ string) bool { return exNumberTypes[strings.ToLower(strings.
 // slots in their given order. See the comment at the top of extract.go for the rules.
 func Extract(text string, slots []Slot) map[string]string {
 	x := newExtraction(text, slots)
+	x.enums()
 	x.addresses()
 	x.routes()
 	x.named()
@@ -177,13 +183,66 @@ func newExtraction(text string, slots []Slot) *extraction {
 	return x
 }
 
-// bind binds slot i to v unless it is bound already: the first rule to bind a slot wins.
+// bind binds slot i to v unless it is bound already: the first rule to bind a slot wins. A
+// slot that lists the values it accepts takes only one of them, as its schema writes it.
 func (x *extraction) bind(i int, v string) {
 	if x.bound[i] || v == "" {
 		return
 	}
+	if e := x.slots[i].Enum; len(e) > 0 {
+		j := slices.IndexFunc(e, func(s string) bool { return strings.EqualFold(s, v) })
+		if j < 0 {
+			return
+		}
+		v = e[j]
+	}
 	x.bound[i] = true
 	x.out[x.slots[i].key] = v
+}
+
+// enums binds each slot that lists the values it accepts to the one of them the text names as
+// a whole word or words, whatever the case and whichever of _ - . or a space joins them
+// ("fahrenheit", "closed", "release date" for release_date). A value without a letter (a
+// number of a list of codes) is left to the other rules, which a number anywhere would
+// match, and so is a slot of which the text names two values: the run asks.
+func (x *extraction) enums() {
+	var words []string // the text's words, lower case, parts of joined words apart
+	var toks []int     // the token of each word
+	for i, t := range x.toks {
+		for _, w := range exEnumWords(t.lower) {
+			words, toks = append(words, w), append(toks, i)
+		}
+	}
+	for si := range x.slots {
+		s := &x.slots[si]
+		if len(s.Enum) == 0 || s.kind == exNone || x.bound[si] {
+			continue
+		}
+		var found string
+		var at [2]int
+		n := 0
+		for _, v := range s.Enum {
+			vw := exEnumWords(strings.ToLower(v))
+			if len(vw) == 0 || !strings.ContainsFunc(v, unicode.IsLetter) {
+				continue
+			}
+			for p := 0; p+len(vw) <= len(words); p++ {
+				if slices.Equal(words[p:p+len(vw)], vw) && !x.used[toks[p]] {
+					n, found, at = n+1, v, [2]int{toks[p], toks[p+len(vw)-1]}
+					break
+				}
+			}
+		}
+		if n == 1 {
+			x.bind(si, found)
+			x.mark(at[0], at[1])
+		}
+	}
+}
+
+// exEnumWords splits a token or an enumerated value into the words enums compares.
+func exEnumWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return r == '_' || r == '-' || r == '.' || unicode.IsSpace(r) })
 }
 
 // span is the verbatim text of tokens a..b, trimmed of surrounding punctuation.

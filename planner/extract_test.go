@@ -70,6 +70,15 @@ var (
 		Description: "Filter and only include TV shows with an episode runtime that is greater than or equal to a value."}
 )
 
+var (
+	slotUnit  = Slot{Key: "meteo.Forecast.temperature_unit", Name: "temperature_unit", Type: "string", Enum: []string{"celsius", "fahrenheit"}}
+	slotState = Slot{Key: "repos.ListIssues.state", Name: "state", Type: "string", Description: "Indicates the state of the issues to return.",
+		Enum: []string{"open", "closed", "all"}}
+	slotSort   = Slot{Key: "Search.sort", Name: "sort", Type: "string", Enum: []string{"popularity", "release_date", "release_date.desc"}}
+	slotStatus = Slot{Key: "DiscoverTV.with_status", Name: "with_status", Type: "integer", Enum: []string{"0", "1", "2"}}
+	slotOwner  = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
+)
+
 func TestExtract(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -77,6 +86,17 @@ func TestExtract(t *testing.T) {
 		slots []Slot
 		want  map[string]string
 	}{
+		// Rule 0: values a slot lists, as the schema writes them; never a value outside them.
+		{"an enumerated value", "the forecast for Oslo in Fahrenheit", []Slot{slotUnit}, map[string]string{slotUnit.Key: "fahrenheit"}},
+		{"an enumerated value is no name", "closed issues of Navi", []Slot{slotState, slotOwner},
+			map[string]string{slotState.Key: "closed", slotOwner.Key: "Navi"}},
+		{"an enumerated value of joined words", "movies by release date", []Slot{slotSort}, map[string]string{slotSort.Key: "release_date"}},
+		{"two enumerated values: ambiguous", "open or closed issues", []Slot{slotState}, map[string]string{}},
+		{"a value outside the list", "the forecast in Kelvin", []Slot{slotUnit}, map[string]string{}},
+		{"a quoted value outside the list", "issues in state 'pending'", []Slot{slotState}, map[string]string{}},
+		{"a listed number, by the other rules", "with status 2", []Slot{slotStatus}, map[string]string{slotStatus.Key: "2"}},
+		{"a number outside the list", "with status 7", []Slot{slotStatus}, map[string]string{}},
+
 		// Rule 1: named values after a cue.
 		{"latitude and longitude by name", "What is the ground elevation at latitude 25.2048, longitude 55.2708?",
 			[]Slot{slotLat, slotLon}, map[string]string{slotLat.Key: "25.2048", slotLon.Key: "55.2708"}},

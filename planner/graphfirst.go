@@ -169,8 +169,12 @@ func Question(cand Candidate, missing []string) string {
 	var notes []string
 	for i, m := range missing {
 		param := m[strings.LastIndex(m, ".")+1:]
-		d := strings.TrimSuffix(inputDescription(cand, m), ".")
+		in := targetInput(cand, m)
+		d := strings.TrimSuffix(in.Description, ".")
 		names[i] = "the " + spelledOut(spoken(param), d)
+		if len(in.Enum) > 0 { // the values it takes, in the user's terms too
+			d = strings.TrimPrefix(d+"; ", "; ") + "one of " + orList(in.Enum)
+		}
 		if d != "" {
 			notes = append(notes, spoken(param)+": "+d)
 		}
@@ -228,19 +232,28 @@ func spelledOut(name, description string) string {
 	return strings.Join(words, " ")
 }
 
-// inputDescription finds the description of "API.param" among the candidate's target inputs.
-func inputDescription(cand Candidate, key string) string {
+// targetInput finds "API.param" among the candidate's target inputs (the zero ParamInfo for
+// an input of another API of its plan).
+func targetInput(cand Candidate, key string) ParamInfo {
 	i := strings.LastIndex(key, ".")
 	if i < 0 || key[:i] != cand.API {
-		return ""
+		return ParamInfo{}
 	}
 	param := key[i+1:]
 	for _, in := range cand.Inputs {
 		if in.Name == param {
-			return in.Description
+			return in
 		}
 	}
-	return ""
+	return ParamInfo{}
+}
+
+// orList joins values as a sentence lists choices: "a", "a or b", "a, b or c".
+func orList(values []string) string {
+	if n := len(values); n > 1 {
+		return strings.Join(values[:n-1], ", ") + " or " + values[n-1]
+	}
+	return strings.Join(values, "")
 }
 
 // Summarize phrases the outputs of api, the answer once its chain has run.

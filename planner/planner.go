@@ -71,6 +71,8 @@ type ParamInfo struct {
 	Type        string `json:"type,omitempty"`
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required,omitempty"`
+	// Enum lists the values the input accepts (twnm.Param.Enum); a question offers them.
+	Enum []string `json:"enum,omitempty"`
 }
 
 // Candidate is an API the last retrieval recalled, with the executable plan graph search

@@ -84,6 +84,14 @@ func TestQuestion(t *testing.T) {
 		Question(now, []string{"skycast.Now.lat", "skycast.Now.lon"}))
 	assert.Equal(t, "What are the max temperature and the to? (max temp: The max temperature to report; to: Today by default)",
 		Question(now, []string{"skycast.Now.max_temp", "skycast.Now.to"}))
+
+	// An input that lists its values offers them.
+	issues := Candidate{API: "repos.ListIssues", Inputs: []ParamInfo{
+		{Name: "state", Description: "The state of the issues.", Enum: []string{"open", "closed", "all"}},
+		{Name: "unit", Enum: []string{"celsius", "fahrenheit"}}}}
+	assert.Equal(t, "What is the state? (state: The state of the issues; one of open, closed or all)",
+		Question(issues, []string{"repos.ListIssues.state"}))
+	assert.Equal(t, "What is the unit? (unit: one of celsius or fahrenheit)", Question(issues, []string{"repos.ListIssues.unit"}))
 }
 
 func TestGraphFirst(t *testing.T) {

@@ -129,6 +129,18 @@ func TestCallBuildsRequest(t *testing.T) {
 			},
 		},
 		{
+			name: "an enumerated value in the schema's spelling",
+			api: func(base string) toolspec.API {
+				return toolspec.API{Name: "meteo.Forecast", Endpoint: endpoint("GET", "/forecast", base), Inputs: []toolspec.Param{
+					{Name: "unit", Type: "string", In: toolspec.InQuery, Enum: []string{"Celsius", "Fahrenheit"}},
+				}}
+			},
+			args: map[string]string{"unit": "fahrenheit"},
+			check: func(t *testing.T, r seen) {
+				assert.Equal(t, map[string][]string{"unit": {"Fahrenheit"}}, r.Query)
+			},
+		},
+		{
 			name: "body converted by type",
 			api: func(base string) toolspec.API {
 				return toolspec.API{Name: "stay.Book", Endpoint: endpoint("POST", "/bookings", base), Inputs: []toolspec.Param{
@@ -239,6 +251,7 @@ func TestCallRejectsBadInputBeforeCalling(t *testing.T) {
 			{Name: "items", Type: "array", In: toolspec.InBody},
 			{Name: "X-Trace", In: toolspec.InHeader},
 			{Name: "sid", In: toolspec.InCookie},
+			{Name: "size", In: toolspec.InQuery, Enum: []string{"small", "large"}},
 		}}
 	}
 	ok := map[string]string{"shop": "s1", "qty": "1"}
@@ -275,6 +288,7 @@ func TestCallRejectsBadInputBeforeCalling(t *testing.T) {
 		{"array", with("items", "1,2"), "items", []string{"want a JSON array"}},
 		{"header line break", with("X-Trace", "a\r\nEvil: 1"), "X-Trace", []string{"line break"}},
 		{"cookie", with("sid", `a"b;c`), "sid", []string{"cookie parameter sid"}},
+		{"outside the enum", with("size", "medium"), "size", []string{"parameter size", `want one of small, large, got "medium"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

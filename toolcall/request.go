@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -76,6 +77,9 @@ func buildRequest(ctx context.Context, api toolspec.API, args map[string]string)
 		typed, err := convert(p, v)
 		if err != nil {
 			return nil, invalidInput(api.Name, p.Name, "parameter %s: %v", p.Name, err)
+		}
+		if s, ok := typed.(string); ok {
+			v = s // as the schema spells it, where it lists the values
 		}
 		switch loc {
 		case toolspec.InPath:
@@ -189,8 +193,16 @@ func isAbsURL(s string) bool {
 
 // convert checks v against the param's declared type and returns the value the JSON body
 // carries: a number, a boolean, a JSON array or object, or the string itself. Unknown types
-// are strings, so that an odd catalog type never blocks a call.
+// are strings, so that an odd catalog type never blocks a call. An input that lists its values
+// (Param.Enum) takes one of them only, in the list's spelling.
 func convert(p toolspec.Param, v string) (any, error) {
+	if len(p.Enum) > 0 { // the schema's own spelling, and nothing else, reaches the tool
+		i := slices.IndexFunc(p.Enum, func(e string) bool { return strings.EqualFold(e, strings.TrimSpace(v)) })
+		if i < 0 {
+			return nil, fmt.Errorf("want one of %s, got %q", strings.Join(p.Enum, ", "), v)
+		}
+		v = p.Enum[i]
+	}
 	switch strings.ToLower(strings.TrimSpace(p.Type)) {
 	case "integer", "int", "int32", "int64", "long":
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)

@@ -39,6 +39,10 @@ type Param struct {
 	// TypeListItems): a generic field of it (id, name) means that resource's, not the API's.
 	// Outputs only.
 	Entity string `json:"entity,omitempty"`
+	// Enum lists the values an input accepts, as its schema gives them (numbers and booleans
+	// as text); empty when any value of its type is accepted. A value outside them is never
+	// bound to the input from the request: the run asks, offering them. Inputs only.
+	Enum []string `json:"enum,omitempty"`
 }
 
 // Endpoint says how an API is called over HTTP.
@@ -548,4 +552,26 @@ func describeJSONError(err error) error {
 		return fmt.Errorf("field %s at byte %d: want %s, got JSON %s", typ.Field, typ.Offset, typ.Type, typ.Value)
 	}
 	return err
+}
+
+// EnumValues is a schema's enum as Param.Enum holds it: strings as they are, numbers and
+// booleans as JSON writes them, the empty string and null left out (they mean "no value").
+// nil when the enum lists an object or an array, which no request states.
+func EnumValues(values []any) []string {
+	var out []string
+	for _, v := range values {
+		switch x := v.(type) {
+		case nil:
+		case string:
+			if x != "" {
+				out = append(out, x)
+			}
+		case bool, float64, float32, int, int64, json.Number:
+			b, _ := json.Marshal(x)
+			out = append(out, string(b))
+		default:
+			return nil
+		}
+	}
+	return out
 }

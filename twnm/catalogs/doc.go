@@ -18,8 +18,9 @@
 //     absolute http(s) URL, each {name} in it an input with in "path" or no in; base_url, an
 //     absolute http(s) URL or a path starting with "/";
 //   - inputs and outputs: parameters with name (required, unique in its list), type,
-//     description, and for inputs required and in (query, path, header, body or cookie; a
-//     path input must be required and appear in the endpoint path); for outputs path, where
+//     description, and for inputs required, in (query, path, header, body or cookie; a
+//     path input must be required and appear in the endpoint path) and enum, the values the
+//     input accepts (a request binds only one of them; a call refuses any other); for outputs path, where
 //     the value lies in the answer when not in its top-level field of that name (keys joined
 //     by dots, "[]" taking a list's first item: "results[].id"), and entity, the resource a
 //     list item's generic field (id, name) belongs to when it is not the API's own
@@ -126,7 +127,7 @@
 //     inputs from the JSON schema properties, required from its required list; no outputs.
 //   - OpenAPI (OpenAPI 3, JSON or YAML, via kin-openapi): one API per operation, named by
 //     operationId or Identifier("METHOD /path"); parameters and JSON body properties are inputs
-//     with their location; outputs are the top-level properties of the first 2xx JSON response
+//     with their location and their schema's enum; outputs are the top-level properties of the first 2xx JSON response
 //     schema, an array of objects standing for its item, plus the item properties of top-level
 //     arrays of objects; endpoint = method, path, first server URL.
 //   - Native: the format above.

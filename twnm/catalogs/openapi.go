@@ -12,6 +12,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi2conv"
 	"github.com/getkin/kin-openapi/openapi3"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -369,7 +370,7 @@ func openAPIInputs(o openAPIOp) ([]twnm.Param, error) {
 		}
 		out = append(out, twnm.Param{
 			Name: p.Name, Type: schemaType(schema), Description: desc,
-			Required: p.Required || p.In == twnm.InPath, In: p.In,
+			Required: p.Required || p.In == twnm.InPath, In: p.In, Enum: schemaEnum(schema),
 		})
 	}
 	vars, err := twnm.PathVars(o.path)
@@ -405,7 +406,8 @@ func openAPIInputs(o openAPIOp) ([]twnm.Param, error) {
 			continue
 		}
 		names[p.name] = true
-		out = append(out, twnm.Param{Name: p.name, Type: schemaType(p.schema), Description: schemaDesc(p.schema), Required: p.required, In: twnm.InBody})
+		out = append(out, twnm.Param{Name: p.name, Type: schemaType(p.schema), Description: schemaDesc(p.schema), Required: p.required, In: twnm.InBody,
+			Enum: schemaEnum(p.schema)})
 	}
 	return out, nil
 }
@@ -583,6 +585,14 @@ func schemaTypeDepth(ref *openapi3.SchemaRef, depth int) string {
 		}
 	}
 	return strings.Join(alts, "|")
+}
+
+// schemaEnum is the values a schema accepts (see toolspec.EnumValues), nil when it lists none.
+func schemaEnum(ref *openapi3.SchemaRef) []string {
+	if ref == nil || ref.Value == nil {
+		return nil
+	}
+	return toolspec.EnumValues(ref.Value.Enum)
 }
 
 func schemaDesc(ref *openapi3.SchemaRef) string {

@@ -253,3 +253,42 @@ paths:
 	}, byName)
 	require.NoError(t, c.Validate())
 }
+
+func TestOpenAPIEnum(t *testing.T) {
+	spec := `openapi: 3.0.0
+info: {title: repos, version: "1"}
+servers: [{url: "https://api.example"}]
+paths:
+  /issues:
+    post:
+      operationId: listIssues
+      parameters:
+        - {name: state, in: query, schema: {type: string, enum: [open, closed, all]}}
+        - {name: per_page, in: query, schema: {type: integer, enum: [10, 50]}}
+        - {name: sort, in: query, schema: {type: string, enum: ["", created, null]}, description: Sort by}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                unit: {type: string, enum: [celsius, fahrenheit]}
+                filter: {type: object, enum: [{a: 1}]}
+      responses:
+        "200": {description: ok}
+`
+	c, err := OpenAPI(writeFile(t, "repos.yaml", spec))
+	require.NoError(t, err)
+	require.Len(t, c.APIs, 1)
+	enums := map[string][]string{}
+	for _, p := range c.APIs[0].Inputs {
+		enums[p.Name] = p.Enum
+	}
+	assert.Equal(t, map[string][]string{
+		"state":    {"open", "closed", "all"},
+		"per_page": {"10", "50"},              // numbers as JSON writes them
+		"sort":     {"created"},               // "" and null mean no value
+		"unit":     {"celsius", "fahrenheit"}, // a body property's own
+		"filter":   nil,                       // objects are no values a request states
+	}, enums)
+}
