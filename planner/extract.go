@@ -13,7 +13,8 @@ package planner
 //     of them the text names ("in fahrenheit", "the closed issues"). A slot with a list never
 //     takes a value outside it, by this rule or a later one: the run asks instead.
 //     Addresses: an e-mail address to the slots that name an e-mail ("email", "mail"), a URL
-//     to those that name a link ("url", "link", "website"), wherever the text writes them.
+//     to those that name a link ("url", "link", "website"), a file path ("/etc/hosts",
+//     "docs/report.pdf") to those that name a path or a file, wherever the text writes them.
 //  1. Named values after a cue: a slot's name words, a synonym or a word of its description,
 //     followed by a value of the slot's kind ("latitude 25.2048", "lat 25.2", "party size of
 //     4", "checking in on 2026-12-01", "the club Arsenal").
@@ -705,29 +706,44 @@ func exLetters(w string) bool {
 var (
 	exEmailRe = regexp.MustCompile(`[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}`)
 	exURLRe   = regexp.MustCompile(`(?:https?://|www\.)[^\s'"<>]+[^\s'"<>.,;:!?)]`)
-	// exEmailWords and exURLWords in a slot's name or description say it takes one.
+	// exPathRe is a file path: absolute ("/etc/hosts", "~/notes", "./src/main.go") or relative
+	// with a file name ("docs/report.pdf"); "kubernetes/kubernetes" and "either/or" are not.
+	// It must start the text or follow a space, a bracket or a quote (exPathStart), so that
+	// no path is read out of a URL.
+	exPathRe = regexp.MustCompile(`(?:~|\.{1,2})?/[^\s'"<>]*[^\s'"<>.,;:!?)]|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z][A-Za-z0-9]{0,5}\b`)
+	// exEmailWords, exURLWords and exPathWords in a slot's name or description say it takes one.
 	exEmailWords = exSet("email", "mail", "e-mail")
 	exURLWords   = exSet("url", "uri", "link", "website", "site", "homepage", "webpage")
+	exPathWords  = exSet("path", "file", "directory", "folder")
 )
 
-// exAddress reports whether a slot takes an e-mail address or a URL, which only Rule 0
-// reads: "QR" or "Jane" is no address.
-func exAddress(s *exSlot) bool {
-	return s.kind == exString && (exAny(s.words, exEmailWords) || exAny(s.words, exURLWords))
+// exPathStart reports whether a path may start at byte i of text.
+func exPathStart(text string, i int) bool {
+	return i == 0 || strings.ContainsRune(" \t\n(['\"`", rune(text[i-1]))
 }
 
-// addresses binds the e-mail addresses and URLs of the text to the string slots that take
-// them (see exEmailWords, exURLWords), each address in turn to those still unbound, and
+// exAddress reports whether a slot takes an e-mail address, a URL or a file path, which only
+// Rule 0 reads: "QR" or "Jane" is no address, and "GitHub" no path.
+func exAddress(s *exSlot) bool {
+	return s.kind == exString && (exAny(s.words, exEmailWords) || exAny(s.words, exURLWords) || exAny(s.words, exPathWords))
+}
+
+// addresses binds the e-mail addresses, URLs and file paths of the text to the string slots
+// that take them (see exEmailWords, exURLWords, exPathWords), each address in turn to those still unbound, and
 // consumes its tokens, so that no later rule reads "example" or "com" out of it.
 func (x *extraction) addresses() {
 	for _, kind := range []struct {
 		re    *regexp.Regexp
 		words map[string]bool
-	}{{exEmailRe, exEmailWords}, {exURLRe, exURLWords}} {
+		path  bool
+	}{{exEmailRe, exEmailWords, false}, {exURLRe, exURLWords, false}, {exPathRe, exPathWords, true}} {
 		takes := func(s *exSlot) bool {
 			return s.kind == exString && (exAny(s.words, kind.words) || exAny(s.desc, kind.words))
 		}
 		for _, m := range kind.re.FindAllStringIndex(x.text, -1) {
+			if kind.path && !exPathStart(x.text, m[0]) {
+				continue
+			}
 			var covered []int // the tokens the address spans
 			taken := false
 			for i, t := range x.toks {
@@ -906,8 +922,11 @@ func (x *extraction) valueAfter(j int, s *exSlot) (string, int, bool) {
 	case exBool:
 		ok = t.kind == exTokWord && exSet("true", "false", "yes", "no")[t.lower]
 	case exID:
-		// After a cue, any token shaped like a code is taken: "hotel htl-paris-1a2b",
-		// "restaurant 42", "country code FR".
+		// After a cue, quoted text is taken whatever it holds ("the key 'abc123'"), and any
+		// token shaped like a code: "hotel htl-paris-1a2b", "restaurant 42", "country code FR".
+		if a, b, found := x.quotedAt(j); found {
+			return x.span(a, b), b, true
+		}
 		ok = t.kind == exTokWord && (t.sep || t.digit && t.letter || exAllCaps(t.text) && len(t.text) >= 2) ||
 			exInteger(t)
 	case exString:

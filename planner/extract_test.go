@@ -76,6 +76,8 @@ var (
 		Enum: []string{"open", "closed", "all"}}
 	slotSort   = Slot{Key: "Search.sort", Name: "sort", Type: "string", Enum: []string{"popularity", "release_date", "release_date.desc"}}
 	slotStatus = Slot{Key: "DiscoverTV.with_status", Name: "with_status", Type: "integer", Enum: []string{"0", "1", "2"}}
+	slotPath   = Slot{Key: "fs.read_file.path", Name: "path", Type: "string", Description: "Path of the file to read.", Required: true}
+	slotKey    = Slot{Key: "crypto.Encrypt.key", Name: "key", Type: "string", Description: "The encryption key.", Required: true}
 	slotOwner  = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
 )
 
@@ -267,6 +269,14 @@ func TestExtract(t *testing.T) {
 		{"a URL", "Generate a QR code for https://www.mybusiness.com/apply?x=1.",
 			[]Slot{{Key: "url", Name: "url", Type: "string", Required: true}, {Key: "email", Name: "email", Type: "string", Required: true}},
 			map[string]string{"url": "https://www.mybusiness.com/apply?x=1"}},
+		{"an absolute path", "read the file /etc/hosts please", []Slot{slotPath}, map[string]string{slotPath.Key: "/etc/hosts"}},
+		{"a relative path with a file name", "summarise notes/todo.md.", []Slot{slotPath}, map[string]string{slotPath.Key: "notes/todo.md"}},
+		{"a home path", "list ~/projects", []Slot{slotPath}, map[string]string{slotPath.Key: "~/projects"}},
+		{"no path out of a URL", "fetch https://example.com/a/b.html", []Slot{slotPath}, map[string]string{}},
+		{"owner/name is no path", "issues of kubernetes/kubernetes", []Slot{slotPath}, map[string]string{}},
+		{"a name is no path", "read the notes of Ana on GitHub", []Slot{slotPath}, map[string]string{}},
+		{"quoted text after an id's cue", "encrypt it with the key 'abc 123'", []Slot{slotKey, slotOwner},
+			map[string]string{slotKey.Key: "abc 123"}},
 		{"a request verb that opens a sentence is no name", "Add an alarm at 08:30. Cancel the other one.",
 			[]Slot{{Key: "password", Name: "password", Type: "string", Required: true}}, map[string]string{}},
 		{"single quotes quote", "validate the email 'john.doe@gmail.com' now", []Slot{{Key: "email", Name: "email", Type: "string", Required: true}},
