@@ -30,6 +30,7 @@ package planner
 // which API ends up using it is the graph search's decision, not the text's.
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"slices"
@@ -80,6 +81,7 @@ func Extract(text string, slots []Slot) map[string]string {
 	x.identifiers()
 	x.freeText()
 	x.leftoverNumbers()
+	x.layouts()
 	return x.out
 }
 
@@ -146,6 +148,9 @@ type exSlot struct {
 	// languageLike marks a free-text slot for a language: a name or a code of two words at
 	// most fits it, never a quoted sentence.
 	languageLike bool
+	// layout is the date or time layout the description gives ("Format: %Y-%m-%d %H:%M:%S",
+	// "YYYY-MM-DD"), as a Go time layout; "" when it gives none (see exLayout).
+	layout string
 }
 
 type extraction struct {
@@ -587,6 +592,7 @@ func exPrepare(s Slot) exSlot {
 		x.key = s.Name
 	}
 	x.desc = exWords(exExamples.ReplaceAllString(s.Description, " "))
+	x.layout = exLayout(s.Description)
 	typ := strings.ToLower(strings.TrimSpace(s.Type))
 	last := ""
 	if len(x.words) > 0 {
@@ -1714,4 +1720,106 @@ func (x *extraction) leftoverNumbers() {
 			x.bindName(n, nums[1], isNum)
 		}
 	}
+}
+
+// Rule 7: layouts.
+
+var (
+	// exStrftime is a layout written with strftime's directives: "%Y-%m-%d %H:%M:%S", "%m-%d".
+	exStrftime = regexp.MustCompile(`%[YymdHMS](?:[-/.: T]?%[YymdHMS])*`)
+	// exPattern is one written with letters: "YYYY-MM-DD", "yyyy-MM-dd HH:mm:ss", "HH:MM".
+	exPattern = regexp.MustCompile(`(?i)\b(?:yyyy([-/.])mm[-/.]dd(?:[ t]hh:mm(?::ss)?)?|hh:mm(?::ss)?)\b`)
+)
+
+// exStrftimeLayout turns strftime's directives into Go's layout.
+var exStrftimeLayout = strings.NewReplacer(strings.Fields("%Y 2006 %y 06 %m 01 %d 02 %H 15 %M 04 %S 05")...)
+
+// exLayout is the Go time layout of the date or time layout a description gives, "" when it
+// gives none.
+func exLayout(desc string) string {
+	if f := exStrftime.FindString(desc); f != "" {
+		return exStrftimeLayout.Replace(f)
+	}
+	f := exPattern.FindString(desc)
+	if f == "" {
+		return ""
+	}
+	// In a date, MM is the month; after HH, the minutes.
+	date, clock, _ := strings.Cut(strings.ToUpper(f), "HH")
+	if strings.Contains(date, ":") { // HH:MM alone
+		date, clock = "", date
+	}
+	date = strings.NewReplacer("YYYY", "2006", "MM", "01", "DD", "02").Replace(date)
+	if clock != "" {
+		clock = "15" + strings.NewReplacer("MM", "04", "SS", "05").Replace(clock)
+	}
+	return date + clock
+}
+
+// layouts writes each bound value of a slot whose description gives a layout in that layout,
+// completed by the text's date or time where the layout needs one the value lacks and the
+// text states exactly one ("2pm" with "on 2023-09-12" is "2023-09-12 14:00:00" for a time
+// "Format: %Y-%m-%d %H:%M:%S"). A value that has neither, or lacks a part the text does not
+// state once, is unbound: sent as it is, it would be refused, and asked for, it is given.
+func (x *extraction) layouts() {
+	var dates, clocks []string
+	for _, t := range x.toks {
+		switch {
+		case t.kind == exTokDate && !exHas(dates, t.text):
+			dates = append(dates, t.text)
+		case t.kind == exTokTime && !exHas(clocks, t.text):
+			clocks = append(clocks, t.text)
+		}
+	}
+	for si := range x.slots {
+		s := &x.slots[si]
+		if s.layout == "" || !x.bound[si] {
+			continue
+		}
+		date, clock := exDateTimeOf(x.out[s.key])
+		needDate := strings.Contains(s.layout, "06") || strings.Contains(s.layout, "01") || strings.Contains(s.layout, "02")
+		needClock := strings.Contains(s.layout, "15") || strings.Contains(s.layout, "04")
+		if needDate && date == "" && len(dates) == 1 {
+			date = dates[0]
+		}
+		if needClock && clock == "" && len(clocks) == 1 {
+			clock = clocks[0]
+		}
+		if date == "" && clock == "" || needDate && date == "" || needClock && clock == "" {
+			x.bound[si] = false
+			delete(x.out, s.key)
+			continue
+		}
+		t, err := time.Parse("2006-01-02 15:04:05", cmp.Or(date, "2000-01-01")+" "+exSeconds(cmp.Or(clock, "00:00")))
+		if err == nil {
+			x.out[s.key] = t.Format(s.layout)
+		}
+	}
+}
+
+// exDateTimeOf splits a bound value into its ISO date and its clock time, each "" where the
+// value has none.
+func exDateTimeOf(v string) (date, clock string) {
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == 'T' }) {
+		switch {
+		case exDateRe.MatchString(f) && len(f) == 10:
+			date = f
+		case exClockRe.MatchString(f):
+			clock = f
+		}
+	}
+	return date, clock
+}
+
+var exClockRe = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?$`)
+
+// exSeconds writes a clock time with its seconds, and its hour in two digits.
+func exSeconds(clock string) string {
+	if len(clock) > 0 && clock[1] == ':' {
+		clock = "0" + clock
+	}
+	if strings.Count(clock, ":") == 1 {
+		clock += ":00"
+	}
+	return clock
 }

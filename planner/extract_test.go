@@ -74,11 +74,15 @@ var (
 	slotUnit  = Slot{Key: "meteo.Forecast.temperature_unit", Name: "temperature_unit", Type: "string", Enum: []string{"celsius", "fahrenheit"}}
 	slotState = Slot{Key: "repos.ListIssues.state", Name: "state", Type: "string", Description: "Indicates the state of the issues to return.",
 		Enum: []string{"open", "closed", "all"}}
-	slotSort   = Slot{Key: "Search.sort", Name: "sort", Type: "string", Enum: []string{"popularity", "release_date", "release_date.desc"}}
-	slotStatus = Slot{Key: "DiscoverTV.with_status", Name: "with_status", Type: "integer", Enum: []string{"0", "1", "2"}}
-	slotPath   = Slot{Key: "fs.read_file.path", Name: "path", Type: "string", Description: "Path of the file to read.", Required: true}
-	slotKey    = Slot{Key: "crypto.Encrypt.key", Name: "key", Type: "string", Description: "The encryption key.", Required: true}
-	slotOwner  = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
+	slotSort       = Slot{Key: "Search.sort", Name: "sort", Type: "string", Enum: []string{"popularity", "release_date", "release_date.desc"}}
+	slotStatus     = Slot{Key: "DiscoverTV.with_status", Name: "with_status", Type: "integer", Enum: []string{"0", "1", "2"}}
+	slotAgendaTime = Slot{Key: "AddAgenda.time", Name: "time", Type: "str", Description: "The time for agenda. Format: %Y-%m-%d %H:%M:%S"}
+	slotStart      = Slot{Key: "AddMeeting.start_time", Name: "start_time", Type: "str", Description: "The start time of the meeting, in the pattern of %Y-%m-%d %H:%M:%S"}
+	slotEnd        = Slot{Key: "AddMeeting.end_time", Name: "end_time", Type: "str", Description: "The end time of the meeting, in the pattern of %Y-%m-%d %H:%M:%S"}
+	slotMonthDay   = Slot{Key: "QueryHistoryToday.date", Name: "date", Type: "str", Description: "The date of the history. Format: %m-%d"}
+	slotPath       = Slot{Key: "fs.read_file.path", Name: "path", Type: "string", Description: "Path of the file to read.", Required: true}
+	slotKey        = Slot{Key: "crypto.Encrypt.key", Name: "key", Type: "string", Description: "The encryption key.", Required: true}
+	slotOwner      = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
 )
 
 func TestExtract(t *testing.T) {
@@ -98,6 +102,16 @@ func TestExtract(t *testing.T) {
 		{"a quoted value outside the list", "issues in state 'pending'", []Slot{slotState}, map[string]string{}},
 		{"a listed number, by the other rules", "with status 2", []Slot{slotStatus}, map[string]string{slotStatus.Key: "2"}},
 		{"a number outside the list", "with status 7", []Slot{slotStatus}, map[string]string{}},
+
+		// Rule 7: the layout a description gives, completed by the one date or time stated.
+		{"a time in a date-time layout", "add a schedule at 2pm on 2023-09-12", []Slot{slotAgendaTime},
+			map[string]string{slotAgendaTime.Key: "2023-09-12 14:00:00"}},
+		{"two times, one date", "a meeting on December 15th, 2022 from 2 PM to 4 PM", []Slot{slotStart, slotEnd},
+			map[string]string{slotStart.Key: "2022-12-15 14:00:00", slotEnd.Key: "2022-12-15 16:00:00"}},
+		{"a time without the date its layout needs", "set an alarm for 8 am tomorrow", []Slot{slotAgendaTime}, map[string]string{}},
+		{"a date in a month-day layout", "what happened on December 10, 2023?", []Slot{slotMonthDay},
+			map[string]string{slotMonthDay.Key: "12-10"}},
+		{"a layout written in letters", "check in on 2026-03-04", []Slot{slotCheckIn}, map[string]string{slotCheckIn.Key: "2026-03-04"}},
 
 		// Rule 1: named values after a cue.
 		{"latitude and longitude by name", "What is the ground elevation at latitude 25.2048, longitude 55.2708?",
@@ -545,5 +559,19 @@ func TestNumberType(t *testing.T) {
 	for typ, want := range map[string]bool{"integer": true, " Integer ": true, "float": true, "NUMBER": true, "int64": true,
 		"string": false, "boolean": false, "": false, "array": false} {
 		assert.Equal(t, want, NumberType(typ), "%q", typ)
+	}
+}
+
+func TestExLayout(t *testing.T) {
+	for desc, want := range map[string]string{
+		"The time for alarm. Format: %Y-%m-%d %H:%M:%S": "2006-01-02 15:04:05",
+		"The date of the history. Format: %m-%d":        "01-02",
+		"Arrival day, YYYY-MM-DD.":                      "2006-01-02",
+		"When, as yyyy-MM-dd HH:mm:ss":                  "2006-01-02 15:04:05",
+		"Start, as YYYY-MM-DDTHH:MM":                    "2006-01-02T15:04",
+		"Time of the table, HH:MM.":                     "15:04",
+		"The number of guests.":                         "",
+	} {
+		assert.Equal(t, want, exLayout(desc), desc)
 	}
 }

@@ -50,6 +50,9 @@ func evalCmd(args []string, s streams) error {
 	if len(args) > 0 && args[0] == "lexicon" {
 		return evalLexiconCmd(args, s)
 	}
+	if len(args) > 0 && args[0] == "values" {
+		return evalValuesCmd(args, s)
+	}
 	// No connection flags: the evaluation runs in process and needs no stack.
 	c := &command{name: "navi eval", fs: flag.NewFlagSet("navi eval retrieval", flag.ContinueOnError)}
 	c.fs.SetOutput(s.err)

@@ -209,3 +209,18 @@ func TestEvalLexicon(t *testing.T) {
 	err = evalCmd([]string{"lexicon", "-src", t.TempDir(), "-out", ""}, streams{&out, &errOut})
 	assert.ErrorContains(t, err, "run it from the repository's root")
 }
+
+func TestEvalValues(t *testing.T) {
+	dir := t.TempDir()
+	var out, errOut bytes.Buffer
+	require.NoError(t, evalCmd([]string{"values", "-data", "", "-sets", "toolworld", "-toolworld-n", "9", "-out", dir}, streams{&out, &errOut}), errOut.String())
+	assert.Contains(t, out.String(), "| ToolWorld |")
+	report, err := os.ReadFile(filepath.Join(dir, valuesMarkdownFile))
+	require.NoError(t, err)
+	assert.Contains(t, string(report), "# Values")
+
+	err = evalCmd([]string{"values", "-data", "", "-sets", "apibank"}, streams{&out, &errOut})
+	assert.ErrorContains(t, err, "pass -data or set NAVI_DATA_DIR")
+	err = evalCmd([]string{"values", "-sets", "nope", "-out", ""}, streams{&out, &errOut})
+	assert.ErrorContains(t, err, `unknown set "nope"`)
+}

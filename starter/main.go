@@ -82,6 +82,9 @@ usage:
   navi eval lexicon [flags]             the entries of the English word lists in the packages that read requests
                                         (twnm/subgoal, planner, twnm/recall), counted from the source
       -src .  -out results/eval
+  navi eval values [flags]              whether the values users state reach the inputs of the calls that took
+                                        them: API-Bank's calls and the tool world's, value extraction alone
+      -data ../shared/data  -sets apibank,toolworld  -toolworld-n 300  -seed 1  -out results/eval
   navi schedule retrain [flags]         create or update the Schedule that retrains the graph model:
                                         -every 1h  -trigger (also run once now)  -train-queue Q
   navi codec-key [id]                   print a new AES-256 key for NAVI_CODEC_KEYS ("id=base64")

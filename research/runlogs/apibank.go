@@ -50,6 +50,28 @@ type abTurn struct {
 // under param "output". Success means result.exception is null; otherwise Error holds it.
 // Links are not filled: call invlog.Link.
 func APIBankDialogues(dir string) ([]invlog.Run, error) {
+	ds, err := APIBankSaid(dir)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]invlog.Run, len(ds))
+	for i, d := range ds {
+		runs[i] = d.Run
+	}
+	return runs, nil
+}
+
+// Dialogue is a run of API-Bank with what the user had said before each of its calls.
+type Dialogue struct {
+	Run invlog.Run
+	// Said holds, per event of Run, the text of the User turns before it, one per line: the
+	// words the values of its inputs could come from.
+	Said []string
+}
+
+// APIBankSaid reads the dialogues under dir as APIBankDialogues does, each with what the user
+// had said before each call.
+func APIBankSaid(dir string) ([]Dialogue, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -66,57 +88,65 @@ func APIBankDialogues(dir string) ([]invlog.Run, error) {
 	if len(files) == 0 {
 		return nil, fmt.Errorf("api-bank dialogues %s: no .jsonl files", dir)
 	}
-	runs := make([]invlog.Run, 0, len(files))
+	ds := make([]Dialogue, 0, len(files))
 	for _, path := range files {
 		rel, err := filepath.Rel(dir, path)
 		if err != nil {
 			rel = filepath.Base(path)
 		}
 		id := filepath.ToSlash(strings.TrimSuffix(rel, ".jsonl"))
-		run, err := readDialogue(path, id)
+		d, err := readDialogue(path, id)
 		if err != nil {
 			return nil, err
 		}
-		runs = append(runs, run)
+		ds = append(ds, d)
 	}
-	return runs, nil
+	return ds, nil
 }
 
-func readDialogue(path, id string) (invlog.Run, error) {
+func readDialogue(path, id string) (Dialogue, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return invlog.Run{}, fmt.Errorf("api-bank dialogue: %w", err)
+		return Dialogue{}, fmt.Errorf("api-bank dialogue: %w", err)
 	}
 	defer f.Close()
-	run := invlog.Run{ID: id}
+	d := Dialogue{Run: invlog.Run{ID: id}}
+	var said []string
 	r := bufio.NewReader(f)
 	for lineNo := 1; ; lineNo++ {
 		line, err := r.ReadBytes('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
-			return invlog.Run{}, fmt.Errorf("api-bank dialogue %s: line %d: %w", path, lineNo, err)
+			return Dialogue{}, fmt.Errorf("api-bank dialogue %s: line %d: %w", path, lineNo, err)
 		}
 		if trimmed := bytes.TrimSpace(line); len(trimmed) > 0 {
-			if perr := addTurn(&run, trimmed); perr != nil {
-				return invlog.Run{}, fmt.Errorf("api-bank dialogue %s: line %d: %w", path, lineNo, perr)
+			if perr := addTurn(&d.Run, &said, trimmed); perr != nil {
+				return Dialogue{}, fmt.Errorf("api-bank dialogue %s: line %d: %w", path, lineNo, perr)
+			}
+			for len(d.Said) < len(d.Run.Events) {
+				d.Said = append(d.Said, strings.Join(said, "\n"))
 			}
 		}
 		if err != nil { // io.EOF, after the last line
 			break
 		}
 	}
-	return run, nil
+	return d, nil
 }
 
-func addTurn(run *invlog.Run, line []byte) error {
+// addTurn adds a line of a dialogue to run: a call as its next event, a User turn's text to
+// said (and as the run's query, the first).
+func addTurn(run *invlog.Run, said *[]string, line []byte) error {
 	var t abTurn
 	if err := json.Unmarshal(line, &t); err != nil {
 		return describeJSONError(err)
 	}
 	switch t.Role {
 	case "User":
+		text := strings.TrimSpace(t.Text)
 		if run.Query == "" {
-			run.Query = strings.TrimSpace(t.Text)
+			run.Query = text
 		}
+		*said = append(*said, text)
 		return nil
 	case "API":
 	default:
