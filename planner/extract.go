@@ -17,17 +17,20 @@ package planner
 //     "docs/report.pdf") to those that name a path or a file, wherever the text writes them.
 //  1. Named values after a cue: a slot's name words, a synonym or a word of its description,
 //     followed by a value of the slot's kind ("latitude 25.2048", "lat 25.2", "party size of
-//     4", "checking in on 2026-12-01", "the club Arsenal").
+//     4", "checking in on 2026-12-01", "the club Arsenal"); after "is" or a colon, a word of
+//     any case ("my password is bar").
 //  2. Numbers right before a cue ("for 3 nights", "4 guests").
 //  3. Typed values: ISO dates to date slots, times to time slots.
 //  4. Identifiers ("team-liverpool-a20b", "rst-0042") to id slots, by the identifier's prefix.
 //  5. Free text: capitalised phrases ("Rome", "New York", "Serie A", "Ana Silva") and quoted
 //     text to the string slots still unbound.
 //  6. Numbers left over, to the one required numeric slot still unbound.
+//  7. Layouts: a date or time slot whose description gives a layout ("Format: %Y-%m-%d
+//     %H:%M:%S") gets its value in that layout, completed by the one date or time stated.
 //
 // A value binds every slot its rule names, not just one: "latitude 25.2" binds each
-// latitude (and lat) slot of each API, and a single phrase binds each free-text slot, since
-// which API ends up using it is the graph search's decision, not the text's.
+// latitude (and lat) slot of each API, and a single phrase the first free-text slot of each
+// API, since which API ends up using it is the graph search's decision, not the text's.
 
 import (
 	"cmp"
@@ -536,7 +539,10 @@ var (
 		"one", "each", "api", "per")
 	// exSkipWords may stand between a cue and its value ("party size of 4", "checking in on
 	// 2026-12-01", "a guest named Ana Silva").
-	exSkipWords = exSet("of", "is", "are", "was", "on", "at", "as", "about", "equals", "called", "named", "=", ":")
+	exSkipWords = exCopulas.with("of", "on", "at", "as", "about")
+	// exCopulas are the skip words that say the next word is the value itself, whatever its
+	// case: "my password is bar", "username: foo".
+	exCopulas = exSet("is", "are", "was", "equals", "called", "named", "=", ":")
 )
 
 // exSynonyms are other words for common input names, keyed by the name's normalised words
@@ -564,9 +570,21 @@ func exGeneric(w string) bool {
 	return exGenericWords[w] || subgoal.Function(w)
 }
 
-func exSet(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
+// exWordSet is a set of words.
+type exWordSet map[string]bool
+
+func exSet(ws ...string) exWordSet {
+	m := make(exWordSet, len(ws))
 	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
+
+// with is the set and ws.
+func (s exWordSet) with(ws ...string) exWordSet {
+	m := exSet(ws...)
+	for w := range s {
 		m[w] = true
 	}
 	return m
@@ -910,7 +928,9 @@ func (x *extraction) named() {
 // valueAfter finds a value of the slot's kind at token j, past at most two skip words, and
 // returns it with its last token.
 func (x *extraction) valueAfter(j int, s *exSlot) (string, int, bool) {
+	copula := false
 	for skips := 0; j < len(x.toks) && skips < 2 && exSkipWords[x.toks[j].lower]; skips++ {
+		copula = copula || exCopulas[x.toks[j].lower]
 		j++
 	}
 	if j >= len(x.toks) || x.used[j] {
@@ -938,6 +958,15 @@ func (x *extraction) valueAfter(j int, s *exSlot) (string, int, bool) {
 	case exString:
 		if v, last, found := x.freeValueAt(j); found {
 			return v, last, s.accepts(v)
+		}
+		// After "is" or a colon, the next word is the value, whatever its case ("my
+		// password is bar"), unless a word of the language ("the cafeteria"), or a number
+		// the name it starts goes on from ("123 Main St").
+		if copula && (t.kind == exTokWord || t.kind == exTokNumber) && !subgoal.Common(t.lower) {
+			if b, ok := x.phraseAt(j + 1); ok && t.kind == exTokNumber {
+				return x.phraseSpan(j, b), b, s.accepts(x.phraseSpan(j, b))
+			}
+			return t.text, j, s.accepts(t.text)
 		}
 		// A code after its cue may hold digits, which no phrase does: "postal code SW1A".
 		ok = s.codeLike && (t.kind == exTokWord || exInteger(t)) && s.accepts(t.text)
@@ -1053,10 +1082,7 @@ func (x *extraction) bindLone(v string, names []string, ok func(*exSlot) bool) {
 		if x.bound[si] || !ok(s) || !exHas(names, s.Name) {
 			continue
 		}
-		api := s.key
-		if i := strings.LastIndex(s.key, "."); i > 0 {
-			api = s.key[:i]
-		}
+		api := s.api()
 		if _, seen := byAPI[api]; !seen {
 			apis = append(apis, api)
 		}
@@ -1067,6 +1093,15 @@ func (x *extraction) bindLone(v string, names []string, ok func(*exSlot) bool) {
 			x.bind(sis[0], v)
 		}
 	}
+}
+
+// api is the API whose input the slot is: its key without the input's name ("stay.Book" of
+// "stay.Book.nights"), the whole key where it does not end with the name.
+func (s *exSlot) api() string {
+	if k, ok := strings.CutSuffix(s.key, s.Name); ok && len(k) > 1 {
+		return k[:len(k)-1] // the separator, "." or another
+	}
+	return s.key
 }
 
 // unboundNames lists the distinct names of the unbound slots ok accepts, in slot order.
@@ -1510,6 +1545,7 @@ func (x *extraction) freeText() {
 		}
 		g.slots = append(g.slots, si)
 	}
+	took := map[string]bool{} // API and phrase: one phrase fills one input of an API
 	bindGroup := func(g *group, p exPhrase) {
 		// A phrase that says what it names goes to the slots of the APIs about that kind of
 		// thing where the group has some: "the collection The Hunger Games" is the query of
@@ -1520,8 +1556,10 @@ func (x *extraction) freeText() {
 		}
 		for _, si := range slots {
 			// "Peter's preferences" states whose preferences, not what they are.
-			if x.slots[si].accepts(p.value) && !exAny(x.slots[si].words, p.owns) {
+			key := x.slots[si].api() + "\x00" + p.value
+			if x.slots[si].accepts(p.value) && !exAny(x.slots[si].words, p.owns) && !took[key] {
 				x.bind(si, p.value)
+				took[key] = true
 			}
 		}
 	}

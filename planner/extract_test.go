@@ -80,6 +80,13 @@ var (
 	slotStart      = Slot{Key: "AddMeeting.start_time", Name: "start_time", Type: "str", Description: "The start time of the meeting, in the pattern of %Y-%m-%d %H:%M:%S"}
 	slotEnd        = Slot{Key: "AddMeeting.end_time", Name: "end_time", Type: "str", Description: "The end time of the meeting, in the pattern of %Y-%m-%d %H:%M:%S"}
 	slotMonthDay   = Slot{Key: "QueryHistoryToday.date", Name: "date", Type: "str", Description: "The date of the history. Format: %m-%d"}
+	slotUser       = Slot{Key: "GetUserToken.username", Name: "username", Type: "str", Description: "The username of the user.", Required: true}
+	slotPass       = Slot{Key: "GetUserToken.password", Name: "password", Type: "str", Description: "The password of the user.", Required: true}
+	slotLocation   = Slot{Key: "AddAgenda.location", Name: "location", Type: "str", Description: "The location of the agenda."}
+	slotAddress    = Slot{Key: "UpdateInfo.address", Name: "address", Type: "str", Description: "The address of the user."}
+	slotTopic      = Slot{Key: "AddMeeting.meeting_topic", Name: "meeting_topic", Type: "str", Required: true}
+	slotMeetingAt  = Slot{Key: "AddMeeting.location", Name: "location", Type: "str", Required: true}
+	slotMember     = Slot{Key: "TravelStatus.member_name", Name: "member_name", Type: "str", Required: true}
 	slotPath       = Slot{Key: "fs.read_file.path", Name: "path", Type: "string", Description: "Path of the file to read.", Required: true}
 	slotKey        = Slot{Key: "crypto.Encrypt.key", Name: "key", Type: "string", Description: "The encryption key.", Required: true}
 	slotOwner      = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
@@ -114,6 +121,12 @@ func TestExtract(t *testing.T) {
 		{"a layout written in letters", "check in on 2026-03-04", []Slot{slotCheckIn}, map[string]string{slotCheckIn.Key: "2026-03-04"}},
 
 		// Rule 1: named values after a cue.
+		{"after is, a word of any case", "my username is foo and my password is bar.", []Slot{slotUser, slotPass},
+			map[string]string{slotUser.Key: "foo", slotPass.Key: "bar"}},
+		{"after a colon, a number as text", "password: 123456", []Slot{slotPass}, map[string]string{slotPass.Key: "123456"}},
+		{"after is, no word of the language", "the location is the cafeteria", []Slot{slotLocation}, map[string]string{}},
+		{"after is, a number and the name it starts", "Address is 123 Main St.", []Slot{slotAddress},
+			map[string]string{slotAddress.Key: "123 Main St"}},
 		{"latitude and longitude by name", "What is the ground elevation at latitude 25.2048, longitude 55.2708?",
 			[]Slot{slotLat, slotLon}, map[string]string{slotLat.Key: "25.2048", slotLon.Key: "55.2708"}},
 		{"negative coordinates", "Weather at latitude -33.8688, longitude -74.0060 please",
@@ -194,6 +207,8 @@ func TestExtract(t *testing.T) {
 		{"a hyphenated word is no identifier", "Find the best-rated restaurant", []Slot{slotRestID}, map[string]string{}},
 
 		// Rule 5: free text.
+		{"one phrase fills one input of an API", "Book a meeting for the staff of Alibaba", []Slot{slotTopic, slotMeetingAt, slotMember},
+			map[string]string{slotTopic.Key: "Alibaba", slotMember.Key: "Alibaba"}},
 		{"a coordinate typed a string takes no name", "What is the weather in Paris?",
 			[]Slot{{Key: "x.lat", Name: "lat", Type: "STRING", Required: true}, slotCityName},
 			map[string]string{slotCityName.Key: "Paris"}},

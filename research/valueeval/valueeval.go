@@ -12,7 +12,7 @@
 //     user never wrote, such as a token another call gave, is no miss);
 //
 // and each input the call did not take that a value was bound to is extra. Precision is
-// right / (right + wrong), recall right / (right + missed).
+// right / (right + wrong), recall right / (right + wrong + missed).
 package valueeval
 
 import (
@@ -67,8 +67,9 @@ type Result struct {
 // Precision is right / (right + wrong); 0 when nothing was bound.
 func (r Result) Precision() float64 { return ratio(r.Right, r.Right+r.Wrong) }
 
-// Recall is right / (right + missed); 0 when there was nothing to bind.
-func (r Result) Recall() float64 { return ratio(r.Right, r.Right+r.Missed) }
+// Recall is right / (right + wrong + missed): of the arguments the user's words should have
+// given, the share bound right. 0 when there was nothing to bind.
+func (r Result) Recall() float64 { return ratio(r.Right, r.Right+r.Wrong+r.Missed) }
 
 func ratio(a, b int) float64 {
 	if b == 0 {
