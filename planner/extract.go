@@ -1342,6 +1342,9 @@ func (x *extraction) phraseAt(j int) (int, bool) {
 		case b+2 < len(x.toks) && !x.used[b+1] && subgoal.Connector(x.toks[b+1].text) && x.nameWord(b+2):
 			b += 2
 			continue
+		case b+2 < len(x.toks) && x.toks[b+1].kind == exTokPunct && x.toks[b+1].text[0] == '.' && exTitle(x.toks[b].text) && len(x.toks[b].text) == 2 && x.nameWord(b+2):
+			b += 2 // an abbreviated title goes on past its period: "Dr. Smith", "St. Louis"
+			continue
 		}
 		break
 	}
@@ -1349,6 +1352,12 @@ func (x *extraction) phraseAt(j int) (int, bool) {
 		b = n
 	}
 	return b, true
+}
+
+// exTitle reports whether a word is written in title case: a capital, then small letters.
+func exTitle(w string) bool {
+	r, n := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r) && w[n:] != "" && strings.ToLower(w[n:]) == w[n:]
 }
 
 func exEndsPossessive(s string) bool {

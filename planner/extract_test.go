@@ -87,6 +87,7 @@ var (
 	slotTopic      = Slot{Key: "AddMeeting.meeting_topic", Name: "meeting_topic", Type: "str", Required: true}
 	slotMeetingAt  = Slot{Key: "AddMeeting.location", Name: "location", Type: "str", Required: true}
 	slotMember     = Slot{Key: "TravelStatus.member_name", Name: "member_name", Type: "str", Required: true}
+	slotDoctor     = Slot{Key: "AppointmentRegistration.doctor_name", Name: "doctor_name", Type: "str", Required: true}
 	slotPath       = Slot{Key: "fs.read_file.path", Name: "path", Type: "string", Description: "Path of the file to read.", Required: true}
 	slotKey        = Slot{Key: "crypto.Encrypt.key", Name: "key", Type: "string", Description: "The encryption key.", Required: true}
 	slotOwner      = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
@@ -207,6 +208,11 @@ func TestExtract(t *testing.T) {
 		{"a hyphenated word is no identifier", "Find the best-rated restaurant", []Slot{slotRestID}, map[string]string{}},
 
 		// Rule 5: free text.
+		{"an abbreviated title goes on past its period", "an appointment with Dr. Smith", []Slot{slotDoctor},
+			map[string]string{slotDoctor.Key: "Dr. Smith"}},
+		// Two phrases, not "Rome. Paris" (which of them the slot takes is Rule 5's choice).
+		{"a sentence's end is no title", "I was in Rome. Paris is next", []Slot{slotDoctor},
+			map[string]string{slotDoctor.Key: "Paris"}},
 		{"one phrase fills one input of an API", "Book a meeting for the staff of Alibaba", []Slot{slotTopic, slotMeetingAt, slotMember},
 			map[string]string{slotTopic.Key: "Alibaba", slotMember.Key: "Alibaba"}},
 		{"a coordinate typed a string takes no name", "What is the weather in Paris?",
