@@ -69,7 +69,7 @@ const actionMismatch = 0.7
 //   - to the head's best finalist that consumes the leader's output and scores at least
 //     ConsumerRatio for the head, when the leader scores under it;
 //   - the other way round, from a leader whose words in the request's head (the whole request
-//     where it has none) all name its inputs (and none its outputs) to a finalist that feeds
+//     where it has none) all name its inputs (and no word of the request its outputs) to a finalist that feeds
 //     it, scores at least ConsumerRatio of it, and outputs a word of the request: "what are
 //     the latitude and longitude of Toronto?" is answered by a geocoder, not by the reverse
 //     geocoder that takes them, while "what do people say about the best restaurant" asks
@@ -199,12 +199,14 @@ func Choose(r *Result, links Links, o Options) error {
 		// feeds it and gives it: "what are the latitude and longitude of Toronto?" is
 		// answered by a geocoder, not by the reverse geocoder that takes them.
 		// What the request asks for is its head where it has one: "what do people say about
-		// the best restaurant" names the restaurant it asks about, not what it asks for.
+		// the best restaurant" names the restaurant it asks about, not what it asks for. A
+		// word anywhere in it that names what the leader gives keeps it ("when is the top
+		// restaurant in Porto open": the details give the opening hours).
 		sought := asked
 		if len(head) > 0 {
 			sought = head
 		}
-		if takesWhatIsAsked(sought, links, best) {
+		if takesWhatIsAsked(sought, links, best) && !gives(asked, links, best) {
 			for _, p := range top {
 				// Unlike a consumer's move, this one holds where the two feed each other (a
 				// geocoder and its reverse): what the request asks for decides.

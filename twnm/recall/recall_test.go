@@ -322,6 +322,19 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 		require.NoError(t, Choose(r, food, Options{}))
 		assert.Equal(t, tc.want, r.Final, "head %q", tc.head)
 	}
+
+	// A word of the request past its head that names what the leader gives keeps it: the
+	// details give the opening hours "open" asks for.
+	food.feeds[[2]string{"Search", "Details"}] = true
+	food.apis["Details"] = twnm.API{Name: "dine.Details", Description: "Details of a restaurant.",
+		Inputs: []twnm.Param{{Name: "restaurant_id"}}, Outputs: []twnm.Param{{Name: "opening_hours"}}}
+	open := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Details", Score: 1}, Candidate{Name: "Search", Score: .9})}}
+	open.Goals[0].Text = "When is the top restaurant in Porto open?"
+	head := goal(0, false, Candidate{Name: "Details", Score: 1}, Candidate{Name: "Search", Score: .9})
+	head.Text = "When is the top restaurant"
+	open.Focus = &head
+	require.NoError(t, Choose(open, food, Options{}))
+	assert.Equal(t, "Details", open.Final)
 }
 
 func TestChooseWeakConsumerStaysBehind(t *testing.T) {
