@@ -910,7 +910,10 @@ func (x *extraction) named() {
 					// "a Data Scientist" names an occupation, not the health data "Scientist".
 					continue
 				}
-				v, last, ok := x.valueAfter(b+1, s)
+				// "What city is nicest" asks for the city: after a question word the cue
+				// states no value of its own.
+				asked := a > 0 && subgoal.QuestionWord(x.toks[a-1].lower)
+				v, last, ok := x.valueAfter(b+1, s, asked)
 				if !ok {
 					continue
 				}
@@ -926,11 +929,11 @@ func (x *extraction) named() {
 }
 
 // valueAfter finds a value of the slot's kind at token j, past at most two skip words, and
-// returns it with its last token.
-func (x *extraction) valueAfter(j int, s *exSlot) (string, int, bool) {
-	copula := false
+// returns it with its last token. asked says the cue follows a question word.
+func (x *extraction) valueAfter(j int, s *exSlot, asked bool) (string, int, bool) {
+	copula := false // the word right before the value says it is the value
 	for skips := 0; j < len(x.toks) && skips < 2 && exSkipWords[x.toks[j].lower]; skips++ {
-		copula = copula || exCopulas[x.toks[j].lower]
+		copula = exCopulas[x.toks[j].lower] && !asked
 		j++
 	}
 	if j >= len(x.toks) || x.used[j] {
