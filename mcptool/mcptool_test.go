@@ -81,10 +81,13 @@ func TestImportAndCallOverStdio(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, res.Output, structured.Outputs[0].Name, "structured content is the output")
 
-	// Bad arguments fail before the call; a tool's own error fails it for good.
+	// Bad arguments fail before the call (a number that is none, a value its schema does not
+	// list); a tool's own error fails it for good.
 	_, err = tc.Call(ctx, sum, map[string]string{"a": "two", "b": "3"}, toolcall.CallOptions{})
 	assert.ErrorIs(t, err, toolcall.ErrInvalidInput)
 	_, err = tc.Call(ctx, structured, map[string]string{"location": "Atlantis"}, toolcall.CallOptions{})
+	assert.ErrorIs(t, err, toolcall.ErrInvalidInput)
+	_, err = tc.Call(ctx, find(t, c, prefix+"get-resource-reference"), map[string]string{"resourceId": "-5"}, toolcall.CallOptions{})
 	assert.ErrorIs(t, err, toolcall.ErrRejected)
 }
 
