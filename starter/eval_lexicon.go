@@ -41,16 +41,22 @@ func evalLexiconCmd(args []string, s streams) error {
 	summary := "Entries of the English word lists in the packages that read requests, counted from their source and " +
 		"data files (research/lexicon: a data file's lines, and every string literal written in words alone, " +
 		"\"|\"-separated phrases one each).\n\n" + lexicon.Markdown(pkgs)
-	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return fmt.Errorf("eval lexicon: %w", err)
+	return writeSummary(s, *out, lexiconMarkdownFile, "Word lists", summary)
+}
+
+// writeSummary prints an evaluation's Markdown summary and, unless dir is "", writes it under
+// a title to dir/file.
+func writeSummary(s streams, dir, file, title, summary string) error {
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return fmt.Errorf("eval: %w", err)
 		}
-		path := filepath.Join(*out, lexiconMarkdownFile)
-		if err := os.WriteFile(path, []byte("# Word lists\n\n"+summary), 0o644); err != nil {
-			return fmt.Errorf("eval lexicon: %w", err)
+		path := filepath.Join(dir, file)
+		if err := os.WriteFile(path, []byte("# "+title+"\n\n"+summary), 0o644); err != nil {
+			return fmt.Errorf("eval: %w", err)
 		}
 		fmt.Fprintf(s.err, "wrote %s\n", path)
 	}
-	_, err = fmt.Fprint(s.out, summary)
+	_, err := fmt.Fprint(s.out, summary)
 	return err
 }

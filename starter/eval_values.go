@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/naviagent/navi/research/valueeval"
@@ -49,16 +47,5 @@ func evalValuesCmd(args []string, s streams) error {
 	summary := "Values the user states, read by planner.Extract for the inputs of the calls that took them " +
 		"(research/valueeval): right, wrong (another value bound), missed (none bound, the argument written in the user's words), " +
 		"extra (bound to an input the call did not take from the user).\n\n" + valueeval.Markdown(loaded, results)
-	if *out != "" {
-		if err := os.MkdirAll(*out, 0o755); err != nil {
-			return fmt.Errorf("eval values: %w", err)
-		}
-		path := filepath.Join(*out, valuesMarkdownFile)
-		if err := os.WriteFile(path, []byte("# Values\n\n"+summary), 0o644); err != nil {
-			return fmt.Errorf("eval values: %w", err)
-		}
-		fmt.Fprintf(s.err, "wrote %s\n", path)
-	}
-	_, err = fmt.Fprint(s.out, summary)
-	return err
+	return writeSummary(s, *out, valuesMarkdownFile, "Values", summary)
 }
