@@ -1,6 +1,8 @@
 package activities
 
 import (
+	"time"
+
 	"context"
 	"testing"
 
@@ -42,7 +44,7 @@ func TestPartKnownBorrows(t *testing.T) {
 		}}
 		j := joinParts{g: g, found: found, slots: sl}
 		known := planner.Extract(other+", and "+final, sl)
-		return partKnown(known, nil, final, []string{other, final}, sl, j.borrower())
+		return partKnown(known, nil, final, []string{other, final}, sl, time.Time{}, j.borrower())
 	}
 	// "there" is Lisbon: the weather's geocoder takes it as a city, and the hotel search's
 	// input is a city too.
@@ -61,5 +63,5 @@ func TestPartKnownBorrows(t *testing.T) {
 
 	// Without borrowing, a part keeps none of the other part's values.
 	known := planner.Extract("What's the weather in Lisbon right now, and what hotels are there", sl)
-	assert.Empty(t, partKnown(known, nil, "what hotels are there", []string{"What's the weather in Lisbon right now", "what hotels are there"}, sl, nil))
+	assert.Empty(t, partKnown(known, nil, "what hotels are there", []string{"What's the weather in Lisbon right now", "what hotels are there"}, sl, time.Time{}, nil))
 }

@@ -58,11 +58,11 @@ type GraphStore interface {
 // all and borrow (nil: none) says it may take that one for that input (see
 // joinParts.borrower); what the user answered (answered) stays. known itself when clause is
 // empty.
-func partKnown(known, answered map[string]string, clause string, others []string, slots []planner.Slot, borrow func(key, value, from string) bool) map[string]string {
+func partKnown(known, answered map[string]string, clause string, others []string, slots []planner.Slot, today time.Time, borrow func(key, value, from string) bool) map[string]string {
 	if strings.TrimSpace(clause) == "" {
 		return known
 	}
-	own := planner.Extract(clause, slots)
+	own := planner.ExtractOn(clause, slots, today)
 	out := make(map[string]string, len(known))
 	for k, v := range known {
 		i := slices.IndexFunc(others, func(o string) bool { return o != clause && statedIn(v, o) })
@@ -81,11 +81,11 @@ func partKnown(known, answered map[string]string, clause string, others []string
 // search's city, though both are free text). Within that scope it binds the values it
 // states, or, when it states none the rules recognise ("rome"), its whole text to the one
 // input its question asked for. A later answer wins over an earlier one.
-func answerValues(g *twnm.Graph, answers []planner.QA, slots []planner.Slot) map[string]string {
+func answerValues(g *twnm.Graph, answers []planner.QA, slots []planner.Slot, today time.Time) map[string]string {
 	out := map[string]string{}
 	for _, qa := range answers {
 		scope := askedSlots(g, qa.Params, slots)
-		got := planner.Extract(qa.Answer, scope)
+		got := planner.ExtractOn(qa.Answer, scope, today)
 		if text := strings.TrimSpace(qa.Answer); len(got) == 0 && len(qa.Params) == 1 && text != "" {
 			got = map[string]string{qa.Params[0]: text}
 		}
@@ -192,6 +192,13 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if err != nil {
 		return RetrieveResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidInput, nil)
 	}
+	var today time.Time
+	if in.Today != "" {
+		if today, err = time.Parse(time.DateOnly, in.Today); err != nil {
+			return RetrieveResult{}, temporal.NewNonRetryableApplicationError(
+				fmt.Sprintf("retrieve: today %q is no date (YYYY-MM-DD)", in.Today), ErrTypeInvalidInput, nil)
+		}
+	}
 	k := in.K
 	if k <= 0 {
 		k = DefaultTargets
@@ -263,11 +270,11 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	sl := slots(g) // the subgraph's inputs, which every part's values are read for
 	// What the user answered and what the caller bound win over what the text states; the
 	// answers are returned with the extraction, so that the run binds its calls alike.
-	answers := answerValues(g, in.Answers, sl)
+	answers := answerValues(g, in.Answers, sl, today)
 	answered := map[string]string{}
 	maps.Copy(answered, in.Known)
 	maps.Copy(answered, answers)
-	res.Extracted = planner.Extract(in.Text, sl)
+	res.Extracted = planner.ExtractOn(in.Text, sl, today)
 	maps.Copy(res.Extracted, answers)
 	known := maps.Clone(res.Extracted)
 	maps.Copy(known, answered)
@@ -306,7 +313,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		planKnown[i] = reqs[i].Known
 	}
 	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
-		j := joinParts{g: g, searcher: searcher, found: found, opts: opts, known: known, answered: answered, slots: sl, exclude: excludeIDs}
+		j := joinParts{g: g, searcher: searcher, found: found, opts: opts, known: known, answered: answered, slots: sl, today: today, exclude: excludeIDs}
 		if reqs[0], subs[0], res.Branches, planKnown[0], err = j.join(ctx, reqs[0], subs[0]); err != nil {
 			return RetrieveResult{}, err
 		}
@@ -359,6 +366,7 @@ type joinParts struct {
 	// the caller, slots the subgraph's inputs; exclude the APIs the caller ruled out.
 	known, answered map[string]string
 	slots           []planner.Slot
+	today           time.Time // the day relative days are dated from (zero: none)
 	exclude         map[twnm.NodeID]bool
 }
 
@@ -376,7 +384,7 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		others = append(others, c.Text)
 	}
 	borrow := p.borrower()
-	if own := partKnown(p.known, p.answered, branches.Own, others, p.slots, borrow); !maps.Equal(own, p.known) {
+	if own := partKnown(p.known, p.answered, branches.Own, others, p.slots, p.today, borrow); !maps.Equal(own, p.known) {
 		r := req
 		r.Known = own
 		s, err := p.searcher.Search(ctx, g, r)
@@ -405,7 +413,7 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		clauses[b.API] = b.Clause
 	}
 	knownOf := func(api string) map[string]string {
-		return partKnown(p.known, p.answered, clauses[api], others, p.slots, borrow)
+		return partKnown(p.known, p.answered, clauses[api], others, p.slots, p.today, borrow)
 	}
 	own := sub.APINames(g)
 	// The other parts' own final steps are retrieval's choice too.
@@ -499,7 +507,7 @@ func (p joinParts) lends(from string) map[string]map[twnm.NodeID]bool {
 		}
 	}
 	out := map[string]map[twnm.NodeID]bool{}
-	for k, v := range planner.Extract(from, p.slots) {
+	for k, v := range planner.ExtractOn(from, p.slots, p.today) {
 		if !near[apiOf(k)] {
 			continue
 		}

@@ -30,6 +30,9 @@ type RetrieveInput struct {
 	Intents []Intent `json:"intents,omitempty"`
 	Search  string   `json:"search,omitempty"` // SearchAlphaBeta (default) or SearchHeuristic
 	K       int      `json:"k,omitempty"`      // targets to recall; 0 means DefaultTargets
+	// Today is the day the request was made, YYYY-MM-DD (UTC): the days Text names relative
+	// to it ("tomorrow", "on Friday") are dated from it. Empty: only from a day Text states.
+	Today string `json:"today,omitempty"`
 }
 
 // RetrieveResult holds the recalled candidates, each with the plan graph search found for it.

@@ -73,7 +73,14 @@ func NumberType(typ string) bool { return exNumberTypes[strings.ToLower(strings.
 // possessive "'s": "Rome's weather" states "Rome"). The result depends only on text and on
 // slots in their given order. See the comment at the top of extract.go for the rules.
 func Extract(text string, slots []Slot) map[string]string {
-	x := newExtraction(text, slots)
+	return ExtractOn(text, slots, time.Time{})
+}
+
+// ExtractOn is Extract for a request made on the day today: the days the text names relative
+// to it ("tomorrow", "on Friday") are dated from it, unless the text says which day today is
+// ("Today is 2021-09-27"); the zero time dates them only where the text says.
+func ExtractOn(text string, slots []Slot, today time.Time) map[string]string {
+	x := newExtraction(text, slots, today)
 	x.enums()
 	x.addresses()
 	x.routes()
@@ -164,15 +171,22 @@ type extraction struct {
 	used  []bool // per token: an earlier rule consumed it
 	bound []bool // per slot
 	out   map[string]string
+	// today is the day relative days are dated from, ISO; "" when neither the text nor the
+	// caller says (see days).
+	today string
+	// anchor is the token of the date the text says today is, -1 where none: the other dates'
+	// reference, and no value of its own.
+	anchor int
 	// apiWords and inputWords are the stemmed words of the slots' API names and input
 	// names, read once, when a rule first asks (see nameSets).
 	apiWords, inputWords map[string]bool
 }
 
-func newExtraction(text string, slots []Slot) *extraction {
-	x := &extraction{text: text, out: map[string]string{}}
+func newExtraction(text string, slots []Slot, today time.Time) *extraction {
+	x := &extraction{text: text, out: map[string]string{}, anchor: -1}
 	x.toks = exTokenize(text)
 	x.used = make([]bool, len(x.toks))
+	x.days(today)
 	for i, t := range x.toks {
 		if t.kind == exTokWord && !t.digit {
 			parts := strings.FieldsFunc(t.lower, func(r rune) bool { return r == '-' || r == '_' })
@@ -1772,6 +1786,63 @@ func (x *extraction) leftoverNumbers() {
 	}
 }
 
+// Relative days.
+
+// days dates the days the text names relative to today: "today", "tomorrow", "yesterday"
+// (subgoal.RelativeDay) and a weekday, the next one after today
+// ("on Friday"), become date tokens, as if the text wrote their date. Today is the date the
+// text gives after "today" ("Today is 2021-09-27", within four tokens), which is then no value
+// of its own unless the text names no other day, else today's date from the caller; neither,
+// and nothing is dated.
+func (x *extraction) days(today time.Time) {
+	for i, t := range x.toks {
+		if n, ok := subgoal.RelativeDay(t.lower); !ok || n != 0 || t.kind != exTokWord {
+			continue
+		}
+		for k := i + 1; k < len(x.toks) && k <= i+4; k++ {
+			if d, err := time.Parse(time.DateOnly, x.toks[k].text); err == nil && x.toks[k].kind == exTokDate {
+				today, x.anchor, x.used[k] = d, k, true
+				x.used[i] = true // "today" there names the anchor, not a day to bind
+				break
+			}
+		}
+		if x.anchor >= 0 {
+			break
+		}
+	}
+	if today.IsZero() {
+		return
+	}
+	x.today = today.Format(time.DateOnly)
+	dated := 0
+	defer func() {
+		if dated == 0 && x.anchor >= 0 { // the date today is, and no other: a value after all
+			x.used[x.anchor], x.anchor = false, -1
+		}
+	}()
+	for i := range x.toks {
+		t := &x.toks[i]
+		if t.kind != exTokWord || x.used[i] {
+			continue
+		}
+		var d time.Time
+		if n, ok := subgoal.RelativeDay(t.lower); ok {
+			d = today.AddDate(0, 0, n)
+		} else if wd, ok := subgoal.Weekday(t.text); ok {
+			ahead := (int(wd) - int(today.Weekday()) + 7) % 7
+			if ahead == 0 {
+				ahead = 7 // "on Monday", said on a Monday, is a week on
+			}
+			d = today.AddDate(0, 0, ahead)
+		} else {
+			continue
+		}
+		t.kind, t.text = exTokDate, d.Format(time.DateOnly)
+		t.lower = t.text
+		dated++
+	}
+}
+
 // Rule 7: layouts.
 
 var (
@@ -1809,12 +1880,14 @@ func exLayout(desc string) string {
 // layouts writes each bound value of a slot whose description gives a layout in that layout,
 // completed by the text's date or time where the layout needs one the value lacks and the
 // text states exactly one ("2pm" with "on 2023-09-12" is "2023-09-12 14:00:00" for a time
-// "Format: %Y-%m-%d %H:%M:%S"). A value that has neither, or lacks a part the text does not
+// "Format: %Y-%m-%d %H:%M:%S"), a time by today's date where the text states none and today
+// is known (see days). A value that has neither, or lacks a part the text does not
 // state once, is unbound: sent as it is, it would be refused, and asked for, it is given.
 func (x *extraction) layouts() {
 	var dates, clocks []string
-	for _, t := range x.toks {
+	for i, t := range x.toks {
 		switch {
+		case i == x.anchor:
 		case t.kind == exTokDate && !exHas(dates, t.text):
 			dates = append(dates, t.text)
 		case t.kind == exTokTime && !exHas(clocks, t.text):
@@ -1829,8 +1902,12 @@ func (x *extraction) layouts() {
 		date, clock := exDateTimeOf(x.out[s.key])
 		needDate := strings.Contains(s.layout, "06") || strings.Contains(s.layout, "01") || strings.Contains(s.layout, "02")
 		needClock := strings.Contains(s.layout, "15") || strings.Contains(s.layout, "04")
-		if needDate && date == "" && len(dates) == 1 {
+		switch {
+		case !needDate || date != "":
+		case len(dates) == 1:
 			date = dates[0]
+		case len(dates) == 0:
+			date = x.today // a time with no day is today's, where the day is known
 		}
 		if needClock && clock == "" && len(clocks) == 1 {
 			clock = clocks[0]

@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"time"
+
 	"fmt"
 	"sort"
 	"strings"
@@ -596,5 +598,32 @@ func TestExLayout(t *testing.T) {
 		"The number of guests.":                         "",
 	} {
 		assert.Equal(t, want, exLayout(desc), desc)
+	}
+}
+
+func TestExtractOnDays(t *testing.T) {
+	wed := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC) // a Wednesday
+	tests := []struct {
+		name  string
+		text  string
+		today time.Time
+		slots []Slot
+		want  map[string]string
+	}{
+		{"tomorrow", "a table for 4 tomorrow", wed, []Slot{slotDate}, map[string]string{slotDate.Key: "2026-11-26"}},
+		{"the next weekday", "a table on Friday", wed, []Slot{slotDate}, map[string]string{slotDate.Key: "2026-11-27"}},
+		{"the same weekday is a week on", "a table on wednesday", wed, []Slot{slotDate}, map[string]string{slotDate.Key: "2026-12-02"}},
+		{"a verb is no weekday", "we sat down", wed, []Slot{slotDate}, map[string]string{}},
+		{"no day known, no date", "a table for 4 tomorrow", time.Time{}, []Slot{slotDate}, map[string]string{}},
+		{"the text says which day today is", "my meeting tomorrow at 2pm? Today is 2021-09-27", wed, []Slot{slotAgendaTime},
+			map[string]string{slotAgendaTime.Key: "2021-09-28 14:00:00"}},
+		{"a time alone is today's", "an alarm at 8:30", wed, []Slot{slotAgendaTime}, map[string]string{slotAgendaTime.Key: "2026-11-25 08:30:00"}},
+		{"the date today is, and no other, is a value", "Today is 2023.6.8, from 14:00 to 15:00", time.Time{}, []Slot{slotStart, slotEnd},
+			map[string]string{slotStart.Key: "2023-06-08 14:00:00", slotEnd.Key: "2023-06-08 15:00:00"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, ExtractOn(tt.text, tt.slots, tt.today))
+		})
 	}
 }

@@ -408,8 +408,10 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 		texts = append(texts, qa.Answer)
 	}
 	latest := workflow.GetVersion(r.ctx, latestReadChange, workflow.DefaultVersion, latestReadVersion) >= latestReadVersion
+	// Relative days ("tomorrow") are the user's, dated from the day the run started.
+	today := workflow.GetInfo(r.ctx).WorkflowStartTime.UTC().Format(time.DateOnly)
 	in := contract.RetrieveInput{Description: d.RecallDescription, Text: strings.Join(texts, "\n"),
-		Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search, Intents: intents(all)}
+		Known: r.pc.Known, Exclude: r.pc.Failed, Search: r.req.Search, Intents: intents(all), Today: today}
 	if latest {
 		in.Known, in.Answers = nil, r.pc.Clarifications
 	}

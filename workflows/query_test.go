@@ -159,8 +159,10 @@ func traceKinds(s QueryState) []string {
 
 func TestQueryWorkflowRunsAChainAndAnswers(t *testing.T) {
 	env := newEnv(t, nil)
+	// The days the request names relative to today are dated from the day the run started.
+	env.SetStartTime(time.Date(2026, 11, 25, 23, 30, 0, 0, time.FixedZone("UTC-2", -2*3600)))
 	env.OnActivity("navi.Retrieve", mock.Anything, mock.MatchedBy(func(in activities.RetrieveInput) bool {
-		return in.Description == "weather in Rome" && in.Text == "weather in Rome"
+		return in.Description == "weather in Rome" && in.Text == "weather in Rome" && in.Today == "2026-11-26"
 	})).Return(retrieved("Rome"), nil).Once()
 	// The geocoder's answer showed a field its record does not list: the feedback carries it.
 	geocoded := toolOK(rome)

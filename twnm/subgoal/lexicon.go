@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 //go:embed lexicon/*.txt
@@ -256,7 +257,7 @@ var properConnectors = set(lexicon.entries("proper-connectors"))
 // common are words that never start a proper-noun value even when capitalised: the
 // closed-class words, the request verbs and the words that open or link requests.
 var common = union(functionWords, fillers, chitchat, connectiveWords(roleWeak|roleOrdinal),
-	relativeDays, relativeHeads, verbsPlain)
+	relativeDaySet, relativeHeads, verbsPlain)
 
 // monthNames are the months' names in their order; months is their set.
 var monthNames = lexicon.entries("months")
@@ -279,8 +280,48 @@ func weekday(w string) bool {
 	return false
 }
 
-// relativeDays are dates on their own.
-var relativeDays = set(lexicon.entries("relative-days"))
+// relativeDays are dates on their own, each with how many days after today it is.
+var relativeDays = func() map[string]int {
+	m := map[string]int{}
+	for _, e := range lexicon.entries("relative-days") {
+		w, n, _ := strings.Cut(e, " ")
+		days, err := strconv.Atoi(n)
+		if err != nil {
+			panic("subgoal: relative-days: " + e + ": want a word and a number of days")
+		}
+		m[w] = days
+	}
+	return m
+}()
+
+// relativeDaySet is the set of relativeDays' words.
+var relativeDaySet = func() map[string]bool {
+	m := make(map[string]bool, len(relativeDays))
+	for w := range relativeDays {
+		m[w] = true
+	}
+	return m
+}()
+
+// RelativeDay reports whether w (lowercase) names a day relative to today ("tomorrow"), and
+// how many days after today it is.
+func RelativeDay(w string) (int, bool) {
+	n, ok := relativeDays[w]
+	return n, ok
+}
+
+// Weekday reports whether w names a day of the week in full ("friday", any case), or by an
+// abbreviation of three letters or more written with a capital ("Fri", not the verb "sat"),
+// and which.
+func Weekday(w string) (time.Weekday, bool) {
+	low := strings.ToLower(w)
+	for i, d := range weekdays { // Monday first
+		if low == d || len(low) >= 3 && strings.HasPrefix(d, low) && w != low {
+			return time.Weekday((i + 1) % 7), true
+		}
+	}
+	return 0, false
+}
 
 // dayParts may follow a relative day ("tomorrow morning").
 var dayParts = set(lexicon.entries("day-parts"))
@@ -370,7 +411,7 @@ func connectiveWords(roles connectiveRole) map[string]bool {
 // DateWord reports whether w (lowercase) names a month, a weekday or a relative day ("May",
 // "Monday", "tomorrow").
 func DateWord(w string) bool {
-	return months[w] || weekday(w) || relativeDays[w]
+	return months[w] || weekday(w) || relativeDaySet[w]
 }
 
 // Preposition reports whether w (lowercase) is a preposition ("of", "in", "near").

@@ -243,7 +243,7 @@ func relativeAt(ts []token, k int) int {
 	switch {
 	case w == "day" && next == "after" && k+2 < len(ts) && ts[k+2].is("tomorrow"):
 		return 3
-	case relativeDays[w]:
+	case relativeDaySet[w]:
 		if dayParts[next] {
 			return 2
 		}
