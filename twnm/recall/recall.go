@@ -78,6 +78,12 @@ const (
 	// DefaultFloor is the cosine similarity below which a sub-goal's best candidate is not
 	// relevant enough to act on (all-MiniLM-L6-v2; see navi eval retrieval's floor table).
 	DefaultFloor = 0.2
+	// DefaultWordlessFloor is the higher floor of a sub-goal that shares no word with any
+	// tool's document: there, meaning alone must plainly be there ("translate good morning
+	// into Japanese" is 0.24 from a reverse geocoder). Chosen leaving one catalog out, each
+	// dev set's requests against the other sets' catalogs standing for the requests no tool
+	// serves (a lost request weighed as ten wrongly served): 0.3 in every rotation.
+	DefaultWordlessFloor = 0.3
 	// DefaultContext is the weight of a clause candidate's provider relevance to the whole
 	// request (see Choose).
 	DefaultContext = 0.3
@@ -99,6 +105,8 @@ type Options struct {
 	ConsumerRatio float64
 	// Floor overrides DefaultFloor when positive; negative disables the floor.
 	Floor float64
+	// WordlessFloor overrides DefaultWordlessFloor when positive; negative disables it.
+	WordlessFloor float64
 	// Context overrides DefaultContext when positive, in (0, 1]; negative reads each clause
 	// without its request's context.
 	Context float64
@@ -133,6 +141,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Floor == 0 {
 		o.Floor = DefaultFloor
+	}
+	if o.WordlessFloor == 0 {
+		o.WordlessFloor = DefaultWordlessFloor
 	}
 	if o.Context == 0 {
 		o.Context = DefaultContext
@@ -516,7 +527,11 @@ func (r *ranker) rank(ctx context.Context, goals []subgoal.Goal) ([]Goal, error)
 		out[i] = Goal{Goal: gl, Candidates: Fuse(ev.lex, ev.dense, o.DenseWeight), Relevant: hasWord(gl.Text)}
 		if len(ev.dense) > 0 && out[i].Relevant {
 			out[i].Best = ev.dense[0].Score
-			out[i].Relevant = o.Floor < 0 || ev.dense[0].Score >= o.Floor
+			floor := o.Floor
+			if len(ev.lex) == 0 || ev.lex[0].Score <= 0 { // no word in common with any tool
+				floor = max(floor, o.WordlessFloor)
+			}
+			out[i].Relevant = o.Floor < 0 || ev.dense[0].Score >= floor
 		}
 		if out[i].Relevant {
 			out[i].Candidates = boost(out[i].Candidates, ev.served)
