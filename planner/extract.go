@@ -43,6 +43,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
@@ -65,7 +66,7 @@ func SlotOf(key string, p twnm.Param) Slot {
 
 // NumberType reports whether a catalog type is a number's ("integer", "float", "NUMBER"), as
 // Extract reads it: a value of such a slot is a number standing beside its cue.
-func NumberType(typ string) bool { return exNumberTypes[strings.ToLower(strings.TrimSpace(typ))] }
+func NumberType(typ string) bool { return toolspec.TypeKind(typ).Numeric() }
 
 // Extract returns values for the slots that text states, keyed by Slot.Key (by Slot.Name
 // when Key is empty). A slot the text states no value for is absent from the map. Values are
@@ -523,10 +524,7 @@ func exWords(s string) []string {
 // Word lists. They are small on purpose: the rules should read plain requests, not parse
 // English.
 var (
-	exNumberTypes = exSet("integer", "int", "int32", "int64", "number", "float", "double", "decimal", "long")
-	exBoolTypes   = exSet("boolean", "bool")
-	exNoneTypes   = exSet("array", "object")
-	exIDWords     = exSet("id", "uuid", "guid", "code", "key", "ref", "slug", "token")
+	exIDWords = exSet("id", "uuid", "guid", "code", "key", "ref", "slug", "token")
 	// exDateWords make a string slot a date slot, in its name or its description.
 	exDateWords = exSet("date", "day", "checkin", "checkout", "arrival", "departure", "dob", "birthday", "birthdate")
 	// exNumberWords make an untyped slot numeric.
@@ -633,11 +631,11 @@ func exPrepare(s Slot) exSlot {
 	joined := strings.Join(x.words, "")
 	descLower := strings.ToLower(s.Description)
 	switch {
-	case exNumberTypes[typ]:
+	case toolspec.TypeKind(typ).Numeric():
 		x.kind = exNumber
-	case exBoolTypes[typ]:
+	case toolspec.TypeKind(typ) == toolspec.KindBool:
 		x.kind = exBool
-	case exNoneTypes[typ]:
+	case toolspec.TypeKind(typ) == toolspec.KindArray, toolspec.TypeKind(typ) == toolspec.KindObject:
 		x.kind = exNone
 	case exIDWords[last]:
 		x.kind = exID

@@ -203,30 +203,30 @@ func convert(p toolspec.Param, v string) (any, error) {
 		}
 		v = p.Enum[i]
 	}
-	switch strings.ToLower(strings.TrimSpace(p.Type)) {
-	case "integer", "int", "int32", "int64", "long":
+	switch kind := toolspec.TypeKind(p.Type); kind {
+	case toolspec.KindInteger:
 		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("want an integer, got %q", v)
 		}
 		return n, nil
-	case "number", "float", "double", "decimal":
+	case toolspec.KindNumber:
 		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil, fmt.Errorf("want a finite number, got %q", v)
 		}
 		return f, nil
-	case "boolean", "bool":
+	case toolspec.KindBool:
 		b, err := strconv.ParseBool(strings.TrimSpace(v))
 		if err != nil {
 			return nil, fmt.Errorf("want a boolean (true or false), got %q", v)
 		}
 		return b, nil
-	case "array", "object":
+	case toolspec.KindArray, toolspec.KindObject:
 		// Structured inputs arrive as their JSON text; embed it rather than sending a string
 		// that merely looks like JSON.
 		want := byte('[')
-		if strings.EqualFold(strings.TrimSpace(p.Type), "object") {
+		if kind == toolspec.KindObject {
 			want = '{'
 		}
 		t := strings.TrimSpace(v)
