@@ -19,7 +19,7 @@ package planner
 //     followed by a value of the slot's kind ("latitude 25.2048", "lat 25.2", "party size of
 //     4", "checking in on 2026-12-01", "the club Arsenal"); after "is" or a colon, a word of
 //     any case ("my password is bar").
-//  2. Numbers right before a cue ("for 3 nights", "4 guests").
+//  2. Numbers right before a cue ("for 3 nights", "4 guests", "two adults", "the second season").
 //  3. Typed values: ISO dates to date slots, times to time slots.
 //  4. Identifiers ("team-liverpool-a20b", "rst-0042") to id slots, by the identifier's prefix.
 //  5. Free text: capitalised phrases ("Rome", "New York", "Serie A", "Ana Silva") and quoted
@@ -1028,8 +1028,12 @@ func (x *extraction) numbersBefore() {
 				}
 				v := n.text
 				if n.kind != exTokNumber {
-					// An ordinal counts what the cue names: "the second season" is season 2.
+					// An ordinal counts what the cue names, "the second season" is season 2,
+					// and so does a number's name: "for two people".
 					k := subgoal.OrdinalNumber(n.lower)
+					if k == 0 {
+						k = subgoal.CardinalNumber(n.lower)
+					}
 					if n.kind != exTokWord || k == 0 {
 						continue
 					}

@@ -169,6 +169,8 @@ func TestExtract(t *testing.T) {
 		{"an ordinal before the name", "the third episode of the second season of Westworld", []Slot{slotSeason, slotEpisode},
 			map[string]string{slotSeason.Key: "2", slotEpisode.Key: "3"}},
 		{"an ordinal written in digits", "the 2nd season", []Slot{slotSeason}, map[string]string{slotSeason.Key: "2"}},
+		{"a number's name before a synonym", "a table for two people", []Slot{slotParty}, map[string]string{slotParty.Key: "2"}},
+		{"a number's name that counts no slot", "the best one in town", []Slot{slotParty}, map[string]string{}},
 		// The runtime filter's description speaks of episodes; "episode" names only one slot.
 		{"a name word another slot's description shares", "the third episode of the second season", []Slot{slotSeason, slotEpisode, slotRuntime},
 			map[string]string{slotSeason.Key: "2", slotEpisode.Key: "3"}},

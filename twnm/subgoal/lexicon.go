@@ -424,6 +424,15 @@ func QuestionWord(w string) bool { return whWords[strings.ReplaceAll(w, "’", "
 // ordinalWords are the ordinal numbers' names in their order ("first" is 1).
 var ordinalWords = lexicon.entries("ordinals")
 
+// cardinalWords are the names of the numbers from one, in their order ("two" is 2).
+var cardinalWords = lexicon.entries("cardinals")
+
+// CardinalNumber is the number a number's name w (lowercase) stands for ("two": 2); 0 for
+// none.
+func CardinalNumber(w string) int {
+	return slices.Index(cardinalWords, w) + 1
+}
+
 // OrdinalNumber is the number an ordinal w (lowercase) stands for: its name ("second": 2) or
 // a number with the last two letters of an ordinal's name ("2nd", "24th"); 0 for none.
 func OrdinalNumber(w string) int {
