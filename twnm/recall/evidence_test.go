@@ -57,3 +57,41 @@ func TestRetrieveWordlessFloor(t *testing.T) {
 		})
 	}
 }
+
+// lengthEmbedder gives each text a vector of its length, so that a vector says which text
+// it is of.
+type lengthEmbedder struct{}
+
+func (lengthEmbedder) Name() string { return "length" }
+func (lengthEmbedder) Dim() int     { return 2 }
+func (lengthEmbedder) Embed(_ context.Context, texts []string) ([][]float64, error) {
+	out := make([][]float64, len(texts))
+	for i, t := range texts {
+		out[i] = []float64{float64(len(t)), 1}
+	}
+	return out, nil
+}
+
+// recordingLearned is a learned source that records the vectors it was asked about.
+type recordingLearned struct {
+	scoredSource
+	asked *[][]float64
+}
+
+func (r recordingLearned) Served(_ context.Context, vec []float64, _ int) ([]Hit, error) {
+	*r.asked = append(*r.asked, vec)
+	return nil, nil
+}
+
+func TestRetrieveComparesPastSubGoalsByWhatTheyAsk(t *testing.T) {
+	var asked [][]float64
+	src := recordingLearned{scoredSource{lex: 1, dense: 0.5}, &asked}
+	const request = "What is the air quality index at latitude 25.2048, longitude 55.2708?"
+	_, err := Retrieve(context.Background(), src, lengthEmbedder{}, request, Options{})
+	require.NoError(t, err)
+	require.NotEmpty(t, asked)
+	// The values the request states are left out of what is compared with past sub-goals.
+	want := float64(len("What is the air quality index at latitude , longitude ?"))
+	assert.Contains(t, asked, []float64{want, 1})
+	assert.NotContains(t, asked, []float64{float64(len(request)), 1})
+}
