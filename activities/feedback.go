@@ -103,7 +103,7 @@ func (a *Activities) recordGoals(ctx context.Context, in FeedbackInput) error {
 	}
 	texts := make([]string, len(in.Goals))
 	for i, g := range in.Goals {
-		texts[i] = subgoal.Ask(g.Text) // as retrieval compares a sub-goal with past ones
+		texts[i] = subgoal.Query(g.Text) // as retrieval embeds a sub-goal
 	}
 	vecs, err := a.Embedder.Embed(ctx, texts)
 	if err != nil {

@@ -131,7 +131,7 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 	for _, r := range goals.Records {
 		m := r.AsMap()
 		text, _ := m["text"].(string)
-		names, texts = append(names, m["name"].(string)), append(texts, subgoal.Ask(text))
+		names, texts = append(names, m["name"].(string)), append(texts, subgoal.Query(text))
 		rows = append(rows, map[string]any{"name": m["name"], "element": m["element"]})
 	}
 	if st.Goals, err = write("sub-goal", reembedGoals, names, texts, rows); err != nil {

@@ -169,14 +169,6 @@ func pastGoals(ctx context.Context, g *twnm.Graph, emb embed.Embedder, tasks []r
 		if err != nil {
 			return nil, fmt.Errorf("task %s: %w", t.ID, err)
 		}
-		asked := make([]string, len(goals)) // as the worker records them
-		for i, gl := range goals {
-			asked[i] = subgoal.Ask(gl.Text)
-		}
-		asks, err := emb.Embed(ctx, asked)
-		if err != nil {
-			return nil, fmt.Errorf("task %s: %w", t.ID, err)
-		}
 		for i, gl := range goals {
 			api := t.Final
 			if !gl.Whole {
@@ -189,7 +181,7 @@ func pastGoals(ctx context.Context, g *twnm.Graph, emb embed.Embedder, tasks []r
 					}
 				}
 			}
-			out = append(out, pastGoal{query: t.Query, api: api, vec: asks[i]})
+			out = append(out, pastGoal{query: t.Query, api: api, vec: vecs[i]})
 		}
 	}
 	return out, nil

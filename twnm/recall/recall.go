@@ -580,18 +580,11 @@ func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 			if len(vecs) != n {
 				return fmt.Errorf("recall: the embedder returned %d vectors for %d sub-goals", len(vecs), n)
 			}
-			// Past sub-goals are compared by what they ask, without the values they state.
-			asks := vecs
-			if learned != nil || batch != nil {
-				if asks, err = askVectors(gctx, emb, queries, vecs); err != nil {
-					return err
-				}
-			}
 			if batch != nil {
 				if dense, err = batch.DenseAll(gctx, vecs, o.Depth); err != nil {
 					return fmt.Errorf("recall: %d sub-goals: dense: %w", n, err)
 				}
-				if served, err = batch.ServedAll(gctx, asks, o.Depth); err != nil {
+				if served, err = batch.ServedAll(gctx, vecs, o.Depth); err != nil {
 					return fmt.Errorf("recall: %d sub-goals: past sub-goals: %w", n, err)
 				}
 				return nil
@@ -606,7 +599,7 @@ func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 				})
 				if learned != nil {
 					inner.Go(func() (err error) {
-						if served[i], err = learned.Served(ictx, asks[i], o.Depth); err != nil {
+						if served[i], err = learned.Served(ictx, vecs[i], o.Depth); err != nil {
 							return fmt.Errorf("recall: sub-goal %q: past sub-goals: %w", text, err)
 						}
 						return nil
@@ -628,33 +621,6 @@ func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 		r.seen[text] = evidence{lex: lex[i], dense: dense[i], served: served[i]}
 	}
 	return nil
-}
-
-// askVectors are the vectors of what queries ask (subgoal.Ask), vecs being those of the
-// queries themselves: a query that states no value keeps its own.
-func askVectors(ctx context.Context, emb embed.Embedder, queries []string, vecs [][]float64) ([][]float64, error) {
-	out := slices.Clone(vecs)
-	var texts []string
-	var at []int
-	for i, q := range queries {
-		if a := subgoal.Ask(q); a != q && a != "" {
-			texts, at = append(texts, a), append(at, i)
-		}
-	}
-	if len(texts) == 0 {
-		return out, nil
-	}
-	asks, err := emb.Embed(ctx, texts)
-	if err != nil {
-		return nil, fmt.Errorf("recall: embed what %d sub-goals ask: %w", len(texts), err)
-	}
-	if len(asks) != len(texts) {
-		return nil, fmt.Errorf("recall: the embedder returned %d vectors for %d sub-goals", len(asks), len(texts))
-	}
-	for k, i := range at {
-		out[i] = asks[k]
-	}
-	return out, nil
 }
 
 // hasWord reports whether text holds a letter or a digit: a text of punctuation alone asks for

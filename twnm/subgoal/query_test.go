@@ -32,13 +32,3 @@ func TestOrdinalNumber(t *testing.T) {
 		assert.Equal(t, want, OrdinalNumber(w), w)
 	}
 }
-
-func TestAsk(t *testing.T) {
-	for text, want := range map[string]string{
-		"What is the air quality index at latitude 25.2048, longitude 55.2708?": "What is the air quality index at latitude , longitude ?",
-		"Find a hotel in Rome for 3 nights":                                     "Find a hotel in for",
-		"What's the weather like?":                                              "What's the weather like?",
-	} {
-		assert.Equal(t, want, Ask(text), text)
-	}
-}

@@ -420,14 +420,3 @@ func named(t token) bool {
 	r, w := utf8.DecodeRuneInString(t.text)
 	return unicode.IsLower(r) && strings.IndexFunc(t.text[w:], unicode.IsUpper) >= 0
 }
-
-// Ask is what a sub-goal asks, as past sub-goals are compared with it: its query (see Query)
-// without the values it states (see Values), so that "the air quality index at latitude
-// 25.2048" is like the same index at another point, more than the forecast at that one.
-func Ask(text string) string {
-	out := Query(text)
-	for _, v := range Values(out) {
-		out = strings.ReplaceAll(out, v, " ")
-	}
-	return strings.Join(strings.Fields(out), " ")
-}
