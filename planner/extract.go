@@ -963,11 +963,8 @@ func (x *extraction) valueAfter(j int, s *exSlot, asked bool) (string, int, bool
 	case exBool:
 		ok = t.kind == exTokWord && exSet("true", "false", "yes", "no")[t.lower]
 	case exID:
-		// After a cue, quoted text is taken whatever it holds ("the key 'abc123'"), and any
-		// token shaped like a code: "hotel htl-paris-1a2b", "restaurant 42", "country code FR".
-		if a, b, found := x.quotedAt(j); found {
-			return x.span(a, b), b, true
-		}
+		// After a cue, any token shaped like a code is taken: "hotel htl-paris-1a2b",
+		// "restaurant 42", "country code FR".
 		ok = t.kind == exTokWord && (t.sep || t.digit && t.letter || exAllCaps(t.text) && len(t.text) >= 2) ||
 			exInteger(t)
 	case exString:

@@ -91,7 +91,6 @@ var (
 	slotMember     = Slot{Key: "TravelStatus.member_name", Name: "member_name", Type: "str", Required: true}
 	slotDoctor     = Slot{Key: "AppointmentRegistration.doctor_name", Name: "doctor_name", Type: "str", Required: true}
 	slotPath       = Slot{Key: "fs.read_file.path", Name: "path", Type: "string", Description: "Path of the file to read.", Required: true}
-	slotKey        = Slot{Key: "crypto.Encrypt.key", Name: "key", Type: "string", Description: "The encryption key.", Required: true}
 	slotOwner      = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
 )
 
@@ -316,8 +315,6 @@ func TestExtract(t *testing.T) {
 		{"no path out of a URL", "fetch https://example.com/a/b.html", []Slot{slotPath}, map[string]string{}},
 		{"owner/name is no path", "issues of kubernetes/kubernetes", []Slot{slotPath}, map[string]string{}},
 		{"a name is no path", "read the notes of Ana on GitHub", []Slot{slotPath}, map[string]string{}},
-		{"quoted text after an id's cue", "encrypt it with the key 'abc 123'", []Slot{slotKey, slotOwner},
-			map[string]string{slotKey.Key: "abc 123"}},
 		{"a request verb that opens a sentence is no name", "Add an alarm at 08:30. Cancel the other one.",
 			[]Slot{{Key: "password", Name: "password", Type: "string", Required: true}}, map[string]string{}},
 		{"single quotes quote", "validate the email 'john.doe@gmail.com' now", []Slot{{Key: "email", Name: "email", Type: "string", Required: true}},
