@@ -131,6 +131,8 @@ type exTok struct {
 	// sentStart marks the first word of a sentence (of the text, after . ! ? ; : or a line
 	// break), whose capital letter says nothing about it being a name.
 	sentStart bool
+	// relative marks a date the text names relative to today ("tomorrow"; see days).
+	relative bool
 }
 
 // exEnt is one normalised word of the cue-matching stream. A word token joined by hyphens
@@ -1056,26 +1058,31 @@ func (x *extraction) numbersBefore() {
 func (x *extraction) typed(tk exTokKind, sk exKind) {
 	var vals []string
 	var at []int
+	relative := true // every value is a day named relative to today
 	for i, t := range x.toks {
 		if t.kind == tk && !x.used[i] {
 			if !exHas(vals, t.text) {
 				vals = append(vals, t.text)
 			}
 			at = append(at, i)
+			relative = relative && t.relative
 		}
 	}
-	names := x.unboundNames(func(s *exSlot) bool { return s.kind == sk })
+	// "Tomorrow" says when what the request asks for is, which a required date input takes;
+	// an optional one of another call (a hotel search's check-in) would only ground a detour.
+	takes := func(s *exSlot) bool { return s.kind == sk && (!relative || s.Required) }
+	names := x.unboundNames(takes)
 	if len(vals) == 0 || len(names) == 0 {
 		return
 	}
 	switch {
 	case len(vals) == 1:
 		for _, n := range names {
-			x.bindName(n, vals[0], func(s *exSlot) bool { return s.kind == sk })
+			x.bindName(n, vals[0], takes)
 		}
 	case len(vals) == len(names):
 		for k, n := range names {
-			x.bindName(n, vals[k], func(s *exSlot) bool { return s.kind == sk })
+			x.bindName(n, vals[k], takes)
 		}
 	default:
 		return
@@ -1836,7 +1843,7 @@ func (x *extraction) days(today time.Time) {
 		} else {
 			continue
 		}
-		t.kind, t.text = exTokDate, d.Format(time.DateOnly)
+		t.kind, t.text, t.relative = exTokDate, d.Format(time.DateOnly), true
 		t.lower = t.text
 		dated++
 	}

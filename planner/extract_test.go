@@ -614,6 +614,10 @@ func TestExtractOnDays(t *testing.T) {
 		{"the same weekday is a week on", "a table on wednesday", wed, []Slot{slotDate}, map[string]string{slotDate.Key: "2026-12-02"}},
 		{"a verb is no weekday", "we sat down", wed, []Slot{slotDate}, map[string]string{}},
 		{"no day known, no date", "a table for 4 tomorrow", time.Time{}, []Slot{slotDate}, map[string]string{}},
+		// "Tomorrow" is when the forecast is, not a hotel search's optional check-in.
+		{"a relative day to required date inputs only", "the air quality forecast tomorrow in Rome", wed,
+			[]Slot{slotDate, {Key: "stay.SearchHotels.check_in", Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD."}},
+			map[string]string{slotDate.Key: "2026-11-26"}},
 		{"the text says which day today is", "my meeting tomorrow at 2pm? Today is 2021-09-27", wed, []Slot{slotAgendaTime},
 			map[string]string{slotAgendaTime.Key: "2021-09-28 14:00:00"}},
 		{"a time alone is today's", "an alarm at 8:30", wed, []Slot{slotAgendaTime}, map[string]string{slotAgendaTime.Key: "2026-11-25 08:30:00"}},
