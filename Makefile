@@ -224,11 +224,13 @@ bench-llm: build
 	done
 
 ## eval: navi eval retrieval and navi eval chains on every dev set in ../shared/data and the tool world, in process (no
-## stack needed): every method side by side; reports (JSON, Markdown) in results/eval; then the word lists' size
+## stack needed): every method side by side; reports (JSON, Markdown) in results/eval; then the word lists' size and
+## the values users state against the calls that took them (navi eval values)
 eval: models bin/navi
 	bin/navi eval retrieval -out results/eval
 	bin/navi eval chains -out results/eval
 	bin/navi eval lexicon -out results/eval
+	bin/navi eval values -out results/eval
 
 ## eval-agent: the hand-written questions about the tool world through the agent on the local
 ## stack (make up, the tool world's catalog imported); reports in results/eval/agent.{json,md}
