@@ -1820,7 +1820,7 @@ func (x *extraction) days(today time.Time) {
 		return
 	}
 	x.today = today.Format(time.DateOnly)
-	dated := 0
+	dated := x.yearless(today)
 	defer func() {
 		if dated == 0 && x.anchor >= 0 { // the date today is, and no other: a value after all
 			x.used[x.anchor], x.anchor = false, -1
@@ -1847,6 +1847,62 @@ func (x *extraction) days(today time.Time) {
 		t.lower = t.text
 		dated++
 	}
+}
+
+// yearless dates the days the text writes by month and day alone ("March 16th", "the 12th
+// of September", "5 May") on their next occurrence from today, as if it wrote their date, and
+// returns how many it dated.
+func (x *extraction) yearless(today time.Time) (dated int) {
+	day := func(i int) int { // the day of the month token i writes, 0 for none
+		if i < 0 || i >= len(x.toks) || x.used[i] {
+			return 0
+		}
+		t := x.toks[i]
+		n := 0
+		switch t.kind {
+		case exTokNumber:
+			n, _ = strconv.Atoi(t.text)
+		case exTokWord:
+			if t.digit {
+				n = subgoal.OrdinalNumber(t.lower)
+			}
+		}
+		if n < 1 || n > 31 {
+			return 0
+		}
+		return n
+	}
+	for i := range x.toks {
+		m, ok := subgoal.Month(x.toks[i].text)
+		if !ok || x.used[i] || x.toks[i].kind != exTokWord {
+			continue
+		}
+		first, last, d := i, i+1, day(i+1) // March 16th
+		if d == 0 {
+			first, last, d = i-1, i, day(i-1) // 16 March
+			if d == 0 && i >= 2 && x.toks[i-1].lower == x.toks[i-1].text && subgoal.Preposition(x.toks[i-1].lower) {
+				first, d = i-2, day(i-2) // the 16th of March
+			}
+		}
+		if d == 0 {
+			continue
+		}
+		date := time.Date(today.Year(), m, d, 0, 0, 0, 0, time.UTC)
+		if date.Month() != m { // February 30th
+			continue
+		}
+		if date.Before(today.Truncate(24 * time.Hour)) {
+			date = date.AddDate(1, 0, 0)
+		}
+		t := &x.toks[first]
+		t.kind, t.text = exTokDate, date.Format(time.DateOnly)
+		t.lower = t.text
+		for k := first + 1; k <= last; k++ {
+			x.used[k] = true
+		}
+		dated++
+	}
+	return dated
 }
 
 // Rule 7: layouts.

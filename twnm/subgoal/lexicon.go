@@ -310,6 +310,16 @@ func RelativeDay(w string) (int, bool) {
 	return n, ok
 }
 
+// Month reports whether w names a month in full, written with a capital ("March", not the
+// verb "march"; "May", not the verb "may"), and which.
+func Month(w string) (time.Month, bool) {
+	low := strings.ToLower(w)
+	if i := slices.Index(monthNames, low); i >= 0 && w != low {
+		return time.Month(i + 1), true
+	}
+	return 0, false
+}
+
 // Weekday reports whether w names a day of the week in full ("friday", any case), or by an
 // abbreviation of three letters or more written with a capital ("Fri", not the verb "sat"),
 // and which.
