@@ -632,12 +632,12 @@ func exPrepare(s Slot) exSlot {
 	}
 	joined := strings.Join(x.words, "")
 	descLower := strings.ToLower(s.Description)
-	switch {
-	case toolspec.TypeKind(typ).Numeric():
+	switch kind := toolspec.TypeKind(typ); {
+	case kind.Numeric():
 		x.kind = exNumber
-	case toolspec.TypeKind(typ) == toolspec.KindBool:
+	case kind == toolspec.KindBool:
 		x.kind = exBool
-	case toolspec.TypeKind(typ) == toolspec.KindArray, toolspec.TypeKind(typ) == toolspec.KindObject:
+	case kind == toolspec.KindArray, kind == toolspec.KindObject:
 		x.kind = exNone
 	case exIDWords[last]:
 		x.kind = exID
@@ -978,7 +978,8 @@ func (x *extraction) valueAfter(j int, s *exSlot, asked bool) (string, int, bool
 		// the name it starts goes on from ("123 Main St").
 		if copula && (t.kind == exTokWord || t.kind == exTokNumber) && !subgoal.Common(t.lower) {
 			if b, ok := x.phraseAt(j + 1); ok && t.kind == exTokNumber {
-				return x.phraseSpan(j, b), b, s.accepts(x.phraseSpan(j, b))
+				v := x.phraseSpan(j, b)
+				return v, b, s.accepts(v)
 			}
 			return t.text, j, s.accepts(t.text)
 		}
@@ -2004,7 +2005,7 @@ var exClockRe = regexp.MustCompile(`^\d{1,2}:\d{2}(?::\d{2})?$`)
 
 // exSeconds writes a clock time with its seconds, and its hour in two digits.
 func exSeconds(clock string) string {
-	if len(clock) > 0 && clock[1] == ':' {
+	if len(clock) > 1 && clock[1] == ':' {
 		clock = "0" + clock
 	}
 	if strings.Count(clock, ":") == 1 {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/research/chaineval"
+	"github.com/naviagent/navi/research/retrievaleval"
 	"github.com/naviagent/navi/research/runlogs"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"
@@ -101,21 +102,23 @@ func Evaluate(s Set) Result {
 		for _, p := range a.Inputs {
 			v, bound := got[prefix+p.Name]
 			want, given := c.Args[p.Name]
-			switch {
-			case !given:
+			if !given {
 				if bound && (c.Fed == nil || c.Fed[p.Name]) {
 					res.Extra++
 				}
 				continue
+			}
+			stated := Stated(c.Said, want)
+			switch {
 			case bound && Same(v, want):
 				res.Right++
 			case bound:
 				res.Wrong++
-			case Stated(c.Said, want):
+			case stated:
 				res.Missed++
 			}
 			res.Args++
-			if Stated(c.Said, want) {
+			if stated {
 				res.Stated++
 			}
 		}
@@ -251,7 +254,7 @@ func ToolWorld(n int, seed int64, difficulty string) (Set, error) {
 	if err != nil {
 		return Set{}, fmt.Errorf("toolworld tasks: %w", err)
 	}
-	cat := toolworld.Catalog("http://toolworld.invalid")
+	cat := toolworld.Catalog(retrievaleval.ToolWorldBaseURL)
 	name := "ToolWorld"
 	if difficulty != "" {
 		name += " " + difficulty

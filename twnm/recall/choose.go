@@ -69,11 +69,11 @@ const actionMismatch = 0.7
 //   - to the head's best finalist that consumes the leader's output and scores at least
 //     ConsumerRatio for the head, when the leader scores under it;
 //   - the other way round, from a leader whose words in the request's head (the whole request
-//     where it has none) all name its inputs (and no word of the request its outputs) to a finalist that feeds
-//     it, scores at least ConsumerRatio of it, and outputs a word of the request: "what are
-//     the latitude and longitude of Toronto?" is answered by a geocoder, not by the reverse
-//     geocoder that takes them, while "what do people say about the best restaurant" asks
-//     about the restaurant the reviews take, and stays with them.
+//     where it has none) all name its inputs (and no word of the request its outputs) to a
+//     finalist that feeds it, scores at least ConsumerRatio of it, and outputs a word of the
+//     request: "what are the latitude and longitude of Toronto?" is answered by a geocoder,
+//     not by the reverse geocoder that takes them, while "what do people say about the best
+//     restaurant" asks about the restaurant the reviews take, and stays with them.
 //
 // The final step's required inputs that the request leaves to other tools are then bound by
 // the producer the request favours, and so on back, producerDepth steps at most (an identifier

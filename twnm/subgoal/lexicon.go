@@ -268,16 +268,15 @@ var weekdays = lexicon.entries("weekdays")
 
 // weekday reports whether w names a day of the week: its name or the first three letters of it
 // or more ("mon", "tues", "thurs").
-func weekday(w string) bool {
+func weekday(w string) bool { return weekdayAt(w) >= 0 }
+
+// weekdayAt is the index in weekdays of the day that w (lowercase) names, in full or by its
+// first three letters or more; -1 for none.
+func weekdayAt(w string) int {
 	if len(w) < 3 {
-		return false
+		return -1
 	}
-	for _, d := range weekdays {
-		if strings.HasPrefix(d, w) {
-			return true
-		}
-	}
-	return false
+	return slices.IndexFunc(weekdays, func(d string) bool { return strings.HasPrefix(d, w) })
 }
 
 // relativeDays are dates on their own, each with how many days after today it is.
@@ -325,12 +324,11 @@ func Month(w string) (time.Month, bool) {
 // and which.
 func Weekday(w string) (time.Weekday, bool) {
 	low := strings.ToLower(w)
-	for i, d := range weekdays { // Monday first
-		if low == d || len(low) >= 3 && strings.HasPrefix(d, low) && w != low {
-			return time.Weekday((i + 1) % 7), true
-		}
+	i := weekdayAt(low)
+	if i < 0 || low != weekdays[i] && w == low {
+		return 0, false
 	}
-	return 0, false
+	return time.Weekday((i + 1) % 7), true // weekdays start on Monday
 }
 
 // dayParts may follow a relative day ("tomorrow morning").
