@@ -53,7 +53,9 @@ var ToolRetryPolicy = contract.ToolRetryPolicy
 // so a heartbeat timeout finds a dead worker long before the start-to-close timeout would.
 //
 // Failures are application errors of the ErrTypeTool* types with a ToolFailure detail: bad
-// arguments, a rejected request, refused credentials or a broken answer fail for good; a 429
+// arguments, a rejected request, refused credentials or a broken answer fail for good, as
+// does a call of an API that honours no idempotency key whose outcome is unknown (sent, then
+// no answer: ErrTypeToolOutcomeUnknown, which the workflow resolves); a 429
 // is retried after the tool's Retry-After (NextRetryDelay; a Retry-After of 0 leaves the
 // delay to the retry policy), and 408, 5xx, timeouts and unreachable tools are retried by
 // the policy (see ToolRetryPolicy), a 503 with a Retry-After after that delay.
@@ -113,6 +115,8 @@ func toolError(step int, err error) error {
 		return temporal.NewNonRetryableApplicationError(msg, ErrTypeToolUnauthorized, nil, detail)
 	case errors.Is(e, toolcall.ErrBadResponse):
 		return temporal.NewNonRetryableApplicationError(msg, ErrTypeToolBadResponse, nil, detail)
+	case errors.Is(e, toolcall.ErrOutcomeUnknown):
+		return temporal.NewNonRetryableApplicationError(msg, contract.ErrTypeToolOutcomeUnknown, nil, detail)
 	case errors.Is(e, toolcall.ErrRateLimited):
 		return temporal.NewApplicationErrorWithOptions(msg, ErrTypeToolRateLimited, temporal.ApplicationErrorOptions{
 			NextRetryDelay: e.RetryAfter, Details: []any{detail}})

@@ -17,6 +17,7 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"
@@ -133,6 +134,11 @@ func TestCallToolErrors(t *testing.T) {
 			a.Timeout = twnm.Duration(50 * time.Millisecond)
 			return a
 		}, wantType: activities.ErrTypeToolUnavailable},
+		{name: "502 of a POST that honours no key", answer: answer(502, ``), api: func(base string) twnm.API {
+			a := weatherAPI(base)
+			a.Endpoint.Method = "POST"
+			return a
+		}, wantType: contract.ErrTypeToolOutcomeUnknown, nonRetryable: true, status: 502},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -42,7 +42,7 @@ type ToolFailure struct {
 	RetryAfter time.Duration `json:"retry_after,omitempty"`
 }
 
-// Error types of CallTool failures, as seen in the workflow history. The first five are
+// Error types of CallTool failures, as seen in the workflow history. The first seven are
 // non-retryable: the same call cannot succeed later. The others are retried by the policy.
 const (
 	ErrTypeToolInvalidInput = "navi.ToolInvalidInput" // the args do not fit the API's inputs
@@ -51,6 +51,9 @@ const (
 	ErrTypeToolUnauthorized = "navi.ToolUnauthorized" // the tool answered 401 or 403
 	ErrTypeToolBadResponse  = "navi.ToolBadResponse"  // a 2xx answer that is not JSON
 	ErrTypeNoToolClient     = "navi.NoToolClient"     // the worker has no toolcall.Client
+	// ErrTypeToolOutcomeUnknown: a call of an API that honours no idempotency key may have
+	// reached the tool, and no answer says what it did. Not retried: the run finds out.
+	ErrTypeToolOutcomeUnknown = "navi.ToolOutcomeUnknown"
 
 	ErrTypeToolRateLimited = "navi.ToolRateLimited" // 429: retried after the tool's Retry-After
 	ErrTypeToolUnavailable = "navi.ToolUnavailable" // 408, 5xx, timeout, unreachable
@@ -62,7 +65,7 @@ const (
 // in the policy too keeps a workflow's retries right should it wrap the errors.
 func NonRetryableToolErrorTypes() []string {
 	return ErrorTypes(ErrTypeToolInvalidInput, ErrTypeToolNotCallable, ErrTypeToolRejected,
-		ErrTypeToolUnauthorized, ErrTypeToolBadResponse, ErrTypeNoToolClient)
+		ErrTypeToolUnauthorized, ErrTypeToolBadResponse, ErrTypeNoToolClient, ErrTypeToolOutcomeUnknown)
 }
 
 // Defaults of ToolRetryPolicy, for the hints a catalog API leaves out.

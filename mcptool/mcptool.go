@@ -249,7 +249,8 @@ func (p *Pool) CallMCP(ctx context.Context, api string, tool toolspec.MCPTool, a
 		if ctx.Err() == nil {
 			p.drop(tool.Server, s)
 		}
-		return nil, &toolcall.Error{Kind: toolcall.ErrUnavailable, API: api, Detail: "mcp call of " + tool.Tool + " failed", Err: err}
+		// The call went to the server: a tool that is not read-only may have run.
+		return nil, &toolcall.Error{Kind: toolcall.ErrUnavailable, API: api, Detail: "mcp call of " + tool.Tool + " failed", Err: err, Sent: true}
 	}
 	text := texts(res.Content)
 	if res.IsError {

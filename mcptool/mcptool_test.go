@@ -170,3 +170,36 @@ func TestImportAndCallOverHTTP(t *testing.T) {
 	require.NoError(t, err, "a new session with the server that came back")
 	assert.Equal(t, "The sum of 40 and 2 is 42.", res.Output[mcptool.TextOutput])
 }
+
+// A server that exits while a call is in flight leaves the call's outcome unknown: a tool that
+// is neither read-only nor idempotent may have run, so its call fails for good
+// (toolcall.ErrOutcomeUnknown) and is not sent again; a read-only one fails for a retry.
+// The server is the reference one, killed 5 s after it starts, during a 30 s operation.
+func TestServerExitsMidCall(t *testing.T) {
+	bin := strings.TrimPrefix(everything(t), mcptool.StdioPrefix)
+	dying := filepath.Join(t.TempDir(), "dying-server")
+	require.NoError(t, os.WriteFile(dying, []byte("#!/bin/sh\n(sleep 5; kill -9 $$) &\nexec "+bin+"\n"), 0o755))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := mcptool.Import(ctx, everything(t))
+	require.NoError(t, err)
+	for _, tt := range []struct {
+		effect string
+		kind   error
+	}{
+		{toolspec.EffectUnsafe, toolcall.ErrOutcomeUnknown},
+		{toolspec.EffectRead, toolcall.ErrUnavailable},
+	} {
+		t.Run(tt.effect, func(t *testing.T) {
+			long := find(t, c, c.Name+".trigger-long-running-operation")
+			long.Effect, long.MCP.Server = tt.effect, mcptool.StdioPrefix+dying
+			pool := &mcptool.Pool{}
+			defer pool.Close()
+			_, err := (&toolcall.Client{MCP: pool}).Call(ctx, long, map[string]string{"duration": "30", "steps": "5"}, toolcall.CallOptions{})
+			require.ErrorIs(t, err, tt.kind)
+			var e *toolcall.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.kind == toolcall.ErrUnavailable, e.Retryable())
+		})
+	}
+}

@@ -15,9 +15,11 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptrace"
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -142,28 +144,40 @@ func (c *Client) Call(ctx context.Context, api toolspec.API, args map[string]str
 		return Result{}, err
 	}
 	req.Header.Set("User-Agent", cmp.Or(c.UserAgent, DefaultUserAgent))
-	if opts.IdempotencyKey != "" {
+	// An API that honours no key gets none: net/http resends a request that carries one,
+	// once, when a reused connection breaks after the request was written.
+	if opts.IdempotencyKey != "" && api.CallEffect() != toolspec.EffectUnsafe {
 		req.Header.Set("Idempotency-Key", opts.IdempotencyKey)
 	}
 
 	stop := startHeartbeat(cmp.Or(c.HeartbeatInterval, DefaultHeartbeatInterval), opts.Heartbeat, api.Name, start)
+	// Whether the request was written whole decides, for an API that honours no key,
+	// whether a failure after it may have done what the call does (see unknownOutcome).
+	var sent atomic.Bool
+	req = req.WithContext(httptrace.WithClientTrace(req.Context(), &httptrace.ClientTrace{
+		WroteRequest: func(w httptrace.WroteRequestInfo) {
+			if w.Err == nil {
+				sent.Store(true)
+			}
+		},
+	}))
 	resp, body, err := c.send(req)
 	stop()
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("call %s: %w", api.Name, ctx.Err())
 		}
-		e := &Error{Kind: ErrUnavailable, API: api.Name, Err: err}
+		e := &Error{Kind: ErrUnavailable, API: api.Name, Err: err, Sent: sent.Load()}
 		if errors.Is(err, context.DeadlineExceeded) && callCtx.Err() != nil {
 			e.Detail = fmt.Sprintf("no answer within the API's timeout of %s", time.Duration(api.Timeout))
 		}
 		if resp != nil {
 			e.Status = resp.StatusCode
 		}
-		return Result{}, e.redact(secret)
+		return Result{}, unknownOutcome(api, e).redact(secret)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return Result{}, classify(api.Name, resp, body, time.Now()).redact(secret)
+		return Result{}, unknownOutcome(api, classify(api.Name, resp, body, time.Now())).redact(secret)
 	}
 	if int64(len(body)) > cmp.Or(c.MaxResponseBytes, DefaultMaxResponseBytes) {
 		return Result{}, &Error{Kind: ErrBadResponse, API: api.Name, Status: resp.StatusCode,

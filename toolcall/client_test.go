@@ -573,7 +573,8 @@ func TestCallWithoutHeartbeatOrFastCall(t *testing.T) {
 func TestCallIdempotencyKeyAndUserAgent(t *testing.T) {
 	rec := newRecorder(t, nil)
 	c := &toolcall.Client{UserAgent: "navi-test/9"}
-	api := toolspec.API{Name: "stay.Book", Endpoint: endpoint("POST", "/book", rec.URL), Inputs: []toolspec.Param{{Name: "hotel_id", In: toolspec.InBody}}}
+	api := toolspec.API{Name: "stay.Book", Endpoint: endpoint("POST", "/book", rec.URL), Inputs: []toolspec.Param{{Name: "hotel_id", In: toolspec.InBody}},
+		Effect: toolspec.EffectIdempotent}
 
 	_, err := c.Call(context.Background(), api, map[string]string{"hotel_id": "h"}, toolcall.CallOptions{IdempotencyKey: "wf/run/5"})
 	require.NoError(t, err)
@@ -586,6 +587,13 @@ func TestCallIdempotencyKeyAndUserAgent(t *testing.T) {
 	assert.Equal(t, "k2", rec.last(t).Header.Get("Idempotency-Key"), "GETs carry the key too")
 
 	_, err = c.Call(context.Background(), api, nil, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.NotContains(t, rec.last(t).Header, "Idempotency-Key")
+
+	// A POST that declares no effect honours no key: it gets none, or net/http would send it
+	// again by itself when a reused connection breaks after writing it.
+	api.Effect = ""
+	_, err = c.Call(context.Background(), api, map[string]string{"hotel_id": "h"}, toolcall.CallOptions{IdempotencyKey: "wf/run/6"})
 	require.NoError(t, err)
 	assert.NotContains(t, rec.last(t).Header, "Idempotency-Key")
 }
@@ -782,6 +790,74 @@ func TestCallObservesUnlistedOutputs(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, res.Observed)
 			assert.Equal(t, tt.max > 0, res.Truncated)
+		})
+	}
+}
+
+// A call of an API that honours no idempotency key (a POST with no declared effect) that was
+// sent and got no answer, or whose gateway lost the answer, may have taken effect: its
+// outcome is unknown, and it is not retryable. The same failures of a read, of an idempotent
+// call, or before the request left, stay retryable; so do the tool's own refusals (503). The
+// tool sees each call once.
+func TestCallUnsafeOutcomeUnknown(t *testing.T) {
+	slow := func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-time.After(5 * time.Second):
+		}
+	}
+	hangUp := func(w http.ResponseWriter, r *http.Request) { // reads the request, then drops the line
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			_ = conn.Close()
+		}
+	}
+	refused := httptest.NewServer(http.NotFoundHandler())
+	refusedURL := refused.URL
+	refused.Close()
+	tests := []struct {
+		name   string
+		answer http.HandlerFunc // nil: nothing listens
+		method string
+		effect string
+		kind   error
+		seen   int // requests the tool saw
+	}{
+		{name: "unsafe, timed out after sending", answer: slow, method: "POST", kind: toolcall.ErrOutcomeUnknown, seen: 1},
+		{name: "unsafe, connection dropped after sending", answer: hangUp, method: "POST", kind: toolcall.ErrOutcomeUnknown, seen: 1},
+		{name: "unsafe, gateway lost the answer", answer: answerWith(502, `{}`), method: "POST", kind: toolcall.ErrOutcomeUnknown, seen: 1},
+		{name: "unsafe, gateway timed out", answer: answerWith(504, `{}`), method: "POST", kind: toolcall.ErrOutcomeUnknown, seen: 1},
+		{name: "unsafe, the tool refused", answer: answerWith(503, `{}`), method: "POST", kind: toolcall.ErrUnavailable, seen: 1},
+		{name: "unsafe, never reached", method: "POST", kind: toolcall.ErrUnavailable},
+		{name: "idempotent, timed out", answer: slow, method: "POST", effect: toolspec.EffectIdempotent, kind: toolcall.ErrUnavailable, seen: 1},
+		{name: "read, timed out", answer: slow, method: "GET", kind: toolcall.ErrUnavailable, seen: 1},
+		{name: "read, gateway lost the answer", answer: answerWith(502, `{}`), method: "GET", kind: toolcall.ErrUnavailable, seen: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			base := refusedURL
+			var rec *recorder
+			if tt.answer != nil {
+				rec = newRecorder(t, tt.answer)
+				base = rec.URL
+			}
+			api := simpleAPI(base)
+			api.Endpoint.Method, api.Effect = tt.method, tt.effect
+			api.Timeout = toolspec.Duration(200 * time.Millisecond)
+			_, err := (&toolcall.Client{}).Call(context.Background(), api, map[string]string{"city": "P"}, toolcall.CallOptions{})
+			var e *toolcall.Error
+			require.ErrorAs(t, err, &e)
+			assert.ErrorIs(t, err, tt.kind)
+			unknown := errors.Is(tt.kind, toolcall.ErrOutcomeUnknown)
+			assert.Equal(t, !unknown, e.Retryable())
+			if unknown {
+				assert.Contains(t, err.Error(), "weather.Current honours no idempotency key, so it may have taken effect and is not sent again")
+			}
+			if rec != nil {
+				rec.mu.Lock()
+				defer rec.mu.Unlock()
+				assert.Len(t, rec.reqs, tt.seen)
+			}
 		})
 	}
 }

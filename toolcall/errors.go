@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/naviagent/navi/toolspec"
 )
 
 // Kinds of failure of a call. Every error Call returns for a failed call is an *Error whose
@@ -36,6 +38,12 @@ var (
 	// ErrBadResponse: a 2xx answer that is not JSON, or too large to read. The tool did
 	// run, so retrying would repeat its effect for the same broken answer.
 	ErrBadResponse = errors.New("tool answered an invalid response")
+	// ErrOutcomeUnknown: a call of an API that honours no idempotency key (EffectUnsafe)
+	// may have reached the tool, and no answer says what it did: it timed out after the
+	// request was sent, the connection broke after it, or a gateway lost the tool's answer
+	// (502, 504). Sent again it may do what it does twice (book twice), so it is not
+	// retried: the caller finds out (the API's check) or asks.
+	ErrOutcomeUnknown = errors.New("tool call outcome unknown")
 	// ErrOutputStore: the output was too large for the history and could not be stored.
 	// Storage failures are usually transient, so this one is retryable.
 	ErrOutputStore = errors.New("cannot store tool output")
@@ -60,6 +68,9 @@ type Error struct {
 	Err error
 	// Detail says what went wrong, in words.
 	Detail string
+	// Sent says that the request left for the tool (written whole to the connection, or
+	// sent to the MCP server): a failure after it leaves the tool's outcome unknown.
+	Sent bool `json:"-"`
 }
 
 // BodyExcerptBytes is how much of an error answer's body an Error keeps: enough to read the
@@ -99,6 +110,31 @@ func (e *Error) Retryable() bool {
 		return true
 	}
 	return false
+}
+
+// unknownOutcome makes e an ErrOutcomeUnknown where api honours no idempotency key and e
+// leaves open whether the tool did what it does: the request was sent and no answer came
+// (ErrUnavailable after Sent), or a gateway answered 502 or 504 in the tool's place. A
+// request that never left, and a tool's own 5xx, 408 or 429, are refusals: retrying them
+// cannot do anything twice.
+func unknownOutcome(api toolspec.API, e *Error) *Error {
+	if api.CallEffect() != toolspec.EffectUnsafe || !errors.Is(e, ErrUnavailable) {
+		return e
+	}
+	gateway := e.Status == http.StatusBadGateway || e.Status == http.StatusGatewayTimeout
+	if !gateway && !(e.Sent && e.Status == 0) && !(e.Sent && e.Status >= 200 && e.Status < 300) {
+		return e
+	}
+	e.Kind = ErrOutcomeUnknown
+	why := "no answer came after the request was sent"
+	if gateway {
+		why = "a gateway lost the tool's answer"
+	}
+	if e.Detail != "" {
+		why = e.Detail + ", after the request was sent"
+	}
+	e.Detail = why + "; " + api.Name + " honours no idempotency key, so it may have taken effect and is not sent again"
+	return e
 }
 
 // invalidInput is an ErrInvalidInput naming the API and, when there is one, the param.

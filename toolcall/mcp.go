@@ -3,6 +3,7 @@ package toolcall
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,7 +14,8 @@ import (
 
 // MCPCaller calls a tool of a Model Context Protocol server (package mcptool implements
 // it). A failure is an *Error of this package's kinds: a tool that answers with an error is
-// ErrRejected, a server that cannot be reached or dies mid-call ErrUnavailable.
+// ErrRejected, a server that cannot be reached or dies mid-call ErrUnavailable, Sent when the
+// call had gone to the server (an unsafe tool's outcome is then unknown).
 type MCPCaller interface {
 	CallMCP(ctx context.Context, api string, tool toolspec.MCPTool, args map[string]any) (map[string]any, error)
 }
@@ -35,6 +37,9 @@ func (c *Client) callMCP(ctx, callCtx context.Context, api toolspec.API, args ma
 	if err != nil {
 		if ctx.Err() != nil {
 			return Result{}, fmt.Errorf("call %s: %w", api.Name, ctx.Err())
+		}
+		if e := (*Error)(nil); errors.As(err, &e) {
+			return Result{}, unknownOutcome(api, e)
 		}
 		return Result{}, err
 	}

@@ -70,18 +70,21 @@ func (s *reservations) count() int {
 }
 
 // TestUnsafeCallCutOffByACrash kills the worker while a booking that honours no idempotency
-// key is in flight, and starts another: the booking is never sent twice. With a check API in
-// the catalog the run finds the booking through it and answers with it; without one the run
-// asks the user whether to send it again, and the answer "no" ends it without a second
-// booking. Both histories replay (and are recorded with NAVI_RECORD_HISTORIES).
+// key is in flight, and starts another; or, with no crash, the booking outlives its own
+// timeout (1 s for a tool that answers in 4): the booking is never sent twice. With a check
+// API in the catalog the run finds the booking through it and answers with it; without one
+// the run asks the user whether to send it again, and the answer "no" ends it without a
+// second booking, nor another tool's. The histories replay (and are recorded with
+// NAVI_RECORD_HISTORIES).
 func TestUnsafeCallCutOffByACrash(t *testing.T) {
 	store := stacktest.Store(t)
 	c := stacktest.TemporalClient(t)
 	bin := buildWorker(t)
 	for _, tc := range []struct {
-		name  string
-		check bool
-	}{{"check", true}, {"ask", false}} {
+		name    string
+		check   bool
+		timeout bool // the call times out; no crash
+	}{{"check", true, false}, {"ask", false, false}, {"timeout_check", true, true}, {"timeout_ask", false, true}} {
 		t.Run(tc.name, func(t *testing.T) {
 			tool := &reservations{slow: 4 * time.Second, made: map[string]string{}}
 			srv := httptest.NewServer(tool)
@@ -91,6 +94,9 @@ func TestUnsafeCallCutOffByACrash(t *testing.T) {
 				Endpoint: &twnm.Endpoint{Method: "POST", Path: "/reservations", BaseURL: srv.URL},
 				Inputs:   []twnm.Param{{Name: "city", Type: "string", Required: true, In: twnm.InQuery}},
 				Outputs:  []twnm.Param{{Name: "reservation_id", Type: "string"}}}
+			if tc.timeout {
+				book.Timeout = twnm.Duration(time.Second)
+			}
 			cat := twnm.Catalog{Name: word, APIs: []twnm.API{book}}
 			if tc.check {
 				cat.APIs[0].Check = word + ".FindReservation"
@@ -110,9 +116,11 @@ func TestUnsafeCallCutOffByACrash(t *testing.T) {
 				contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: "Please reserve a " + word + " table in Rome."})
 			require.NoError(t, err)
 			require.Eventually(t, func() bool { return tool.count() == 1 }, time.Minute, 50*time.Millisecond, "the booking is sent")
-			require.NoError(t, first.Process.Signal(syscall.SIGKILL))
-			_ = first.Wait()
-			startWorkerProcess(t, bin, queue)
+			if !tc.timeout {
+				require.NoError(t, first.Process.Signal(syscall.SIGKILL))
+				_ = first.Wait()
+				startWorkerProcess(t, bin, queue)
+			}
 
 			if !tc.check {
 				require.Eventually(t, func() bool {
@@ -148,10 +156,14 @@ func TestUnsafeCallCutOffByACrash(t *testing.T) {
 			for _, e := range s.Trace {
 				trace = append(trace, e.Summary)
 			}
+			when := "before its worker was lost"
+			if tc.timeout {
+				when = "though it gave no answer"
+			}
 			if tc.check {
 				require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 				assert.Equal(t, "rsv-rome", res.Results[word+".Reserve"]["reservation_id"], "the check's answer stands for the call's")
-				assert.Contains(t, strings.Join(trace, "\n"), "took effect before its worker was lost: "+word+".FindReservation found it")
+				assert.Contains(t, strings.Join(trace, "\n"), "took effect "+when+": "+word+".FindReservation found it")
 			} else {
 				assert.Equal(t, workflows.StatusFailed, res.Status, "not knowing, the run books nothing in its place")
 				assert.Contains(t, res.Answer, "I did not send it again")

@@ -225,9 +225,13 @@ func (r *run) cutOff(api string, cut *errCutOff) error {
 	if cut.mayHaveRun {
 		r.markFailed(api)
 		if cut.reason != "" {
+			what := "the worker running it stopped before it answered"
+			if cut.unanswered {
+				what = "no answer came back"
+			}
 			return &errEndRun{status: StatusFailed, answer: fmt.Sprintf(
-				"I sent %s, but the worker running it stopped before it answered, and it may have gone through. I did not send it again (%s), nor anything in its place. Check %s before asking again.",
-				cut.api, cut.reason, cut.api)}
+				"I sent %s, but %s, and it may have gone through. I did not send it again (%s), nor anything in its place. Check %s before asking again.",
+				cut.api, what, cut.reason, cut.api)}
 		}
 	}
 	r.pc.Observation = cut.Error()
@@ -388,23 +392,47 @@ const (
 	cutOffCheckVersion = 1
 )
 
+// outcomeUnknownChange marks runs that resolve a call of an unsafe API sent and left without
+// an answer (contract.ErrTypeToolOutcomeUnknown: it timed out, or its connection or MCP
+// server broke) as they resolve one cut off with its worker: through its check, else by
+// asking the user; never by sending it again blindly, nor by another tool in its place.
+const (
+	outcomeUnknownChange  = "outcome-unknown-check"
+	outcomeUnknownVersion = 1
+)
+
 // errCutOff ends a tool call cut off with its worker: not the tool's failure, so it is
 // neither recombined around nor recorded against the tool. Either every attempt was lost
 // (losses of them), or the API honours no idempotency key (twnm.EffectUnsafe) and the one
 // attempt may have reached the tool (mayHaveRun): sending it again may do what it does twice
 // (book twice), so it is not sent again; reason says why, when the run tried to find out.
+// unanswered marks a call whose worker lived but whose tool gave no answer after the request
+// was sent (see outcomeUnknownChange).
 type errCutOff struct {
 	api        string
 	losses     int
 	mayHaveRun bool
+	unanswered bool
 	reason     string
 	last       error
 }
 
+// cutOffHow says what happened to a call whose outcome is unknown, after "the call".
+func cutOffHow(unanswered bool) string {
+	if unanswered {
+		return "got no answer after it was sent"
+	}
+	return "was cut off when its worker stopped"
+}
+
 func (e *errCutOff) Error() string {
 	if e.mayHaveRun {
-		msg := fmt.Sprintf("%s: its worker was lost mid-call (%s) and %s honours no idempotency key: the call may have taken effect, so it is not sent again",
-			e.api, rootMessage(e.last), e.api)
+		what := "its worker was lost mid-call"
+		if e.unanswered {
+			what = "its call " + cutOffHow(true)
+		}
+		msg := fmt.Sprintf("%s: %s (%s) and %s honours no idempotency key: the call may have taken effect, so it is not sent again",
+			e.api, what, rootMessage(e.last), e.api)
 		if e.reason != "" {
 			msg += " (" + e.reason + ")"
 		}
@@ -444,7 +472,7 @@ func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
 				if workflow.GetVersion(r.ctx, cutOffCheckChange, workflow.DefaultVersion, cutOffCheckVersion) == workflow.DefaultVersion {
 					return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err}
 				}
-				v, werr := r.resolveCutOff(spec, in.Args, step)
+				v, werr := r.resolveCutOff(spec, in.Args, step, false)
 				switch {
 				case werr != nil:
 					return out, werr
@@ -458,6 +486,22 @@ func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
 				return out, &errCutOff{api: spec.Name, losses: losses, last: err}
 			}
 			r.trace(TraceCall, false, fmt.Sprintf("%s: attempt lost to a worker (%s); calling again, not counted against the tool", spec.Name, rootMessage(err)))
+			continue
+		case errors.As(err, &app) && app.Type() == contract.ErrTypeToolOutcomeUnknown &&
+			workflow.GetVersion(r.ctx, outcomeUnknownChange, workflow.DefaultVersion, outcomeUnknownVersion) != workflow.DefaultVersion:
+			v, werr := r.resolveCutOff(spec, in.Args, step, true)
+			switch {
+			case werr != nil:
+				return out, werr
+			case v.tookEffect:
+				return v.out, nil
+			case !v.sendAgain:
+				return out, &errCutOff{api: spec.Name, mayHaveRun: true, unanswered: true, last: err, reason: v.reason}
+			}
+			// It did not take effect: an attempt like any other, which counts.
+			if failures++; failures >= int(policy.MaximumAttempts) {
+				return out, err
+			}
 			continue
 		case !errors.As(err, &app) || app.NonRetryable() || slices.Contains(policy.NonRetryableErrorTypes, app.Type()):
 			return out, err
@@ -494,13 +538,17 @@ type cutOffVerdict struct {
 	reason     string
 }
 
-// resolveCutOff finds out whether a call of spec (an unsafe API) cut off with its worker took
-// effect: its check (twnm.API.Check) is called with the call's arguments it takes; an answer
-// means it did, an empty answer or 404 that it did not, and then it is sent again. Without a
-// check, or when the check fails, the user is asked whether to send it again, and the run
-// waits for the answer as for any question. The trace, the check's activity and the answer
-// Update show in the history which way it went.
-func (r *run) resolveCutOff(spec twnm.API, args map[string]string, step int) (cutOffVerdict, error) {
+// resolveCutOff finds out whether a call of spec (an unsafe API) cut off with its worker, or
+// sent and left unanswered (unanswered), took effect: its check (twnm.API.Check) is called
+// with the call's arguments it takes; an answer means it did, an empty answer or 404 that it
+// did not, and then it is sent again. Without a check, or when the check fails, the user is
+// asked whether to send it again, and the run waits for the answer as for any question. The
+// trace, the check's activity and the answer Update show in the history which way it went.
+func (r *run) resolveCutOff(spec twnm.API, args map[string]string, step int, unanswered bool) (cutOffVerdict, error) {
+	when := "before its worker was lost"
+	if unanswered {
+		when = "though it gave no answer"
+	}
 	if check, ok := r.apis[spec.Check]; ok && spec.Check != "" && check.CallEffect() == twnm.EffectRead {
 		cargs := map[string]string{}
 		for _, in := range check.Inputs {
@@ -513,15 +561,15 @@ func (r *run) resolveCutOff(spec twnm.API, args map[string]string, step int) (cu
 		notFound := failed && detail.Status == 404
 		switch {
 		case err == nil && !emptyOutput(out.Output):
-			r.trace(TraceCall, true, fmt.Sprintf("%s took effect before its worker was lost: %s found it", spec.Name, check.Name))
+			r.trace(TraceCall, true, fmt.Sprintf("%s took effect %s: %s found it", spec.Name, when, check.Name))
 			return cutOffVerdict{tookEffect: true, out: out}, nil
 		case err == nil || notFound:
-			r.trace(TraceCall, true, fmt.Sprintf("%s did not take effect before its worker was lost (%s found nothing): sending it again", spec.Name, check.Name))
+			r.trace(TraceCall, true, fmt.Sprintf("%s did not take effect %s (%s found nothing): sending it again", spec.Name, when, check.Name))
 			return cutOffVerdict{sendAgain: true}, nil
 		}
 	}
-	question := fmt.Sprintf("My call to %s was cut off when its worker stopped, and it may have gone through (%s cannot tell a repeat from a new request). Should I send it again? Answer yes or no.",
-		spec.Name, spec.Name)
+	question := fmt.Sprintf("My call to %s %s, and it may have gone through (%s cannot tell a repeat from a new request). Should I send it again? Answer yes or no.",
+		spec.Name, cutOffHow(unanswered), spec.Name)
 	answer, answered, err := r.ask(question, nil)
 	switch {
 	case err != nil:

@@ -732,10 +732,28 @@ func unsafeRetrieved(check string) activities.RetrieveResult {
 }
 
 // A call of an API that honours no idempotency key (a POST with no declared effect) whose
-// worker was lost is not sent again blindly: it may have booked already. The run calls the
-// API's check when the catalog names one (found: the call took effect; nothing: it is sent
-// again), else asks the user; never a recombination or feedback against the tool.
+// worker was lost, or that was sent and got no answer (its timeout, a broken connection), is
+// not sent again blindly: it may have booked already. The run calls the API's check when the
+// catalog names one (found: the call took effect; nothing: it is sent again), else asks the
+// user; never a recombination or feedback against the tool.
 func TestQueryWorkflowUnsafeCallCutOff(t *testing.T) {
+	causes := []struct {
+		name  string
+		err   error
+		when  string // how the trace dates what the check found
+		whose string // what the run says happened to the call
+	}{
+		{"worker lost", temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, nil), "before its worker was lost", "its worker was lost mid-call"},
+		{"no answer", temporal.NewNonRetryableApplicationError("weather.Current: no answer within the API's timeout of 2s, after the request was sent",
+			contract.ErrTypeToolOutcomeUnknown, nil, activities.ToolFailure{API: "weather.Current"}), "though it gave no answer", "its call got no answer after it was sent"},
+	}
+	for _, cause := range causes {
+		t.Run(cause.name, func(t *testing.T) { testUnsafeCallCutOff(t, cause.err, cause.when, cause.whose) })
+	}
+	assert.Equal(t, twnm.EffectUnsafe, unsafeRetrieved("").APIs["weather.Current"].CallEffect())
+}
+
+func testUnsafeCallCutOff(t *testing.T, cut error, when, whose string) {
 	notFound := temporal.NewNonRetryableApplicationError("weather.Lookup: HTTP 404", activities.ErrTypeToolRejected, nil,
 		activities.ToolFailure{API: "weather.Lookup", Status: 404})
 	tests := []struct {
@@ -750,7 +768,7 @@ func TestQueryWorkflowUnsafeCallCutOff(t *testing.T) {
 		{name: "no check, no answer", calls: 1, trace: "no answer within"},
 		{name: "no check, the user says no", answer: "no, leave it", calls: 1, trace: `the user answered "no, leave it"`},
 		{name: "no check, the user says yes", answer: "Yes please", calls: 2, answered: true, trace: "the user asked to send it again"},
-		{name: "the check finds it", check: "weather.Lookup", calls: 1, answered: true, trace: "took effect before its worker was lost: weather.Lookup found it",
+		{name: "the check finds it", check: "weather.Lookup", calls: 1, answered: true, trace: "took effect " + when + ": weather.Lookup found it",
 			lookup: func() (activities.CallToolResult, error) { return toolOK(weather), nil }},
 		{name: "the check finds nothing", check: "weather.Lookup", calls: 2, answered: true, trace: "did not take effect",
 			lookup: func() (activities.CallToolResult, error) { return toolOK(map[string]any{"temp_c": nil}), nil }},
@@ -765,7 +783,7 @@ func TestQueryWorkflowUnsafeCallCutOff(t *testing.T) {
 			calls := 0
 			onCall(env, "weather.Current").Return(func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
 				if calls++; calls == 1 {
-					return activities.CallToolResult{}, temporal.NewTimeoutError(enumspb.TIMEOUT_TYPE_HEARTBEAT, nil)
+					return activities.CallToolResult{}, cut
 				}
 				return toolOK(weather), nil
 			}).Times(tt.calls)
@@ -801,14 +819,13 @@ func TestQueryWorkflowUnsafeCallCutOff(t *testing.T) {
 				res := result(t, env)
 				assert.Equal(t, StatusFailed, res.Status)
 				assert.Contains(t, res.Answer, "I did not send it again ("+tt.trace)
-				assert.Contains(t, traceWith(s, "may have taken effect"), "weather.Current: its worker was lost mid-call")
+				assert.Contains(t, traceWith(s, "may have taken effect"), "weather.Current: "+whose)
 				assertNotBlamed(t, s, &fb, "weather.Current")
 			}
 			assert.Equal(t, tt.calls, calls)
 			env.AssertExpectations(t)
 		})
 	}
-	assert.Equal(t, twnm.EffectUnsafe, unsafeRetrieved("").APIs["weather.Current"].CallEffect())
 }
 
 func TestAffirmativeAndEmptyOutput(t *testing.T) {
