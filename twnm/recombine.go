@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -155,11 +156,17 @@ func (r *recombiner) exclude() map[NodeID]bool { return map[NodeID]bool{r.failed
 
 // target is the plan's target after the failed API is replaced by sub (when it was the
 // target).
+// A repair whose new steps change more than the failed API did is refused (see
+// effectRank).
 func (r *recombiner) finish(strategy string, target NodeID, supplies map[NodeID][]Supply, score float64, reason string) (Recombination, bool) {
 	sg := assemble(r.g, target, supplies)
 	sg.Score = score
+	limit := effectRank(r.g, r.failed)
 	for _, a := range sg.APIs {
 		if a == r.failed {
+			return Recombination{}, false
+		}
+		if !slices.Contains(r.nodes, a) && effectRank(r.g, a) > limit {
 			return Recombination{}, false
 		}
 	}
@@ -340,6 +347,24 @@ func (r *recombiner) switchSubgraph(ctx context.Context) (Recombination, bool, s
 		return rec, true, "", nil
 	}
 	return Recombination{}, false, "the new subgraph could not be planned", nil
+}
+
+// effectRank orders what a call of api changes: 0 for a read, 1 for an idempotent write, 2
+// for an unsafe one. A repair replaces a call only by calls of the same rank or a lower one:
+// a read by reads, never by a write that happens to output what it gave (a milestone list by
+// the milestone creation).
+func effectRank(g *Graph, api NodeID) int {
+	n := g.Node(api)
+	if n.API == nil {
+		return 0
+	}
+	switch n.API.CallEffect() {
+	case EffectRead:
+		return 0
+	case EffectIdempotent:
+		return 1
+	}
+	return 2
 }
 
 func findSupply(ins []Supply, param NodeID) (Supply, bool) {

@@ -76,6 +76,44 @@ func TestRecombine(t *testing.T) {
 			strategy: StrategySubgraphSwitch, wantSteps: []string{"CityClimate", "Advice"},
 		},
 		{
+			name: "a read is not replaced by a write that outputs the same",
+			apis: append(travelAPIs(), func() API {
+				a := tool("PinPlace", "city", "latitude longitude") // creates a pin, and answers with its point
+				a.Effect = EffectUnsafe
+				return a
+			}()),
+			target:   "Weather",
+			known:    map[string]string{"address": "Paris", "city": "Paris"},
+			failed:   "Geocoding",
+			wantPlan: []string{"Geocoding", "Weather"},
+			strategy: StrategySubstitution, wantSteps: []string{"OpenGeo", "Weather"},
+		},
+		{
+			name: "a read whose only substitute writes has no alternative",
+			apis: []API{tool("Geocoding", "address", "latitude longitude"), tool("Weather", "latitude longitude", "temperature"),
+				func() API {
+					a := tool("PinPlace", "address", "latitude longitude")
+					a.Effect = EffectIdempotent
+					return a
+				}()},
+			target:   "Weather",
+			known:    map[string]string{"address": "Paris"},
+			failed:   "Geocoding",
+			wantPlan: []string{"Geocoding", "Weather"},
+			wantErr:  "no usable API other than Geocoding provides latitude, longitude",
+		},
+		{
+			name: "a write may be replaced by a safer one",
+			apis: []API{tool("Geocoding", "address", "latitude longitude"),
+				func() API { a := tool("Book", "latitude longitude", "booking_id"); a.Effect = EffectUnsafe; return a }(),
+				func() API { a := tool("BookOnce", "latitude longitude", "booking_id"); a.Effect = EffectIdempotent; return a }()},
+			target:   "Book",
+			known:    map[string]string{"address": "Paris"},
+			failed:   "Book",
+			wantPlan: []string{"Geocoding", "Book"},
+			strategy: StrategySubstitution, wantSteps: []string{"Geocoding", "BookOnce"},
+		},
+		{
 			name:     "no alternative",
 			apis:     []API{tool("Geocoding", "address", "latitude longitude"), tool("Weather", "latitude longitude", "temperature")},
 			target:   "Weather",
