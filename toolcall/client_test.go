@@ -861,3 +861,48 @@ func TestCallUnsafeOutcomeUnknown(t *testing.T) {
 		})
 	}
 }
+
+// A write never runs with nothing to write: a required input of an API that changes state
+// refuses blank text, [], {} and null before the call; a read takes what it is given.
+func TestCallRefusesEmptyWrites(t *testing.T) {
+	api := func(base, method string) toolspec.API {
+		return toolspec.API{Name: "kg.CreateEntities", Endpoint: endpoint(method, "/entities", base), Inputs: []toolspec.Param{
+			{Name: "entities", Type: "array", In: toolspec.InBody, Required: true},
+			{Name: "note", In: toolspec.InQuery, Required: true},
+			{Name: "meta", Type: "object", In: toolspec.InBody},
+		}}
+	}
+	tests := []struct {
+		name   string
+		method string
+		args   map[string]string
+		param  string // "" when the call goes through
+	}{
+		{"empty array", "POST", map[string]string{"entities": "[]", "note": "n"}, "entities"},
+		{"spaced empty array", "POST", map[string]string{"entities": " [ ] ", "note": "n"}, "entities"},
+		{"blank text", "POST", map[string]string{"entities": `[{"name":"Rome"}]`, "note": "  "}, "note"},
+		{"something to write", "POST", map[string]string{"entities": `[{"name":"Rome"}]`, "note": "n", "meta": "{}"}, ""},
+		{"a read takes an empty list", "GET", map[string]string{"entities": "[]", "note": "n"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := newRecorder(t, nil)
+			a := api(rec.URL, tt.method)
+			if tt.method == "GET" {
+				a.Inputs[0].In = toolspec.InQuery
+			}
+			_, err := (&toolcall.Client{}).Call(context.Background(), a, tt.args, toolcall.CallOptions{})
+			if tt.param == "" {
+				require.NoError(t, err)
+				assert.Len(t, rec.requests(), 1)
+				return
+			}
+			require.ErrorIs(t, err, toolcall.ErrInvalidInput)
+			var e *toolcall.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, tt.param, e.Param)
+			assert.Contains(t, err.Error(), "is empty, and kg.CreateEntities changes state")
+			assert.Empty(t, rec.requests(), "an empty write never reaches the tool")
+		})
+	}
+}

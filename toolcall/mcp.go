@@ -65,6 +65,9 @@ func typedArgs(api toolspec.API, args map[string]string) (map[string]any, error)
 		if err != nil {
 			return nil, invalidInput(api.Name, p.Name, "parameter %s: %v", p.Name, err)
 		}
+		if err := emptyRequired(api, p, t); err != nil {
+			return nil, err
+		}
 		out[p.Name] = t
 	}
 	return out, nil

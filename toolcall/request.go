@@ -78,6 +78,9 @@ func buildRequest(ctx context.Context, api toolspec.API, args map[string]string)
 		if err != nil {
 			return nil, invalidInput(api.Name, p.Name, "parameter %s: %v", p.Name, err)
 		}
+		if err := emptyRequired(api, p, typed); err != nil {
+			return nil, err
+		}
 		if s, ok := typed.(string); ok {
 			v = s // as the schema spells it, where it lists the values
 		}
@@ -247,4 +250,32 @@ func inputNames(ps []toolspec.Param) string {
 		names[i] = p.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// emptyRequired refuses an empty value (blank text, [], {}, null) for a required input of an
+// API that changes state: a write with nothing to write (creating the entities []) runs,
+// succeeds and does nothing, and the run would report it done.
+func emptyRequired(api toolspec.API, p toolspec.Param, v any) *Error {
+	if !p.Required || api.CallEffect() == toolspec.EffectRead {
+		return nil
+	}
+	if raw, ok := v.(json.RawMessage); ok {
+		v = nil // null, and what does not decode
+		_ = json.Unmarshal(raw, &v)
+	}
+	empty := false
+	switch v := v.(type) {
+	case nil:
+		empty = true
+	case string:
+		empty = strings.TrimSpace(v) == ""
+	case []any:
+		empty = len(v) == 0
+	case map[string]any:
+		empty = len(v) == 0
+	}
+	if !empty {
+		return nil
+	}
+	return invalidInput(api.Name, p.Name, "required parameter %s is empty, and %s changes state: a write never runs with nothing to write", p.Name, api.Name)
 }
