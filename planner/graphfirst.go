@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/naviagent/navi/toolspec"
 )
 
 // Budgets of the actions that could otherwise loop; Project enforces them.
@@ -266,7 +268,7 @@ func Summarize(c Context, api string) string {
 	sort.Strings(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s: %v", k, out[k])
+		parts[i] = k + ": " + toolspec.ValueText(out[k])
 	}
 	return fmt.Sprintf("%s answered: %s.", api, strings.Join(parts, "; "))
 }

@@ -1,6 +1,11 @@
 package toolspec
 
-import "strings"
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
 
 // Kind is what a parameter's catalog type says its value is, however the catalog writes the
 // type ("integer", "int64", "NUMBER", "bool").
@@ -35,3 +40,23 @@ func TypeKind(typ string) Kind {
 
 // Numeric reports whether k is an integer's or a number's.
 func (k Kind) Numeric() bool { return k == KindInteger || k == KindNumber }
+
+// ValueText is how a value of a tool's answer reads in an answer or a trace: text as it is,
+// numbers in their shortest form, booleans as true or false, null as null, and lists and
+// objects as compact JSON (never Go's map[k:v]).
+func ValueText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	if b, err := json.Marshal(v); err == nil {
+		return string(b)
+	}
+	return fmt.Sprint(v)
+}

@@ -165,7 +165,7 @@ func TestUnsafeCallCutOffByACrash(t *testing.T) {
 				assert.Equal(t, "rsv-rome", res.Results[word+".Reserve"]["reservation_id"], "the check's answer stands for the call's")
 				assert.Contains(t, strings.Join(trace, "\n"), "took effect "+when+": "+word+".FindReservation found it")
 			} else {
-				assert.Equal(t, workflows.StatusFailed, res.Status, "not knowing, the run books nothing in its place")
+				assert.Equal(t, workflows.StatusDeclined, res.Status, "not knowing, the run books nothing in its place; the user declined")
 				assert.Contains(t, res.Answer, "I did not send it again")
 				assert.Contains(t, strings.Join(trace, "\n"), `the user answered "no" to sending it again`)
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -229,7 +229,11 @@ func (r *run) cutOff(api string, cut *errCutOff) error {
 			if cut.unanswered {
 				what = "no answer came back"
 			}
-			return &errEndRun{status: StatusFailed, answer: fmt.Sprintf(
+			status := StatusFailed
+			if cut.declined && r.truthful() {
+				status = StatusDeclined
+			}
+			return &errEndRun{status: status, answer: fmt.Sprintf(
 				"I sent %s, but %s, and it may have gone through. I did not send it again (%s), nor anything in its place. Check %s before asking again.",
 				cut.api, what, cut.reason, cut.api)}
 		}
@@ -413,6 +417,7 @@ type errCutOff struct {
 	losses     int
 	mayHaveRun bool
 	unanswered bool
+	declined   bool
 	reason     string
 	last       error
 }
@@ -479,7 +484,7 @@ func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
 				case v.tookEffect:
 					return v.out, nil
 				case !v.sendAgain:
-					return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err, reason: v.reason}
+					return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err, reason: v.reason, declined: v.declined}
 				}
 			}
 			if losses > MaxWorkerLosses {
@@ -496,7 +501,7 @@ func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
 			case v.tookEffect:
 				return v.out, nil
 			case !v.sendAgain:
-				return out, &errCutOff{api: spec.Name, mayHaveRun: true, unanswered: true, last: err, reason: v.reason}
+				return out, &errCutOff{api: spec.Name, mayHaveRun: true, unanswered: true, last: err, reason: v.reason, declined: v.declined}
 			}
 			// It did not take effect: an attempt like any other, which counts.
 			if failures++; failures >= int(policy.MaximumAttempts) {
@@ -535,6 +540,7 @@ type cutOffVerdict struct {
 	tookEffect bool
 	out        contract.CallToolResult
 	sendAgain  bool
+	declined   bool // the user said not to send it again
 	reason     string
 }
 
@@ -577,7 +583,7 @@ func (r *run) resolveCutOff(spec twnm.API, args map[string]string, step int, una
 	case !answered:
 		return cutOffVerdict{reason: fmt.Sprintf("no answer within %s to whether to send it again", r.req.ClarifyDeadline)}, nil
 	case !affirmative(answer):
-		return cutOffVerdict{reason: fmt.Sprintf("the user answered %q to sending it again", answer)}, nil
+		return cutOffVerdict{declined: true, reason: fmt.Sprintf("the user answered %q to sending it again", answer)}, nil
 	}
 	r.trace(TraceCall, true, fmt.Sprintf("%s: the user asked to send it again", spec.Name))
 	return cutOffVerdict{sendAgain: true}, nil
@@ -836,17 +842,7 @@ func (r *run) awaitFeedback() {
 
 // scalar renders an output value as an input value: numbers without exponent, strings as
 // they are, anything else as JSON-ish text.
-func scalar(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case float64:
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return fmt.Sprint(v)
-}
+func scalar(v any) string { return toolspec.ValueText(v) }
 
 // describe renders an output map in one line, keys sorted, long values cut.
 func describe(out map[string]any) string {

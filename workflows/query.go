@@ -5,6 +5,7 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -338,17 +339,45 @@ func (r *run) decide() (planner.Result, error) {
 	return res, nil
 }
 
+// truthfulStatusChange marks runs whose status says what their answer is: answered only when
+// every part of the request was served with a result, partial when some part was not,
+// failed when no chain ran to its end, declined when the user said no.
+const (
+	truthfulStatusChange  = "truthful-status"
+	truthfulStatusVersion = 1
+)
+
+// truthful reports whether this run's statuses follow truthfulStatusChange.
+func (r *run) truthful() bool {
+	return workflow.GetVersion(r.ctx, truthfulStatusChange, workflow.DefaultVersion, truthfulStatusVersion) != workflow.DefaultVersion
+}
+
 // answerStatus is the status of a run the planner answers now.
 func (r *run) answerStatus() string {
+	truthful := r.truthful()
 	switch {
 	case len(r.pc.Completed) > 0:
+		if truthful && r.partUnanswered() {
+			return StatusPartial
+		}
 		return StatusAnswered
 	case len(r.pc.Failed) > 0:
 		return StatusFailed
 	case len(r.pc.Recalled) > 0 && len(r.pc.Candidates) == 0:
 		return StatusNoTools
+	case truthful: // an answer with no chain behind it ("I could not complete the request")
+		return StatusFailed
 	}
 	return StatusAnswered
+}
+
+// partUnanswered reports whether a part of the request has no answer: no tool serves it
+// (Unserved), or the API that serves it has no result.
+func (r *run) partUnanswered() bool {
+	if len(r.pc.Unserved) > 0 {
+		return true
+	}
+	return slices.ContainsFunc(r.pc.Parts, func(api string) bool { _, ok := r.pc.Results[api]; return !ok })
 }
 
 // clarify asks the user and waits, durably, for the answer Update or the deadline.

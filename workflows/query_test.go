@@ -815,9 +815,14 @@ func testUnsafeCallCutOff(t *testing.T, cut error, when, whose string) {
 				assert.Equal(t, StatusAnswered, res.Status)
 				assert.Equal(t, 21.5, res.Results["weather.Current"]["temp_c"])
 			} else {
-				// Not knowing, the run stops: another tool in its place might book twice.
+				// Not knowing, the run stops: another tool in its place might book twice. The
+				// user's no is a decline, not a failure.
 				res := result(t, env)
-				assert.Equal(t, StatusFailed, res.Status)
+				want := StatusFailed
+				if tt.answer != "" {
+					want = StatusDeclined
+				}
+				assert.Equal(t, want, res.Status)
 				assert.Contains(t, res.Answer, "I did not send it again ("+tt.trace)
 				assert.Contains(t, traceWith(s, "may have taken effect"), "weather.Current: "+whose)
 				assertNotBlamed(t, s, &fb, "weather.Current")
@@ -967,7 +972,8 @@ func TestQueryWorkflowCallsIndependentStepsAtOnce(t *testing.T) {
 }
 
 // A part of the request that fails for good, with no recombination, does not stop the final
-// step's chain: the run answers, and the observation says what failed.
+// step's chain: the run answers, and the observation says what failed. The answer covers
+// part of the request, and the status says so.
 func TestQueryWorkflowOtherPartFailsAlone(t *testing.T) {
 	p := &scriptedPlanner{decisions: []planner.Decision{
 		{Action: planner.RetrieveAPI, RecallDescription: "weather"},
@@ -976,7 +982,7 @@ func TestQueryWorkflowOtherPartFailsAlone(t *testing.T) {
 	}}
 	env := newEnv(t, p)
 	res := retrieved("Rome")
-	res.Candidates[0].Plan = branchPlan()
+	res.Candidates[0].Plan, res.Branches = branchPlan(), []string{"opengeo.Locate"}
 	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
 	onCall(env, "opengeo.Locate").Return(activities.CallToolResult{},
 		temporal.NewNonRetryableApplicationError("opengeo.Locate: 404", activities.ErrTypeToolRejected, nil)).Once()
@@ -988,7 +994,7 @@ func TestQueryWorkflowOtherPartFailsAlone(t *testing.T) {
 	(&feedbackSink{}).on(env)
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?", NoInertia: true})
 	out := result(t, env)
-	require.Equal(t, StatusAnswered, out.Status, out.Answer)
+	require.Equal(t, StatusPartial, out.Status, out.Answer)
 	assert.ElementsMatch(t, []string{"geo.Geocode", "weather.Current"}, state(t, env).ToolsUsed)
 	require.Len(t, p.seen, 3)
 	assert.Contains(t, p.seen[2].Observation, "opengeo.Locate failed")
@@ -1205,6 +1211,50 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 			require.Len(t, decided, 3)
 			assert.True(t, strings.HasPrefix(decided[0], "inertia decided retrieve_api"), decided[0])
 			assert.True(t, strings.HasPrefix(decided[1], "inertia decided call_api weather.Current"), decided[1])
+		})
+	}
+}
+
+// The status says what the answer is: answered when the chain ran and every part of the
+// request has its answer, partial when a part found no tool, failed when the planner ends
+// with no chain run to its end ("I could not complete the request").
+func TestQueryWorkflowTruthfulStatus(t *testing.T) {
+	tests := []struct {
+		name      string
+		unserved bool // a part of the request finds no tool
+		noChain  bool // the planner answers before any chain ran
+		want     string
+	}{
+		{name: "every part answered", want: StatusAnswered},
+		{name: "a part found no tool", unserved: true, want: StatusPartial},
+		{name: "no chain ran: the city never came", noChain: true, want: StatusFailed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			decisions := []planner.Decision{{Action: planner.RetrieveAPI, RecallDescription: "weather"}}
+			if !tt.noChain {
+				decisions = append(decisions, planner.Decision{Action: planner.CallAPI, TargetAPI: "weather.Current"})
+			}
+			decisions = append(decisions, planner.Decision{Action: planner.DirectAnswer, Answer: "Here is what I found."})
+			env := newEnv(t, &scriptedPlanner{decisions: decisions})
+			res := retrieved("Rome")
+			if tt.noChain {
+				res = retrieved("") // the city is missing: answering at once is not a guess
+			}
+			if tt.unserved {
+				res.SubGoals = append(res.SubGoals, activities.SubGoal{Text: "book me a dentist", Relevant: false})
+			}
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+			if !tt.noChain {
+				onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+				onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+				(&feedbackSink{}).on(env)
+			}
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome and book me a dentist", NoInertia: true})
+			out := result(t, env)
+			assert.Equal(t, tt.want, out.Status, out.Answer)
+			assert.Equal(t, tt.want, state(t, env).Status)
+			env.AssertExpectations(t)
 		})
 	}
 }

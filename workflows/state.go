@@ -13,8 +13,10 @@ const (
 	StatusRunning          = "running"
 	StatusWaiting          = "waiting_for_user" // a clarify_intent question is pending
 	StatusAnswered         = "answered"
+	StatusPartial          = "partial"               // some parts of the request answered; the answer says which were not
 	StatusNoTools          = "no_tools"              // the graph holds nothing that matches the query
-	StatusFailed           = "failed"                // the tools needed stayed broken and no recombination helped
+	StatusFailed           = "failed"                // the tools needed stayed broken and no recombination helped, or the chain never completed
+	StatusDeclined         = "declined"              // the user said no to what the run asked to do
 	StatusClarifyTimeout   = "clarification_timeout" // the user did not answer before the deadline
 	StatusBudgetExhausted  = "budget_exhausted"      // the step budget ran out before an answer
 	StatusContinuedAsNew   = "continued"             // the run went on in a new run of the same workflow
