@@ -125,8 +125,9 @@ func (e *Error) redact(secret string) *Error {
 	return e
 }
 
-// redactValue takes secret out of every string of a decoded JSON value, in place where it
-// can: a tool that echoes its key must not put it in a history.
+// redactValue takes secret out of every string of a decoded JSON value, object keys
+// included, in place where it can: a tool that echoes its key must not put it in a history,
+// nor, as a key, in the outputs the graph learns.
 func redactValue(v any, secret string) any {
 	switch x := v.(type) {
 	case string:
@@ -134,6 +135,17 @@ func redactValue(v any, secret string) any {
 	case map[string]any:
 		for k, e := range x {
 			x[k] = redactValue(e, secret)
+		}
+		var keyed []string
+		for k := range x {
+			if redacted(k, secret) != k {
+				keyed = append(keyed, k)
+			}
+		}
+		for _, k := range keyed {
+			e := x[k]
+			delete(x, k)
+			x[redacted(k, secret)] = e
 		}
 	case []any:
 		for i, e := range x {

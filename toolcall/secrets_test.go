@@ -33,8 +33,11 @@ const canary = "canary-Zx9 q&k" // a space and an ampersand, so the query encodi
 func TestCallSendsTheSecretAndNothingElse(t *testing.T) {
 	echo := func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
+		// The credential comes back as values, and as keys (a tool that echoes its request
+		// headers as an object).
 		_ = json.NewEncoder(w).Encode(map[string]any{"auth": r.Header.Get("Authorization"), "key": r.URL.Query().Get("api_key"),
-			"x": r.Header.Get("X-Api-Key"), "nested": []any{map[string]any{"k": r.URL.RawQuery}}})
+			"x": r.Header.Get("X-Api-Key"), "nested": []any{map[string]any{"k": r.URL.RawQuery}},
+			"seen": map[string]any{r.Header.Get("Authorization") + r.Header.Get("X-Api-Key") + r.URL.Query().Get("api_key"): true}})
 	}
 	tests := []struct {
 		auth  toolspec.Auth
