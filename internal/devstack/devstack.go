@@ -13,6 +13,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -319,7 +320,7 @@ func stale(o Options, s *service) bool {
 // It succeeds when nothing runs.
 func Down(stateDir string, out io.Writer) error {
 	var errs []error
-	for _, name := range []string{"worker", "toolworld", "temporal", "neo4j"} {
+	for _, name := range slices.Backward(serviceNames) {
 		pidFile := filepath.Join(stateDir, "run", name+".pid")
 		pid, err := readPid(pidFile)
 		if errors.Is(err, os.ErrNotExist) {
@@ -367,10 +368,14 @@ func stop(pid int, grace time.Duration) error {
 	return nil
 }
 
+// serviceNames are the services a stack may run, in the order they start: Down stops them in
+// the reverse order, the worker first.
+var serviceNames = []string{"temporal", "neo4j", "toolworld", "codec", "worker"}
+
 // Status is one line per service: running or not, with its pid.
 func Status(stateDir string) []string {
 	var lines []string
-	for _, name := range []string{"temporal", "neo4j", "toolworld", "worker"} {
+	for _, name := range serviceNames {
 		pid, err := readPid(filepath.Join(stateDir, "run", name+".pid"))
 		switch {
 		case err != nil:

@@ -84,7 +84,7 @@ func TestDownCleansStalePidFilesAndLeavesStrangersAlone(t *testing.T) {
 	assert.Empty(t, out.String(), "nothing was running")
 	pids, _ := filepath.Glob(filepath.Join(run, "*.pid"))
 	assert.Empty(t, pids)
-	assert.Equal(t, []string{"temporal  stopped", "neo4j     stopped", "toolworld stopped", "worker    stopped"}, Status(state))
+	assert.Equal(t, []string{"temporal  stopped", "neo4j     stopped", "toolworld stopped", "codec     stopped", "worker    stopped"}, Status(state))
 }
 
 func TestDownStopsTheWholeProcessGroup(t *testing.T) {
@@ -235,4 +235,36 @@ func TestStale(t *testing.T) {
 	write(s.binary, start.Add(time.Minute))
 	assert.True(t, stale(o, s), "rebuilt after the process started")
 	assert.False(t, stale(o, &service{name: "neo4j"}), "a service of no binary of ours")
+}
+
+// The codec server a stack with payload keys starts is listed by Status and stopped by Down
+// (make down), as every other service.
+func TestDownStopsTheCodecServer(t *testing.T) {
+	state, root := t.TempDir(), t.TempDir()
+	// A stand-in navi: run as `navi codec-server ...`, its command line carries the marker.
+	script := filepath.Join(root, "bin", "navi")
+	require.NoError(t, os.MkdirAll(filepath.Dir(script), 0o755))
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 300 &\nwait\n"), 0o755))
+	o := Options{Root: root, StateDir: state, Codec: true}
+	require.NoError(t, o.defaults())
+	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
+	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
+	var codec *service
+	for _, s := range o.services(o.endpoints()) {
+		if s.name == "codec" {
+			codec = s
+		}
+	}
+	require.NotNil(t, codec)
+	pid, exited, err := start(o, codec)
+	require.NoError(t, err)
+	require.Eventually(t, func() bool { _, ok := running(o, codec); return ok }, 20*time.Second, 50*time.Millisecond)
+	assert.Contains(t, Status(state), "codec     running (pid "+strconv.Itoa(pid)+")")
+
+	var out bytes.Buffer
+	require.NoError(t, Down(state, &out))
+	assert.Equal(t, "codec     stopped (pid "+strconv.Itoa(pid)+")\n", out.String())
+	<-exited
+	assert.False(t, groupAlive(pid))
+	assert.Contains(t, Status(state), "codec     stopped")
 }
