@@ -236,7 +236,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	if err != nil {
 		return RetrieveResult{}, graphError(err)
 	}
-	res := RetrieveResult{APIs: map[string]twnm.API{}}
+	res := RetrieveResult{APIs: map[string]twnm.API{}, Skipped: found.Skipped}
 	for _, goal := range found.Goals {
 		res.SubGoals = append(res.SubGoals, subGoalOf(goal))
 	}

@@ -48,6 +48,8 @@ type RetrieveResult struct {
 	SubgraphAPIs int `json:"subgraph_apis"`
 	// SubGoals are the parts of the request retrieval searched for, the whole request last.
 	SubGoals []SubGoal `json:"sub_goals,omitempty"`
+	// Skipped is how many parts of a long request retrieval did not read (recall.MaxClauses).
+	Skipped int `json:"skipped,omitempty"`
 	// Head is the head of the request's last part, what it asks for without the things it
 	// asks about ("the current weather" of "the current weather at the best hotel"), when
 	// that part has one; its best tool ends the chain when it consumes what the rest finds.

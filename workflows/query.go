@@ -469,6 +469,9 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 			goals[i] = g.String()
 		}
 		msg := "sub-goals: " + strings.Join(goals, "; ")
+		if res.Skipped > 0 {
+			msg += fmt.Sprintf("; the request is long: retrieval read its first parts and its last, and left out %d", res.Skipped)
+		}
 		if res.Head != nil {
 			msg += "; its last part asks for " + res.Head.String()
 		}

@@ -1258,3 +1258,21 @@ func TestQueryWorkflowTruthfulStatus(t *testing.T) {
 		})
 	}
 }
+
+// A long request's retrieval read only some of its parts: the trace says so.
+func TestQueryWorkflowTracesSkippedParts(t *testing.T) {
+	env := newEnv(t, &scriptedPlanner{decisions: []planner.Decision{
+		{Action: planner.RetrieveAPI, RecallDescription: "weather"},
+		{Action: planner.CallAPI, TargetAPI: "weather.Current"},
+		{Action: planner.DirectAnswer, Answer: "21.5 °C in Rome."},
+	}})
+	res := retrieved("Rome")
+	res.SubGoals, res.Skipped = []activities.SubGoal{{Text: "weather in Rome", Relevant: true}}, 7
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+	(&feedbackSink{}).on(env)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", NoInertia: true})
+	require.Equal(t, StatusAnswered, result(t, env).Status)
+	assert.NotEmpty(t, traceWith(state(t, env), "retrieval read its first parts and its last, and left out 7"))
+}

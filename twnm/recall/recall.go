@@ -201,6 +201,8 @@ type Result struct {
 	// Focus is the head of the last clause (see subgoal.Focus) with its candidates, nil when
 	// the clause has none: what the request asks for, without the things it asks about.
 	Focus *Goal `json:"focus,omitempty"`
+	// Skipped is how many clauses of a long request retrieval did not read (see MaxClauses).
+	Skipped int `json:"skipped,omitempty"`
 }
 
 // Without removes the APIs of names from the candidates of every sub-goal and of the head, in
@@ -343,8 +345,45 @@ func RetrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 	return retrieveGoals(ctx, src, emb, goals, o)
 }
 
+// MaxClauses is how many clauses of a request retrieval reads: the first MaxClauses−1 and the
+// last (where a request's final step usually is). A request of hundreds of clauses (a pasted
+// document) would otherwise cost hundreds of searches and a subgraph of every tool; the
+// result says how many were left out (Result.Skipped).
+const MaxClauses = 12
+
+// boundClauses keeps MaxClauses of goals' clauses (see MaxClauses) and the whole request, whose
+// text becomes that of the kept clauses; skipped is how many clauses it left out.
+func boundClauses(goals []subgoal.Goal) (kept []subgoal.Goal, skipped int) {
+	var clauses []subgoal.Goal
+	var whole *subgoal.Goal
+	for i, g := range goals {
+		if g.Whole {
+			whole = &goals[i]
+		} else {
+			clauses = append(clauses, g)
+		}
+	}
+	if len(clauses) <= MaxClauses {
+		return goals, 0
+	}
+	skipped = len(clauses) - MaxClauses
+	kept = append(slices.Clone(clauses[:MaxClauses-1]), clauses[len(clauses)-1])
+	if whole != nil {
+		w := *whole
+		texts := make([]string, len(kept))
+		for i, g := range kept {
+			texts[i] = g.Text
+		}
+		w.Text = strings.Join(texts, " ")
+		w.Values = subgoal.Values(w.Text)
+		kept = append(kept, w)
+	}
+	return subgoal.Renumber(kept), skipped
+}
+
 func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (*Result, error) {
 	r := newRanker(src, emb, o)
+	goals, skipped := boundClauses(goals)
 	goals, err := confirm(ctx, r, goals)
 	if err != nil {
 		return nil, err
@@ -352,7 +391,7 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 	if goals, err = splitLists(ctx, r, goals); err != nil {
 		return nil, err
 	}
-	res := &Result{}
+	res := &Result{Skipped: skipped}
 	for range len(goals) { // each round merges two goals or stops
 		if res.Goals, err = r.rank(ctx, goals); err != nil {
 			return nil, err
