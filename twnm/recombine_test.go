@@ -16,6 +16,12 @@ func stepNames(p Plan) []string {
 	return out
 }
 
+// withEffect is a with the effect e.
+func withEffect(a API, e string) API {
+	a.Effect = e
+	return a
+}
+
 func TestRecombine(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -77,11 +83,8 @@ func TestRecombine(t *testing.T) {
 		},
 		{
 			name: "a read is not replaced by a write that outputs the same",
-			apis: append(travelAPIs(), func() API {
-				a := tool("PinPlace", "city", "latitude longitude") // creates a pin, and answers with its point
-				a.Effect = EffectUnsafe
-				return a
-			}()),
+			// PinPlace creates a pin, and answers with its point.
+			apis:     append(travelAPIs(), withEffect(tool("PinPlace", "city", "latitude longitude"), EffectUnsafe)),
 			target:   "Weather",
 			known:    map[string]string{"address": "Paris", "city": "Paris"},
 			failed:   "Geocoding",
@@ -91,11 +94,7 @@ func TestRecombine(t *testing.T) {
 		{
 			name: "a read whose only substitute writes has no alternative",
 			apis: []API{tool("Geocoding", "address", "latitude longitude"), tool("Weather", "latitude longitude", "temperature"),
-				func() API {
-					a := tool("PinPlace", "address", "latitude longitude")
-					a.Effect = EffectIdempotent
-					return a
-				}()},
+				withEffect(tool("PinPlace", "address", "latitude longitude"), EffectIdempotent)},
 			target:   "Weather",
 			known:    map[string]string{"address": "Paris"},
 			failed:   "Geocoding",
@@ -105,8 +104,8 @@ func TestRecombine(t *testing.T) {
 		{
 			name: "a write may be replaced by a safer one",
 			apis: []API{tool("Geocoding", "address", "latitude longitude"),
-				func() API { a := tool("Book", "latitude longitude", "booking_id"); a.Effect = EffectUnsafe; return a }(),
-				func() API { a := tool("BookOnce", "latitude longitude", "booking_id"); a.Effect = EffectIdempotent; return a }()},
+				withEffect(tool("Book", "latitude longitude", "booking_id"), EffectUnsafe),
+				withEffect(tool("BookOnce", "latitude longitude", "booking_id"), EffectIdempotent)},
 			target:   "Book",
 			known:    map[string]string{"address": "Paris"},
 			failed:   "Book",

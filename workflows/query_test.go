@@ -1220,7 +1220,7 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 // with no chain run to its end ("I could not complete the request").
 func TestQueryWorkflowTruthfulStatus(t *testing.T) {
 	tests := []struct {
-		name      string
+		name     string
 		unserved bool // a part of the request finds no tool
 		noChain  bool // the planner answers before any chain ran
 		want     string
