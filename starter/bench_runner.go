@@ -61,6 +61,17 @@ func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task
 		switch {
 		case rec.Answered >= maxAnswers:
 			ex.Error = fmt.Sprintf("not answered: %d answers given already", maxAnswers)
+		case st.Confirm != "":
+			// The user asked for the task: a call of its gold chain is approved, any other not.
+			text := "no"
+			if slices.Contains(user.chain, st.Confirm) {
+				text = "yes"
+			}
+			if _, err := sendAnswer(ctx, r.tc, id, text); err != nil {
+				ex.Error = err.Error()
+				break
+			}
+			ex.Answer = text
 		default:
 			text := user.answer(st.Params)
 			if text == "" {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -192,7 +193,20 @@ func (a agentAsker) ask(ctx context.Context, q agenteval.Question) (agenteval.Re
 	}
 	// waitResult calls back on this goroutine: no lock needed.
 	qr, err := waitResult(ctx, a.tc, run, func(p workflows.Pending) {
-		res.Run.Asked = append(res.Run.Asked, p.Params)
+		if p.Confirm == "" {
+			res.Run.Asked = append(res.Run.Asked, p.Params)
+			return
+		}
+		// A run asks to approve a write: the user who asked for it approves a call of the
+		// chain that serves the question, and no other.
+		answer := "no"
+		if slices.Contains(q.APIs(), p.Confirm) {
+			answer = "yes"
+		}
+		res.Run.Confirmed = append(res.Run.Confirmed, p.Confirm+": "+answer)
+		if _, err := sendAnswer(ctx, a.tc, id, answer); err != nil {
+			res.Run.Confirmed = append(res.Run.Confirmed, "(answer not sent: "+err.Error()+")")
+		}
 	})
 	res.Seconds = time.Since(start).Seconds()
 	if err != nil {

@@ -15,7 +15,9 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"github.com/naviagent/navi/contract"
+	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -47,6 +49,8 @@ func ask(args []string, s streams) error {
 	c.fs.IntVar(&req.MaxSteps, "max-steps", 0, fmt.Sprintf("bound on planner decisions (default %d)", workflows.DefaultMaxSteps))
 	c.fs.IntVar(&req.MaxParallel, "max-parallel", 0, "bound on the tool calls that run at once; 1 runs them one after another (default: unbounded)")
 	c.fs.DurationVar(&req.ClarifyDeadline, "clarify-deadline", 0, fmt.Sprintf("how long the run waits for an answer to its question (default %s)", workflows.DefaultClarifyDeadline))
+	c.fs.StringVar(&req.Confirm, "confirm", config.Getenv("NAVI_CONFIRM", ""),
+		"which calls the run asks you to approve, for APIs whose catalog sets none: never, destructive (destructive calls, and writes fed by another call's output) or writes (NAVI_CONFIRM; default destructive)")
 	pos, err := c.parse(args, 1, -1, `a query: navi ask [flags] "<query>"`)
 	if err != nil {
 		return err
@@ -75,6 +79,8 @@ func checkRequest(req workflows.QueryRequest) error {
 		return fmt.Errorf("%w: -search %q: want alphabeta or heuristic", errUsage, req.Search)
 	case req.MaxSteps < 0:
 		return fmt.Errorf("%w: -max-steps %d: want a positive number", errUsage, req.MaxSteps)
+	case twnm.CheckConfirm(req.Confirm) != nil:
+		return fmt.Errorf("%w: -%v", errUsage, twnm.CheckConfirm(req.Confirm))
 	case req.MaxParallel < 0:
 		return fmt.Errorf("%w: -max-parallel %d: want a positive number", errUsage, req.MaxParallel)
 	case req.ClarifyDeadline < 0:

@@ -114,6 +114,10 @@ type API struct {
 	// MCP, when set, says that a Model Context Protocol server serves the API: a call goes
 	// to that server's tool, not to an HTTP endpoint.
 	MCP *MCPTool `json:"mcp,omitempty"`
+	// Confirm is which calls of this API a run asks the user to confirm before sending them
+	// (ConfirmNever, ConfirmDestructive, ConfirmWrites); empty leaves it to the catalog's
+	// Confirm, then to the operator's default (see NeedsConfirm).
+	Confirm string `json:"confirm,omitempty"`
 	// Check names the API of the same catalog that tells whether a call of this one took
 	// effect, for an API that honours no idempotency key (EffectUnsafe): it reads, takes
 	// some of this API's inputs by the same names, and answers with what the call made, or
@@ -136,6 +140,58 @@ const (
 	EffectIdempotent = "idempotent" // changes something once per Idempotency-Key: a repeat with the key is safe
 	EffectUnsafe     = "unsafe"     // changes something and honours no key: a repeat may do it twice
 )
+
+// Confirmation policies (API.Confirm, Catalog.Confirm, the operator's default): which calls a
+// run asks the user to confirm, showing the call and its arguments, before it sends them.
+const (
+	ConfirmNever       = "never"       // none
+	ConfirmDestructive = "destructive" // destructive calls, and writes whose inputs another call produced (the default)
+	ConfirmWrites      = "writes"      // every call that changes state
+)
+
+// Destructive reports whether a call of a deletes or overwrites what it acts on: an HTTP
+// DELETE, or an API tagged "destructive" (an MCP tool's destructiveHint).
+func (a API) Destructive() bool {
+	if a.Endpoint != nil && a.Endpoint.Method == "DELETE" {
+		return true
+	}
+	for _, t := range a.Tags {
+		if t == "destructive" {
+			return true
+		}
+	}
+	return false
+}
+
+// NeedsConfirm reports whether a call of a needs the user's yes before it is sent, under
+// a.Confirm, or policy where a sets none ("" is ConfirmDestructive). fed says that another
+// call's output is among its arguments: a write acting on what a read found (deleting the
+// entities a search returned) is the user's to approve, not the planner's. A read never
+// needs it.
+func (a API) NeedsConfirm(policy string, fed bool) bool {
+	if a.CallEffect() == EffectRead {
+		return false
+	}
+	if a.Confirm != "" {
+		policy = a.Confirm
+	}
+	switch policy {
+	case ConfirmNever:
+		return false
+	case ConfirmWrites:
+		return true
+	}
+	return a.Destructive() || fed
+}
+
+// CheckConfirm reports whether policy is a confirmation policy ("" included).
+func CheckConfirm(policy string) error {
+	switch policy {
+	case "", ConfirmNever, ConfirmDestructive, ConfirmWrites:
+		return nil
+	}
+	return fmt.Errorf("confirm is %q, want never, destructive or writes", policy)
+}
 
 // CallEffect is a.Effect, or the effect its method implies: read for GET, HEAD and OPTIONS
 // (and an API with no endpoint), unsafe for the others.
@@ -193,6 +249,9 @@ func absoluteURL(s string) bool {
 type Catalog struct {
 	Name string `json:"name"`
 	APIs []API  `json:"apis"`
+	// Confirm is the confirmation policy of the catalog's APIs that set none (API.Confirm);
+	// DecodeCatalog gives it to them.
+	Confirm string `json:"confirm,omitempty"`
 }
 
 // Validate reports the first record that cannot become a graph node, naming it and its field,
@@ -416,6 +475,9 @@ func (a API) validateCall() error {
 	default:
 		return fmt.Errorf("field effect is %q, want read, idempotent or unsafe", a.Effect)
 	}
+	if err := CheckConfirm(a.Confirm); err != nil {
+		return fmt.Errorf("field %w", err)
+	}
 	if au := a.Auth; au != nil {
 		switch {
 		case au.Scheme != AuthBearer && au.Scheme != AuthHeader && au.Scheme != AuthQuery && au.Scheme != AuthBasic:
@@ -504,6 +566,14 @@ func DecodeCatalog(r io.Reader, source string) (Catalog, error) {
 	var c Catalog
 	if err := dec.Decode(&c); err != nil {
 		return Catalog{}, fmt.Errorf("catalog %s: %s%w", source, locateRecord(data), describeJSONError(err))
+	}
+	if err := CheckConfirm(c.Confirm); err != nil {
+		return Catalog{}, fmt.Errorf("catalog %s: field %w", source, err)
+	}
+	for i := range c.APIs {
+		if c.APIs[i].Confirm == "" {
+			c.APIs[i].Confirm = c.Confirm
+		}
 	}
 	if err := c.Validate(); err != nil {
 		return Catalog{}, fmt.Errorf("catalog %s: %w", source, err)

@@ -28,6 +28,10 @@ const (
 	EffectIdempotent = toolspec.EffectIdempotent
 	EffectUnsafe     = toolspec.EffectUnsafe
 
+	ConfirmNever       = toolspec.ConfirmNever
+	ConfirmDestructive = toolspec.ConfirmDestructive
+	ConfirmWrites      = toolspec.ConfirmWrites
+
 	AuthBearer = toolspec.AuthBearer
 	AuthHeader = toolspec.AuthHeader
 	AuthQuery  = toolspec.AuthQuery
@@ -43,5 +47,6 @@ var (
 	PathVars      = toolspec.PathVars
 	DecodeCatalog = toolspec.DecodeCatalog
 	Observe       = toolspec.Observe
+	CheckConfirm  = toolspec.CheckConfirm
 	AddOutputs    = toolspec.AddOutputs
 )

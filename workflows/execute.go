@@ -110,6 +110,9 @@ func (r *run) executeReady(plan planner.Plan, ch *chain) error {
 				plan, round, recombined = next, nil, true
 				break
 			}
+			if err := r.confirm(step, args); err != nil {
+				return err
+			}
 			round = append(round, started{i: i, args: args, call: r.startCall(step.API, args, i)})
 			if r.req.MaxParallel > 0 && len(round) >= r.req.MaxParallel {
 				break // the other ready steps start in the next round
@@ -404,6 +407,57 @@ const (
 	outcomeUnknownChange  = "outcome-unknown-check"
 	outcomeUnknownVersion = 1
 )
+
+// confirmWritesChange marks runs that ask the user to approve a call the confirmation policy
+// names (twnm.API.NeedsConfirm: by default a destructive call, or a write fed by another
+// call's output) before sending it.
+const (
+	confirmWritesChange  = "confirm-writes"
+	confirmWritesVersion = 1
+)
+
+// confirm asks the user to approve the call of step with args where the policy says so (the
+// API's, else QueryRequest.Confirm), showing the call, and waits for the answer Update. It
+// returns an errEndRun when the user says no (declined) or does not answer in time: the call
+// is not sent, nor anything in its place.
+func (r *run) confirm(step planner.PlanStep, args map[string]string) error {
+	spec, ok := r.apis[step.API]
+	fed := slices.ContainsFunc(step.Bindings, func(b planner.Binding) bool { return b.Source == planner.SourceUpstream })
+	if !ok || !spec.NeedsConfirm(r.req.Confirm, fed) {
+		return nil
+	}
+	call := fmt.Sprintf("%s(%s)", step.API, formatArgs(args))
+	if r.confirmed[call] || workflow.GetVersion(r.ctx, confirmWritesChange, workflow.DefaultVersion, confirmWritesVersion) == workflow.DefaultVersion {
+		return nil
+	}
+	why := "it changes state"
+	switch {
+	case spec.Destructive():
+		why = "it deletes or overwrites what it acts on"
+	case fed:
+		why = "it changes state with values another call found"
+	}
+	question := fmt.Sprintf("Shall I call %s? I ask because %s. Answer yes or no.", call, why)
+	workflow.SetCurrentDetails(r.ctx, "Waiting for the user to confirm **"+call+"**")
+	r.state.Confirm = step.API
+	answer, answered, err := r.ask(question, nil)
+	r.state.Confirm = ""
+	workflow.SetCurrentDetails(r.ctx, "")
+	switch {
+	case err != nil:
+		return err
+	case !answered:
+		return &errEndRun{status: StatusClarifyTimeout, answer: fmt.Sprintf("I did not call %s: no confirmation arrived within %s.", step.API, r.req.ClarifyDeadline)}
+	case !affirmative(answer):
+		return &errEndRun{status: StatusDeclined, answer: fmt.Sprintf("I did not call %s: you answered %q when I asked to.", step.API, answer)}
+	}
+	r.trace(TraceCall, true, "the user confirmed "+call)
+	if r.confirmed == nil {
+		r.confirmed = map[string]bool{}
+	}
+	r.confirmed[call] = true
+	return nil
+}
 
 // errCutOff ends a tool call cut off with its worker: not the tool's failure, so it is
 // neither recombined around nor recorded against the tool. Either every attempt was lost

@@ -82,6 +82,9 @@ func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) 
 			return QueryResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInputTooLarge, nil)
 		}
 	}
+	if err := twnm.CheckConfirm(req.Confirm); err != nil {
+		return QueryResult{}, temporal.NewNonRetryableApplicationError("query request: "+err.Error(), contract.ErrTypeInvalidInput, nil)
+	}
 	r := newRun(ctx, req, query)
 	if err := r.register(); err != nil {
 		return QueryResult{}, err
@@ -109,8 +112,9 @@ type run struct {
 	recombinations int
 	chains         int
 	stepsThisRun   int
-	answer         *string // the pending clarification's answer, set by the Update
-	ended          bool    // the loop returned: waiting QuestionUpdates return
+	answer         *string         // the pending clarification's answer, set by the Update
+	confirmed      map[string]bool // calls the user approved (see confirm), as the question showed them
+	ended          bool            // the loop returned: waiting QuestionUpdates return
 	feedback       []workflow.Future
 }
 

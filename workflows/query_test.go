@@ -723,6 +723,7 @@ func unsafeRetrieved(check string) activities.RetrieveResult {
 	ep := *book.Endpoint
 	ep.Method = "POST"
 	book.Endpoint, book.Check = &ep, check
+	book.Confirm = twnm.ConfirmNever // approving the call is another test's: here it is sent at once
 	apis["weather.Current"] = book
 	if check != "" {
 		apis[check] = api(check, []string{"latitude"}, []string{"temp_c"})
@@ -1275,4 +1276,81 @@ func TestQueryWorkflowTracesSkippedParts(t *testing.T) {
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", NoInertia: true})
 	require.Equal(t, StatusAnswered, result(t, env).Status)
 	assert.NotEmpty(t, traceWith(state(t, env), "retrieval read its first parts and its last, and left out 7"))
+}
+
+// A call the confirmation policy names waits for the user's yes, showing the call: by default
+// a destructive call, or a write fed by another call's output; every write under "writes";
+// none under "never". The API's own policy wins over the request's. A no ends the run
+// declined, no answer in time ends it clarification_timeout; either way the call is not sent.
+func TestQueryWorkflowConfirmsWrites(t *testing.T) {
+	tests := []struct {
+		name    string
+		api     string // the API made a write
+		method  string
+		apiPol  string // its own policy
+		reqPol  string // the request's
+		answer  string // "" for none
+		asks    bool
+		calls   int // of api
+		status  string
+		showing string // what the question shows
+	}{
+		{name: "a write fed by a read's output, approved", api: "weather.Current", method: "POST", answer: "yes", asks: true, calls: 1, status: StatusAnswered,
+			showing: "Shall I call weather.Current(latitude=41.9028, longitude=12.4964)? I ask because it changes state with values another call found. Answer yes or no."},
+		{name: "a write fed by a read's output, refused", api: "weather.Current", method: "POST", answer: "no thanks", asks: true, status: StatusDeclined},
+		{name: "a write fed by a read's output, no answer", api: "weather.Current", method: "POST", asks: true, status: StatusClarifyTimeout},
+		{name: "the request's policy is never", api: "weather.Current", method: "POST", reqPol: twnm.ConfirmNever, calls: 1, status: StatusAnswered},
+		{name: "the API's policy wins", api: "weather.Current", method: "POST", apiPol: twnm.ConfirmNever, reqPol: twnm.ConfirmWrites, calls: 1, status: StatusAnswered},
+		{name: "a destructive call of given values", api: "geo.Geocode", method: "DELETE", answer: "yes", asks: true, calls: 1, status: StatusAnswered,
+			showing: "Shall I call geo.Geocode(city=Rome)? I ask because it deletes or overwrites what it acts on. Answer yes or no."},
+		{name: "a write of given values", api: "geo.Geocode", method: "POST", calls: 1, status: StatusAnswered},
+		{name: "a write of given values, every write confirmed", api: "geo.Geocode", method: "POST", reqPol: twnm.ConfirmWrites, answer: "y", asks: true, calls: 1, status: StatusAnswered},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t, nil)
+			res := retrieved("Rome")
+			apis := maps.Clone(res.APIs)
+			w := apis[tt.api]
+			ep := *w.Endpoint
+			ep.Method = tt.method
+			w.Endpoint, w.Effect, w.Confirm = &ep, twnm.EffectIdempotent, tt.apiPol
+			apis[tt.api], res.APIs = w, apis
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil)
+			answers := map[string]map[string]any{"geo.Geocode": rome, "weather.Current": weather}
+			calls := map[string]int{}
+			for _, name := range []string{"geo.Geocode", "weather.Current"} {
+				onCall(env, name).Return(func(context.Context, activities.CallToolInput) (activities.CallToolResult, error) {
+					calls[name]++
+					return toolOK(answers[name]), nil
+				}).Maybe()
+			}
+			var pending Pending
+			env.RegisterDelayedCallback(func() {
+				s := state(t, env)
+				pending = s.Pending()
+				if tt.answer != "" && s.Status == StatusWaiting {
+					env.UpdateWorkflow(AnswerUpdate, "a", &testsuite.TestUpdateCallback{
+						OnReject: func(err error) { t.Errorf("answer rejected: %v", err) }, OnAccept: func() {}, OnComplete: func(any, error) {},
+					}, ClarifyAnswer{Text: tt.answer})
+				}
+			}, time.Minute)
+			(&feedbackSink{}).on(env)
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", MaxSteps: 4, Confirm: tt.reqPol, ClarifyDeadline: time.Hour})
+			out := result(t, env)
+			assert.Equal(t, tt.status, out.Status, out.Answer)
+			assert.Equal(t, tt.calls, calls[tt.api])
+			if tt.asks {
+				assert.Equal(t, tt.api, pending.Confirm, "the question asks to approve a call of %s", tt.api)
+				if tt.showing != "" {
+					assert.Equal(t, tt.showing, pending.Question)
+				}
+			} else {
+				assert.Empty(t, pending.Question, "nothing to approve")
+			}
+			if tt.status == StatusDeclined {
+				assert.Contains(t, out.Answer, `I did not call `+tt.api+`: you answered "no thanks"`)
+			}
+		})
+	}
 }

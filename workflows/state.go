@@ -68,6 +68,10 @@ type QueryRequest struct {
 	// MaxParallel bounds the tool calls of a plan that run at once (its independent steps and
 	// a compound request's parts); 0 leaves them unbounded, 1 calls them one after another.
 	MaxParallel int `json:"max_parallel,omitempty"`
+	// Confirm is the operator's confirmation policy for APIs that set none (twnm.ConfirmNever,
+	// ConfirmDestructive, ConfirmWrites; empty is ConfirmDestructive): the calls the run asks
+	// the user to approve before sending them.
+	Confirm string `json:"confirm,omitempty"`
 	// ClarifyDeadline bounds how long the run waits for an answer; 0 means DefaultClarifyDeadline.
 	ClarifyDeadline time.Duration `json:"clarify_deadline,omitempty"`
 	// RerunOf is the workflow ID of the run this one repeats (navi rerun).
@@ -120,6 +124,9 @@ type QueryState struct {
 	Deadline time.Time `json:"deadline,omitempty"`
 	// QuestionParams are the inputs ("API.param") the question asks for, when it names them.
 	QuestionParams []string `json:"question_params,omitempty"`
+	// Confirm is the API whose call the pending question asks the user to approve (a write
+	// the confirmation policy names; answer yes or no), empty for other questions.
+	Confirm string `json:"confirm,omitempty"`
 	// Plan is the plan being executed or last executed.
 	Plan *planner.Plan `json:"plan,omitempty"`
 	// Bindings are the values bound so far, "API.param" or parameter name → value.
@@ -186,13 +193,14 @@ type QuestionWait struct {
 type Pending struct {
 	Question string    `json:"question,omitempty"`
 	Params   []string  `json:"params,omitempty"`
+	Confirm  string    `json:"confirm,omitempty"` // the API whose call the question asks to approve
 	Deadline time.Time `json:"deadline,omitzero"`
 	Ended    bool      `json:"ended,omitempty"`
 }
 
 // Pending is the question s waits on, as the QuestionUpdate returns it.
 func (s QueryState) Pending() Pending {
-	return Pending{Question: s.Question, Params: s.QuestionParams, Deadline: s.Deadline}
+	return Pending{Question: s.Question, Params: s.QuestionParams, Confirm: s.Confirm, Deadline: s.Deadline}
 }
 
 // Key identifies one asking of a question: the same question asked again has another deadline.

@@ -163,6 +163,10 @@ type Run struct {
 	Asked [][]string `json:"asked,omitempty"`
 	// Wrote lists the APIs of Chain that change state (an unsafe or idempotent effect).
 	Wrote []string `json:"wrote,omitempty"`
+	// Confirmed holds the calls the run asked the user to approve, "API: yes" or "API: no"
+	// as the evaluation answered (yes for an API of the question's chains): a confirmation is
+	// not a question about the request.
+	Confirmed []string `json:"confirmed,omitempty"`
 }
 
 // Verdict is Judge's reading of a run.
