@@ -16,11 +16,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"os/exec"
 	"sort"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -42,33 +42,63 @@ const TextOutput = "text"
 // client is Navi as MCP servers see it.
 var client = mcp.NewClient(&mcp.Implementation{Name: "navi", Version: "1"}, nil)
 
-// transport opens server as a transport.
-func transport(server string) (mcp.Transport, error) {
+// transport opens the server of tool as a transport; a stdio one is returned as such too,
+// for the errors that quote it.
+func transport(tool toolspec.MCPTool) (mcp.Transport, *stdioTransport, error) {
+	server := tool.Server
 	switch {
 	case strings.HasPrefix(server, StdioPrefix):
-		args := strings.Fields(strings.TrimPrefix(server, StdioPrefix))
-		if len(args) == 0 {
-			return nil, fmt.Errorf("mcp server %q: no command after %q", server, StdioPrefix)
+		args, err := SplitCommand(strings.TrimPrefix(server, StdioPrefix))
+		if err != nil {
+			return nil, nil, fmt.Errorf("mcp server %q: %w", server, err)
 		}
-		// A server that does not end when its input closes is stopped after 2s, not 5s.
-		return &mcp.CommandTransport{Command: exec.Command(args[0], args[1:]...), TerminateDuration: 2 * time.Second}, nil
+		if len(args) == 0 {
+			return nil, nil, fmt.Errorf("mcp server %q: no command after %q", server, StdioPrefix)
+		}
+		if tool.Dir != "" {
+			if fi, err := os.Stat(tool.Dir); err != nil || !fi.IsDir() {
+				return nil, nil, &toolcall.Error{Kind: toolcall.ErrNotCallable, Detail: fmt.Sprintf(
+					"mcp server %q runs in %s, the folder its import ran in, which this machine does not have", server, tool.Dir)}
+			}
+		}
+		t := &stdioTransport{argv: args, dir: tool.Dir}
+		return t, t, nil
 	case strings.HasPrefix(server, "http://"), strings.HasPrefix(server, "https://"):
-		return &mcp.StreamableClientTransport{Endpoint: server, DisableStandaloneSSE: true}, nil
+		return &mcp.StreamableClientTransport{Endpoint: server, DisableStandaloneSSE: true}, nil, nil
 	}
-	return nil, fmt.Errorf("mcp server %q: want %q and a command line, or an http(s) URL", server, StdioPrefix)
+	return nil, nil, fmt.Errorf("mcp server %q: want %q and a command line, or an http(s) URL", server, StdioPrefix)
 }
 
-// connect opens a session with server.
-func connect(ctx context.Context, server string) (*mcp.ClientSession, error) {
-	t, err := transport(server)
-	if err != nil {
-		return nil, err
+// session is an open session with a server, and its stdio transport when it has one.
+type session struct {
+	*mcp.ClientSession
+	stdio *stdioTransport
+}
+
+// diagnose adds to err what a stdio server said that explains it (see stdioTransport.diagnose).
+func (s session) diagnose(err error) error {
+	if s.stdio == nil {
+		return err
 	}
-	s, err := client.Connect(ctx, t, nil)
+	return s.stdio.diagnose(err)
+}
+
+// connect opens a session with the server of tool; the handshake gets InitializeTimeout.
+func connect(ctx context.Context, tool toolspec.MCPTool) (session, error) {
+	t, stdio, err := transport(tool)
 	if err != nil {
-		return nil, fmt.Errorf("connect to mcp server %s: %w", server, err)
+		return session{}, err
 	}
-	return s, nil
+	ictx, cancel := context.WithTimeout(ctx, InitializeTimeout)
+	defer cancel()
+	s, err := client.Connect(ictx, t, nil)
+	if err != nil {
+		if ictx.Err() != nil && ctx.Err() == nil {
+			err = fmt.Errorf("the server did not answer the protocol's handshake within %s: %w", InitializeTimeout, err)
+		}
+		return session{}, fmt.Errorf("connect to mcp server %s: %w", tool.Server, session{stdio: stdio}.diagnose(err))
+	}
+	return session{ClientSession: s, stdio: stdio}, nil
 }
 
 // Import lists the tools of server and returns them as a catalog named after the server,
@@ -78,7 +108,15 @@ func connect(ctx context.Context, server string) (*mcp.ClientSession, error) {
 // call's effect (read-only: read; idempotent: idempotent; otherwise, or without
 // annotations, unsafe) and tags ("mcp", "destructive").
 func Import(ctx context.Context, server string) (toolspec.Catalog, error) {
-	s, err := connect(ctx, server)
+	where := toolspec.MCPTool{Server: server}
+	if strings.HasPrefix(server, StdioPrefix) {
+		dir, err := os.Getwd()
+		if err != nil {
+			return toolspec.Catalog{}, fmt.Errorf("mcp server %s: the folder it runs in: %w", server, err)
+		}
+		where.Dir = dir
+	}
+	s, err := connect(ctx, where)
 	if err != nil {
 		return toolspec.Catalog{}, err
 	}
@@ -90,9 +128,9 @@ func Import(ctx context.Context, server string) (toolspec.Catalog, error) {
 	c := toolspec.Catalog{Name: provider}
 	for tool, err := range s.Tools(ctx, nil) {
 		if err != nil {
-			return toolspec.Catalog{}, fmt.Errorf("list the tools of mcp server %s: %w", server, err)
+			return toolspec.Catalog{}, fmt.Errorf("list the tools of mcp server %s: %w", server, s.diagnose(err))
 		}
-		a, err := api(provider, server, tool)
+		a, err := api(provider, where, tool)
 		if err != nil {
 			return toolspec.Catalog{}, fmt.Errorf("mcp server %s: tool %s: %w", server, tool.Name, err)
 		}
@@ -105,9 +143,10 @@ func Import(ctx context.Context, server string) (toolspec.Catalog, error) {
 }
 
 // api is the catalog entry of one tool.
-func api(provider, server string, t *mcp.Tool) (toolspec.API, error) {
+func api(provider string, where toolspec.MCPTool, t *mcp.Tool) (toolspec.API, error) {
+	where.Tool = t.Name
 	a := toolspec.API{Name: provider + "." + t.Name, Description: cmp.Or(t.Description, t.Title), Provider: provider,
-		Tags: []string{"mcp"}, MCP: &toolspec.MCPTool{Server: server, Tool: t.Name}, Effect: toolspec.EffectUnsafe}
+		Tags: []string{"mcp"}, MCP: &where, Effect: toolspec.EffectUnsafe}
 	if n := t.Annotations; n != nil {
 		switch {
 		case n.ReadOnlyHint:
@@ -198,33 +237,37 @@ func schemaType(t any) string {
 // Pool is ready; Close ends its sessions.
 type Pool struct {
 	mu       sync.Mutex
-	sessions map[string]*mcp.ClientSession
+	sessions map[string]session // by serverKey
 }
 
-// session returns the open session with server, opening one when there is none.
-func (p *Pool) session(ctx context.Context, server string) (*mcp.ClientSession, error) {
+// serverKey names a server in the pool: its command line or URL, and the folder it runs in.
+func serverKey(tool toolspec.MCPTool) string { return tool.Server + "\x00" + tool.Dir }
+
+// session returns the open session with the server of tool, opening one when there is none.
+func (p *Pool) session(ctx context.Context, tool toolspec.MCPTool) (session, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if s := p.sessions[server]; s != nil {
+	if s, ok := p.sessions[serverKey(tool)]; ok {
 		return s, nil
 	}
-	s, err := connect(ctx, server)
+	s, err := connect(ctx, tool)
 	if err != nil {
-		return nil, err
+		return session{}, err
 	}
 	if p.sessions == nil {
-		p.sessions = map[string]*mcp.ClientSession{}
+		p.sessions = map[string]session{}
 	}
-	p.sessions[server] = s
+	p.sessions[serverKey(tool)] = s
 	return s, nil
 }
 
-// drop closes and forgets the session with server, if it is s: the next call opens another.
-func (p *Pool) drop(server string, s *mcp.ClientSession) {
+// drop closes and forgets the session with the server of tool, if it is s: the next call
+// opens another.
+func (p *Pool) drop(tool toolspec.MCPTool, s session) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.sessions[server] == s {
-		delete(p.sessions, server)
+	if cur, ok := p.sessions[serverKey(tool)]; ok && cur.ClientSession == s.ClientSession {
+		delete(p.sessions, serverKey(tool))
 		_ = s.Close()
 	}
 }
@@ -236,8 +279,13 @@ func (p *Pool) drop(server string, s *mcp.ClientSession) {
 // (toolcall.ErrUnavailable), which opens a new session; a stdio server whose command does not
 // exist cannot be called (toolcall.ErrNotCallable).
 func (p *Pool) CallMCP(ctx context.Context, api string, tool toolspec.MCPTool, args map[string]any) (map[string]any, error) {
-	s, err := p.session(ctx, tool.Server)
+	s, err := p.session(ctx, tool)
 	if err != nil {
+		var te *toolcall.Error
+		if errors.As(err, &te) {
+			te.API = api
+			return nil, te
+		}
 		kind := toolcall.ErrUnavailable
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			kind = toolcall.ErrNotCallable
@@ -247,10 +295,10 @@ func (p *Pool) CallMCP(ctx context.Context, api string, tool toolspec.MCPTool, a
 	res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: tool.Tool, Arguments: args})
 	if err != nil {
 		if ctx.Err() == nil {
-			p.drop(tool.Server, s)
+			p.drop(tool, s)
 		}
 		// The call went to the server: a tool that is not read-only may have run.
-		return nil, &toolcall.Error{Kind: toolcall.ErrUnavailable, API: api, Detail: "mcp call of " + tool.Tool + " failed", Err: err, Sent: true}
+		return nil, &toolcall.Error{Kind: toolcall.ErrUnavailable, API: api, Detail: "mcp call of " + tool.Tool + " failed", Err: s.diagnose(err), Sent: true}
 	}
 	text := texts(res.Content)
 	if res.IsError {
@@ -286,7 +334,8 @@ func (p *Pool) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var errs []error
-	for server, s := range p.sessions {
+	for key, s := range p.sessions {
+		server, _, _ := strings.Cut(key, "\x00")
 		if err := s.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close mcp session with %s: %w", server, err))
 		}

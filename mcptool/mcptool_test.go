@@ -58,7 +58,9 @@ func TestImportAndCallOverStdio(t *testing.T) {
 	}, sum.Inputs)
 	assert.Equal(t, []toolspec.Param{{Name: mcptool.TextOutput, Type: "string", Description: "The text the tool answered."}}, sum.Outputs)
 	assert.Equal(t, toolspec.EffectRead, sum.Effect, "read-only by its annotations")
-	assert.Equal(t, &toolspec.MCPTool{Server: server, Tool: "get-sum"}, sum.MCP)
+	cwd, err := os.Getwd()
+	require.NoError(t, err)
+	assert.Equal(t, &toolspec.MCPTool{Server: server, Tool: "get-sum", Dir: cwd}, sum.MCP, "a stdio server runs where its import ran")
 	assert.True(t, sum.Callable())
 	// A tool with an output schema has its outputs.
 	structured := find(t, c, prefix+"get-structured-content")
@@ -202,4 +204,76 @@ func TestServerExitsMidCall(t *testing.T) {
 			assert.Equal(t, tt.kind == toolcall.ErrUnavailable, e.Retryable())
 		})
 	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	tests := []struct {
+		line string
+		want []string
+		err  string
+	}{
+		{line: "npx -y @scope/server /data", want: []string{"npx", "-y", "@scope/server", "/data"}},
+		{line: `node '/my tools/server.mjs' --name "a \"b\" c"`, want: []string{"node", "/my tools/server.mjs", "--name", `a "b" c`}},
+		{line: `server a\ b  ''`, want: []string{"server", "a b", ""}},
+		{line: "  ", want: nil},
+		{line: "node 'server.mjs", err: "a single quote is not closed"},
+		{line: `node "server.mjs`, err: "a double quote is not closed"},
+	}
+	for _, tt := range tests {
+		got, err := mcptool.SplitCommand(tt.line)
+		if tt.err != "" {
+			assert.ErrorContains(t, err, tt.err, tt.line)
+			continue
+		}
+		require.NoError(t, err, tt.line)
+		assert.Equal(t, tt.want, got, tt.line)
+	}
+}
+
+// A stdio server that fails says why: the import's error quotes the end of its standard error
+// (an npm 404, node's "Cannot find module"), a banner it prints before the protocol is skipped,
+// one that never speaks the protocol fails after InitializeTimeout saying so, and a command
+// line with a relative path runs in the folder the import ran in, wherever the call is made.
+func TestStdioServerDiagnostics(t *testing.T) {
+	bin := strings.TrimPrefix(everything(t), mcptool.StdioPrefix)
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+		return name
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	t.Chdir(dir)
+
+	script("missing.sh", `echo "npm error 404 Not Found - GET https://registry.npmjs.org/@nobody%2fserver" >&2; exit 1`)
+	_, err := mcptool.Import(ctx, mcptool.StdioPrefix+"sh ./missing.sh")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "its standard error ends: npm error 404 Not Found")
+
+	script("banner.sh", "echo 'Secure MCP Filesystem Server running on stdio'\nexec '"+bin+"'")
+	c, err := mcptool.Import(ctx, mcptool.StdioPrefix+"sh 'banner.sh'")
+	require.NoError(t, err, "a banner before the protocol is skipped")
+	sum := find(t, c, c.Name+".get-sum")
+	assert.Equal(t, dir, sum.MCP.Dir)
+
+	t.Chdir(t.TempDir()) // the worker runs elsewhere: the relative path still means banner.sh
+	pool := &mcptool.Pool{}
+	defer pool.Close()
+	res, err := (&toolcall.Client{MCP: pool}).Call(ctx, sum, map[string]string{"a": "1", "b": "2"}, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "The sum of 1 and 2 is 3.", res.Output[mcptool.TextOutput])
+
+	gone := sum
+	gone.MCP = &toolspec.MCPTool{Server: sum.MCP.Server, Tool: sum.MCP.Tool, Dir: filepath.Join(dir, "nowhere")}
+	_, err = (&toolcall.Client{MCP: pool}).Call(ctx, gone, map[string]string{"a": "1", "b": "2"}, toolcall.CallOptions{})
+	require.ErrorIs(t, err, toolcall.ErrNotCallable)
+	assert.Contains(t, err.Error(), "the folder its import ran in, which this machine does not have")
+
+	old := mcptool.InitializeTimeout
+	mcptool.InitializeTimeout = time.Second
+	t.Cleanup(func() { mcptool.InitializeTimeout = old })
+	script("silent.sh", "sleep 30")
+	_, err = mcptool.Import(ctx, mcptool.StdioPrefix+"sh "+filepath.Join(dir, "silent.sh"))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "did not answer the protocol's handshake within 1s")
 }

@@ -132,6 +132,9 @@ type API struct {
 type MCPTool struct {
 	Server string `json:"server"`
 	Tool   string `json:"tool"`
+	// Dir is the folder a stdio server's command runs in: the one the import ran in, so that
+	// a relative path of the command line ("node server.mjs") means the same on the worker.
+	Dir string `json:"dir,omitempty"`
 }
 
 // Effects of a call, which decide whether a call cut off mid-flight may be sent again.
