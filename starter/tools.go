@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -28,6 +29,10 @@ func tools(args []string, s streams) error {
 	c := newCommand("tools " + args[0])
 	replace := c.fs.Bool("replace", false, "take over APIs of the same name that another catalog imported (what was learned about them is reset)")
 	format := c.fs.String("format", "", "the catalog's format: native, openapi (3.x), swagger (2.0) or mcp (a server); default: told by the document, or by mcp+ before a server")
+	var lo catalogs.LoadOptions
+	c.fs.BoolVar(&lo.Strict, "strict", false, "refuse a spec with any operation that cannot be imported, instead of leaving it out with a warning")
+	c.fs.StringVar(&lo.BaseURL, "base-url", "", "where the APIs of a spec that names no server (or a relative one) are called: http(s)://host[/prefix]")
+	maxBytes := c.fs.Int64("max-bytes", defaultMaxCatalogBytes, "the largest catalog a URL import reads")
 	pos, err := c.parse(args[1:], 1, 1, "one catalog file or URL")
 	if err != nil {
 		return err
@@ -47,7 +52,7 @@ func tools(args []string, s streams) error {
 		if cat, err = mcptool.Import(ctx, server); err != nil {
 			return err
 		}
-	} else if cat, err = loadCatalog(source, catalogs.Format(*format), s); err != nil {
+	} else if cat, err = loadCatalog(source, catalogs.Format(*format), lo, *maxBytes, s); err != nil {
 		return err
 	}
 
@@ -79,20 +84,27 @@ func tools(args []string, s streams) error {
 // "mcp+stdio:<command line>" or "mcp+http(s)://…" (the "mcp+" may be left out with it).
 const formatMCP catalogs.Format = "mcp"
 
-// loadCatalog reads a catalog or spec from a file or an http(s) URL and prints what it read
-// leniently.
-func loadCatalog(source string, format catalogs.Format, s streams) (twnm.Catalog, error) {
+// defaultMaxCatalogBytes is the largest catalog a URL import reads by default (-max-bytes).
+const defaultMaxCatalogBytes = 64 << 20
+
+// loadCatalog reads a catalog or spec from a file or an http(s) URL (at most maxBytes of it)
+// and prints what it read leniently or left out. Errors name the source, never a download's
+// temporary file.
+func loadCatalog(source string, format catalogs.Format, o catalogs.LoadOptions, maxBytes int64, s streams) (twnm.Catalog, error) {
 	path := source
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
-		local, err := download(path)
+		local, err := download(path, maxBytes)
 		if err != nil {
 			return twnm.Catalog{}, err
 		}
 		defer os.Remove(local)
 		path = local
 	}
-	cat, warnings, err := catalogs.Load(path, format)
+	cat, warnings, err := catalogs.LoadWith(path, format, o)
 	if err != nil {
+		if path != source {
+			err = errors.New(strings.ReplaceAll(err.Error(), path, source))
+		}
 		return twnm.Catalog{}, err
 	}
 	printWarnings(s.err, source, warnings)
@@ -107,7 +119,7 @@ func printWarnings(w io.Writer, source string, warnings []catalogs.Warning) {
 	if len(warnings) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s: %d value(s) read leniently (a boolean or number written as a string):\n", source, len(warnings))
+	fmt.Fprintf(w, "%s: %d warning(s): what the import read leniently, left out, or could not take:\n", source, len(warnings))
 	for _, x := range warnings[:min(len(warnings), maxWarningsShown)] {
 		fmt.Fprintf(w, "  %s\n", terminalSafe(x.String()))
 	}
@@ -180,7 +192,7 @@ func judged(by map[twnm.Signal]int64) string {
 
 // download fetches a catalog served over HTTP (the tool world's /catalog.json, a public
 // OpenAPI spec) into a temporary file; Load tells its format by its content.
-func download(url string) (string, error) {
+func download(url string, maxBytes int64) (string, error) {
 	client := &http.Client{Timeout: 30 * time.Second}
 	resp, err := client.Get(url)
 	if err != nil {
@@ -198,7 +210,11 @@ func download(url string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := io.Copy(f, io.LimitReader(resp.Body, 64<<20)); err != nil {
+	n, err := io.Copy(f, io.LimitReader(resp.Body, maxBytes+1))
+	if err == nil && n > maxBytes {
+		err = fmt.Errorf("larger than %d bytes, the most an import reads (-max-bytes)", maxBytes)
+	}
+	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return "", fmt.Errorf("catalog %s: %w", url, err)

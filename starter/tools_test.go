@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -134,6 +135,8 @@ paths:
 	bad := filepath.Join(dir, "bad.yaml")
 	require.NoError(t, os.WriteFile(bad, []byte(spec("body")), 0o644))
 	err := tools([]string{"import", bad}, streams{io.Discard, io.Discard})
+	require.ErrorContains(t, err, "no operation could be imported (1 left out; the first: GET /kennels/{id} ("+op+"): left out: field parameters[0] (id).in: want query, path, header or cookie")
+	err = tools([]string{"import", "-strict", bad}, streams{io.Discard, io.Discard})
 	require.ErrorContains(t, err, "operation GET /kennels/{id} ("+op+"): field parameters[0] (id).in: want query, path, header or cookie")
 	store := stacktest.Store(t)
 	found, err := store.FindAPIs(context.Background(), op, 5)
@@ -145,7 +148,7 @@ paths:
 	var out, notices bytes.Buffer
 	require.NoError(t, tools([]string{"import", good}, streams{&out, &notices}))
 	assert.Contains(t, out.String(), "loaded "+good+": 1 APIs (1 added, 0 changed, 0 unchanged)")
-	assert.Contains(t, notices.String(), "1 value(s) read leniently")
+	assert.Contains(t, notices.String(), "1 warning(s): what the import read leniently, left out, or could not take")
 	assert.Contains(t, notices.String(), `GET /kennels/{id}: parameters[0].required: "true" read as the boolean true`)
 	found, err = store.FindAPIs(context.Background(), op, 5)
 	require.NoError(t, err)
@@ -171,4 +174,16 @@ func TestToolsImportMCPSource(t *testing.T) {
 		err := tools(args, streams{io.Discard, io.Discard})
 		assert.ErrorContains(t, err, `mcp server "ftp://tools.example": want "stdio:" and a command line, or an http(s) URL`, "%v", args)
 	}
+}
+
+// A URL import reads at most -max-bytes, and says so when the catalog is larger: it is not
+// cut and then misread, and the error names the URL, not a temporary file.
+func TestToolsImportURLOverItsLimit(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"name": "big", "apis": [` + strings.Repeat(" ", 500) + `]}`))
+	}))
+	defer srv.Close()
+	err := tools([]string{"import", "-max-bytes", "100", srv.URL + "/big.json"}, streams{io.Discard, io.Discard})
+	require.ErrorContains(t, err, "catalog "+srv.URL+"/big.json: larger than 100 bytes, the most an import reads (-max-bytes)")
+	assert.NotContains(t, err.Error(), "navi-catalog-")
 }

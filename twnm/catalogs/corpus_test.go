@@ -44,9 +44,11 @@ func TestCorpusOfPublicSpecs(t *testing.T) {
 		apis     int
 		warnings int
 	}{
-		{"oai/api-with-examples.yaml", FormatOpenAPI, 2, 0},
-		{"oai/callback-example.yaml", FormatOpenAPI, 1, 0},
-		{"oai/link-example.yaml", FormatOpenAPI, 6, 0},
+		// Three of the OpenAPI Initiative's examples name no server: a warning says the calls
+		// need -base-url.
+		{"oai/api-with-examples.yaml", FormatOpenAPI, 2, 1},
+		{"oai/callback-example.yaml", FormatOpenAPI, 1, 1},
+		{"oai/link-example.yaml", FormatOpenAPI, 6, 1},
 		{"oai/petstore-expanded.yaml", FormatOpenAPI, 4, 0},
 		{"oai/petstore.yaml", FormatOpenAPI, 3, 0},
 		{"oai/uspto.yaml", FormatOpenAPI, 3, 0},

@@ -45,6 +45,24 @@ func (w Warning) String() string { return w.Where + ": " + w.Message }
 // specs often do, is read as what it says, with a Warning naming the operation and field.
 // Errors name the file, and the operation and field where they can.
 func Load(path string, format Format) (twnm.Catalog, []Warning, error) {
+	return LoadWith(path, format, LoadOptions{})
+}
+
+// LoadOptions says how an import reads what it cannot take as it is.
+type LoadOptions struct {
+	// Strict refuses an OpenAPI or Swagger document with any operation that cannot become an
+	// API (a repeated operationId, a bad schema, a server URL that is no URL); without it such
+	// an operation is left out with a Warning naming its method, path and field, and the rest
+	// imports.
+	Strict bool
+	// BaseURL is where the APIs of a document that names no server (or only a relative one,
+	// "/v1") are called: http(s)://host[/prefix]. Without it such a document imports with a
+	// Warning, and its calls fail until it is imported again with one.
+	BaseURL string
+}
+
+// LoadWith is Load with options.
+func LoadWith(path string, format Format, o LoadOptions) (twnm.Catalog, []Warning, error) {
 	label := "catalog " + path
 	if format != FormatAuto {
 		label = string(format) + " " + label
@@ -67,7 +85,7 @@ func Load(path string, format Format) (twnm.Catalog, []Warning, error) {
 		c, err := twnm.DecodeCatalog(bytes.NewReader(data), path)
 		return c, nil, err
 	case FormatOpenAPI, FormatSwagger:
-		c, warnings, err := openAPIData(data, filepath.Base(path), format == FormatSwagger)
+		c, warnings, err := openAPIData(data, filepath.Base(path), format == FormatSwagger, o)
 		if err != nil {
 			return twnm.Catalog{}, warnings, fmt.Errorf("%s catalog %s: %w", format, path, err)
 		}
@@ -118,7 +136,8 @@ func sniff(data []byte) (Format, error) {
 // Fields of OpenAPI and Swagger objects whose values are booleans or numbers.
 var (
 	boolFields = map[string]bool{"required": true, "deprecated": true, "nullable": true, "readOnly": true,
-		"writeOnly": true, "allowEmptyValue": true, "explode": true, "allowReserved": true, "uniqueItems": true}
+		"writeOnly": true, "allowEmptyValue": true, "explode": true, "allowReserved": true, "uniqueItems": true,
+		"additionalProperties": true, "exclusiveMinimum": true, "exclusiveMaximum": true}
 	numberFields = map[string]bool{"minimum": true, "maximum": true, "multipleOf": true, "minLength": true,
 		"maxLength": true, "minItems": true, "maxItems": true, "minProperties": true, "maxProperties": true}
 )
@@ -138,6 +157,10 @@ func coerce(v any, path []string, warnings *[]Warning) error {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
+			if strings.HasPrefix(k, "x-") {
+				delete(v, k) // a vendor extension: nothing here reads it, not even its $refs
+				continue
+			}
 			if k == "example" || k == "examples" || k == "default" || k == "enum" {
 				continue
 			}

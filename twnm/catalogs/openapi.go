@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -74,7 +75,7 @@ func (o openAPIOp) label() string {
 // openAPIData maps an OpenAPI 3 document, or a Swagger 2.0 one converted to OpenAPI 3 by
 // kin-openapi, given as JSON; name names the catalog when the document has no title. Strings
 // written for booleans and numbers are read first (coerce), with warnings.
-func openAPIData(data []byte, name string, swagger bool) (twnm.Catalog, []Warning, error) {
+func openAPIData(data []byte, name string, swagger bool, o LoadOptions) (twnm.Catalog, []Warning, error) {
 	var raw any
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return twnm.Catalog{}, nil, err
@@ -106,8 +107,8 @@ func openAPIData(data []byte, name string, swagger bool) (twnm.Catalog, []Warnin
 	} else if !strings.HasPrefix(doc.OpenAPI, "3.") {
 		return twnm.Catalog{}, warnings, fieldError("openapi", fmt.Errorf("want a 3.x version, got %q", doc.OpenAPI))
 	}
-	c, err := openAPIDoc(doc, name)
-	return c, warnings, err
+	c, more, err := openAPIDoc(doc, name, o)
+	return c, append(warnings, more...), err
 }
 
 // swaggerToV3 converts a Swagger 2.0 document with kin-openapi. A null path item is an error
@@ -130,9 +131,19 @@ func swaggerToV3(doc2 *openapi2.T, loader *openapi3.Loader) (doc *openapi3.T, er
 	return doc, nil
 }
 
-// openAPIDoc maps a loaded OpenAPI 3 document.
-func openAPIDoc(doc *openapi3.T, name string) (twnm.Catalog, error) {
+// openAPIDoc maps a loaded OpenAPI 3 document. An operation that cannot become an API is left
+// out with a Warning, or, with o.Strict, fails the document.
+func openAPIDoc(doc *openapi3.T, name string, o LoadOptions) (twnm.Catalog, []Warning, error) {
 	c := twnm.Catalog{Name: name}
+	var warnings []Warning
+	// skip leaves op out with a warning, or fails the import when strict.
+	skip := func(op openAPIOp, err error) error {
+		if o.Strict {
+			return fmt.Errorf("%s: %w", op.label(), err)
+		}
+		warnings = append(warnings, Warning{Where: strings.TrimPrefix(op.label(), "operation "), Message: "left out: " + err.Error()})
+		return nil
+	}
 	if doc.Info != nil && doc.Info.Title != "" {
 		c.Name = doc.Info.Title
 	}
@@ -157,33 +168,86 @@ func openAPIDoc(doc *openapi3.T, name string) (twnm.Catalog, error) {
 		}
 	}
 	if len(ops) == 0 {
-		return twnm.Catalog{}, fieldError("paths", fmt.Errorf("no operations"))
+		return twnm.Catalog{}, warnings, fieldError("paths", fmt.Errorf("no operations"))
 	}
 	// Claim operationIds first, so that a generated name never takes one.
 	taken := make(map[string]bool, len(ops))
 	byID := make(map[string]string, len(ops))
-	for _, o := range ops {
-		if id := o.op.OperationID; id != "" {
+	kept := ops[:0:0]
+	for _, op := range ops {
+		if id := op.op.OperationID; id != "" {
 			if prev, dup := byID[id]; dup {
-				return twnm.Catalog{}, fmt.Errorf("%s: field operationId: repeats that of %s", o.label(), prev)
+				if err := skip(op, fmt.Errorf("field operationId: repeats that of %s", prev)); err != nil {
+					return twnm.Catalog{}, warnings, err
+				}
+				continue
 			}
-			byID[id] = o.method + " " + o.path
+			byID[id] = op.method + " " + op.path
 			taken[id] = true
 		}
+		kept = append(kept, op)
 	}
-	for _, o := range ops {
-		a, err := openAPIOperation(doc, o, taken)
+	unserved := 0            // APIs with no absolute server URL
+	badServers := []string{} // server URLs that are no URL ("https://"), read as none
+	for _, op := range kept {
+		a, err := openAPIOperation(doc, op, taken)
+		if err == nil {
+			if b := a.Endpoint.BaseURL; b != "" && !absoluteURL(b) && !strings.HasPrefix(b, "/") {
+				if !slices.Contains(badServers, b) {
+					badServers = append(badServers, b)
+				}
+				a.Endpoint.BaseURL = ""
+			}
+			a.Endpoint.BaseURL = withBase(a.Endpoint.BaseURL, o.BaseURL)
+			_, err = twnm.Catalog{APIs: []twnm.API{a}}.Index()
+		}
 		if err != nil {
-			return twnm.Catalog{}, fmt.Errorf("%s: %w", o.label(), err)
+			if err := skip(op, err); err != nil {
+				return twnm.Catalog{}, warnings, err
+			}
+			continue
+		}
+		if !absoluteURL(a.Endpoint.BaseURL) {
+			unserved++
 		}
 		a.Provider = c.Name
 		c.APIs = append(c.APIs, a)
 	}
+	if len(c.APIs) == 0 {
+		return twnm.Catalog{}, warnings, fmt.Errorf("no operation could be imported (%d left out; the first: %s)", len(warnings), warnings[0])
+	}
+	if len(badServers) > 0 {
+		warnings = append(warnings, Warning{Where: "servers", Message: fmt.Sprintf("server URL %s is no http(s) URL: read as none", strings.Join(badServers, ", "))})
+	}
+	if unserved > 0 {
+		warnings = append(warnings, Warning{Where: "servers", Message: fmt.Sprintf(
+			"%d of the %d APIs have no server URL to call (the document names none, or only a relative one): their calls fail until the spec is imported again with -base-url", unserved, len(c.APIs))})
+	}
 	twnm.TypeListItems(&c)
 	if err := c.Validate(); err != nil {
-		return twnm.Catalog{}, err
+		return twnm.Catalog{}, warnings, err
 	}
-	return c, nil
+	return c, warnings, nil
+}
+
+// withBase is the server URL of an operation given base (the -base-url of an import): base
+// where the document names no server, base before a relative one ("/v1"), else the
+// document's own.
+func withBase(server, base string) string {
+	base = strings.TrimSuffix(base, "/")
+	switch {
+	case base == "" || absoluteURL(server):
+		return server
+	case server == "":
+		return base
+	}
+	return base + "/" + strings.TrimPrefix(server, "/")
+}
+
+// absoluteURL reports whether u is an http(s) URL with a host.
+func absoluteURL(u string) bool {
+	p, err := url.Parse(u)
+	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
 }
 
 // openAPIAuth maps the security an operation requires (its own, else the document's) to a
@@ -310,6 +374,9 @@ func serverURL(doc *openapi3.T, o openAPIOp) string {
 		if v != nil {
 			u = strings.ReplaceAll(u, "{"+name+"}", v.Default)
 		}
+	}
+	if strings.HasSuffix(u, "://") {
+		return u // no URL: said as written (see openAPIDoc)
 	}
 	return strings.TrimSuffix(u, "/")
 }

@@ -1,6 +1,7 @@
 package catalogs
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -209,11 +210,51 @@ func TestOpenAPIErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := writeFile(t, "spec.yaml", tt.in)
-			_, err := OpenAPI(p)
+			_, _, err := LoadWith(p, FormatOpenAPI, LoadOptions{Strict: true})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "openapi catalog "+p+": ")
 			assert.Contains(t, err.Error(), tt.want)
 		})
+	}
+}
+
+// Without -strict, an import keeps what it can: a bad operation is left out with a warning
+// naming its method, path and field, vendor extensions are not read (not even an external
+// $ref in one), a string boolean in additionalProperties is read as one, a server URL that is
+// no URL as none, and a document with no server warns once and takes -base-url.
+func TestOpenAPIKeepsWhatItCan(t *testing.T) {
+	spec := "openapi: 3.0.0\ninfo: {title: t, version: '1', x-logo: {$ref: 'logo.yaml#/l'}}\npaths:\n" +
+		"  /a:\n    get:\n      operationId: a\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, additionalProperties: 'true', properties: {id: {type: string}}}}}}}\n" +
+		"  /b:\n    get:\n      operationId: a\n      responses: {'200': {description: ok}}\n" +
+		"  /c:\n    get:\n      operationId: c\n      parameters: [{in: query}]\n      responses: {'200': {description: ok}}\n" +
+		"  /d:\n    get:\n      operationId: d\n      servers: [{url: 'https://'}]\n      responses: {'200': {description: ok}}\n"
+	p := writeFile(t, "spec.yaml", spec)
+	c, warnings, err := Load(p, FormatOpenAPI)
+	require.NoError(t, err)
+	var names []string
+	for _, a := range c.APIs {
+		names = append(names, a.Name)
+	}
+	assert.Equal(t, []string{"a", "d"}, names)
+	var said []string
+	for _, w := range warnings {
+		said = append(said, w.String())
+	}
+	all := strings.Join(said, "\n")
+	assert.Contains(t, all, "GET /b (a): left out: field operationId: repeats that of GET /a")
+	assert.Contains(t, all, "GET /c (c): left out: field parameters[0].name: missing or empty")
+	assert.Contains(t, all, `read as the boolean true`)
+	assert.Contains(t, all, "server URL https:// is no http(s) URL: read as none")
+	assert.Contains(t, all, "2 of the 2 APIs have no server URL to call")
+	assert.NotContains(t, all, "logo.yaml", "a vendor extension is not read")
+
+	c, warnings, err = LoadWith(p, FormatOpenAPI, LoadOptions{BaseURL: "https://api.example.com/v2/"})
+	require.NoError(t, err)
+	for _, a := range c.APIs {
+		assert.Equal(t, "https://api.example.com/v2", a.Endpoint.BaseURL, a.Name)
+	}
+	for _, w := range warnings {
+		assert.NotContains(t, w.Message, "have no server URL to call")
 	}
 }
 
