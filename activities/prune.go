@@ -72,7 +72,7 @@ func pruneAndProbe(ctx context.Context, store ModelStore, tools *toolcall.Client
 	}
 	var earlier []*twnm.Node
 	for _, id := range g.APIs() {
-		if n := g.Node(id); n.Status != twnm.Active && strings.HasPrefix(n.Name, in.Scope) {
+		if n := g.Node(id); (n.Status == twnm.Pruned || n.Status == twnm.Probing) && strings.HasPrefix(n.Name, in.Scope) {
 			earlier = append(earlier, n)
 		}
 	}

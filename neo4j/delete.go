@@ -47,3 +47,39 @@ DETACH DELETE p`,
 	})
 	return n, err
 }
+
+// Source is one source of APIs in the graph (an imported catalog, spec or MCP server): its
+// name, where its APIs come from, and how many it has, active and retired.
+type Source struct {
+	Name    string `json:"name"`
+	Origin  string `json:"origin,omitempty"`
+	APIs    int    `json:"apis"`
+	Active  int    `json:"active"`
+	Retired int    `json:"retired"`
+}
+
+// Sources lists the graph's sources by name.
+func (s *Store) Sources(ctx context.Context) ([]Source, error) {
+	res, err := s.run(ctx, "list sources", false, `
+MATCH (a:API) WHERE a.catalog IS NOT NULL
+WITH a.catalog AS name, coalesce(a.status, 'active') AS status, a.origin AS origin
+RETURN name, count(*) AS apis, sum(CASE WHEN status = 'active' THEN 1 ELSE 0 END) AS active,
+       sum(CASE WHEN status = 'retired' THEN 1 ELSE 0 END) AS retired, head(collect(origin)) AS origin
+ORDER BY name`, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Source, 0, len(res.Records))
+	for _, r := range res.Records {
+		m := r.AsMap()
+		src := Source{}
+		src.Name, _ = m["name"].(string)
+		src.Origin, _ = m["origin"].(string)
+		for key, dst := range map[string]*int{"apis": &src.APIs, "active": &src.Active, "retired": &src.Retired} {
+			n, _ := m[key].(int64)
+			*dst = int(n)
+		}
+		out = append(out, src)
+	}
+	return out, nil
+}

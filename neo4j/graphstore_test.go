@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"sync"
+	"slices"
 	"testing"
 	"time"
 
@@ -332,4 +333,65 @@ func TestImportResetsAChangedEndpoint(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(1), n, "Geocode keeps its own")
 	assert.Zero(t, apiProps(t, s, prefix)["then"], "the THEN edge into Weather is gone")
+}
+
+// A source is known by its name and its origin: an import of all of it retires the APIs it no
+// longer has (kept, out of retrieval) and brings back those it has again; another origin
+// under the same name is refused unless Replace; Sources counts them; DeleteCatalog removes
+// the source whole.
+func TestImportOfAWholeSource(t *testing.T) {
+	s := stacktest.Store(t)
+	ctx := context.Background()
+	prefix := stacktest.UniqueName("t") + "_"
+	c := catalog(prefix)
+	forget(t, s, c.Name)
+	whole := neo4j.ImportOptions{Whole: true, Origin: "tools.example"}
+	_, err := s.ImportWith(ctx, build(t, c), c.Name, whole)
+	require.NoError(t, err)
+	invs, trs := feedbackOf(prefix, true, time.Now())
+	require.NoError(t, s.RecordFeedback(ctx, invs, trs))
+
+	fewer := c
+	fewer.APIs = append([]twnm.API(nil), c.APIs[:len(c.APIs)-1]...)
+	gone := c.APIs[len(c.APIs)-1].Name
+	st, err := s.ImportWith(ctx, build(t, fewer), c.Name, whole)
+	require.NoError(t, err)
+	assert.Equal(t, []string{gone}, st.Retired)
+	status := func(api string) string {
+		n, err := neo4j.QueryCount(ctx, s, "MATCH (a:API {name: $n}) RETURN CASE a.status WHEN 'retired' THEN 1 WHEN 'active' THEN 2 ELSE 0 END AS n", map[string]any{"n": api})
+		require.NoError(t, err)
+		return [...]string{"other", "retired", "active"}[n]
+	}
+	assert.Equal(t, "retired", status(gone))
+	for _, text := range []string{gone, c.APIs[len(c.APIs)-1].Description} {
+		hits, err := s.RecallSource(false).Lexical(ctx, text, 50)
+		require.NoError(t, err)
+		for _, h := range hits {
+			assert.NotEqual(t, gone, h.Name, "a retired API is out of retrieval")
+		}
+	}
+	sources, err := s.Sources(ctx)
+	require.NoError(t, err)
+	i := slices.IndexFunc(sources, func(x neo4j.Source) bool { return x.Name == c.Name })
+	require.GreaterOrEqual(t, i, 0)
+	assert.Equal(t, neo4j.Source{Name: c.Name, Origin: "tools.example", APIs: len(c.APIs), Active: len(c.APIs) - 1, Retired: 1}, sources[i])
+
+	st, err = s.ImportWith(ctx, build(t, c), c.Name, whole)
+	require.NoError(t, err)
+	assert.Empty(t, st.Retired)
+	assert.Equal(t, "active", status(gone), "imported again, it is back")
+
+	_, err = s.ImportWith(ctx, build(t, c), c.Name, neo4j.ImportOptions{Whole: true, Origin: "HOSTNAME"})
+	var conflict *neo4j.SourceConflictError
+	require.ErrorAs(t, err, &conflict)
+	assert.ErrorContains(t, err, "source "+c.Name+" holds the APIs of tools.example, not HOSTNAME: import under another name (-as), or with -replace to take the source over")
+	_, err = s.ImportWith(ctx, build(t, c), c.Name, neo4j.ImportOptions{Whole: true, Origin: "HOSTNAME", Replace: true})
+	require.NoError(t, err)
+
+	n, err := s.DeleteCatalog(ctx, c.Name)
+	require.NoError(t, err)
+	assert.Equal(t, len(c.APIs), n)
+	sources, err = s.Sources(ctx)
+	require.NoError(t, err)
+	assert.False(t, slices.ContainsFunc(sources, func(x neo4j.Source) bool { return x.Name == c.Name }), "removed whole")
 }

@@ -36,6 +36,9 @@ type ImportStats struct {
 	Added     int `json:"added"`
 	Changed   int `json:"changed"`
 	Unchanged int `json:"unchanged"`
+	// Retired names the source's APIs the import no longer has (ImportOptions.Whole): out of
+	// retrieval, what was learned about them kept.
+	Retired []string `json:"retired,omitempty"`
 }
 
 // ImportOptions are the options of ImportWith.
@@ -44,6 +47,14 @@ type ImportOptions struct {
 	// resetting what was learned about them; without it such an import fails with a
 	// *CatalogConflictError and changes nothing.
 	Replace bool
+	// Whole says that the import is all of its source (the catalog of that name): its APIs
+	// the import does not have are retired (twnm.Retired), and retired ones it has again come
+	// back. An import of part of a source leaves it unset.
+	Whole bool
+	// Origin is where the source's APIs come from (a spec's server, an MCP server's command
+	// or URL): an import under a source name whose APIs came from elsewhere fails with a
+	// *SourceConflictError unless Replace. Empty checks nothing.
+	Origin string
 	// expect, when set, is the catalog as the caller read it (API name to its stored spec):
 	// the import fails with errCatalogChanged, writing nothing, when the store holds anything
 	// else by then (AddOutputs' guard against a concurrent import).
@@ -77,6 +88,18 @@ func (e *CatalogConflictError) Error() string {
 		e.Catalog, e.Total, b.String())
 }
 
+// SourceConflictError is an import under a source name that holds APIs from another origin:
+// another spec or server with the same name (the enterprise variant of an API, a second
+// filesystem server on another folder).
+type SourceConflictError struct {
+	Source, Held, Origin string
+}
+
+func (e *SourceConflictError) Error() string {
+	return fmt.Sprintf("source %s holds the APIs of %s, not %s: import under another name (-as), or with -replace to take the source over",
+		e.Source, e.Held, e.Origin)
+}
+
 // afterBatch, when set (by tests), runs after each batch of an import; an error from it fails
 // the import there, as a crash or a lost connection would.
 var afterBatch func(batch int) error
@@ -96,14 +119,14 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 // base URL and path) changed keeps its node but loses what was learned about it (counts,
 // windows, status, THEN edges), as a taken-over API does. ImportStats names both.
 func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o ImportOptions) (ImportStats, error) {
-	var params, apis, inputs, outputs []map[string]any
+	var paramRows, apis, inputs, outputs []map[string]any
 	pos := 0 // the API's place in the catalog: a rebuild from the store keeps the clusters' order
 	for _, n := range g.Nodes() {
 		switch n.Kind {
 		case twnm.KindParam:
 			members := append([]string(nil), n.Members...)
 			sort.Strings(members)
-			params = append(params, map[string]any{
+			paramRows = append(paramRows, map[string]any{
 				"name": n.Name, "type": n.Type, "description": n.Description, "members": members, "embedding": nilIfZero(n.Embedding),
 			})
 		case twnm.KindAPI:
@@ -156,21 +179,37 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 		cypher string
 		rows   []map[string]any
 	}{
-		{importParams, params},
+		{importParams, paramRows},
 		{importAPIs, apis},
 		{dropStaleEdges, apis},
 		{importInputs, inputs},
 		{importOutputs, outputs},
 		{importLinks, links},
 	}
-	var replaced, reset []string
+	var replaced, reset, retired []string
 	var added, changed, unchanged int
+	names := make([]string, len(apis))
+	for i, a := range apis {
+		names[i] = a["name"].(string)
+	}
+	params := map[string]any{"catalog": catalog, "whole": o.Whole, "origin": o.Origin, "names": names}
 	err := s.writeTx(ctx, "import "+catalog, func(tx driver.ManagedTransaction) error {
-		replaced, reset = nil, nil // a retried transaction starts over
+		replaced, reset, retired = nil, nil, nil // a retried transaction starts over
 		added, changed, unchanged = 0, 0, 0
 		if o.expect != nil {
 			if err := expectCatalog(ctx, tx, catalog, o.expect); err != nil {
 				return err
+			}
+		}
+		if o.Origin != "" && !o.Replace {
+			recs, err := runTx(ctx, tx, `MATCH (n:API {catalog: $catalog}) WHERE n.origin IS NOT NULL AND n.origin <> $origin
+RETURN n.origin AS origin LIMIT 1`, params)
+			if err != nil {
+				return err
+			}
+			if len(recs) > 0 {
+				held, _ := recs[0].AsMap()["origin"].(string)
+				return &SourceConflictError{Source: catalog, Held: held, Origin: o.Origin}
 			}
 		}
 		recs, err := runTx(ctx, tx, importDiff, map[string]any{"rows": apis, "catalog": catalog})
@@ -213,7 +252,7 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 		for _, st := range steps {
 			for i := 0; i < len(st.rows); i += BatchSize {
 				rows := st.rows[i:min(i+BatchSize, len(st.rows))]
-				if _, err := runTx(ctx, tx, st.cypher, map[string]any{"rows": rows, "catalog": catalog}); err != nil {
+				if _, err := runTx(ctx, tx, st.cypher, map[string]any{"rows": rows, "catalog": catalog, "whole": o.Whole, "origin": o.Origin}); err != nil {
 					return err
 				}
 				batch++
@@ -224,14 +263,29 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 				}
 			}
 		}
-		return nil
+		if !o.Whole {
+			return nil
+		}
+		recs, err = runTx(ctx, tx, retireAPIs, params)
+		for _, r := range recs {
+			name, _ := r.AsMap()["name"].(string)
+			retired = append(retired, name)
+		}
+		return err
 	})
 	if err != nil {
 		return ImportStats{}, err
 	}
-	return ImportStats{APIs: len(apis), Params: len(params), Inputs: len(inputs), Outputs: len(outputs), Links: len(links),
-		Replaced: replaced, Reset: reset, Added: added, Changed: changed, Unchanged: unchanged}, nil
+	return ImportStats{APIs: len(apis), Params: len(paramRows), Inputs: len(inputs), Outputs: len(outputs), Links: len(links),
+		Replaced: replaced, Reset: reset, Added: added, Changed: changed, Unchanged: unchanged, Retired: retired}, nil
 }
+
+// retireAPIs retires the source's APIs an import of all of it no longer has.
+const retireAPIs = `
+MATCH (n:API {catalog: $catalog})
+WHERE NOT n.name IN $names AND coalesce(n.status, 'active') <> 'retired'
+SET n.status = 'retired', n.status_since = datetime()
+RETURN n.name AS name ORDER BY name`
 
 // importDiff tells, for each API of an import, whether the graph holds none of its name
 // (added), or one with the same record (same), which catalog has it (owner), and whether its
@@ -281,7 +335,9 @@ UNWIND $rows AS a
 MERGE (n:API {name: a.name})
 ON CREATE SET n.success = 0, n.failure = 0, n.status = 'active'
 SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog, n.endpoint = a.endpoint, n.pos = a.pos,
-    n.embedding = a.embedding, n.callable = a.callable, n.bm25_text = a.bm25_text, n.bm25_params = a.bm25_params`
+    n.embedding = a.embedding, n.callable = a.callable, n.bm25_text = a.bm25_text, n.bm25_params = a.bm25_params,
+    n.origin = CASE WHEN $origin = '' THEN n.origin ELSE $origin END,
+    n.status = CASE WHEN $whole AND n.status = 'retired' THEN 'active' ELSE n.status END`
 
 // dropStaleEdges removes the structural edges an API no longer has.
 const dropStaleEdges = `

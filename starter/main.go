@@ -8,7 +8,7 @@
 //	navi list [flags]                recent runs, filtered by status, planner, tool or a raw query
 //	navi replay <workflow-id>        replay a run's history on this code: the determinism check
 //	navi rerun <workflow-id>         start a new run with the input of an old one
-//	navi tools import <file|URL>     import a native JSON or YAML tool catalog into the graph
+//	navi tools import <file|URL>     import a catalog, a spec or an MCP server as a source of APIs
 //	navi demo                        run the tool-world demo queries (what make run does)
 //	navi schedule retrain --every 1h create or update the Temporal Schedule that retrains the graph model
 //	navi bench [flags]               run a task suite under the paper's ablation variants and the
@@ -53,10 +53,15 @@ usage:
   navi graph reembed [flags]            move the graph in Neo4j to another embedder in place, keeping every
                                         learned statistic (the way out of a "schema mismatch")
       -embedder minilm|hashed  -every 1000  -timeout 1h
-  navi tools show <api>                 one API: description, status, statistics, and what users called it
+  navi tools show <api>                 one API: description, endpoint or MCP server, effect, auth, inputs and
+                                        outputs, status, statistics, and what users called it
+  navi tools list                       the graph's sources: APIs (active, retired) and where they come from
+  navi tools remove <source>            take a source out of the graph, with its APIs and their edges
                                         (the requests of answered runs it served)
-  navi tools import [flags] <file|URL>  import a native JSON or YAML tool catalog into the Neo4j graph
-                                        (navi tools load is the same)
+  navi tools import [flags] <file|URL>  import a tool catalog, an OpenAPI or Swagger spec (file or URL), or an MCP
+                                        server (mcp+stdio:<command>, mcp+http(s)://…) as a source of APIs named
+                                        <source>.<operation>; operations gone since its last import are retired
+      -as NAME  -replace  -strict  -base-url URL  -max-bytes N  -format native|openapi|swagger|mcp
   navi demo [flags]                     run the tool-world demo: five queries (one to three calls, a
                                         question answered for you, a broken tool recovered)
   navi bench [flags]                    run tool-world tasks through the stack under the ablation variants

@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/naviagent/navi/mcptool"
@@ -20,11 +21,18 @@ import (
 
 // tools runs `navi tools import` (or its older name, load) and `navi tools show`.
 func tools(args []string, s streams) error {
-	if len(args) > 0 && args[0] == "show" {
-		return toolsShow(args[1:], s)
+	if len(args) > 0 {
+		switch args[0] {
+		case "show":
+			return toolsShow(args[1:], s)
+		case "list":
+			return toolsList(args[1:], s)
+		case "remove":
+			return toolsRemove(args[1:], s)
+		}
 	}
 	if len(args) == 0 || (args[0] != "import" && args[0] != "load") {
-		return fmt.Errorf("%w: navi tools import <catalog or OpenAPI/Swagger spec: file or URL; or an MCP server: mcp+stdio:<command>, mcp+http(s)://…>, or navi tools show <api>", errUsage)
+		return fmt.Errorf("%w: navi tools import <catalog or OpenAPI/Swagger spec: file or URL; or an MCP server: mcp+stdio:<command>, mcp+http(s)://…>; navi tools list; navi tools remove <source>; or navi tools show <api>", errUsage)
 	}
 	c := newCommand("tools " + args[0])
 	replace := c.fs.Bool("replace", false, "take over APIs of the same name that another catalog imported (what was learned about them is reset)")
@@ -33,6 +41,7 @@ func tools(args []string, s streams) error {
 	c.fs.BoolVar(&lo.Strict, "strict", false, "refuse a spec with any operation that cannot be imported, instead of leaving it out with a warning")
 	c.fs.StringVar(&lo.BaseURL, "base-url", "", "where the APIs of a spec that names no server (or a relative one) are called: http(s)://host[/prefix]")
 	maxBytes := c.fs.Int64("max-bytes", defaultMaxCatalogBytes, "the largest catalog a URL import reads")
+	as := c.fs.String("as", "", "the source's name, which its APIs are named under (<source>.<operation>); default: from the spec's title or the MCP server's name")
 	pos, err := c.parse(args[1:], 1, 1, "one catalog file or URL")
 	if err != nil {
 		return err
@@ -44,6 +53,7 @@ func tools(args []string, s streams) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	var cat twnm.Catalog
+	var kind catalogs.Format
 	if server, ok := strings.CutPrefix(source, mcptool.CLIPrefix); ok || catalogs.Format(*format) == formatMCP {
 		if !ok {
 			server = source
@@ -52,7 +62,12 @@ func tools(args []string, s streams) error {
 		if cat, err = mcptool.Import(ctx, server); err != nil {
 			return err
 		}
-	} else if cat, err = loadCatalog(source, catalogs.Format(*format), lo, *maxBytes, s); err != nil {
+		kind = formatMCP
+	} else if cat, kind, err = loadCatalog(source, catalogs.Format(*format), lo, *maxBytes, s); err != nil {
+		return err
+	}
+	origin, err := nameSource(&cat, kind, *as, source)
+	if err != nil {
 		return err
 	}
 
@@ -61,7 +76,7 @@ func tools(args []string, s streams) error {
 		return err
 	}
 	defer store.Close(context.Background())
-	stats, err := store.LoadCatalogWith(ctx, cat, neo4j.ImportOptions{Replace: *replace})
+	stats, err := store.LoadCatalogWith(ctx, cat, neo4j.ImportOptions{Replace: *replace, Whole: true, Origin: origin})
 	if err != nil {
 		return err
 	}
@@ -75,8 +90,16 @@ func tools(args []string, s streams) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "loaded %s: %d APIs (%d added, %d changed, %d unchanged), %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
-		source, stats.APIs, stats.Added, stats.Changed, stats.Unchanged, stats.Params, counts.APIs, counts.Params, counts.Edges)
+	if len(stats.Retired) > 0 {
+		fmt.Fprintf(s.out, "retired %d APIs the source no longer has (what was learned about them is kept): %s\n", len(stats.Retired), firstNames(stats.Retired))
+	}
+	fmt.Fprintf(s.out, "loaded %s as source %s: %d APIs (%d added, %d changed, %d unchanged), %d parameters (graph now %d APIs, %d parameters, %d edges)\n",
+		source, cat.Name, stats.APIs, stats.Added, stats.Changed, stats.Unchanged, stats.Params, counts.APIs, counts.Params, counts.Edges)
+	names := make([]string, len(cat.APIs))
+	for i, a := range cat.APIs {
+		names[i] = a.Name
+	}
+	fmt.Fprintf(s.out, "APIs: %s\n", firstNames(names))
 	return nil
 }
 
@@ -90,25 +113,35 @@ const defaultMaxCatalogBytes = 64 << 20
 // loadCatalog reads a catalog or spec from a file or an http(s) URL (at most maxBytes of it)
 // and prints what it read leniently or left out. Errors name the source, never a download's
 // temporary file.
-func loadCatalog(source string, format catalogs.Format, o catalogs.LoadOptions, maxBytes int64, s streams) (twnm.Catalog, error) {
+func loadCatalog(source string, format catalogs.Format, o catalogs.LoadOptions, maxBytes int64, s streams) (twnm.Catalog, catalogs.Format, error) {
 	path := source
 	if strings.HasPrefix(path, "http://") || strings.HasPrefix(path, "https://") {
 		local, err := download(path, maxBytes)
 		if err != nil {
-			return twnm.Catalog{}, err
+			return twnm.Catalog{}, "", err
 		}
 		defer os.Remove(local)
 		path = local
 	}
-	cat, warnings, err := catalogs.LoadWith(path, format, o)
-	if err != nil {
+	named := func(err error) error {
 		if path != source {
 			err = errors.New(strings.ReplaceAll(err.Error(), path, source))
 		}
-		return twnm.Catalog{}, err
+		return err
+	}
+	if format == catalogs.FormatAuto {
+		f, err := catalogs.Detect(path)
+		if err != nil {
+			return twnm.Catalog{}, "", named(err)
+		}
+		format = f
+	}
+	cat, warnings, err := catalogs.LoadWith(path, format, o)
+	if err != nil {
+		return twnm.Catalog{}, "", named(err)
 	}
 	printWarnings(s.err, source, warnings)
-	return cat, nil
+	return cat, format, nil
 }
 
 // maxWarningsShown bounds the warnings an import prints one by one.
@@ -126,6 +159,120 @@ func printWarnings(w io.Writer, source string, warnings []catalogs.Warning) {
 	if n := len(warnings) - maxWarningsShown; n > 0 {
 		fmt.Fprintf(w, "  … and %d more\n", n)
 	}
+}
+
+// showSpec prints what calling a takes and gives: provider, endpoint or MCP server, effect,
+// confirmation policy, auth (the secret's name, never a value), inputs and outputs.
+func showSpec(w io.Writer, a twnm.API) {
+	if a.Provider != "" {
+		field(w, "provider", "%s", a.Provider)
+	}
+	switch {
+	case a.MCP != nil && a.MCP.Dir != "":
+		field(w, "server", "MCP tool %s of %s, run in %s", a.MCP.Tool, a.MCP.Server, a.MCP.Dir)
+	case a.MCP != nil:
+		field(w, "server", "MCP tool %s of %s", a.MCP.Tool, a.MCP.Server)
+	case a.Endpoint != nil:
+		field(w, "endpoint", "%s %s%s", a.Endpoint.Method, a.Endpoint.BaseURL, a.Endpoint.Path)
+	}
+	effect := a.CallEffect()
+	if a.Destructive() {
+		effect += ", destructive"
+	}
+	field(w, "effect", "%s", effect)
+	if a.Confirm != "" {
+		field(w, "confirm", "%s", a.Confirm)
+	}
+	if au := a.Auth; au != nil {
+		field(w, "auth", "%s, secret %s", au.Scheme, au.Secret)
+	}
+	for _, ps := range []struct {
+		label  string
+		params []twnm.Param
+	}{{"inputs", a.Inputs}, {"outputs", a.Outputs}} {
+		if len(ps.params) == 0 {
+			continue
+		}
+		fmt.Fprintln(w, ps.label)
+		for _, p := range ps.params {
+			var notes []string
+			if p.Type != "" {
+				notes = append(notes, p.Type)
+			}
+			if p.Required {
+				notes = append(notes, "required")
+			}
+			if p.In != "" {
+				notes = append(notes, "in "+p.In)
+			}
+			if len(p.Enum) > 0 {
+				notes = append(notes, "one of "+strings.Join(p.Enum, ", "))
+			}
+			line := "  " + terminalSafe(p.Name)
+			if len(notes) > 0 {
+				line += " (" + strings.Join(notes, ", ") + ")"
+			}
+			if p.Description != "" {
+				line += ": " + terminalSafe(oneLine(p.Description, 100))
+			}
+			fmt.Fprintln(w, line)
+		}
+	}
+}
+
+// toolsList prints the graph's sources: name, APIs (active, retired) and origin.
+func toolsList(args []string, s streams) error {
+	c := newCommand("tools list")
+	if _, err := c.parse(args, 0, 0, "no arguments: navi tools list"); err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	store, err := c.cfg.OpenGraph(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	sources, err := store.Sources(ctx)
+	if err != nil {
+		return err
+	}
+	if len(sources) == 0 {
+		fmt.Fprintln(s.out, "no sources: navi tools import adds one")
+		return nil
+	}
+	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SOURCE\tAPIS\tACTIVE\tRETIRED\tORIGIN")
+	for _, src := range sources {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", terminalSafe(src.Name), src.APIs, src.Active, src.Retired, terminalSafe(src.Origin))
+	}
+	return tw.Flush()
+}
+
+// toolsRemove removes a source from the graph: its APIs, their edges, and the parameters no
+// other API uses.
+func toolsRemove(args []string, s streams) error {
+	c := newCommand("tools remove")
+	pos, err := c.parse(args, 1, 1, "one source name: navi tools remove <source> (navi tools list names them)")
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	store, err := c.cfg.OpenGraph(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	n, err := store.DeleteCatalog(ctx, pos[0])
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return fmt.Errorf("no source %s in the graph (navi tools list names them)", pos[0])
+	}
+	fmt.Fprintf(s.out, "removed source %s: %d APIs, with their edges and the parameters only they used\n", pos[0], n)
+	return nil
 }
 
 // toolsShow prints one API as the graph holds it: its description, status and statistics,
@@ -155,8 +302,8 @@ func toolsShow(args []string, s streams) error {
 	n := g.Node(id)
 	field(s.out, "api", "%s", n.Name)
 	field(s.out, "description", "%s", n.Description)
-	if n.API != nil && n.API.Provider != "" {
-		field(s.out, "provider", "%s", n.API.Provider)
+	if a := n.API; a != nil {
+		showSpec(s.out, *a)
 	}
 	field(s.out, "status", "%s, %d successful and %d failed calls%s", n.Status, n.Success, n.Failure, judged(n.FailedBy))
 	goals, err := store.Goals(ctx, api)

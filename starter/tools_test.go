@@ -30,7 +30,7 @@ func TestToolsLoadFromURL(t *testing.T) {
 
 	var out bytes.Buffer
 	require.NoError(t, tools([]string{"load", world + "/catalog.json"}, streams{&out, io.Discard}))
-	assert.Regexp(t, `^loaded http://\S+/catalog.json: \d+ APIs \(\d+ added, \d+ changed, \d+ unchanged\), \d+ parameters \(graph now`, out.String())
+	assert.Regexp(t, `(?m)^loaded http://\S+/catalog.json as source toolworld: \d+ APIs \(\d+ added, \d+ changed, \d+ unchanged\), \d+ parameters \(graph now`, out.String())
 	store := stacktest.Store(t)
 	found, err := store.FindAPIs(context.Background(), "geocode", 50)
 	require.NoError(t, err)
@@ -147,7 +147,9 @@ paths:
 	require.NoError(t, os.WriteFile(good, []byte(spec("path")), 0o644))
 	var out, notices bytes.Buffer
 	require.NoError(t, tools([]string{"import", good}, streams{&out, &notices}))
-	assert.Contains(t, out.String(), "loaded "+good+": 1 APIs (1 added, 0 changed, 0 unchanged)")
+	src := strings.ToLower("kennels_" + op)
+	assert.Contains(t, out.String(), "loaded "+good+" as source "+src+": 1 APIs (1 added, 0 changed, 0 unchanged)")
+	assert.Contains(t, out.String(), "APIs: "+src+"."+op+"\n", "the import names the APIs it made, <source>.<operation>")
 	assert.Contains(t, notices.String(), "1 warning(s): what the import read leniently, left out, or could not take")
 	assert.Contains(t, notices.String(), `GET /kennels/{id}: parameters[0].required: "true" read as the boolean true`)
 	found, err = store.FindAPIs(context.Background(), op, 5)
@@ -186,4 +188,81 @@ func TestToolsImportURLOverItsLimit(t *testing.T) {
 	err := tools([]string{"import", "-max-bytes", "100", srv.URL + "/big.json"}, streams{io.Discard, io.Discard})
 	require.ErrorContains(t, err, "catalog "+srv.URL+"/big.json: larger than 100 bytes, the most an import reads (-max-bytes)")
 	assert.NotContains(t, err.Error(), "navi-catalog-")
+}
+
+// Every import is a source: a spec's APIs are named <source>.<operation>, so two specs with
+// the same operationIds live side by side; a spec of another origin under a source's name is
+// refused in one line unless -replace (or imported -as another source); a re-import that
+// lacks an operation retires it; tools list counts sources, tools show prints an API's call,
+// tools remove takes a source out whole.
+func TestToolsSources(t *testing.T) {
+	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	title := strings.ReplaceAll(stacktest.UniqueName("Pets"), "-", "_")
+	spec := func(host string, withDelete bool) string {
+		s := `openapi: 3.0.0
+info: {title: ` + title + `, version: "1"}
+servers: [{url: "https://` + host + `/v1"}]
+paths:
+  /pets/{id}:
+    get:
+      operationId: getPet
+      summary: Reads a pet.
+      parameters: [{name: id, in: path, required: true, schema: {type: string}, description: The pet's id.}]
+      responses: {"200": {description: ok, content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}}}
+`
+		if withDelete {
+			s += `    delete:
+      operationId: deletePet
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {"204": {description: gone}}
+`
+		}
+		return s
+	}
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o644))
+		return p
+	}
+	src := strings.ToLower(title)
+	t.Cleanup(func() {
+		for _, s := range []string{src, src + "_ee"} {
+			_ = tools([]string{"remove", s}, streams{io.Discard, io.Discard})
+		}
+	})
+	var out bytes.Buffer
+	require.NoError(t, tools([]string{"import", write("a.yaml", spec("pets.example", true))}, streams{&out, io.Discard}))
+	assert.Contains(t, out.String(), "as source "+src+": 2 APIs")
+	assert.Contains(t, out.String(), "APIs: "+src+".getPet, "+src+".deletePet")
+
+	// The enterprise edition: the same title, another server.
+	ee := write("ee.yaml", spec("pets.corp.internal", true))
+	err := tools([]string{"import", ee}, streams{io.Discard, io.Discard})
+	require.ErrorContains(t, err, "source "+src+" holds the APIs of pets.example, not pets.corp.internal: import under another name (-as), or with -replace")
+	assert.NotContains(t, err.Error(), "\n", "one line")
+	out.Reset()
+	require.NoError(t, tools([]string{"import", "-as", src + "_ee", ee}, streams{&out, io.Discard}))
+	assert.Contains(t, out.String(), "APIs: "+src+"_ee.getPet, "+src+"_ee.deletePet", "the same operationIds, under their own source")
+
+	// A new version without deletePet retires it.
+	out.Reset()
+	require.NoError(t, tools([]string{"import", write("a2.yaml", spec("pets.example", false))}, streams{&out, io.Discard}))
+	assert.Contains(t, out.String(), "retired 1 APIs the source no longer has (what was learned about them is kept): "+src+".deletePet")
+
+	out.Reset()
+	require.NoError(t, tools([]string{"list"}, streams{&out, io.Discard}))
+	assert.Regexp(t, `(?m)^`+src+`\s+2\s+1\s+1\s+pets\.example$`, out.String())
+	assert.Regexp(t, `(?m)^`+src+`_ee\s+2\s+2\s+0\s+pets\.corp\.internal$`, out.String())
+
+	out.Reset()
+	require.NoError(t, tools([]string{"show", src + "_ee.deletePet"}, streams{&out, io.Discard}))
+	for _, want := range []string{`endpoint\s+DELETE https://pets\.corp\.internal/v1/pets/\{id\}`, `effect\s+unsafe, destructive`, `inputs\n  id \(string, required, in path\)`} {
+		assert.Regexp(t, want, out.String())
+	}
+
+	out.Reset()
+	require.NoError(t, tools([]string{"remove", src + "_ee"}, streams{&out, io.Discard}))
+	assert.Contains(t, out.String(), "removed source "+src+"_ee: 2 APIs")
+	require.ErrorContains(t, tools([]string{"remove", src + "_ee"}, streams{io.Discard, io.Discard}), "no source "+src+"_ee in the graph")
 }

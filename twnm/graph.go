@@ -48,9 +48,13 @@ const (
 	Active  Status = iota
 	Pruned         // excluded from retrieval and search
 	Probing        // pruned, selected for a probe call; reactivated if it succeeds
+	// Retired: the latest import of its source no longer has it. Excluded from retrieval and
+	// search, never probed; what was learned about it is kept, and an import that has it
+	// again makes it active.
+	Retired
 )
 
-var statusNames = [...]string{"active", "pruned", "probing"}
+var statusNames = [...]string{"active", "pruned", "probing", "retired"}
 
 func (s Status) String() string { return statusNames[s] }
 
@@ -61,7 +65,7 @@ func ParseStatus(s string) (Status, error) {
 			return Status(i), nil
 		}
 	}
-	return 0, fmt.Errorf("status %q: want active, pruned or probing", s)
+	return 0, fmt.Errorf("status %q: want active, pruned, probing or retired", s)
 }
 
 // NodeID indexes a node of one Graph.

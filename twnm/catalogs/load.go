@@ -48,6 +48,22 @@ func Load(path string, format Format) (twnm.Catalog, []Warning, error) {
 	return LoadWith(path, format, LoadOptions{})
 }
 
+// Detect tells the format of a catalog file by its content, as Load does with FormatAuto.
+func Detect(path string) (Format, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("catalog %s: %w", path, err)
+	}
+	if data, err = toJSON(data); err != nil {
+		return "", fmt.Errorf("catalog %s: %w", path, err)
+	}
+	f, err := sniff(data)
+	if err != nil {
+		return "", fmt.Errorf("catalog %s: %w", path, err)
+	}
+	return f, nil
+}
+
 // LoadOptions says how an import reads what it cannot take as it is.
 type LoadOptions struct {
 	// Strict refuses an OpenAPI or Swagger document with any operation that cannot become an
