@@ -54,10 +54,10 @@ usage:
                                         learned statistic (the way out of a "schema mismatch")
       -embedder minilm|hashed  -every 1000  -timeout 1h
   navi tools show <api>                 one API: description, endpoint or MCP server, effect, auth, inputs and
-                                        outputs, status, statistics, and what users called it
+                                        outputs, status, statistics, and what users called it (the requests of
+                                        answered runs it served)
   navi tools list                       the graph's sources: APIs (active, retired) and where they come from
   navi tools remove <source>            take a source out of the graph, with its APIs and their edges
-                                        (the requests of answered runs it served)
   navi tools import [flags] <file|URL>  import a tool catalog, an OpenAPI or Swagger spec (file or URL), or an MCP
                                         server (mcp+stdio:<command>, mcp+http(s)://…) as a source of APIs named
                                         <source>.<operation>; operations gone since its last import are retired
