@@ -30,6 +30,10 @@ type Activities struct {
 	Models ModelStore
 	// ModelDir, when set, is where TrainModel also writes each model file.
 	ModelDir string
+	// NoGoalText keeps the text of the requests the graph learns from out of Neo4j: a past
+	// sub-goal keeps its vector only. The worker sets it when payloads are encrypted, so that
+	// what Temporal holds encrypted is not kept in clear beside it.
+	NoGoalText bool
 }
 
 // ModelStore is the part of the Neo4j store the retraining activities use.

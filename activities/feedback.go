@@ -112,6 +112,9 @@ func (a *Activities) recordGoals(ctx context.Context, in FeedbackInput) error {
 	uses := make([]neo4j.GoalUse, len(in.Goals))
 	for i, g := range in.Goals {
 		uses[i] = neo4j.GoalUse{API: g.API, Text: g.Text, Vector: vecs[i]}
+		if a.NoGoalText {
+			uses[i].Text = ""
+		}
 	}
 	if err := a.Store.RecordGoals(ctx, in.Key, uses, time.Now()); err != nil {
 		return graphError(err)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"time"
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -33,7 +34,8 @@ type GoalUse struct {
 }
 
 // RecordGoals attaches sub-goals to the APIs that served them, in one transaction: each becomes
-// a (:Goal)-[:SERVED]->(:API) with its vector, its text (cut to 200 characters) and its day.
+// a (:Goal)-[:SERVED]->(:API) with its vector, its text (cut to 200 characters; none when
+// the caller keeps it out, see activities.Activities.NoGoalText) and its day.
 // key names the run's chain, so a retried write adds nothing twice. Each API then keeps its
 // recall.MaxGoalsPerAPI newest sub-goals, and sub-goals older than GoalWindowDays are
 // forgotten. An API the graph does not hold is skipped (a catalog re-imported without it).
@@ -43,11 +45,16 @@ func (s *Store) RecordGoals(ctx context.Context, key string, uses []GoalUse, now
 	}
 	var rows []map[string]any
 	apis := map[string]bool{}
-	for _, u := range uses {
+	for i, u := range uses {
 		if len(u.Vector) == 0 || zero(u.Vector) {
 			continue
 		}
+		// A sub-goal kept without its text is told apart by its place in the run's list: a
+		// digest of a short text would let anyone with a dictionary read it back.
 		h := sha256.Sum256([]byte(u.API + "\x00" + u.Text))
+		if u.Text == "" {
+			h = sha256.Sum256([]byte(u.API + "\x00#" + strconv.Itoa(i)))
+		}
 		text := []rune(u.Text)
 		if len(text) > maxGoalText {
 			text = text[:maxGoalText]
@@ -160,7 +167,8 @@ RETURN g.text AS text ORDER BY g.at DESC, g.id`, map[string]any{"api": api})
 	}
 	out := make([]string, 0, len(res.Records))
 	for _, r := range res.Records {
-		out = append(out, r.AsMap()["text"].(string))
+		text, _ := r.AsMap()["text"].(string) // "" for one kept without its text
+		out = append(out, text)
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package neo4j_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -194,4 +195,30 @@ func TestForgetGoals(t *testing.T) {
 	assert.Zero(t, n, "forgetting again forgets nothing")
 	_, err = s.ForgetGoals(ctx, "")
 	assert.Error(t, err)
+}
+
+// A sub-goal kept without its text (payload encryption on) still serves by its vector, is
+// recorded once per key, and keeps nothing of the request in Neo4j (a re-embedding forgets
+// it: see TestReembedKeepsStatistics).
+func TestRecordGoalsWithoutText(t *testing.T) {
+	s, ctx, prefix, _ := imported(t)
+	emb := stacktest.Embedder(t)
+	weather := prefix + "Weather"
+	asked := "is it snowing over " + word(prefix, "city") + " right now"
+	vecs, err := emb.Embed(ctx, []string{asked})
+	require.NoError(t, err)
+	key := stacktest.UniqueName("goals")
+	use := []neo4j.GoalUse{{API: weather, Vector: vecs[0]}, {API: weather, Vector: vecs[0]}}
+	require.NoError(t, s.RecordGoals(ctx, key, use, time.Now()))
+	require.NoError(t, s.RecordGoals(ctx, key, use, time.Now()), "a retried write")
+	texts, err := s.Goals(ctx, weather)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"", ""}, texts, "two sub-goals, once each, no text")
+	n, err := neo4j.QueryCount(ctx, s, "MATCH (g:Goal)-[:SERVED]->(:API {name: $api}) WHERE g.text CONTAINS $word RETURN count(g) AS n",
+		map[string]any{"api": weather, "word": word(prefix, "city")})
+	require.NoError(t, err)
+	assert.Zero(t, n, "nothing of the request is in the graph")
+	served, err := s.Served(ctx, vecs[0], 1000, false)
+	require.NoError(t, err)
+	assert.True(t, slices.ContainsFunc(served, func(h recall.Hit) bool { return h.Name == weather }), "it serves by its vector")
 }

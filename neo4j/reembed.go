@@ -19,6 +19,9 @@ const ReembedBatch = 256
 type ReembedStats struct {
 	APIs  int `json:"apis"`
 	Goals int `json:"goals"`
+	// Dropped counts the past sub-goals kept without their text (payload encryption): their
+	// vectors cannot be rebuilt under another embedder, so they are forgotten.
+	Dropped int `json:"dropped,omitempty"`
 	// Changed counts the APIs whose entry an import rewrote while Reembed ran: they keep the
 	// vector that import wrote, not Reembed's (run Reembed again if that import used another
 	// embedder).
@@ -128,14 +131,26 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 		return st, err
 	}
 	names, texts, rows = nil, nil, nil
+	var textless []string
 	for _, r := range goals.Records {
 		m := r.AsMap()
 		text, _ := m["text"].(string)
+		if text == "" {
+			textless = append(textless, m["element"].(string))
+			continue
+		}
 		names, texts = append(names, m["name"].(string)), append(texts, subgoal.Query(text))
 		rows = append(rows, map[string]any{"name": m["name"], "element": m["element"]})
 	}
 	if st.Goals, err = write("sub-goal", reembedGoals, names, texts, rows); err != nil {
 		return st, err
+	}
+	if len(textless) > 0 {
+		if _, err := s.run(ctx, "forget text-less sub-goals", true, "MATCH (g:Goal) WHERE elementId(g) IN $ids DETACH DELETE g",
+			map[string]any{"ids": textless}); err != nil {
+			return st, err
+		}
+		st.Dropped = len(textless)
 	}
 	if _, err := s.run(ctx, "record schema", true, "MERGE (m:NaviMeta {id: 'schema'}) SET m.embedder = $embedder, m.dim = $dim",
 		map[string]any{"embedder": emb.Name(), "dim": int64(st.Dim)}); err != nil {

@@ -47,6 +47,8 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	vec, err := emb.Embed(ctx, []string{"will it snow in " + word(prefix, "town")})
 	require.NoError(t, err)
 	require.NoError(t, s.RecordGoals(ctx, stacktest.UniqueName("reembed"), []neo4j.GoalUse{{API: prefix + "Weather", Text: "will it snow in " + word(prefix, "town"), Vector: vec[0]}}, time.Now()))
+	// One kept without its text (payload encryption): its vector cannot be rebuilt.
+	require.NoError(t, s.RecordGoals(ctx, stacktest.UniqueName("reembed"), []neo4j.GoalUse{{API: prefix + "Geocode", Vector: vec[0]}}, time.Now()))
 	own := func() map[string]float64 { // each API's cosine with its own text's vector
 		t.Helper()
 		out := map[string]float64{}
@@ -85,6 +87,10 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	require.NoError(t, err)
 	assert.GreaterOrEqual(t, st.APIs, len(c.APIs))
 	assert.GreaterOrEqual(t, st.Goals, 1)
+	assert.GreaterOrEqual(t, st.Dropped, 1, "the text-less sub-goal is forgotten")
+	textless, err := s.Goals(ctx, prefix+"Geocode")
+	require.NoError(t, err)
+	assert.Empty(t, textless)
 	assert.Equal(t, emb.Dim(), st.Dim)
 	assert.False(t, st.Recreated, "same dimension: the indexes stay")
 	assert.Positive(t, calls)

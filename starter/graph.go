@@ -92,6 +92,9 @@ func graphCmd(args []string, s streams) error {
 	}
 	fmt.Fprintf(s.out, "graph moved to %s (%d dimensions): %d APIs and %d past sub-goals reembedded, %s, every statistic kept\n",
 		emb.Name(), st.Dim, st.APIs, st.Goals, how)
+	if st.Dropped > 0 {
+		fmt.Fprintf(s.out, "%d past sub-goals kept without their text (payloads encrypted) were forgotten: their vectors cannot be rebuilt\n", st.Dropped)
+	}
 	if st.Changed > 0 {
 		fmt.Fprintf(s.out, "%d APIs were imported again meanwhile and keep the vector their import wrote: run navi graph reembed again if that import used another embedder\n", st.Changed)
 	}

@@ -316,6 +316,10 @@ func toolsShow(args []string, s streams) error {
 	}
 	fmt.Fprintf(s.out, "asked for (the last %d requests it served, newest first)\n", len(goals))
 	for _, g := range goals {
+		if g == "" {
+			fmt.Fprintln(s.out, "  (kept as a vector only: payloads are encrypted)")
+			continue
+		}
 		fmt.Fprintf(s.out, "  %q\n", g)
 	}
 	return nil
