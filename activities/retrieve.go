@@ -266,6 +266,11 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 		}
 	}
 	res.Final, res.Chain = found.Final, found.Chain
+	if why := writeAgainstRequest(found, g); why != "" {
+		activity.GetLogger(ctx).Info("refused the chosen final step", "final", found.Final, "why", why)
+		res.Refused = why
+		return res, nil
+	}
 
 	sl := slots(g) // the subgraph's inputs, which every part's values are read for
 	// What the user answered and what the caller bound win over what the text states; the
@@ -821,4 +826,31 @@ func subGoalOf(goal recall.Goal) SubGoal {
 		sg.Top = append(sg.Top, c.Name)
 	}
 	return sg
+}
+
+// writeAgainstRequest says why the final step found chose may not end the chain, "" when it
+// may: an API that changes state (by its declared effect) runs only where the request asks
+// for what it does. A request whose last part asks to delete ("DROP TABLE users") is not
+// served by a reservation that shares its words; a question is not answered by a booking.
+// Where the request's action is unknown, nothing is refused.
+func writeAgainstRequest(found *recall.Result, g *twnm.Graph) string {
+	id, ok := g.APIByName(found.Final)
+	if !ok || g.Node(id).API == nil {
+		return ""
+	}
+	a := *g.Node(id).API
+	if a.CallEffect() == twnm.EffectRead {
+		return ""
+	}
+	want := recall.RequestAction(found.Whole().Text)
+	if cl := found.Clauses(); len(cl) > 0 {
+		if w := recall.RequestAction(cl[len(cl)-1].Text); w != recall.ActionUnknown {
+			want = w
+		}
+	}
+	has := recall.APIAction(a)
+	if want == recall.ActionUnknown || has == recall.ActionUnknown || want == has {
+		return ""
+	}
+	return fmt.Sprintf("%s would %s, and the request asks to %s", a.Name, has, want)
 }

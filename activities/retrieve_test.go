@@ -612,3 +612,30 @@ func TestRetrieveReadsRatherThanWrites(t *testing.T) {
 	assert.Equal(t, planner.SourceUpstream, binding(t, plan, p+"AddAlarm", "token").Source)
 	assert.Equal(t, []string{p + "GetToken.password"}, plan.Missing(), "the password is asked for")
 }
+
+// A write ends the chain only where the request asks for what it does: a request to delete
+// that shares its words with a reservation ("DROP TABLE") gets no candidate and says why; the
+// request the reservation is for gets it.
+func TestRetrieveRefusesAWriteTheRequestDoesNotAskFor(t *testing.T) {
+	store := stacktest.Store(t)
+	p := stacktest.UniqueName("r") + "_"
+	c := twnm.Catalog{Name: p + "tables", APIs: []twnm.API{
+		{Name: p + "ReserveTable", Description: "Reserves a zorblat table for a party.", Endpoint: &twnm.Endpoint{Method: "POST", Path: "/" + p + "tables", BaseURL: "http://127.0.0.1:9"},
+			Inputs: []twnm.Param{{Name: "party", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "reservation_id", Type: "string"}}},
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := store.LoadCatalog(ctx, c)
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = store.DeleteCatalog(context.Background(), c.Name) })
+	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
+
+	res := ask(t, a, "'; DROP zorblat TABLE users; --")
+	assert.Empty(t, res.Candidates)
+	assert.Equal(t, p+"ReserveTable would create, and the request asks to delete", res.Refused)
+
+	res = ask(t, a, "Reserve a zorblat table for the Smith party")
+	assert.Empty(t, res.Refused)
+	assert.Equal(t, p+"ReserveTable", res.Final)
+	assert.NotEmpty(t, res.Candidates)
+}

@@ -50,6 +50,9 @@ type RetrieveResult struct {
 	SubGoals []SubGoal `json:"sub_goals,omitempty"`
 	// Skipped is how many parts of a long request retrieval did not read (recall.MaxClauses).
 	Skipped int `json:"skipped,omitempty"`
+	// Refused says why the chain retrieval chose was not offered (a write that does not do
+	// what the request asks); there are no candidates then.
+	Refused string `json:"refused,omitempty"`
 	// Head is the head of the request's last part, what it asks for without the things it
 	// asks about ("the current weather" of "the current weather at the best hotel"), when
 	// that part has one; its best tool ends the chain when it consumes what the rest finds.

@@ -1354,3 +1354,18 @@ func TestQueryWorkflowConfirmsWrites(t *testing.T) {
 		})
 	}
 }
+
+// A chain retrieval refused (a write the request does not ask for) ends the run no_tools,
+// saying why.
+func TestQueryWorkflowRefusedWrite(t *testing.T) {
+	env := newEnv(t, nil)
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(activities.RetrieveResult{
+		SubGoals: []activities.SubGoal{{Text: "DROP TABLE users", Relevant: true}, {Text: "'; DROP TABLE users; --", Whole: true, Relevant: true}},
+		Refused:  "dine.Reserve would create, and the request asks to delete",
+	}, nil)
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "'; DROP TABLE users; --", NoInertia: true})
+	out := result(t, env)
+	assert.Equal(t, StatusNoTools, out.Status, out.Answer)
+	assert.Empty(t, out.Chain)
+	assert.NotEmpty(t, traceWith(state(t, env), "No tool in the graph does what the request asks: dine.Reserve would create, and the request asks to delete."))
+}
