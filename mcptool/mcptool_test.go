@@ -2,6 +2,7 @@ package mcptool_test
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
@@ -276,4 +277,48 @@ func TestStdioServerDiagnostics(t *testing.T) {
 	_, err = mcptool.Import(ctx, mcptool.StdioPrefix+"sh "+filepath.Join(dir, "silent.sh"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "did not answer the protocol's handshake within 1s")
+}
+
+// testServer is the path of a reference MCP server that make mcp-servers installs.
+func testServer(t *testing.T, name string) string {
+	t.Helper()
+	bin, err := filepath.Abs("testdata/server/node_modules/.bin/" + name)
+	require.NoError(t, err)
+	_, err = os.Stat(bin)
+	require.NoError(t, err, "the test MCP server %s is not installed: run make mcp-servers", name)
+	return bin
+}
+
+// The reference knowledge-graph server (@modelcontextprotocol/server-memory): its annotations
+// make its reads reads and its deletions destructive, which the default policy confirms; a
+// creation of nothing ("create the entities []", which the server takes and answers as done)
+// never reaches it; a creation of something does.
+func TestMemoryServerWrites(t *testing.T) {
+	t.Setenv("MEMORY_FILE_PATH", filepath.Join(t.TempDir(), "memory.jsonl"))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := mcptool.Import(ctx, mcptool.StdioPrefix+testServer(t, "mcp-server-memory"))
+	require.NoError(t, err)
+	create, del, read := find(t, c, c.Name+".create_entities"), find(t, c, c.Name+".delete_entities"), find(t, c, c.Name+".read_graph")
+	assert.Equal(t, toolspec.EffectRead, read.Effect)
+	assert.False(t, read.NeedsConfirm("", true))
+	assert.True(t, del.Destructive())
+	assert.True(t, del.NeedsConfirm("", false), "a deletion waits for the user's yes")
+	assert.Equal(t, toolspec.EffectUnsafe, create.Effect)
+
+	pool := &mcptool.Pool{}
+	defer pool.Close()
+	tc := &toolcall.Client{MCP: pool}
+	_, err = tc.Call(ctx, create, map[string]string{"entities": "[]"}, toolcall.CallOptions{})
+	require.ErrorIs(t, err, toolcall.ErrInvalidInput)
+	assert.ErrorContains(t, err, "required parameter entities is empty")
+	graph, err := tc.Call(ctx, read, nil, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.NotContains(t, fmt.Sprint(graph.Output), "Rome", "nothing was created")
+
+	_, err = tc.Call(ctx, create, map[string]string{"entities": `[{"name": "Rome", "entityType": "city", "observations": ["capital of Italy"]}]`}, toolcall.CallOptions{})
+	require.NoError(t, err)
+	graph, err = tc.Call(ctx, read, nil, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.Contains(t, fmt.Sprint(graph.Output), "Rome")
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -265,4 +266,34 @@ paths:
 	require.NoError(t, tools([]string{"remove", src + "_ee"}, streams{&out, io.Discard}))
 	assert.Contains(t, out.String(), "removed source "+src+"_ee: 2 APIs")
 	require.ErrorContains(t, tools([]string{"remove", src + "_ee"}, streams{io.Discard, io.Discard}), "no source "+src+"_ee in the graph")
+}
+
+// Two filesystem MCP servers (@modelcontextprotocol/server-filesystem) on two folders are two
+// sources: the second, under the first one's name, is refused in one line instead of taking
+// its place; imported -as another source, both stand.
+func TestToolsImportTwoFilesystemServers(t *testing.T) {
+	stacktest.Export(t, stacktest.EnvNeo4jURI, stacktest.EnvNeo4jUser, stacktest.EnvNeo4jPassword)
+	bin, err := filepath.Abs("../mcptool/testdata/server/node_modules/.bin/mcp-server-filesystem")
+	require.NoError(t, err)
+	_, err = os.Stat(bin)
+	require.NoError(t, err, "the test MCP server is not installed: run make mcp-servers")
+	name := strings.ReplaceAll(stacktest.UniqueName("files"), "-", "_")
+	t.Cleanup(func() {
+		for _, s := range []string{name, name + "_b"} {
+			_ = tools([]string{"remove", s}, streams{io.Discard, io.Discard})
+		}
+	})
+	a, b := t.TempDir(), t.TempDir()
+	var out bytes.Buffer
+	require.NoError(t, tools([]string{"import", "-as", name, "mcp+stdio:" + bin + " " + a}, streams{&out, io.Discard}))
+	assert.Contains(t, out.String(), name+".read_text_file")
+	err = tools([]string{"import", "-as", name, "mcp+stdio:" + bin + " " + b}, streams{io.Discard, io.Discard})
+	require.ErrorContains(t, err, "source "+name+" holds the APIs of stdio:"+bin+" "+a)
+	assert.NotContains(t, err.Error(), "\n")
+	out.Reset()
+	require.NoError(t, tools([]string{"import", "-as", name + "_b", "mcp+stdio:" + bin + " " + b}, streams{&out, io.Discard}))
+	out.Reset()
+	require.NoError(t, tools([]string{"list"}, streams{&out, io.Discard}))
+	assert.Regexp(t, `(?m)^`+name+`\s+14\s+14\s+0\s+stdio:\S+ `+regexp.QuoteMeta(a), out.String())
+	assert.Regexp(t, `(?m)^`+name+`_b\s+14\s+14\s+0\s+stdio:\S+ `+regexp.QuoteMeta(b), out.String())
 }
