@@ -267,7 +267,8 @@ func TestCallToolRetryPolicy(t *testing.T) {
 	// old worker's, a recorded run's).
 	nonRetryable := []string{"navi.ToolInvalidInput", "ToolInvalidInput", "navi.ToolNotCallable", "ToolNotCallable",
 		"navi.ToolRejected", "ToolRejected", "navi.ToolUnauthorized", "ToolUnauthorized",
-		"navi.ToolBadResponse", "ToolBadResponse", "navi.NoToolClient", "NoToolClient"}
+		"navi.ToolBadResponse", "ToolBadResponse", "navi.NoToolClient", "NoToolClient",
+		"navi.ToolOutcomeUnknown", "ToolOutcomeUnknown"}
 	tests := []struct {
 		name      string
 		api       twnm.API

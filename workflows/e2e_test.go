@@ -663,7 +663,7 @@ func TestAgentCompoundOnRealStack(t *testing.T) {
 	run = a.start(ctx, t, id, workflows.QueryRequest{Query: compoundQuery})
 	var down workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &down))
-	require.Equal(t, workflows.StatusAnswered, down.Status, down.Answer)
+	require.Equal(t, workflows.StatusPartial, down.Status, "one part has no answer: %s", down.Answer)
 	assert.Equal(t, final, down.Chain[len(down.Chain)-1], "the air quality answers")
 	assert.NotEmpty(t, down.Results[final])
 	assert.NotContains(t, down.Results, "weather.Current")
