@@ -375,10 +375,12 @@ func (r *run) answerStatus() string {
 	return StatusAnswered
 }
 
-// partUnanswered reports whether a part of the request has no answer: no tool serves it
-// (Unserved), or the API that serves it has no result.
+// partUnanswered reports whether a part of the request has no answer: no tool serves a part
+// of the user's own words (Unserved: not a clause of an LLM planner's recall description,
+// which is no part of the request), or the API that serves a part has no result.
 func (r *run) partUnanswered() bool {
-	if len(r.pc.Unserved) > 0 {
+	query := strings.ToLower(r.pc.Query)
+	if slices.ContainsFunc(r.pc.Unserved, func(u string) bool { return strings.Contains(query, strings.ToLower(u)) }) {
 		return true
 	}
 	return slices.ContainsFunc(r.pc.Parts, func(api string) bool { _, ok := r.pc.Results[api]; return !ok })

@@ -1222,12 +1222,14 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 func TestQueryWorkflowTruthfulStatus(t *testing.T) {
 	tests := []struct {
 		name     string
-		unserved bool // a part of the request finds no tool
-		noChain  bool // the planner answers before any chain ran
+		unserved string // a sub-goal that finds no tool
+		noChain  bool   // the planner answers before any chain ran
 		want     string
 	}{
 		{name: "every part answered", want: StatusAnswered},
-		{name: "a part found no tool", unserved: true, want: StatusPartial},
+		{name: "a part found no tool", unserved: "book me a dentist", want: StatusPartial},
+		// An LLM planner's recall description is no part of the request.
+		{name: "a clause of the planner's description found no tool", unserved: "output: temp_c:number", want: StatusAnswered},
 		{name: "no chain ran: the city never came", noChain: true, want: StatusFailed},
 	}
 	for _, tt := range tests {
@@ -1242,8 +1244,8 @@ func TestQueryWorkflowTruthfulStatus(t *testing.T) {
 			if tt.noChain {
 				res = retrieved("") // the city is missing: answering at once is not a guess
 			}
-			if tt.unserved {
-				res.SubGoals = append(res.SubGoals, activities.SubGoal{Text: "book me a dentist", Relevant: false})
+			if tt.unserved != "" {
+				res.SubGoals = append(res.SubGoals, activities.SubGoal{Text: tt.unserved, Relevant: false})
 			}
 			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
 			if !tt.noChain {
