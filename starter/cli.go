@@ -19,6 +19,7 @@ import (
 	sdklog "go.temporal.io/sdk/log"
 
 	"github.com/naviagent/navi/internal/config"
+	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/workflows"
 )
 
@@ -73,6 +74,19 @@ func (c *command) withTemporal(timeout time.Duration, fn func(ctx context.Contex
 	}
 	defer tc.Close()
 	return fn(ctx, tc)
+}
+
+// withGraph opens the graph in Neo4j and runs fn with the store, under a timeout for the whole
+// call.
+func (c *command) withGraph(timeout time.Duration, fn func(ctx context.Context, store *neo4j.Store) error) error {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	store, err := c.cfg.OpenGraph(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close(context.Background())
+	return fn(ctx, store)
 }
 
 // dataConverter reads payloads as the worker wrote them: through the codec when keys are

@@ -226,15 +226,11 @@ func toolsList(args []string, s streams) error {
 	if _, err := c.parse(args, 0, 0, "no arguments: navi tools list"); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	store, err := c.cfg.OpenGraph(ctx)
-	if err != nil {
+	var sources []neo4j.Source
+	if err := c.withGraph(time.Minute, func(ctx context.Context, store *neo4j.Store) (err error) {
+		sources, err = store.Sources(ctx)
 		return err
-	}
-	defer store.Close(context.Background())
-	sources, err := store.Sources(ctx)
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	if len(sources) == 0 {
@@ -257,15 +253,11 @@ func toolsRemove(args []string, s streams) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	store, err := c.cfg.OpenGraph(ctx)
-	if err != nil {
+	var n int
+	if err := c.withGraph(5*time.Minute, func(ctx context.Context, store *neo4j.Store) (err error) {
+		n, err = store.DeleteCatalog(ctx, pos[0])
 		return err
-	}
-	defer store.Close(context.Background())
-	n, err := store.DeleteCatalog(ctx, pos[0])
-	if err != nil {
+	}); err != nil {
 		return err
 	}
 	if n == 0 {
@@ -284,13 +276,11 @@ func toolsShow(args []string, s streams) error {
 		return err
 	}
 	api := pos[0]
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	store, err := c.cfg.OpenGraph(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close(context.Background())
+	return c.withGraph(time.Minute, func(ctx context.Context, store *neo4j.Store) error { return showAPI(ctx, store, api, s) })
+}
+
+// showAPI prints api as store holds it (see toolsShow).
+func showAPI(ctx context.Context, store *neo4j.Store, api string, s streams) error {
 	g, err := store.Subgraph(ctx, []string{api}, neo4j.SubgraphOptions{Hops: 1, MaxAPIs: 1})
 	if err != nil {
 		return err

@@ -531,14 +531,8 @@ func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
 				if workflow.GetVersion(r.ctx, cutOffCheckChange, workflow.DefaultVersion, cutOffCheckVersion) == workflow.DefaultVersion {
 					return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err}
 				}
-				v, werr := r.resolveCutOff(spec, in.Args, step, false)
-				switch {
-				case werr != nil:
-					return out, werr
-				case v.tookEffect:
-					return v.out, nil
-				case !v.sendAgain:
-					return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err, reason: v.reason, declined: v.declined}
+				if o, again, err := r.unknownOutcome(spec, in.Args, step, false, err); !again {
+					return o, err
 				}
 			}
 			if losses > MaxWorkerLosses {
@@ -548,14 +542,8 @@ func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
 			continue
 		case errors.As(err, &app) && app.Type() == contract.ErrTypeToolOutcomeUnknown &&
 			workflow.GetVersion(r.ctx, outcomeUnknownChange, workflow.DefaultVersion, outcomeUnknownVersion) != workflow.DefaultVersion:
-			v, werr := r.resolveCutOff(spec, in.Args, step, true)
-			switch {
-			case werr != nil:
-				return out, werr
-			case v.tookEffect:
-				return v.out, nil
-			case !v.sendAgain:
-				return out, &errCutOff{api: spec.Name, mayHaveRun: true, unanswered: true, last: err, reason: v.reason, declined: v.declined}
+			if o, again, err := r.unknownOutcome(spec, in.Args, step, true, err); !again {
+				return o, err
 			}
 			// It did not take effect: an attempt like any other, which counts.
 			if failures++; failures >= int(policy.MaximumAttempts) {
@@ -596,6 +584,22 @@ type cutOffVerdict struct {
 	sendAgain  bool
 	declined   bool // the user said not to send it again
 	reason     string
+}
+
+// unknownOutcome resolves a call of spec whose outcome is unknown (see resolveCutOff) and says
+// how callAttempts goes on: with what its check answered (it took effect), with the
+// errCutOff that ends the call (last is the attempt's error), or sending it again (again).
+func (r *run) unknownOutcome(spec twnm.API, args map[string]string, step int, unanswered bool, last error) (out contract.CallToolResult, again bool, err error) {
+	v, err := r.resolveCutOff(spec, args, step, unanswered)
+	switch {
+	case err != nil:
+		return out, false, err
+	case v.tookEffect:
+		return v.out, false, nil
+	case !v.sendAgain:
+		return out, false, &errCutOff{api: spec.Name, mayHaveRun: true, unanswered: unanswered, last: last, reason: v.reason, declined: v.declined}
+	}
+	return out, true, nil
 }
 
 // resolveCutOff finds out whether a call of spec (an unsafe API) cut off with its worker, or

@@ -87,25 +87,33 @@ func TestDownCleansStalePidFilesAndLeavesStrangersAlone(t *testing.T) {
 	assert.Equal(t, []string{"temporal  stopped", "neo4j     stopped", "toolworld stopped", "codec     stopped", "worker    stopped"}, Status(state))
 }
 
-func TestDownStopsTheWholeProcessGroup(t *testing.T) {
-	state := t.TempDir()
+// standIn prepares a stack in state whose binary bin is a shell script running body, and
+// returns its options and its service named name: a stand-in whose command line carries the
+// service's marker. A script ends in the builtin wait: a shell may exec a last simple command
+// in its own place, which would drop the marker from the command line.
+func standIn(t *testing.T, state, bin, body, name string, codec bool) (Options, *service) {
+	t.Helper()
 	root := t.TempDir()
-	// A stand-in worker: a shell whose command line carries the worker's marker, with children.
-	// It ends in the builtin wait: a shell may exec a last simple command in its own place,
-	// which would drop the marker from the command line.
-	script := filepath.Join(root, "bin", "navi-worker")
+	script := filepath.Join(root, "bin", bin)
 	require.NoError(t, os.MkdirAll(filepath.Dir(script), 0o755))
-	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 300 &\nsleep 300 &\nwait\n"), 0o755))
-	o := Options{Root: root, StateDir: state}
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\n"+body+"wait\n"), 0o755))
+	o := Options{Root: root, StateDir: state, Codec: codec}
 	require.NoError(t, o.defaults())
 	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
 	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
-	var w *service
 	for _, s := range o.services(o.endpoints()) {
-		if s.name == "worker" {
-			w = s
+		if s.name == name {
+			return o, s
 		}
 	}
+	require.Failf(t, "no such service", "%s", name)
+	return o, nil
+}
+
+func TestDownStopsTheWholeProcessGroup(t *testing.T) {
+	state := t.TempDir()
+	// A stand-in worker, with children.
+	o, w := standIn(t, state, "navi-worker", "sleep 300 &\nsleep 300 &\n", "worker", false)
 	pid, exited, err := start(o, w)
 	require.NoError(t, err)
 	if !assert.Eventually(t, func() bool { _, ok := running(o, w); return ok }, 20*time.Second, 50*time.Millisecond, "the stand-in worker is running") {
@@ -240,22 +248,9 @@ func TestStale(t *testing.T) {
 // The codec server a stack with payload keys starts is listed by Status and stopped by Down
 // (make down), as every other service.
 func TestDownStopsTheCodecServer(t *testing.T) {
-	state, root := t.TempDir(), t.TempDir()
+	state := t.TempDir()
 	// A stand-in navi: run as `navi codec-server ...`, its command line carries the marker.
-	script := filepath.Join(root, "bin", "navi")
-	require.NoError(t, os.MkdirAll(filepath.Dir(script), 0o755))
-	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 300 &\nwait\n"), 0o755))
-	o := Options{Root: root, StateDir: state, Codec: true}
-	require.NoError(t, o.defaults())
-	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
-	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
-	var codec *service
-	for _, s := range o.services(o.endpoints()) {
-		if s.name == "codec" {
-			codec = s
-		}
-	}
-	require.NotNil(t, codec)
+	o, codec := standIn(t, state, "navi", "sleep 300 &\n", "codec", true)
 	pid, exited, err := start(o, codec)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { _, ok := running(o, codec); return ok }, 20*time.Second, 50*time.Millisecond)
