@@ -115,8 +115,8 @@ func (e *Error) Retryable() bool {
 // unknownOutcome makes e an ErrOutcomeUnknown where api honours no idempotency key and e
 // leaves open whether the tool did what it does: the request was sent and no answer came
 // (ErrUnavailable after Sent), or a gateway answered 502 or 504 in the tool's place. A
-// request that never left, and a tool's own 5xx, 408 or 429, are refusals: retrying them
-// cannot do anything twice.
+// request that never left, and the tool's own 500, 503, 408 or 429, are taken at the tool's
+// word: it did not do it.
 func unknownOutcome(api toolspec.API, e *Error) *Error {
 	if api.CallEffect() != toolspec.EffectUnsafe || !errors.Is(e, ErrUnavailable) {
 		return e
