@@ -64,6 +64,12 @@ func TestCorpusOfPublicSpecs(t *testing.T) {
 		// OpenAI's YAML has a required property named n: YAML 1.1 would read it as false.
 		{"openai/openapi.yaml", FormatOpenAPI, 288, 0},
 		{"../restbench/tmdb_oas.json", FormatOpenAPI, 54, 0},
+		{"discord/openapi.json", FormatOpenAPI, 242, 0},
+		{"argo/swagger.json", FormatSwagger, 73, 0},
+		// Kubernetes names no host: its API server's address is the cluster's, so one warning
+		// says that all its calls need -base-url.
+		{"kubernetes/swagger.json", FormatSwagger, 1123, 1},
+		{"figma/openapi.yaml", FormatOpenAPI, 47, 0},
 	}
 	publishers := map[string]bool{}
 	for _, tt := range tests {
@@ -85,9 +91,15 @@ func TestCorpusOfPublicSpecs(t *testing.T) {
 	assert.GreaterOrEqual(t, len(publishers), 10)
 }
 
-// A spec split over several files (SendGrid's) is refused with where the first reference to
-// another file is, not kin-openapi's "cannot unmarshal string into openapi3.Parameter".
+// A spec split over several files (SendGrid's, DigitalOcean's) is refused with where the first
+// reference to another file is, not kin-openapi's "cannot unmarshal string into
+// openapi3.Parameter".
 func TestCorpusMultiFileSpec(t *testing.T) {
 	_, _, err := Load(specFile(t, "sendgrid/oas_v3.json"), FormatAuto)
 	require.ErrorContains(t, err, `components.parameters: $ref "./spec/components/parameters.json" points into another file`)
+
+	// DigitalOcean's root spec keeps its operations in other files: the first, in sorted order,
+	// is named.
+	_, _, err = Load(specFile(t, "digitalocean/DigitalOcean-public.v2.yaml"), FormatAuto)
+	require.ErrorContains(t, err, `PUT /<upload_url>: $ref "resources/inference/inference_upload_batch_file.yml" points into another file`)
 }
