@@ -16,12 +16,18 @@ import (
 // or server's APIs are named (<source>.<operation>: two specs' operationIds never collide),
 // and the origin its APIs come from (the spec's servers, the MCP server and its folder), by
 // which the store tells another spec of the same name from a new version of this one. A
-// native catalog names its own APIs and has no origin; as renames only the source.
+// native catalog names its own APIs and has no origin; as renames only the source. Every API
+// is given its source (twnm.API.Source).
 func nameSource(cat *twnm.Catalog, kind catalogs.Format, as, location string) (origin string, err error) {
 	source := strings.TrimSpace(as)
 	if source != "" && catalogs.Identifier(source) != source {
 		return "", fmt.Errorf("%w: -as %q: a source name is letters, digits and _ (%q would do)", errUsage, as, catalogs.Identifier(source))
 	}
+	defer func() { // every API knows its source: plans feed an API from its own first
+		for i := range cat.APIs {
+			cat.APIs[i].Source = cat.Name
+		}
+	}()
 	switch kind {
 	case catalogs.FormatNative:
 		if source != "" {

@@ -164,6 +164,9 @@ func printWarnings(w io.Writer, source string, warnings []catalogs.Warning) {
 // showSpec prints what calling a takes and gives: provider, endpoint or MCP server, effect,
 // confirmation policy, auth (the secret's name, never a value), inputs and outputs.
 func showSpec(w io.Writer, a twnm.API) {
+	if a.Source != "" {
+		field(w, "source", "%s", a.Source)
+	}
 	if a.Provider != "" {
 		field(w, "provider", "%s", a.Provider)
 	}

@@ -118,6 +118,10 @@ type API struct {
 	// (ConfirmNever, ConfirmDestructive, ConfirmWrites); empty leaves it to the catalog's
 	// Confirm, then to the operator's default (see NeedsConfirm).
 	Confirm string `json:"confirm,omitempty"`
+	// Source is the source the API was imported from (navi tools import: a catalog, a spec
+	// or an MCP server, by name); empty when unknown. A plan feeds an API from another
+	// source's outputs only where the request asked for that source's tools too.
+	Source string `json:"source,omitempty"`
 	// Check names the API of the same catalog that tells whether a call of this one took
 	// effect, for an API that honours no idempotency key (EffectUnsafe): it reads, takes
 	// some of this API's inputs by the same names, and answers with what the call made, or

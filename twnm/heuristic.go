@@ -216,7 +216,7 @@ func (h *heur) genes() {
 			if _, ok := h.gene[e.From]; ok {
 				continue
 			}
-			ls := producerLinks(h.g, e.From, h.target, h.exclude)
+			ls := local(h.g, producerLinks(h.g, e.From, h.target, h.exclude), it.api, h.relevance)
 			sameName := map[NodeID]bool{} // by producer: producerLinks gives one link per API
 			for _, l := range ls {
 				sameName[l.api] = spelt(h.g, l, it.api, e.From)

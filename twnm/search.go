@@ -332,6 +332,22 @@ type link struct {
 	weight      float64 // w(v,u): OUTPUTS strength, times the FEEDS strength for an alias
 }
 
+// local keeps the links of ls whose producer may feed consumer: an API of consumer's own
+// source (API.Source), or one the request retrieved (relevance). A spec's or server's APIs
+// feed each other; another source's output is no producer the request did not ask for: a
+// workflow engine's info call does not feed a music search, though both speak of a
+// "version". APIs of no known source are all local.
+func local(g *Graph, ls []link, consumer NodeID, relevance map[string]float64) []link {
+	c := g.Node(consumer).API
+	if c == nil || c.Source == "" {
+		return ls
+	}
+	return slices.DeleteFunc(slices.Clone(ls), func(l link) bool {
+		n := g.Node(l.api)
+		return n.API != nil && n.API.Source != "" && n.API.Source != c.Source && relevance[n.Name] <= 0
+	})
+}
+
 // producerLinks returns, for each usable producer of parameter p, its strongest link, by
 // API ID; consumer and excluded APIs are left out.
 func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool) []link {

@@ -633,3 +633,48 @@ func TestSearchPrefersTheConsumersSpelling(t *testing.T) {
 		}
 	}
 }
+
+// A producer of another source than its consumer feeds it only where the request retrieved
+// it: a music search takes its "version" from its own source's info call, or, with none, asks
+// for it, but never from a workflow engine's that the request did not ask about. APIs of no
+// known source are all local.
+func TestSearchKeepsToTheSource(t *testing.T) {
+	from := func(a API, source string) API { a.Source = source; return a }
+	tests := []struct {
+		name      string
+		apis      []API
+		relevance map[string]float64
+		want      []string // the plan's steps
+	}{
+		{name: "another source's producer is not taken",
+			apis: []API{from(tool("Search", "version term", "tracks"), "music"), from(tool("EngineInfo", "", "version"), "engine")},
+			want: []string{"Search"}},
+		{name: "its own source's producer is",
+			apis: []API{from(tool("Search", "version term", "tracks"), "music"), from(tool("EngineInfo", "", "version"), "engine"),
+				from(tool("MusicInfo", "", "version"), "music")},
+			want: []string{"MusicInfo", "Search"}},
+		{name: "another source's producer the request retrieved is",
+			apis:      []API{from(tool("Search", "version term", "tracks"), "music"), from(tool("EngineInfo", "", "version"), "engine")},
+			relevance: map[string]float64{"Search": 1, "EngineInfo": 0.4},
+			want:      []string{"EngineInfo", "Search"}},
+		{name: "APIs of no known source are all local",
+			apis: []API{tool("Search", "version term", "tracks"), tool("EngineInfo", "", "version")},
+			want: []string{"EngineInfo", "Search"}},
+	}
+	for _, tt := range tests {
+		for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+			t.Run(fmt.Sprintf("%s/%T", tt.name, s), func(t *testing.T) {
+				g := graphOf(t, tt.apis...)
+				known := map[string]string{"term": "jazz"}
+				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Search"), Known: known, Relevance: tt.relevance})
+				require.NoError(t, err)
+				p, err := sg.Plan(g, known)
+				require.NoError(t, err)
+				assert.Equal(t, tt.want, stepNames(p))
+				if len(tt.want) == 1 {
+					assert.Equal(t, []string{"Search.version"}, p.Missing(), "asked for, not guessed")
+				}
+			})
+		}
+	}
+}
