@@ -375,15 +375,20 @@ func (r *run) answerStatus() string {
 	return StatusAnswered
 }
 
-// partUnanswered reports whether a part of the request has no answer: no tool serves a part
-// of the user's own words (Unserved: not a clause of an LLM planner's recall description,
-// which is no part of the request), or the API that serves a part has no result.
+// partUnanswered reports whether a part of the request has no answer, as the answer says (see
+// planner's unservedNote and partsNote): no tool serves a part of the user's own words
+// (Unserved: not a clause of an LLM planner's recall description, which is no part of the
+// request), or the API that serves a part failed and nothing took its place. A part an LLM
+// planner chose not to run is its answer's to mention.
 func (r *run) partUnanswered() bool {
 	query := strings.ToLower(r.pc.Query)
 	if slices.ContainsFunc(r.pc.Unserved, func(u string) bool { return strings.Contains(query, strings.ToLower(u)) }) {
 		return true
 	}
-	return slices.ContainsFunc(r.pc.Parts, func(api string) bool { _, ok := r.pc.Results[api]; return !ok })
+	return slices.ContainsFunc(r.pc.Parts, func(api string) bool {
+		_, ok := r.pc.Results[api]
+		return !ok && slices.Contains(r.pc.Failed, api)
+	})
 }
 
 // clarify asks the user and waits, durably, for the answer Update or the deadline.
