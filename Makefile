@@ -25,7 +25,7 @@ BENCH_COMPOUND_ARGS ?= -n 60 -seed 1 -concurrency 4 -batches 1 -variants no-grap
 # Fuzz targets (name@package) and how long make fuzz runs each.
 FUZZTIME    ?= 3000x
 FUZZ_TARGETS = FuzzImporters@./twnm/catalogs FuzzSplit@./twnm/subgoal FuzzToolBenchEvent@./research/runlogs FuzzLink@./twnm/invlog \
-	FuzzParseDecisions@./planner/llm FuzzExtract@./planner FuzzDecodeOutput@./toolcall
+	FuzzParseDecisions@./planner/llm FuzzValues@./twnm/extract FuzzDecodeOutput@./toolcall
 # The demo's tools: the tool world's own catalog, served by the running tool world.
 CATALOG     ?= $$NAVI_TOOLWORLD_URL/catalog.json
 GO          ?= go

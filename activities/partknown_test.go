@@ -1,6 +1,7 @@
 package activities
 
 import (
+	"github.com/naviagent/navi/twnm/extract"
 	"time"
 
 	"context"
@@ -9,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
@@ -43,7 +43,7 @@ func TestPartKnownBorrows(t *testing.T) {
 			{Goal: subgoal.Goal{Text: final}},
 		}}
 		j := joinParts{g: g, found: found, slots: sl}
-		known := planner.Extract(other+", and "+final, sl)
+		known := extract.Values(other+", and "+final, sl)
 		return partKnown(known, nil, final, []string{other, final}, sl, time.Time{}, j.borrower())
 	}
 	// "there" is Lisbon: the weather's geocoder takes it as a city, and the hotel search's
@@ -62,6 +62,6 @@ func TestPartKnownBorrows(t *testing.T) {
 	assert.Empty(t, got["sports.SearchTeam.team_name"])
 
 	// Without borrowing, a part keeps none of the other part's values.
-	known := planner.Extract("What's the weather in Lisbon right now, and what hotels are there", sl)
+	known := extract.Values("What's the weather in Lisbon right now, and what hotels are there", sl)
 	assert.Empty(t, partKnown(known, nil, "what hotels are there", []string{"What's the weather in Lisbon right now", "what hotels are there"}, sl, time.Time{}, nil))
 }

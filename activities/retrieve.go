@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"fmt"
+	"github.com/naviagent/navi/twnm/extract"
 	"maps"
 	"slices"
 	"sort"
@@ -58,11 +59,11 @@ type GraphStore interface {
 // all and borrow (nil: none) says it may take that one for that input (see
 // joinParts.borrower); what the user answered (answered) stays. known itself when clause is
 // empty.
-func partKnown(known, answered map[string]string, clause string, others []string, slots []planner.Slot, today time.Time, borrow func(key, value, from string) bool) map[string]string {
+func partKnown(known, answered map[string]string, clause string, others []string, slots []extract.Slot, today time.Time, borrow func(key, value, from string) bool) map[string]string {
 	if strings.TrimSpace(clause) == "" {
 		return known
 	}
-	own := planner.ExtractOn(clause, slots, today)
+	own := extract.ValuesOn(clause, slots, today)
 	out := make(map[string]string, len(known))
 	for k, v := range known {
 		i := slices.IndexFunc(others, func(o string) bool { return o != clause && statedIn(v, o) })
@@ -81,11 +82,11 @@ func partKnown(known, answered map[string]string, clause string, others []string
 // search's city, though both are free text). Within that scope it binds the values it
 // states, or, when it states none the rules recognise ("rome"), its whole text to the one
 // input its question asked for. A later answer wins over an earlier one.
-func answerValues(g *twnm.Graph, answers []planner.QA, slots []planner.Slot, today time.Time) map[string]string {
+func answerValues(g *twnm.Graph, answers []planner.QA, slots []extract.Slot, today time.Time) map[string]string {
 	out := map[string]string{}
 	for _, qa := range answers {
 		scope := askedSlots(g, qa.Params, slots)
-		got := planner.ExtractOn(qa.Answer, scope, today)
+		got := extract.ValuesOn(qa.Answer, scope, today)
 		if text := strings.TrimSpace(qa.Answer); len(got) == 0 && len(qa.Params) == 1 && text != "" {
 			got = map[string]string{qa.Params[0]: text}
 		}
@@ -100,7 +101,7 @@ const askedDepth = 3
 // askedSlots is the part of slots a question about params ("API.param") asked for: the
 // inputs of the params' APIs and of the APIs that produce their required inputs, up to
 // askedDepth steps upstream.
-func askedSlots(g *twnm.Graph, params []string, slots []planner.Slot) []planner.Slot {
+func askedSlots(g *twnm.Graph, params []string, slots []extract.Slot) []extract.Slot {
 	apis := map[string]bool{}
 	var level []twnm.NodeID
 	for _, p := range params {
@@ -127,7 +128,7 @@ func askedSlots(g *twnm.Graph, params []string, slots []planner.Slot) []planner.
 		}
 		level = next
 	}
-	var out []planner.Slot
+	var out []extract.Slot
 	for _, s := range slots {
 		if i := strings.LastIndex(s.Key, "."); i > 0 && apis[s.Key[:i]] {
 			out = append(out, s)
@@ -279,7 +280,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	answered := map[string]string{}
 	maps.Copy(answered, in.Known)
 	maps.Copy(answered, answers)
-	res.Extracted = planner.ExtractOn(in.Text, sl, today)
+	res.Extracted = extract.ValuesOn(in.Text, sl, today)
 	maps.Copy(res.Extracted, answers)
 	known := maps.Clone(res.Extracted)
 	maps.Copy(known, answered)
@@ -370,7 +371,7 @@ type joinParts struct {
 	// known are the values of the request and the answers, answered those of the answers and
 	// the caller, slots the subgraph's inputs; exclude the APIs the caller ruled out.
 	known, answered map[string]string
-	slots           []planner.Slot
+	slots           []extract.Slot
 	today           time.Time // the day relative days are dated from (zero: none)
 	exclude         map[twnm.NodeID]bool
 }
@@ -450,7 +451,7 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 		return nil, nil
 	}
 	sl := slots(g)
-	known := planner.Extract(text, sl)
+	known := extract.Values(text, sl)
 	exclude := writersOff(g, found.Chain)
 	delete(exclude, id)
 	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance, Named: namedAPIs(g, found)}
@@ -512,7 +513,7 @@ func (p joinParts) lends(from string) map[string]map[twnm.NodeID]bool {
 		}
 	}
 	out := map[string]map[twnm.NodeID]bool{}
-	for k, v := range planner.ExtractOn(from, p.slots, p.today) {
+	for k, v := range extract.ValuesOn(from, p.slots, p.today) {
 		if !near[apiOf(k)] {
 			continue
 		}
@@ -770,14 +771,14 @@ func candidateOf(n *twnm.Node, score float64) planner.Candidate {
 }
 
 // slots lists every input of every API of g, by API name, as values may be stated for.
-func slots(g *twnm.Graph) []planner.Slot {
-	var out []planner.Slot
+func slots(g *twnm.Graph) []extract.Slot {
+	var out []extract.Slot
 	for _, n := range g.Nodes() {
 		if n.Kind != twnm.KindAPI || n.API == nil {
 			continue
 		}
 		for _, p := range n.API.Inputs {
-			out = append(out, planner.SlotOf(n.Name+"."+p.Name, p))
+			out = append(out, extract.SlotOf(n.Name+"."+p.Name, p))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })

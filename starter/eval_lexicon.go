@@ -10,7 +10,7 @@ import (
 
 // lexiconPackages are the packages whose English the word-list figure counts: request parsing,
 // value extraction and retrieval.
-var lexiconPackages = []string{"twnm/subgoal", "planner", "twnm/recall"}
+var lexiconPackages = []string{"twnm/subgoal", "twnm/extract", "planner", "twnm/recall"}
 
 // lexiconMarkdownFile is the report navi eval lexicon writes to -out.
 const lexiconMarkdownFile = "lexicon.md"

@@ -44,7 +44,7 @@ func evalValuesCmd(args []string, s streams) error {
 	for i, set := range loaded {
 		results[i] = valueeval.Evaluate(set)
 	}
-	summary := "Values the user states, read by planner.Extract for the inputs of the calls that took them " +
+	summary := "Values the user states, read by extract.Values for the inputs of the calls that took them " +
 		"(research/valueeval): right, wrong (another value bound), missed (none bound, the argument written in the user's words), " +
 		"extra (bound to an input the call did not take from the user).\n\n" + valueeval.Markdown(loaded, results)
 	return writeSummary(s, *out, valuesMarkdownFile, "Values", summary)

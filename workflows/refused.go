@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/naviagent/navi/twnm/extract"
 	"slices"
 	"strings"
 
@@ -117,16 +118,16 @@ func refusalReason(detail contract.ToolFailure, failure error) string {
 	return rootMessage(failure)
 }
 
-// answeredValue is the value an answer gives input param of api: what planner.Extract reads
+// answeredValue is the value an answer gives input param of api: what extract.Values reads
 // in it for that input, else the answer itself, trimmed of quotes and a final full stop.
 func answeredValue(answer string, api twnm.API, param string) string {
 	p := twnm.Param{Name: param}
 	if i := slices.IndexFunc(api.Inputs, func(p twnm.Param) bool { return p.Name == param }); i >= 0 {
 		p = api.Inputs[i]
 	}
-	slot := planner.SlotOf(api.Name+"."+param, p)
+	slot := extract.SlotOf(api.Name+"."+param, p)
 	slot.Required = true // the user stated it once: it is the input the call needs
-	if v, ok := planner.Extract(answer, []planner.Slot{slot})[slot.Key]; ok {
+	if v, ok := extract.Values(answer, []extract.Slot{slot})[slot.Key]; ok {
 		return v
 	}
 	return strings.Trim(strings.TrimSpace(answer), `"'“”.`)

@@ -1,5 +1,5 @@
 // Package valueeval measures whether the values a user states reach the inputs of the calls
-// that need them: planner.Extract over what the user said, against the arguments of real calls
+// that need them: extract.Values over what the user said, against the arguments of real calls
 // (API-Bank's dialogues and level-3 chains) and the values the tool world's tasks state.
 //
 // For each call of an API of the catalog, Extract reads the user's words with a slot for every
@@ -17,12 +17,12 @@ package valueeval
 
 import (
 	"fmt"
+	"github.com/naviagent/navi/twnm/extract"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/research/chaineval"
 	"github.com/naviagent/navi/research/retrievaleval"
 	"github.com/naviagent/navi/research/runlogs"
@@ -93,11 +93,11 @@ func Evaluate(s Set) Result {
 			continue
 		}
 		res.Calls++
-		slots := make([]planner.Slot, len(a.Inputs))
+		slots := make([]extract.Slot, len(a.Inputs))
 		for i, p := range a.Inputs {
-			slots[i] = planner.SlotOf(a.Name+"."+p.Name, p)
+			slots[i] = extract.SlotOf(a.Name+"."+p.Name, p)
 		}
-		got := planner.Extract(c.Said, slots)
+		got := extract.Values(c.Said, slots)
 		prefix := a.Name + "."
 		for _, p := range a.Inputs {
 			v, bound := got[prefix+p.Name]

@@ -1,12 +1,12 @@
 package recall
 
 import (
+	"github.com/naviagent/navi/twnm/extract"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 
-	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/embed"
@@ -634,9 +634,9 @@ func statedInputs(request string, links Links, api string) map[string]bool {
 }
 
 // stated returns the values the request states for the required inputs of apis, keyed by
-// API name and input name joined by a NUL, as planner.Extract reads them.
+// API name and input name joined by a NUL, as extract.Values reads them.
 func stated(request string, links Links, apis ...string) map[string]string {
-	var slots []planner.Slot
+	var slots []extract.Slot
 	for _, api := range apis {
 		a, ok := links.API(api)
 		if !ok {
@@ -644,14 +644,14 @@ func stated(request string, links Links, apis ...string) map[string]string {
 		}
 		for _, p := range a.Inputs {
 			if p.Required {
-				slots = append(slots, planner.SlotOf(api+"\x00"+p.Name, p))
+				slots = append(slots, extract.SlotOf(api+"\x00"+p.Name, p))
 			}
 		}
 	}
 	if len(slots) == 0 {
 		return nil
 	}
-	return planner.Extract(request, slots)
+	return extract.Values(request, slots)
 }
 
 // order sorts a chain so that producers come before their consumers; ties and cycles keep
@@ -961,7 +961,7 @@ func takesMore(request string, links Links, consumer, producer string) bool {
 	mine := stated(request, links, consumer)
 	for _, p := range a.Inputs {
 		v, ok := mine[consumer+"\x00"+p.Name]
-		if ok && !theirs[v] && planner.NumberType(p.Type) {
+		if ok && !theirs[v] && extract.NumberType(p.Type) {
 			return true
 		}
 	}

@@ -1,4 +1,4 @@
-package planner
+package extract
 
 import (
 	"time"
@@ -377,7 +377,7 @@ func TestExtract(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Extract(tt.text, tt.slots)
+			got := Values(tt.text, tt.slots)
 			require.NotNil(t, got)
 			assert.Equal(t, tt.want, got)
 		})
@@ -407,7 +407,7 @@ func TestExtractClarification(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Extract(tt.text, tt.slots))
+			assert.Equal(t, tt.want, Values(tt.text, tt.slots))
 		})
 	}
 }
@@ -417,9 +417,9 @@ func TestExtractDeterministic(t *testing.T) {
 	text := "Book the best hotel in Paris for Ana Silva, checking in on 2026-12-01 for 3 nights, near latitude 1, longitude 2; team-x-1 too."
 	slots := []Slot{slotCity, slotCityName, slotGuest, slotHotelID, slotCheckIn, slotNights, slotLat, slotLon,
 		slotShortLat, slotShortLon, slotTeamID, slotLeague, slotTeamName, slotCuisine}
-	first := Extract(text, slots)
+	first := Values(text, slots)
 	for range 50 {
-		require.Equal(t, first, Extract(text, slots))
+		require.Equal(t, first, Values(text, slots))
 	}
 }
 
@@ -459,7 +459,7 @@ type toolworldRun struct {
 func runToolworld(tasks []toolworld.Task, inputs map[string][]twnm.Param, apis func(toolworld.Task) []string) toolworldRun {
 	var r toolworldRun
 	for _, task := range tasks {
-		got := Extract(task.Query, slotsOf(inputs, apis(task)))
+		got := Values(task.Query, slotsOf(inputs, apis(task)))
 		r.tasks++
 		ok := true
 		keys := make([]string, 0, len(task.Given))
@@ -569,7 +569,7 @@ func TestExtractToolworldCatalog(t *testing.T) {
 		}
 	}
 	for _, task := range tasks {
-		got := Extract(task.Query, slotsOf(inputs, all))
+		got := Values(task.Query, slotsOf(inputs, all))
 		for k, v := range task.Given {
 			if got[k] != v {
 				assert.True(t, numeric[k], "%s %q: %s is not numeric, yet unbound", task.ID, task.Query, k)
@@ -634,7 +634,7 @@ func TestExtractOnDays(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, ExtractOn(tt.text, tt.slots, tt.today))
+			assert.Equal(t, tt.want, ValuesOn(tt.text, tt.slots, tt.today))
 		})
 	}
 }

@@ -1,4 +1,4 @@
-package planner
+package extract
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 // panics, binds only the slots it was given, and every value it returns is text of the
 // request (trimmed of punctuation and a possessive).
 // Run with: go test -fuzz FuzzExtract ./planner
-func FuzzExtract(f *testing.F) {
+func FuzzValues(f *testing.F) {
 	for _, seed := range []string{
 		"What is the weather in Rome tomorrow at 19:30?",
 		"Book a table for 4 at rst-1a2b3c4d on 2025-07-01 for Ada Lovelace",
@@ -33,7 +33,7 @@ func FuzzExtract(f *testing.F) {
 		keys[s.Key] = true
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		for k, v := range Extract(text, slots) {
+		for k, v := range Values(text, slots) {
 			if !keys[k] {
 				t.Fatalf("bound %q, which is no slot", k)
 			}

@@ -1,8 +1,7 @@
-package planner
-
-// Deterministic parameter binding for the graph-first planner: Extract reads the values a
-// user's words state (the query plus clarification answers) and binds them to input slots,
-// with no LLM. It is deliberately conservative: a value is bound only when the text states
+// Package extract binds the values a request states to the input slots of APIs, with no LLM,
+// for retrieval and the planners alike: Values reads the values a user's words state (the
+// query plus clarification answers) and binds them to input slots. It is deliberately
+// conservative: a value is bound only when the text states
 // it in a recognisable way, and a slot the text says nothing about stays absent, so the
 // planner asks for it (clarify_intent) or lets an upstream API supply it.
 //
@@ -31,6 +30,7 @@ package planner
 // A value binds every slot its rule names, not just one: "latitude 25.2" binds each
 // latitude (and lat) slot of each API, and a single phrase the first free-text slot of each
 // API, since which API ends up using it is the graph search's decision, not the text's.
+package extract
 
 import (
 	"cmp"
@@ -73,14 +73,14 @@ func NumberType(typ string) bool { return toolspec.TypeKind(typ).Numeric() }
 // returned verbatim as the text writes them, trimmed of surrounding punctuation (and of a
 // possessive "'s": "Rome's weather" states "Rome"). The result depends only on text and on
 // slots in their given order. See the comment at the top of extract.go for the rules.
-func Extract(text string, slots []Slot) map[string]string {
-	return ExtractOn(text, slots, time.Time{})
+func Values(text string, slots []Slot) map[string]string {
+	return ValuesOn(text, slots, time.Time{})
 }
 
 // ExtractOn is Extract for a request made on the day today: the days the text names relative
 // to it ("tomorrow", "on Friday") are dated from it, unless the text says which day today is
 // ("Today is 2021-09-27"); the zero time dates them only where the text says.
-func ExtractOn(text string, slots []Slot, today time.Time) map[string]string {
+func ValuesOn(text string, slots []Slot, today time.Time) map[string]string {
 	x := newExtraction(text, slots, today)
 	x.enums()
 	x.addresses()
