@@ -123,22 +123,12 @@ func loadCatalog(source string, format catalogs.Format, o catalogs.LoadOptions, 
 		defer os.Remove(local)
 		path = local
 	}
-	named := func(err error) error {
-		if path != source {
+	cat, format, warnings, err := catalogs.LoadWith(path, format, o)
+	if err != nil {
+		if path != source { // a download's temporary file: the user knows the URL
 			err = errors.New(strings.ReplaceAll(err.Error(), path, source))
 		}
-		return err
-	}
-	if format == catalogs.FormatAuto {
-		f, err := catalogs.Detect(path)
-		if err != nil {
-			return twnm.Catalog{}, "", named(err)
-		}
-		format = f
-	}
-	cat, warnings, err := catalogs.LoadWith(path, format, o)
-	if err != nil {
-		return twnm.Catalog{}, "", named(err)
+		return twnm.Catalog{}, "", err
 	}
 	printWarnings(s.err, source, warnings)
 	return cat, format, nil

@@ -45,23 +45,8 @@ func (w Warning) String() string { return w.Where + ": " + w.Message }
 // specs often do, is read as what it says, with a Warning naming the operation and field.
 // Errors name the file, and the operation and field where they can.
 func Load(path string, format Format) (twnm.Catalog, []Warning, error) {
-	return LoadWith(path, format, LoadOptions{})
-}
-
-// Detect tells the format of a catalog file by its content, as Load does with FormatAuto.
-func Detect(path string) (Format, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("catalog %s: %w", path, err)
-	}
-	if data, err = toJSON(data); err != nil {
-		return "", fmt.Errorf("catalog %s: %w", path, err)
-	}
-	f, err := sniff(data)
-	if err != nil {
-		return "", fmt.Errorf("catalog %s: %w", path, err)
-	}
-	return f, nil
+	c, _, warnings, err := LoadWith(path, format, LoadOptions{})
+	return c, warnings, err
 }
 
 // LoadOptions says how an import reads what it cannot take as it is.
@@ -77,37 +62,38 @@ type LoadOptions struct {
 	BaseURL string
 }
 
-// LoadWith is Load with options.
-func LoadWith(path string, format Format, o LoadOptions) (twnm.Catalog, []Warning, error) {
+// LoadWith is Load with options; it also returns the format it read (the one its content
+// names, for FormatAuto).
+func LoadWith(path string, format Format, o LoadOptions) (twnm.Catalog, Format, []Warning, error) {
 	label := "catalog " + path
 	if format != FormatAuto {
 		label = string(format) + " " + label
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return twnm.Catalog{}, nil, fmt.Errorf("%s: %w", label, err)
+		return twnm.Catalog{}, format, nil, fmt.Errorf("%s: %w", label, err)
 	}
 	data, err = toJSON(data)
 	if err != nil {
-		return twnm.Catalog{}, nil, fmt.Errorf("%s: %w", label, err)
+		return twnm.Catalog{}, format, nil, fmt.Errorf("%s: %w", label, err)
 	}
 	if format == FormatAuto {
 		if format, err = sniff(data); err != nil {
-			return twnm.Catalog{}, nil, fmt.Errorf("%s: %w", label, err)
+			return twnm.Catalog{}, format, nil, fmt.Errorf("%s: %w", label, err)
 		}
 	}
 	switch format {
 	case FormatNative:
 		c, err := twnm.DecodeCatalog(bytes.NewReader(data), path)
-		return c, nil, err
+		return c, format, nil, err
 	case FormatOpenAPI, FormatSwagger:
 		c, warnings, err := openAPIData(data, filepath.Base(path), format == FormatSwagger, o)
 		if err != nil {
-			return twnm.Catalog{}, warnings, fmt.Errorf("%s catalog %s: %w", format, path, err)
+			return twnm.Catalog{}, format, warnings, fmt.Errorf("%s catalog %s: %w", format, path, err)
 		}
-		return c, warnings, nil
+		return c, format, warnings, nil
 	}
-	return twnm.Catalog{}, nil, fmt.Errorf("catalog %s: unknown format %q, want one of %s", path, format, formatList())
+	return twnm.Catalog{}, format, nil, fmt.Errorf("catalog %s: unknown format %q, want one of %s", path, format, formatList())
 }
 
 func formatList() string {

@@ -210,7 +210,7 @@ func TestOpenAPIErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := writeFile(t, "spec.yaml", tt.in)
-			_, _, err := LoadWith(p, FormatOpenAPI, LoadOptions{Strict: true})
+			_, _, _, err := LoadWith(p, FormatOpenAPI, LoadOptions{Strict: true})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "openapi catalog "+p+": ")
 			assert.Contains(t, err.Error(), tt.want)
@@ -248,7 +248,7 @@ func TestOpenAPIKeepsWhatItCan(t *testing.T) {
 	assert.Contains(t, all, "2 of the 2 APIs have no server URL to call")
 	assert.NotContains(t, all, "logo.yaml", "a vendor extension is not read")
 
-	c, warnings, err = LoadWith(p, FormatOpenAPI, LoadOptions{BaseURL: "https://api.example.com/v2/"})
+	c, _, warnings, err = LoadWith(p, FormatOpenAPI, LoadOptions{BaseURL: "https://api.example.com/v2/"})
 	require.NoError(t, err)
 	for _, a := range c.APIs {
 		assert.Equal(t, "https://api.example.com/v2", a.Endpoint.BaseURL, a.Name)
