@@ -843,13 +843,7 @@ func writeAgainstRequest(found *recall.Result, g *twnm.Graph) string {
 	if a.CallEffect() == twnm.EffectRead {
 		return ""
 	}
-	want := recall.RequestAction(found.Whole().Text)
-	if cl := found.Clauses(); len(cl) > 0 {
-		if w := recall.RequestAction(cl[len(cl)-1].Text); w != recall.ActionUnknown {
-			want = w
-		}
-	}
-	has := recall.APIAction(a)
+	want, has := found.Action(), recall.APIAction(a)
 	if want == recall.ActionUnknown || has == recall.ActionUnknown || want == has {
 		return ""
 	}

@@ -152,3 +152,14 @@ func APIAction(api twnm.API) Action {
 	}
 	return firstAction(d)
 }
+
+// Action is the action the request asks for: its last clause's (the part the final step
+// answers), else the whole request's (see RequestAction).
+func (r *Result) Action() Action {
+	if clauses := r.Clauses(); len(clauses) > 0 {
+		if a := RequestAction(clauses[len(clauses)-1].Text); a != ActionUnknown {
+			return a
+		}
+	}
+	return RequestAction(r.Whole().Text)
+}

@@ -118,10 +118,7 @@ func Choose(r *Result, links Links, o Options) error {
 		r.Final, r.Chain, r.Ranked, r.Scores = "", nil, nil, nil
 		return nil
 	}
-	want := RequestAction(last.Text)
-	if want == ActionUnknown {
-		want = RequestAction(whole.Text)
-	}
+	want := r.Action()
 	final := map[string]float64{}
 	mismatch := map[string]bool{} // does another action than the request asks for
 	var sFocus map[string]float64
