@@ -63,10 +63,7 @@ func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task
 			ex.Error = fmt.Sprintf("not answered: %d answers given already", maxAnswers)
 		case st.Confirm != "":
 			// The user asked for the task: a call of its gold chain is approved, any other not.
-			text := "no"
-			if slices.Contains(user.chain, st.Confirm) {
-				text = "yes"
-			}
+			text := approval(st.Confirm, user.chain)
 			if _, err := sendAnswer(ctx, r.tc, id, text); err != nil {
 				ex.Error = err.Error()
 				break
@@ -167,6 +164,15 @@ func (u simulatedUser) byName(name string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// approval is a simulated user's answer to a run asking to approve a call of api: yes for an
+// API of the chain the user asked for, no for any other.
+func approval(api string, asked []string) string {
+	if slices.Contains(asked, api) {
+		return "yes"
+	}
+	return "no"
 }
 
 // paramName is the part of "API.param" after the last dot.

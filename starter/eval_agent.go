@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -199,10 +198,7 @@ func (a agentAsker) ask(ctx context.Context, q agenteval.Question) (agenteval.Re
 		}
 		// A run asks to approve a write: the user who asked for it approves a call of the
 		// chain that serves the question, and no other.
-		answer := "no"
-		if slices.Contains(q.APIs(), p.Confirm) {
-			answer = "yes"
-		}
+		answer := approval(p.Confirm, q.APIs())
 		res.Run.Confirmed = append(res.Run.Confirmed, p.Confirm+": "+answer)
 		if _, err := sendAnswer(ctx, a.tc, id, answer); err != nil {
 			res.Run.Confirmed = append(res.Run.Confirmed, "(answer not sent: "+err.Error()+")")

@@ -728,7 +728,7 @@ func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string,
 			if !ok || v == nil {
 				return nil, b.FromAPI, b.FromOutput
 			}
-			args[b.Param] = scalar(v)
+			args[b.Param] = toolspec.ValueText(v) // an output value as an input value
 		}
 	}
 	return args, "", ""
@@ -898,10 +898,6 @@ func (r *run) awaitFeedback() {
 	r.feedback = nil
 }
 
-// scalar renders an output value as an input value: numbers without exponent, strings as
-// they are, anything else as JSON-ish text.
-func scalar(v any) string { return toolspec.ValueText(v) }
-
 // describe renders an output map in one line, keys sorted, long values cut.
 func describe(out map[string]any) string {
 	if len(out) == 0 {
@@ -910,7 +906,7 @@ func describe(out map[string]any) string {
 	keys := slices.Sorted(maps.Keys(out))
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = k + "=" + quoteIfLong(scalar(out[k]))
+		parts[i] = k + "=" + quoteIfLong(toolspec.ValueText(out[k]))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
