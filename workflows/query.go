@@ -376,14 +376,19 @@ func (r *run) answerStatus() string {
 }
 
 // partUnanswered reports whether a part of the request has no answer, as the answer says (see
-// planner's unservedNote and partsNote): no tool serves a part of the user's own words
-// (Unserved: not a clause of an LLM planner's recall description, which is no part of the
-// request), or the API that serves a part failed and nothing took its place. A part an LLM
-// planner chose not to run is its answer's to mention.
+// planner's unservedNote and partsNote): no tool serves a part of the user's own words, or the
+// API that serves a part failed and nothing took its place. Only parts of the user's words
+// count: not a clause of an LLM planner's recall description (Unserved), nor a part retrieval
+// found in one (Parts, when the last retrieval read a description rather than the request),
+// and not a part an LLM planner chose not to run.
 func (r *run) partUnanswered() bool {
 	query := strings.ToLower(r.pc.Query)
 	if slices.ContainsFunc(r.pc.Unserved, func(u string) bool { return strings.Contains(query, strings.ToLower(u)) }) {
 		return true
+	}
+	n := len(r.pc.Recalled)
+	if n == 0 || !strings.HasPrefix(strings.ToLower(r.pc.Recalled[n-1]), query) {
+		return false // the parts are a planner's description's
 	}
 	return slices.ContainsFunc(r.pc.Parts, func(api string) bool {
 		_, ok := r.pc.Results[api]

@@ -973,34 +973,45 @@ func TestQueryWorkflowCallsIndependentStepsAtOnce(t *testing.T) {
 }
 
 // A part of the request that fails for good, with no recombination, does not stop the final
-// step's chain: the run answers, and the observation says what failed. The answer covers
-// part of the request, and the status says so.
+// step's chain: the run answers, and the observation says what failed. Where retrieval read the
+// user's words, the answer covers part of the request, and the status says so.
 func TestQueryWorkflowOtherPartFailsAlone(t *testing.T) {
-	p := &scriptedPlanner{decisions: []planner.Decision{
-		{Action: planner.RetrieveAPI, RecallDescription: "weather"},
-		{Action: planner.CallAPI, TargetAPI: "weather.Current"},
-		{Action: planner.DirectAnswer, Answer: "21.5 °C in Rome; I could not locate Paris."},
-	}}
-	env := newEnv(t, p)
-	res := retrieved("Rome")
-	res.Candidates[0].Plan, res.Branches = branchPlan(), []string{"opengeo.Locate"}
-	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
-	onCall(env, "opengeo.Locate").Return(activities.CallToolResult{},
-		temporal.NewNonRetryableApplicationError("opengeo.Locate: 404", activities.ErrTypeToolRejected, nil)).Once()
-	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
-	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
-	for _, s := range []string{twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch} {
-		onRecombine(env, s).Return(activities.RecombineResult{Reason: "nothing else"}, nil)
+	const query = "weather in Rome, and where is Paris?"
+	for _, tt := range []struct {
+		recall string // what the planner had retrieval read
+		want   string
+	}{
+		{query, StatusPartial},      // the user's words: Paris is a part of the request
+		{"weather", StatusAnswered}, // a planner's own description: its parts are not the request's
+	} {
+		t.Run(tt.recall, func(t *testing.T) {
+			p := &scriptedPlanner{decisions: []planner.Decision{
+				{Action: planner.RetrieveAPI, RecallDescription: tt.recall},
+				{Action: planner.CallAPI, TargetAPI: "weather.Current"},
+				{Action: planner.DirectAnswer, Answer: "21.5 °C in Rome; I could not locate Paris."},
+			}}
+			env := newEnv(t, p)
+			res := retrieved("Rome")
+			res.Candidates[0].Plan, res.Branches = branchPlan(), []string{"opengeo.Locate"}
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
+			onCall(env, "opengeo.Locate").Return(activities.CallToolResult{},
+				temporal.NewNonRetryableApplicationError("opengeo.Locate: 404", activities.ErrTypeToolRejected, nil)).Once()
+			onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+			onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+			for _, s := range []string{twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch} {
+				onRecombine(env, s).Return(activities.RecombineResult{Reason: "nothing else"}, nil)
+			}
+			(&feedbackSink{}).on(env)
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: query, NoInertia: true})
+			out := result(t, env)
+			require.Equal(t, tt.want, out.Status, out.Answer)
+			assert.ElementsMatch(t, []string{"geo.Geocode", "weather.Current"}, state(t, env).ToolsUsed)
+			require.Len(t, p.seen, 3)
+			assert.Contains(t, p.seen[2].Observation, "opengeo.Locate failed")
+			assert.Contains(t, p.seen[2].Observation, "weather.Current returned")
+			env.AssertExpectations(t)
+		})
 	}
-	(&feedbackSink{}).on(env)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome, and where is Paris?", NoInertia: true})
-	out := result(t, env)
-	require.Equal(t, StatusPartial, out.Status, out.Answer)
-	assert.ElementsMatch(t, []string{"geo.Geocode", "weather.Current"}, state(t, env).ToolsUsed)
-	require.Len(t, p.seen, 3)
-	assert.Contains(t, p.seen[2].Observation, "opengeo.Locate failed")
-	assert.Contains(t, p.seen[2].Observation, "weather.Current returned")
-	env.AssertExpectations(t)
 }
 
 // A call that answers 2xx with no answer in it (toolcall.Suspect) serves the run, but the
