@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -61,12 +62,41 @@ func transport(tool toolspec.MCPTool) (mcp.Transport, *stdioTransport, error) {
 					"mcp server %q runs in %s, the folder its import ran in, which this machine does not have", server, tool.Dir)}
 			}
 		}
-		t := &stdioTransport{argv: args, dir: tool.Dir}
+		env, err := environment(tool.Env)
+		if err != nil {
+			return nil, nil, &toolcall.Error{Kind: toolcall.ErrNotCallable, Detail: fmt.Sprintf("mcp server %q: %v", server, err)}
+		}
+		t := &stdioTransport{argv: args, dir: tool.Dir, env: env}
 		return t, t, nil
 	case strings.HasPrefix(server, "http://"), strings.HasPrefix(server, "https://"):
 		return &mcp.StreamableClientTransport{Endpoint: server, DisableStandaloneSSE: true}, nil, nil
 	}
 	return nil, nil, fmt.Errorf("mcp server %q: want %q and a command line, or an http(s) URL", server, StdioPrefix)
+}
+
+// environment is the environment a stdio server runs with: this process's, plus what env
+// (MCPTool.Env) sets. A name without a value must be set here, or the server would start
+// without what its import was told it needs.
+func environment(env []string) ([]string, error) {
+	if len(env) == 0 {
+		return nil, nil // exec's default: this process's environment
+	}
+	out := os.Environ()
+	for _, e := range env {
+		name, value, set := strings.Cut(e, "=")
+		if name == "" || strings.ContainsAny(name, " \t") {
+			return nil, fmt.Errorf("environment variable %q: want NAME=value or NAME", e)
+		}
+		if !set {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				return nil, fmt.Errorf("it needs the environment variable %s, which is not set here (its import named it, to be taken from the environment it runs in)", name)
+			}
+			value = v
+		}
+		out = append(out, name+"="+value)
+	}
+	return out, nil
 }
 
 // session is an open session with a server, and its stdio transport when it has one.
@@ -108,7 +138,21 @@ func connect(ctx context.Context, tool toolspec.MCPTool) (session, error) {
 // call's effect (read-only: read; idempotent: idempotent; otherwise, or without
 // annotations, unsafe) and tags ("mcp", "destructive").
 func Import(ctx context.Context, server string) (toolspec.Catalog, error) {
-	where := toolspec.MCPTool{Server: server}
+	return ImportWith(ctx, server, ImportOptions{})
+}
+
+// ImportOptions are the choices of an import beyond the server.
+type ImportOptions struct {
+	// Env is what a stdio server's environment holds beyond this process's (MCPTool.Env):
+	// "NAME=value", kept in the catalog, or "NAME", this process's value, which the worker
+	// takes from its own environment. Pass secrets by name.
+	Env []string
+}
+
+// ImportWith is Import with options: the server runs with o.Env here, and its APIs record it,
+// so the worker runs it the same way.
+func ImportWith(ctx context.Context, server string, o ImportOptions) (toolspec.Catalog, error) {
+	where := toolspec.MCPTool{Server: server, Env: slices.Clone(o.Env)}
 	if strings.HasPrefix(server, StdioPrefix) {
 		dir, err := os.Getwd()
 		if err != nil {
@@ -240,8 +284,11 @@ type Pool struct {
 	sessions map[string]session // by serverKey
 }
 
-// serverKey names a server in the pool: its command line or URL, and the folder it runs in.
-func serverKey(tool toolspec.MCPTool) string { return tool.Server + "\x00" + tool.Dir }
+// serverKey names a server in the pool: its command line or URL, the folder it runs in, and
+// the environment it was told.
+func serverKey(tool toolspec.MCPTool) string {
+	return strings.Join(append([]string{tool.Server, tool.Dir}, tool.Env...), "\x00")
+}
 
 // session returns the open session with the server of tool, opening one when there is none.
 func (p *Pool) session(ctx context.Context, tool toolspec.MCPTool) (session, error) {

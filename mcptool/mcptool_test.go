@@ -2,6 +2,7 @@ package mcptool_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -277,6 +278,47 @@ func TestStdioServerDiagnostics(t *testing.T) {
 	_, err = mcptool.Import(ctx, mcptool.StdioPrefix+"sh "+filepath.Join(dir, "silent.sh"))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "did not answer the protocol's handshake within 1s")
+}
+
+// A stdio server that needs its environment gets it from its import: a value set there
+// ("NAME=value") is kept in the catalog, and a name alone is taken from the worker's own
+// environment at the call, or the call fails naming it.
+func TestStdioServerEnvironment(t *testing.T) {
+	bin := strings.TrimPrefix(everything(t), mcptool.StdioPrefix)
+	dir := t.TempDir()
+	server := filepath.Join(dir, "needs-env.sh")
+	require.NoError(t, os.WriteFile(server, []byte(`#!/bin/sh
+[ "$NAVI_TEST_REGION" = eu ] || { echo "NAVI_TEST_REGION is $NAVI_TEST_REGION, want eu" >&2; exit 1; }
+[ -n "$NAVI_TEST_TOKEN" ] || { echo "no NAVI_TEST_TOKEN" >&2; exit 1; }
+exec '`+bin+"'\n"), 0o755))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	_, err := mcptool.Import(ctx, mcptool.StdioPrefix+"sh "+server)
+	require.Error(t, err, "without its environment the server does not start")
+	assert.Contains(t, err.Error(), "NAVI_TEST_REGION is , want eu")
+
+	t.Setenv("NAVI_TEST_TOKEN", "s3cret")
+	c, err := mcptool.ImportWith(ctx, mcptool.StdioPrefix+"sh "+server, mcptool.ImportOptions{Env: []string{"NAVI_TEST_REGION=eu", "NAVI_TEST_TOKEN"}})
+	require.NoError(t, err)
+	sum := find(t, c, c.Name+".get-sum")
+	assert.Equal(t, []string{"NAVI_TEST_REGION=eu", "NAVI_TEST_TOKEN"}, sum.MCP.Env, "the value given is kept, the secret only by name")
+	b, err := json.Marshal(c)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "s3cret")
+
+	pool := &mcptool.Pool{}
+	defer pool.Close()
+	res, err := (&toolcall.Client{MCP: pool}).Call(ctx, sum, map[string]string{"a": "1", "b": "2"}, toolcall.CallOptions{})
+	require.NoError(t, err, "the worker runs the server with the environment its import had")
+	assert.Equal(t, "The sum of 1 and 2 is 3.", res.Output[mcptool.TextOutput])
+
+	require.NoError(t, os.Unsetenv("NAVI_TEST_TOKEN"))
+	other := &mcptool.Pool{}
+	defer other.Close()
+	_, err = (&toolcall.Client{MCP: other}).Call(ctx, sum, map[string]string{"a": "1", "b": "2"}, toolcall.CallOptions{})
+	require.ErrorIs(t, err, toolcall.ErrNotCallable)
+	assert.Contains(t, err.Error(), "it needs the environment variable NAVI_TEST_TOKEN, which is not set here")
 }
 
 // testServer is the path of a reference MCP server that make mcp-servers installs.

@@ -83,6 +83,7 @@ func SplitCommand(line string) ([]string, error) {
 type stdioTransport struct {
 	argv    []string
 	dir     string
+	env     []string // nil: this process's environment
 	stderr  tailBuffer
 	skipped tailBuffer // lines of its output that were no protocol message
 }
@@ -90,7 +91,7 @@ type stdioTransport struct {
 // Connect implements mcp.Transport.
 func (t *stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	cmd := exec.Command(t.argv[0], t.argv[1:]...)
-	cmd.Dir, cmd.Stderr = t.dir, &t.stderr
+	cmd.Dir, cmd.Env, cmd.Stderr = t.dir, t.env, &t.stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, err

@@ -42,6 +42,11 @@ func tools(args []string, s streams) error {
 	c.fs.StringVar(&lo.BaseURL, "base-url", "", "where the APIs of a spec that names no server (or a relative one) are called: http(s)://host[/prefix]")
 	maxBytes := c.fs.Int64("max-bytes", defaultMaxCatalogBytes, "the largest catalog a URL import reads")
 	as := c.fs.String("as", "", "the source's name, which its APIs are named under (<source>.<operation>); default: from the spec's title or the MCP server's name")
+	var mo mcptool.ImportOptions
+	c.fs.Func("env", "an MCP stdio server's environment, repeatable: NAME=value (kept in the catalog) or NAME (the worker's own value of NAME; for secrets)", func(e string) error {
+		mo.Env = append(mo.Env, e)
+		return nil
+	})
 	pos, err := c.parse(args[1:], 1, 1, "one catalog file or URL")
 	if err != nil {
 		return err
@@ -59,10 +64,12 @@ func tools(args []string, s streams) error {
 			server = source
 		}
 		// An MCP server: its tools, listed here, outside any workflow.
-		if cat, err = mcptool.Import(ctx, server); err != nil {
+		if cat, err = mcptool.ImportWith(ctx, server, mo); err != nil {
 			return err
 		}
 		kind = formatMCP
+	} else if len(mo.Env) > 0 {
+		return fmt.Errorf("%w: -env is for an MCP stdio server (mcp+stdio:<command>)", errUsage)
 	} else if cat, kind, err = loadCatalog(source, catalogs.Format(*format), lo, *maxBytes, s); err != nil {
 		return err
 	}
@@ -167,6 +174,9 @@ func showSpec(w io.Writer, a twnm.API) {
 		field(w, "server", "MCP tool %s of %s", a.MCP.Tool, a.MCP.Server)
 	case a.Endpoint != nil:
 		field(w, "endpoint", "%s %s%s", a.Endpoint.Method, a.Endpoint.BaseURL, a.Endpoint.Path)
+	}
+	if a.MCP != nil && len(a.MCP.Env) > 0 {
+		field(w, "environment", "%s", strings.Join(a.MCP.Env, " "))
 	}
 	effect := a.CallEffect()
 	if a.Destructive() {

@@ -139,6 +139,10 @@ type MCPTool struct {
 	// Dir is the folder a stdio server's command runs in: the one the import ran in, so that
 	// a relative path of the command line ("node server.mjs") means the same on the worker.
 	Dir string `json:"dir,omitempty"`
+	// Env is what a stdio server's environment holds beyond the worker's, as the import was
+	// told it (navi tools import -env): "NAME=value" sets a value, kept in the catalog; a bare
+	// "NAME" passes the worker's own value of NAME, for secrets, which the catalog never holds.
+	Env []string `json:"env,omitempty"`
 }
 
 // Effects of a call, which decide whether a call cut off mid-flight may be sent again.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"sort"
@@ -81,6 +82,9 @@ func openAPIData(data []byte, name string, swagger bool, o LoadOptions) (twnm.Ca
 		return twnm.Catalog{}, nil, err
 	}
 	var warnings []Warning
+	if err := leaveOutExternal(raw, o.Strict, &warnings); err != nil {
+		return twnm.Catalog{}, warnings, err
+	}
 	if err := coerce(raw, nil, &warnings); err != nil {
 		return twnm.Catalog{}, warnings, err
 	}
@@ -109,6 +113,90 @@ func openAPIData(data []byte, name string, swagger bool, o LoadOptions) (twnm.Ca
 	}
 	c, more, err := openAPIDoc(doc, name, o)
 	return c, append(warnings, more...), err
+}
+
+// leaveOutExternal removes from a raw document the operations (and path items) that a $ref
+// into another file makes up or feeds, each with a Warning naming it and the reference, or,
+// when strict, fails at the first: an import reads one file, and a spec that keeps some
+// operations elsewhere (DigitalOcean's) imports the rest. A reference elsewhere (a component)
+// is left to coerce, which refuses it: what it feeds cannot be told.
+func leaveOutExternal(raw any, strict bool, warnings *[]Warning) error {
+	doc, _ := raw.(map[string]any)
+	paths, _ := doc["paths"].(map[string]any)
+	var first Warning
+	left := 0
+	for _, p := range slices.Sorted(maps.Keys(paths)) {
+		item, _ := paths[p].(map[string]any)
+		var out []string // operations to leave out; "" is the whole path item
+		shared := maps.Clone(item) // what the item's operations share: its $ref, parameters, servers
+		maps.DeleteFunc(shared, func(k string, _ any) bool { return httpMethod(k) })
+		if externalRef(shared) != "" {
+			out = append(out, "")
+		} else {
+			for _, m := range slices.Sorted(maps.Keys(item)) {
+				if httpMethod(m) && externalRef(item[m]) != "" {
+					out = append(out, m)
+				}
+			}
+		}
+		for _, m := range out {
+			path, ref := []string{"paths", p}, externalRef(shared)
+			if m != "" {
+				path, ref = append(path, m), externalRef(item[m])
+			}
+			msg := fmt.Sprintf("$ref %q points into another file, and an import reads one file (bundle the spec first, e.g. redocly bundle)", ref)
+			if strict {
+				return fmt.Errorf("%s: %s", where(path), msg)
+			}
+			w := Warning{Where: where(path), Message: "left out: " + msg}
+			if left++; left == 1 {
+				first = w
+			}
+			*warnings = append(*warnings, w)
+			if m == "" {
+				delete(paths, p)
+			} else {
+				delete(item, m)
+			}
+		}
+	}
+	if left > 0 && !slices.ContainsFunc(slices.Collect(maps.Values(paths)), hasOperation) {
+		*warnings = (*warnings)[:len(*warnings)-left]
+		return fmt.Errorf("every operation points into another file, and an import reads one file: bundle the spec first, e.g. redocly bundle (%d operations; the first: %s)", left, first.Where)
+	}
+	return nil
+}
+
+// hasOperation reports whether a raw path item holds an operation.
+func hasOperation(item any) bool {
+	m, _ := item.(map[string]any)
+	return slices.ContainsFunc(slices.Collect(maps.Keys(m)), httpMethod)
+}
+
+// externalRef is the first $ref of v, in sorted key order, that points into another file; ""
+// when none does. Vendor extensions, examples and defaults are data, not read.
+func externalRef(v any) string {
+	switch v := v.(type) {
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if strings.HasPrefix(k, "x-") || k == "example" || k == "examples" || k == "default" || k == "enum" {
+				continue
+			}
+			if s, ok := v[k].(string); ok && k == "$ref" && !strings.HasPrefix(s, "#") {
+				return s
+			}
+			if ref := externalRef(v[k]); ref != "" {
+				return ref
+			}
+		}
+	case []any:
+		for _, e := range v {
+			if ref := externalRef(e); ref != "" {
+				return ref
+			}
+		}
+	}
+	return ""
 }
 
 // swaggerToV3 converts a Swagger 2.0 document with kin-openapi. A null path item is an error

@@ -205,7 +205,8 @@ func TestOpenAPIErrors(t *testing.T) {
 			`operation GET /a: field parameters[0] (q).in: want query, path, header or cookie, got "body"`},
 		{"bad path", head + "  /a/{b:\n    get:\n" + ok, "operation GET /a/{b: path: unmatched {"},
 		{"unresolved ref", head + "  /a:\n    get:\n      parameters: [{$ref: '#/components/parameters/nope'}]\n" + ok, `#/components/parameters/nope`},
-		{"external ref refused", head + "  /a:\n    get:\n      parameters: [{$ref: 'other.yaml#/p'}]\n" + ok, "other.yaml"},
+		{"external ref refused", head + "  /a:\n    get:\n      parameters: [{$ref: 'other.yaml#/p'}]\n" + ok, `GET /a: $ref "other.yaml#/p" points into another file`},
+		{"external component refused", head + "  /a:\n    get:\n" + ok + "components:\n  schemas: {s: {$ref: 'other.yaml#/s'}}\n", `components.schemas.s: $ref "other.yaml#/s" points into another file`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -227,7 +228,9 @@ func TestOpenAPIKeepsWhatItCan(t *testing.T) {
 		"  /a:\n    get:\n      operationId: a\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, additionalProperties: 'true', properties: {id: {type: string}}}}}}}\n" +
 		"  /b:\n    get:\n      operationId: a\n      responses: {'200': {description: ok}}\n" +
 		"  /c:\n    get:\n      operationId: c\n      parameters: [{in: query}]\n      responses: {'200': {description: ok}}\n" +
-		"  /d:\n    get:\n      operationId: d\n      servers: [{url: 'https://'}]\n      responses: {'200': {description: ok}}\n"
+		"  /d:\n    get:\n      operationId: d\n      servers: [{url: 'https://'}]\n      responses: {'200': {description: ok}}\n" +
+		"  /e:\n    $ref: 'paths/e.yaml'\n" +
+		"  /f:\n    get:\n      operationId: f\n      responses: {'200': {$ref: 'responses.yaml#/ok'}}\n"
 	p := writeFile(t, "spec.yaml", spec)
 	c, warnings, err := Load(p, FormatOpenAPI)
 	require.NoError(t, err)
@@ -243,6 +246,8 @@ func TestOpenAPIKeepsWhatItCan(t *testing.T) {
 	all := strings.Join(said, "\n")
 	assert.Contains(t, all, "GET /b (a): left out: field operationId: repeats that of GET /a")
 	assert.Contains(t, all, "GET /c (c): left out: field parameters[0].name: missing or empty")
+	assert.Contains(t, all, `paths./e: left out: $ref "paths/e.yaml" points into another file`)
+	assert.Contains(t, all, `GET /f: left out: $ref "responses.yaml#/ok" points into another file`)
 	assert.Contains(t, all, `read as the boolean true`)
 	assert.Contains(t, all, "server URL https:// is no http(s) URL: read as none")
 	assert.Contains(t, all, "2 of the 2 APIs have no server URL to call")
