@@ -127,7 +127,7 @@ func leaveOutExternal(raw any, strict bool, warnings *[]Warning) error {
 	left := 0
 	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		item, _ := paths[p].(map[string]any)
-		var out []string // operations to leave out; "" is the whole path item
+		var out []string           // operations to leave out; "" is the whole path item
 		shared := maps.Clone(item) // what the item's operations share: its $ref, parameters, servers
 		maps.DeleteFunc(shared, func(k string, _ any) bool { return httpMethod(k) })
 		if externalRef(shared) != "" {
