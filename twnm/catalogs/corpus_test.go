@@ -70,6 +70,8 @@ func TestCorpusOfPublicSpecs(t *testing.T) {
 		// says that all its calls need -base-url.
 		{"kubernetes/swagger.json", FormatSwagger, 1123, 1},
 		{"figma/openapi.yaml", FormatOpenAPI, 47, 0},
+		// xkcd answers "*/*", and names no operation: its APIs are named by method and path.
+		{"xkcd/openapi.yaml", FormatOpenAPI, 2, 0},
 	}
 	publishers := map[string]bool{}
 	for _, tt := range tests {
