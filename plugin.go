@@ -8,7 +8,7 @@
 //	w.RegisterWorkflow(MyWorkflow) // the application's own, beside Navi's
 //	err = w.Run(worker.InterruptCh())
 //
-// Start a query by its registered name: c.ExecuteWorkflow(ctx, opts, "navi.QueryWorkflow",
+// Start a query by its registered name: c.ExecuteWorkflow(ctx, opts, "navi.QueryWorkflowV2",
 // workflows.QueryRequest{Query: "..."}) (contract.Prefixed(contract.WorkflowQuery)).
 package navi
 
@@ -50,7 +50,7 @@ type Options struct {
 	// contract.Prefix (QueryWorkflow, Decide, CallTool, ...), for runs and schedules started
 	// before Navi used the prefixed ones: a worker that took over such runs needs them until
 	// they end. Off, a host's own workflow may be called QueryWorkflow and its activity Decide.
-	// Callers start Navi's workflows by their prefixed names (navi.QueryWorkflow).
+	// Callers start Navi's workflows by their prefixed names (navi.QueryWorkflowV2).
 	BareNames bool
 }
 

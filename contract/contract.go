@@ -6,7 +6,10 @@
 // activities implements them (and keeps these types under their old names as aliases).
 package contract
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Names of Navi's activities: the methods of activities.Activities, under which a worker
 // registers them (also with Prefix) and a workflow runs them (with Prefix since the
@@ -27,10 +30,16 @@ const (
 )
 
 // Names of Navi's workflows: the functions of package workflows, registered under these with
-// Prefix (navi.QueryWorkflow), which callers start, and, for the runs and schedules started
+// Prefix (navi.QueryWorkflowV2), which callers start, and, for the runs and schedules started
 // before the prefix, without.
 const (
-	WorkflowQuery   = "QueryWorkflow"
+	// WorkflowQuery is the query workflow's current type: its runs take every change made
+	// before it as made, and record no version marker for them (docs/versioning.md).
+	WorkflowQuery = "QueryWorkflowV2"
+	// WorkflowQueryV1 is the query workflow's first type, whose runs record a version marker
+	// for each change to its code (workflow.GetVersion). Workers keep it registered while its
+	// runs may be open; nothing starts it any more.
+	WorkflowQueryV1 = "QueryWorkflow"
 	WorkflowRetrain = "RetrainWorkflow"
 	WorkflowRate    = "RateWorkflow"
 )
@@ -49,6 +58,13 @@ func Prefixed(name string) string { return Prefix + name }
 func Is(typeName, name string) bool {
 	return typeName == name || typeName == Prefixed(name)
 }
+
+// QueryTypes are the type names a run of the query workflow has: the current type, then the
+// first, prefixed and from before the prefix.
+var QueryTypes = []string{Prefixed(WorkflowQuery), Prefixed(WorkflowQueryV1), WorkflowQueryV1}
+
+// IsQuery reports whether a history's workflow type name is one of QueryTypes.
+func IsQuery(typeName string) bool { return slices.Contains(QueryTypes, typeName) }
 
 // ErrorTypes lists error types with, for each, its name from before the prefix ("ToolRejected"
 // for "navi.ToolRejected"), for a retry policy's NonRetryableErrorTypes: a run recorded before

@@ -32,16 +32,16 @@ func TestListQuery(t *testing.T) {
 		f    listFilter
 		want string
 	}{
-		{"no filter", listFilter{}, "WorkflowType IN ('navi.QueryWorkflow', 'QueryWorkflow')"},
+		{"no filter", listFilter{}, "WorkflowType IN ('navi.QueryWorkflowV2', 'navi.QueryWorkflow', 'QueryWorkflow')"},
 		{"status", listFilter{Status: workflows.StatusWaiting},
-			"WorkflowType IN ('navi.QueryWorkflow', 'QueryWorkflow') AND NaviStatus = 'waiting_for_user'"},
+			"WorkflowType IN ('navi.QueryWorkflowV2', 'navi.QueryWorkflow', 'QueryWorkflow') AND NaviStatus = 'waiting_for_user'"},
 		{"all flags", listFilter{Status: "answered", Planner: "graph-first", Tool: "geo.Geocode", Raw: "NaviSteps > 3 OR NaviLLMCalls > 0"},
-			"WorkflowType IN ('navi.QueryWorkflow', 'QueryWorkflow') AND NaviStatus = 'answered' AND NaviPlanner = 'graph-first' AND " +
+			"WorkflowType IN ('navi.QueryWorkflowV2', 'navi.QueryWorkflow', 'QueryWorkflow') AND NaviStatus = 'answered' AND NaviPlanner = 'graph-first' AND " +
 				"NaviToolsUsed = 'geo.Geocode' AND (NaviSteps > 3 OR NaviLLMCalls > 0)"},
 		{"quotes and backslashes are escaped", listFilter{Tool: `it's\x`},
-			`WorkflowType IN ('navi.QueryWorkflow', 'QueryWorkflow') AND NaviToolsUsed = 'it\'s\\x'`},
+			`WorkflowType IN ('navi.QueryWorkflowV2', 'navi.QueryWorkflow', 'QueryWorkflow') AND NaviToolsUsed = 'it\'s\\x'`},
 		{"blank raw query is dropped", listFilter{Planner: "llm:gpt-4o-mini", Raw: "  "},
-			"WorkflowType IN ('navi.QueryWorkflow', 'QueryWorkflow') AND NaviPlanner = 'llm:gpt-4o-mini'"},
+			"WorkflowType IN ('navi.QueryWorkflowV2', 'navi.QueryWorkflow', 'QueryWorkflow') AND NaviPlanner = 'llm:gpt-4o-mini'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			assert.Equal(t, tc.want, listQuery(tc.f))

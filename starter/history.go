@@ -144,7 +144,7 @@ func decodeRequest(ev *historypb.HistoryEvent, dc converter.DataConverter) (work
 	if attrs == nil {
 		return req, fmt.Errorf("event %d is %s, not the start of a workflow", ev.GetEventId(), ev.GetEventType())
 	}
-	if name := attrs.GetWorkflowType().GetName(); !contract.Is(name, contract.WorkflowQuery) {
+	if name := attrs.GetWorkflowType().GetName(); !contract.IsQuery(name) {
 		return req, fmt.Errorf("the run is a %s, not a QueryWorkflow", name)
 	}
 	input := attrs.GetInput().GetPayloads()

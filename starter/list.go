@@ -25,7 +25,7 @@ type listFilter struct {
 
 // listQuery builds the visibility query of a filter.
 func listQuery(f listFilter) string {
-	parts := []string{fmt.Sprintf("WorkflowType IN ('%s', '%s')", contract.Prefixed(contract.WorkflowQuery), contract.WorkflowQuery)}
+	parts := []string{"WorkflowType IN ('" + strings.Join(contract.QueryTypes, "', '") + "')"}
 	for _, c := range []struct{ attr, value string }{
 		{workflows.StatusAttr.GetName(), f.Status},
 		{workflows.PlannerAttr.GetName(), f.Planner},

@@ -44,7 +44,7 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 	var ch chain
 	defer r.recordFeedback(&ch)
 	r.setPlan(plan)
-	if workflow.GetVersion(r.ctx, parallelStepsChange, workflow.DefaultVersion, parallelStepsVersion) >= parallelStepsVersion {
+	if version(r.ctx, parallelStepsChange, parallelStepsVersion) >= parallelStepsVersion {
 		return r.executeReady(plan, &ch)
 	}
 	for i := 0; i < len(plan.Steps); i++ {
@@ -305,7 +305,7 @@ func (r *run) firstWaiting(plan planner.Plan, dropped map[string]bool) string {
 // crashAwareCallsChange leave the retries to Temporal; later ones retry in the workflow
 // (callAttempts), so that attempts lost to a dead worker are told apart from the tool's.
 func (r *run) call(api string, args map[string]string, step int) (contract.CallToolResult, error) {
-	if workflow.GetVersion(r.ctx, crashAwareCallsChange, workflow.DefaultVersion, crashAwareCallsVersion) == workflow.DefaultVersion {
+	if version(r.ctx, crashAwareCallsChange, crashAwareCallsVersion) == workflow.DefaultVersion {
 		spec := r.apis[api]
 		startToClose, heartbeat, policy := contract.ToolRetryPolicy(spec)
 		r.state.ToolCalls++
@@ -427,7 +427,7 @@ func (r *run) confirm(step planner.PlanStep, args map[string]string) error {
 		return nil
 	}
 	call := fmt.Sprintf("%s(%s)", step.API, formatArgs(args))
-	if r.confirmed[call] || workflow.GetVersion(r.ctx, confirmWritesChange, workflow.DefaultVersion, confirmWritesVersion) == workflow.DefaultVersion {
+	if r.confirmed[call] || version(r.ctx, confirmWritesChange, confirmWritesVersion) == workflow.DefaultVersion {
 		return nil
 	}
 	why := "it changes state"
@@ -528,7 +528,7 @@ func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
 		case errors.As(err, &timeout) && (timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_HEARTBEAT || timeout.TimeoutType() == enumspb.TIMEOUT_TYPE_START_TO_CLOSE):
 			losses++
 			if spec.CallEffect() == twnm.EffectUnsafe {
-				if workflow.GetVersion(r.ctx, cutOffCheckChange, workflow.DefaultVersion, cutOffCheckVersion) == workflow.DefaultVersion {
+				if version(r.ctx, cutOffCheckChange, cutOffCheckVersion) == workflow.DefaultVersion {
 					return out, &errCutOff{api: spec.Name, mayHaveRun: true, last: err}
 				}
 				if o, again, err := r.unknownOutcome(spec, in.Args, step, false, err); !again {
@@ -541,7 +541,7 @@ func (r *run) callAttempts(p pendingCall) (contract.CallToolResult, error) {
 			r.trace(TraceCall, false, fmt.Sprintf("%s: attempt lost to a worker (%s); calling again, not counted against the tool", spec.Name, rootMessage(err)))
 			continue
 		case errors.As(err, &app) && app.Type() == contract.ErrTypeToolOutcomeUnknown &&
-			workflow.GetVersion(r.ctx, outcomeUnknownChange, workflow.DefaultVersion, outcomeUnknownVersion) != workflow.DefaultVersion:
+			version(r.ctx, outcomeUnknownChange, outcomeUnknownVersion) != workflow.DefaultVersion:
 			if o, again, err := r.unknownOutcome(spec, in.Args, step, true, err); !again {
 				return o, err
 			}
@@ -721,7 +721,7 @@ func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string,
 			out := r.pc.Results[b.FromAPI]
 			v, ok := out[b.FromOutput]
 			if !ok && strings.ContainsAny(b.FromOutput, ".[") && out != nil &&
-				workflow.GetVersion(r.ctx, outputPathsChange, workflow.DefaultVersion, outputPathsVersion) >= outputPathsVersion {
+				version(r.ctx, outputPathsChange, outputPathsVersion) >= outputPathsVersion {
 				// The plan names a place in the answer ("meetings[1].time"), not an output.
 				v, ok = twnm.Lookup(map[string]any(out), b.FromOutput)
 			}
@@ -859,7 +859,7 @@ func (r *run) servedGoals(ch *chain) []contract.GoalFeedback {
 	}
 	// The relevance the run's last retrieval measured (0: not measured).
 	if c, _ := r.pc.Candidate(target); c.Relevance > 0 && c.Relevance < planner.AnswerRelevanceFloor &&
-		workflow.GetVersion(r.ctx, "answer-relevance", workflow.DefaultVersion, 1) >= 1 {
+		version(r.ctx, "answer-relevance", 1) >= 1 {
 		r.trace(TraceFeedback, false, fmt.Sprintf("%s answered, but is not relevant enough to the request (similarity %.2f, under %.2f): "+
 			"retrieval does not learn that the request asks for it", target, c.Relevance, planner.AnswerRelevanceFloor))
 		return nil

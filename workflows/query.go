@@ -17,8 +17,8 @@ import (
 	"github.com/naviagent/navi/twnm"
 )
 
-// agentLoopVersion marks runs that execute the planner loop; histories recorded before it
-// (the graph-lookup slice) replay through lookupSlice.
+// agentLoopVersion marks runs that execute the planner loop. It is retired: histories recorded
+// before it (the graph-lookup slice) no longer replay (testdata/retired).
 const (
 	agentLoopChange  = "agent-loop"
 	agentLoopVersion = 1
@@ -72,10 +72,12 @@ func QueryWorkflow(ctx workflow.Context, req QueryRequest) (QueryResult, error) 
 	if query == "" {
 		return QueryResult{}, temporal.NewNonRetryableApplicationError("query is empty", contract.ErrTypeInvalidInput, nil)
 	}
-	if workflow.GetVersion(ctx, agentLoopChange, workflow.DefaultVersion, agentLoopVersion) == workflow.DefaultVersion {
-		return lookupSlice(ctx, query)
+	if !currentType(ctx) {
+		// A retired change (docs/versioning.md): its minimum is raised, so that a run from before
+		// the agent loop fails to replay here, saying so, instead of taking a branch that is gone.
+		workflow.GetVersion(ctx, agentLoopChange, agentLoopVersion, agentLoopVersion)
 	}
-	if workflow.GetVersion(ctx, inputLimitsChange, workflow.DefaultVersion, inputLimitsVersion) >= inputLimitsVersion && req.Carry == nil {
+	if version(ctx, inputLimitsChange, inputLimitsVersion) >= inputLimitsVersion && req.Carry == nil {
 		// Before the query enters any command: an oversized one ends the run here, with one
 		// small event, instead of jamming it.
 		if err := req.Limits.CheckQuery(query); err != nil {
@@ -276,7 +278,7 @@ func (r *run) recordProjection(proj planner.Projection) {
 // project is the decision of res to execute: the Decide activity's projection (since
 // decideProjectsVersion), else the workflow's own, as runs started before it did.
 func (r *run) project(res planner.Result) planner.Projection {
-	v := workflow.GetVersion(r.ctx, decideProjectsChange, workflow.DefaultVersion, decideProjectsVersion)
+	v := version(r.ctx, decideProjectsChange, decideProjectsVersion)
 	if v >= decideProjectsVersion && res.Projection != nil {
 		return *res.Projection
 	}
@@ -299,7 +301,7 @@ func (r *run) decide() (planner.Result, error) {
 	label := fmt.Sprintf("decide: step %d (%s)", r.state.Step, name)
 	in := contract.DecideInput{Planner: r.req.Planner, Context: r.pc, NoInertia: r.req.NoInertia}
 	var fut workflow.Future
-	if name == contract.PlannerGraphFirst && workflow.GetVersion(r.ctx, localDecideChange, workflow.DefaultVersion, localDecideVersion) >= localDecideVersion {
+	if name == contract.PlannerGraphFirst && version(r.ctx, localDecideChange, localDecideVersion) >= localDecideVersion {
 		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
 			StartToCloseTimeout: 10 * time.Second, ScheduleToCloseTimeout: time.Minute, RetryPolicy: retry, Summary: label,
 		})
@@ -353,7 +355,7 @@ const (
 
 // truthful reports whether this run's statuses follow truthfulStatusChange.
 func (r *run) truthful() bool {
-	return workflow.GetVersion(r.ctx, truthfulStatusChange, workflow.DefaultVersion, truthfulStatusVersion) != workflow.DefaultVersion
+	return version(r.ctx, truthfulStatusChange, truthfulStatusVersion) != workflow.DefaultVersion
 }
 
 // answerStatus is the status of a run the planner answers now.
@@ -452,7 +454,7 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	for _, qa := range r.pc.Clarifications {
 		texts = append(texts, qa.Answer)
 	}
-	latest := workflow.GetVersion(r.ctx, latestReadChange, workflow.DefaultVersion, latestReadVersion) >= latestReadVersion
+	latest := version(r.ctx, latestReadChange, latestReadVersion) >= latestReadVersion
 	// Relative days ("tomorrow") are the user's, dated from the day the run started.
 	today := workflow.GetInfo(r.ctx).WorkflowStartTime.UTC().Format(time.DateOnly)
 	in := contract.RetrieveInput{Description: d.RecallDescription, Text: strings.Join(texts, "\n"),
@@ -476,7 +478,7 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 		r.apis[k] = v
 	}
 	r.state.Candidates, r.state.SubGoals, r.state.Head, r.state.Final, r.state.Branches = nil, res.SubGoals, res.Head, res.Final, res.Branches
-	if workflow.GetVersion(r.ctx, composedAnswerChange, workflow.DefaultVersion, composedAnswerVersion) >= composedAnswerVersion {
+	if version(r.ctx, composedAnswerChange, composedAnswerVersion) >= composedAnswerVersion {
 		r.pc.Parts = res.Branches // the answer covers them; runs recorded before it answered the final step alone
 	}
 	if len(res.SubGoals) > 0 {

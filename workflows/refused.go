@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"go.temporal.io/sdk/temporal"
-	"go.temporal.io/sdk/workflow"
 
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/planner"
@@ -54,7 +53,7 @@ func (r *run) askRefused(plan planner.Plan, i int, failure error) (next planner.
 	if slices.ContainsFunc(r.pc.Clarifications, func(qa planner.QA) bool { return slices.Contains(qa.Params, key) }) {
 		return plan, false, nil
 	}
-	if workflow.GetVersion(r.ctx, refusedValueChange, workflow.DefaultVersion, refusedValueVersion) < refusedValueVersion {
+	if version(r.ctx, refusedValueChange, refusedValueVersion) < refusedValueVersion {
 		return plan, false, nil
 	}
 	value := step.Bindings[b].Value

@@ -21,23 +21,30 @@ type Registry interface {
 	RegisterActivityWithOptions(a any, options activity.RegisterOptions)
 }
 
-// navWorkflows are Navi's workflows and their names in package contract.
+// navWorkflows are Navi's workflows and their names in package contract. The query workflow
+// has two types, one function: its first (V1) and its current, which comes last so that a
+// caller or a test that starts the function starts the current type.
 var navWorkflows = []struct {
 	fn   any
 	name string
 }{
+	{QueryWorkflow, contract.WorkflowQueryV1},
 	{QueryWorkflow, contract.WorkflowQuery},
 	{RetrainWorkflow, contract.WorkflowRetrain},
 	{RateWorkflow, contract.WorkflowRate},
 }
 
 // registerWorkflows adds Navi's workflows to r, under their names with contract.Prefix, or,
-// with bare, under their Go names, which are contract's names (no alias: a worker that has
-// both still starts and continues the prefixed ones when given the function).
+// with bare, under their Go names, which are contract's names of the types from before the
+// prefix (no alias: a worker that has both still starts and continues the prefixed ones when
+// given the function).
 func registerWorkflows(r WorkflowRegistry, bare bool) {
 	for _, w := range navWorkflows {
 		o := workflow.RegisterOptions{Name: contract.Prefixed(w.name)}
 		if bare {
+			if w.name == contract.WorkflowQuery {
+				continue // the current type came after the prefix: it has no bare name
+			}
 			o = workflow.RegisterOptions{}
 		}
 		r.RegisterWorkflowWithOptions(w.fn, o)
@@ -98,8 +105,25 @@ func RegisterTraining(r Registry, acts any) error {
 // the navi-names change on, bare in the runs recorded before it. Each workflow calls it once, at
 // its start.
 func activityNamer(ctx workflow.Context) func(string) string {
-	if workflow.GetVersion(ctx, prefixedNamesChange, workflow.DefaultVersion, prefixedNamesVersion) >= prefixedNamesVersion {
+	if version(ctx, prefixedNamesChange, prefixedNamesVersion) >= prefixedNamesVersion {
 		return contract.Prefixed
 	}
 	return func(name string) string { return name }
+}
+
+// version is workflow.GetVersion of change, for the changes made before the query workflow's
+// current type (contract.WorkflowQuery): a run of that type takes every one of them as made,
+// max, and records no marker; a run of another type (the query workflow's first,
+// contract.WorkflowQueryV1, and the other workflows) records one, as before. A change made
+// after the current type calls workflow.GetVersion itself. See docs/versioning.md.
+func version(ctx workflow.Context, change string, max workflow.Version) workflow.Version {
+	if currentType(ctx) {
+		return max
+	}
+	return workflow.GetVersion(ctx, change, workflow.DefaultVersion, max)
+}
+
+// currentType reports whether the run is of the query workflow's current type.
+func currentType(ctx workflow.Context) bool {
+	return workflow.GetInfo(ctx).WorkflowType.Name == contract.Prefixed(contract.WorkflowQuery)
 }
