@@ -55,7 +55,7 @@ func (a *Activities) Recombine(ctx context.Context, in RecombineInput) (Recombin
 			g.Node(id).Status = twnm.Pruned
 		}
 	}
-	if err := in.Plan.Resolve(g); err != nil {
+	if err := twnm.ResolvePlan(in.Plan, g); err != nil {
 		return RecombineResult{}, temporal.NewNonRetryableApplicationError("recombine: "+err.Error(), ErrTypeBadPlan, err)
 	}
 	rec, err := twnm.RecombineUsing(ctx, g, in.Plan, in.FailedStep, in.Known, searcher, in.Strategy)

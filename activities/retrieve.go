@@ -334,7 +334,7 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			if err != nil {
 				return RetrieveResult{}, temporal.NewNonRetryableApplicationError(fmt.Sprintf("retrieve: plan for %s: %v", node.Name, err), ErrTypeBadPlan, err)
 			}
-			p = p.Grounded(g, reqs[i].Exclude) // ask rather than guess a producer
+			p = twnm.Ground(p, g, reqs[i].Exclude) // ask rather than guess a producer
 			cand.Plan, cand.Proven = p, g.ChainRuns(p, planner.InertiaReliability)
 			trees = append(trees, sg.Tree(g))
 			for _, api := range sg.APIs {
@@ -471,7 +471,7 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: %w", found.Final, err)
 	}
-	return p.Grounded(g, req.Exclude).APIs(), nil
+	return twnm.Ground(p, g, req.Exclude).APIs(), nil
 }
 
 // borrower returns the test partKnown borrows by: whether a part of the request that does

@@ -3,16 +3,13 @@ package contract
 import (
 	"time"
 
-	"go.temporal.io/sdk/temporal"
-
-	"github.com/naviagent/navi/toolcall"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // CallToolInput is one call of a catalog API: its record, as the catalog gives it (with
 // endpoint and inputs), the arguments by input name, and the plan step it performs.
 type CallToolInput struct {
-	API  twnm.API          `json:"api"`
+	API  toolspec.API      `json:"api"`
 	Args map[string]string `json:"args,omitempty"`
 	// Step is the index of the plan step, for logs and the caller's bookkeeping.
 	Step int `json:"step"`
@@ -22,10 +19,10 @@ type CallToolInput struct {
 	IdempotencyKey string `json:"idempotency_key,omitempty"`
 }
 
-// CallToolResult is a successful call: the toolcall.Result (api, status, output, bytes, ref,
+// CallToolResult is a successful call: the toolspec.Result (api, status, output, bytes, ref,
 // truncated, duration) with the step and the idempotency key the request carried.
 type CallToolResult struct {
-	toolcall.Result
+	toolspec.Result
 	Step           int    `json:"step"`
 	IdempotencyKey string `json:"idempotency_key"`
 }
@@ -87,12 +84,12 @@ const (
 // timeout (15s, three default heartbeat intervals of toolcall.Client) and the retry policy
 // (the hint's attempts, else 3; its initial interval, else 1s; backoff 2; its maximum
 // interval, else 10s or the initial interval if larger; the non-retryable error types).
-func ToolRetryPolicy(api twnm.API) (startToClose time.Duration, heartbeat time.Duration, policy *temporal.RetryPolicy) {
+func ToolRetryPolicy(api toolspec.API) (startToClose time.Duration, heartbeat time.Duration, policy *RetryPolicy) {
 	startToClose = DefaultToolStartToClose
 	if api.Timeout > 0 {
 		startToClose = time.Duration(api.Timeout) + toolTimeoutGrace
 	}
-	policy = &temporal.RetryPolicy{
+	policy = &RetryPolicy{
 		InitialInterval:        DefaultToolInitialInterval,
 		BackoffCoefficient:     DefaultToolBackoff,
 		MaximumInterval:        DefaultToolMaxInterval,
@@ -113,4 +110,15 @@ func ToolRetryPolicy(api twnm.API) (startToClose time.Duration, heartbeat time.D
 	// Temporal rejects a maximum interval below the initial one.
 	policy.MaximumInterval = max(policy.MaximumInterval, policy.InitialInterval)
 	return startToClose, DefaultToolHeartbeatTimeout, policy
+}
+
+// RetryPolicy is a retry policy of Temporal's, as plain data: the fields of
+// go.temporal.io/sdk/temporal.RetryPolicy, which the workflows hand to the SDK as they are.
+// (This package links no SDK, so that a caller's import of it stays small.)
+type RetryPolicy struct {
+	InitialInterval        time.Duration
+	BackoffCoefficient     float64
+	MaximumInterval        time.Duration
+	MaximumAttempts        int32
+	NonRetryableErrorTypes []string
 }

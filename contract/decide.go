@@ -1,15 +1,11 @@
 package contract
 
-import (
-	"github.com/naviagent/navi/planner"
-)
-
 // DecideInput asks a planner for the next action.
 type DecideInput struct {
 	// Planner is PlannerGraphFirst, PlannerLLM, or empty for the worker's default (the LLM
 	// when one is configured).
-	Planner string          `json:"planner,omitempty"`
-	Context planner.Context `json:"context"`
+	Planner string  `json:"planner,omitempty"`
+	Context Context `json:"context"`
 	// NoInertia makes the LLM decide every step; by default a step the learned graph is sure
 	// of (planner.Inertial) is taken without it.
 	NoInertia bool `json:"no_inertia,omitempty"`
@@ -18,7 +14,7 @@ type DecideInput struct {
 // Planner names, the values of DecideInput.Planner.
 const (
 	PlannerLLM        = "llm"
-	PlannerGraphFirst = planner.GraphFirstName
+	PlannerGraphFirst = "graph-first"
 )
 
 // Error types of planner failures no retry can fix.

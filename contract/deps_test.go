@@ -25,12 +25,15 @@ func TestLightDependencies(t *testing.T) {
 	}
 }
 
-// The catalog's types are a leaf: toolspec links no other Navi package, and the tool client
-// links toolspec alone, not the graph.
+// The plain types are leaves: toolspec and hgtspec link no other Navi package, the contract
+// only them, and the tool client links toolspec alone, not the graph.
 func TestCatalogTypesAreALeaf(t *testing.T) {
 	for pkg, allowed := range map[string][]string{
 		"github.com/naviagent/navi/toolspec": {"github.com/naviagent/navi/toolspec"},
 		"github.com/naviagent/navi/toolcall": {"github.com/naviagent/navi/toolspec", "github.com/naviagent/navi/toolcall"},
+		// The contract holds plain data: the catalog's and the model's types, and its own.
+		"github.com/naviagent/navi/contract":         {"github.com/naviagent/navi/toolspec", "github.com/naviagent/navi/twnm/hgt/hgtspec", "github.com/naviagent/navi/contract"},
+		"github.com/naviagent/navi/twnm/hgt/hgtspec": {"github.com/naviagent/navi/twnm/hgt/hgtspec"},
 	} {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()
 		require.NoError(t, err, "%s", out)
@@ -42,4 +45,18 @@ func TestCatalogTypesAreALeaf(t *testing.T) {
 		}
 		assert.ElementsMatch(t, allowed, navi, pkg)
 	}
+}
+
+// A caller of the contract links no network code: not net/http, nor Temporal's SDK, which
+// does.
+func TestContractLinksNoNetwork(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "github.com/naviagent/navi/contract").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	deps := strings.Fields(string(out))
+	require.Contains(t, deps, "github.com/naviagent/navi/contract")
+	assert.NotContains(t, deps, "net/http")
+	for _, d := range deps {
+		assert.False(t, strings.HasPrefix(d, "go.temporal.io/sdk"), "contract links %s", d)
+	}
+	assert.Less(t, len(deps), 100, "the contract's dependencies, the standard library's included")
 }

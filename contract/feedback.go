@@ -1,16 +1,16 @@
 package contract
 
 import (
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // FeedbackInput is what one executed chain teaches the graph.
 type FeedbackInput struct {
 	// Key names the chain (workflow, run and chain number): a chain is counted once however
 	// often the activity is retried.
-	Key         string            `json:"key"`
-	Invocations []twnm.Invocation `json:"invocations"`
-	Transitions []twnm.Transition `json:"transitions,omitempty"`
+	Key         string                `json:"key"`
+	Invocations []toolspec.Invocation `json:"invocations"`
+	Transitions []toolspec.Transition `json:"transitions,omitempty"`
 	// Goals are the parts of the request the chain served, each with the API that served it:
 	// retrieval later finds those APIs by requests like them.
 	Goals []GoalFeedback `json:"goals,omitempty"`

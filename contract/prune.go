@@ -1,13 +1,13 @@
 package contract
 
 import (
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // PruneProbeInput configures targeted pruning and probing.
 type PruneProbeInput struct {
 	// Prune is Eq. 13's settings; zero uses twnm.DefaultPrune.
-	Prune twnm.PruneOptions `json:"prune"`
+	Prune toolspec.PruneOptions `json:"prune"`
 	// MaxProbes bounds the pruned APIs probed in one round; 0 means 50.
 	MaxProbes int `json:"max_probes"`
 	// Scope, when set, limits pruning and probing to the APIs whose names start with it

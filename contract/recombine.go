@@ -1,13 +1,12 @@
 package contract
 
 import (
-	"github.com/naviagent/navi/planner"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // RecombineInput asks for a repair of a plan whose step FailedStep failed for good.
 type RecombineInput struct {
-	Plan       planner.Plan      `json:"plan"`
+	Plan       toolspec.Plan     `json:"plan"`
 	FailedStep int               `json:"failed_step"`
 	Strategy   string            `json:"strategy"` // twnm.StrategySubstitution, ...UpstreamReroute or ...SubgraphSwitch
 	Known      map[string]string `json:"known,omitempty"`
@@ -18,9 +17,9 @@ type RecombineInput struct {
 
 // RecombineResult is the repaired plan, or Found false with the reason none was found.
 type RecombineResult struct {
-	Found    bool                `json:"found"`
-	Strategy string              `json:"strategy"`
-	Reason   string              `json:"reason"`
-	Plan     planner.Plan        `json:"plan"`
-	APIs     map[string]twnm.API `json:"apis,omitempty"`
+	Found    bool                    `json:"found"`
+	Strategy string                  `json:"strategy"`
+	Reason   string                  `json:"reason"`
+	Plan     toolspec.Plan           `json:"plan"`
+	APIs     map[string]toolspec.API `json:"apis,omitempty"`
 }

@@ -1,7 +1,7 @@
 package contract
 
 import (
-	"github.com/naviagent/navi/twnm/hgt/hgtdata"
+	"github.com/naviagent/navi/twnm/hgt/hgtspec"
 )
 
 // PropagateResult says how many behavioural edges Eq. 14 changed.
@@ -13,13 +13,13 @@ type PropagateResult struct {
 // TrainInput names the model version to train and its settings.
 type TrainInput struct {
 	Version string         `json:"version"`
-	Config  hgtdata.Config `json:"config"`
+	Config  hgtspec.Config `json:"config"`
 }
 
 // TrainResult is a trained and saved model.
 type TrainResult struct {
 	Version string          `json:"version"`
-	Metrics hgtdata.Metrics `json:"metrics"`
+	Metrics hgtspec.Metrics `json:"metrics"`
 	Nodes   int             `json:"nodes"`
 	Edges   int             `json:"edges"`
 	// Attempt is the activity attempt that trained it; above 1 the training restarted after

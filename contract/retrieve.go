@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/naviagent/navi/planner"
-	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/toolspec"
 )
 
 // RetrieveInput asks for candidate APIs and their plans.
@@ -22,7 +21,7 @@ type RetrieveInput struct {
 	// it states, or, when it states none the rules recognise, the one input its question
 	// asked for; an answer's values win over the request's in every part of it, since the
 	// user gave them for what was asked (a later answer over an earlier one).
-	Answers []planner.QA `json:"answers,omitempty"`
+	Answers []QA `json:"answers,omitempty"`
 	// Exclude names APIs that must not be used (they failed for good in this run).
 	Exclude []string `json:"exclude,omitempty"`
 	// Intents are the LLM planner's sub-intents, in dependency order: retrieval searches for
@@ -37,11 +36,11 @@ type RetrieveInput struct {
 
 // RetrieveResult holds the recalled candidates, each with the plan graph search found for it.
 type RetrieveResult struct {
-	Candidates []planner.Candidate `json:"candidates"`
+	Candidates []Candidate `json:"candidates"`
 	// Tree is the candidates' subgraphs serialized as trees, for the planner's prompt.
 	Tree string `json:"tree"`
 	// APIs holds the catalog entry of every API of the candidates' plans, for the tool calls.
-	APIs map[string]twnm.API `json:"apis"`
+	APIs map[string]toolspec.API `json:"apis"`
 	// Extracted holds the values found in Text, keyed "API.param".
 	Extracted map[string]string `json:"extracted,omitempty"`
 	// SubgraphAPIs is how many APIs the subgraph read from Neo4j held.

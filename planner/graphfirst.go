@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/toolspec"
 )
 
@@ -21,7 +22,7 @@ const (
 )
 
 // GraphFirstName is the label of the graph-first planner in results and search attributes.
-const GraphFirstName = "graph-first"
+const GraphFirstName = contract.PlannerGraphFirst
 
 // GraphFirst is the deterministic planner used when no LLM is configured: it recalls
 // candidates with the query itself, calls the best candidate whose plan is fully bound (the

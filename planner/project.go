@@ -6,23 +6,6 @@ import (
 	"strings"
 )
 
-// Projection is the outcome of projecting a decision onto the admissible actions.
-type Projection struct {
-	Decision Decision `json:"decision"` // the decision to execute
-	// Replaced is set when the proposed decision was inadmissible; Proposed is what the
-	// planner chose and Reason why it could not run.
-	Replaced bool     `json:"replaced,omitempty"`
-	Proposed Decision `json:"proposed"`
-	Reason   string   `json:"reason,omitempty"`
-	// Plan is the bound plan of a call_api decision (with Also's, merged).
-	Plan Plan `json:"plan"`
-	// Also are the planner's other call_api decisions of Decision's dependency rank that run
-	// with it, their plans merged into Plan (ProjectAll); Left says why the others of that
-	// rank do not.
-	Also []Decision `json:"also,omitempty"`
-	Left []string   `json:"left,omitempty"`
-}
-
 // ProjectAll projects the first of ds (Project) and, when it is kept as an admissible call_api,
 // takes the other call_api decisions of its dependency rank along: a planner that answers
 // several sub-intents of one rank in an array has them run in one step, at once where their
@@ -158,16 +141,6 @@ func inadmissible(c Context, d Decision) (string, Plan) {
 		return fmt.Sprintf("action %q is not one of call_api, direct_answer, retrieve_api, clarify_intent", d.Action), Plan{}
 	}
 	return "", Plan{}
-}
-
-// Candidate returns the candidate of c for api, if the last retrieval recalled it.
-func (c Context) Candidate(api string) (Candidate, bool) {
-	for _, cand := range c.Candidates {
-		if cand.API == api {
-			return cand, true
-		}
-	}
-	return Candidate{}, false
 }
 
 func candidateNames(c Context) string {

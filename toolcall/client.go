@@ -85,33 +85,8 @@ type Progress struct {
 	Elapsed time.Duration `json:"elapsed"`
 }
 
-// Result is a successful call.
-type Result struct {
-	// API is the name of the API called.
-	API string `json:"api"`
-	// Status is the HTTP status of the answer (2xx).
-	Status int `json:"status"`
-	// Output is the answer: its JSON object, or {"result": value} for any other JSON value.
-	// When Truncated, only the top-level scalar fields, strings cut to MaxSummaryRunes runes.
-	Output map[string]any `json:"output"`
-	// Bytes is the size of the answer's body.
-	Bytes int `json:"bytes"`
-	// Ref locates the full body in the Client's OutputStore when Truncated; empty otherwise,
-	// or when the Client has no store.
-	Ref string `json:"ref,omitempty"`
-	// Truncated says Output is a summary of an output over MaxOutputBytes.
-	Truncated bool `json:"truncated,omitempty"`
-	// Duration is the time the call took, the request and the answer's body included
-	// (nanoseconds in JSON).
-	Duration time.Duration `json:"duration"`
-	// Suspect says why the answer looks like no answer (see Suspect): the run may use it,
-	// but the graph does not learn the call as a success. Empty when it looks right.
-	Suspect string `json:"suspect,omitempty"`
-	// Observed are the outputs the answer shows that the API's record does not list
-	// (toolspec.Observe, from the whole answer, before any truncation): their names, paths and
-	// types, never their values. Empty for a Suspect answer.
-	Observed []toolspec.Param `json:"observed,omitempty"`
-}
+// Result is a successful call: toolspec.Result, the plain type the workflows' contract carries.
+type Result = toolspec.Result
 
 // Call calls api once with args (input name to value, in their text form). The request is
 // built from api.Endpoint and api.Inputs: see the package tests for the exact shape. An

@@ -22,24 +22,6 @@ func (k NodeKind) String() string {
 	return "Param"
 }
 
-// EdgeKind is the relation an edge stands for.
-type EdgeKind uint8
-
-// Edge kinds: structural edges come from catalogs, behavioural ones from execution history.
-const (
-	InputOf EdgeKind = iota // Param -> API: the API consumes the parameter
-	Outputs                 // API -> Param: the API produces the parameter
-	Then                    // API -> API: called after, with data flowing
-	Feeds                   // Param -> Param: a value produced as one was used as the other
-)
-
-var edgeKindNames = [...]string{"INPUT_OF", "OUTPUTS", "THEN", "FEEDS"}
-
-func (k EdgeKind) String() string { return edgeKindNames[k] }
-
-// Behavioural reports whether edges of this kind are learned from execution history.
-func (k EdgeKind) Behavioural() bool { return k == Then || k == Feeds }
-
 // Status is the lifecycle state of an API node.
 type Status uint8
 

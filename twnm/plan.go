@@ -8,58 +8,7 @@ import (
 	"strings"
 )
 
-// Plan is an executable toolchain: the APIs of a subgraph in dependency order, each input
-// bound to a user value or to an earlier step's output. It is the one plan type of Navi: the
-// search makes it, the planner binds it, the workflow keeps it in its state and histories (as
-// JSON, by API and parameter names, so that it means the same on any graph) and recombination
-// reads it back (resolving the names on its graph).
-type Plan struct {
-	Target string  `json:"target"` // the target API, the last step
-	Score  float64 `json:"score"`  // the subgraph's score
-	Steps  []Step  `json:"steps"`
-}
-
-// Step is one API call of a plan.
-type Step struct {
-	API      string    `json:"api"`
-	Bindings []Binding `json:"bindings,omitempty"` // one per input, in Graph.Inputs order (required first, then by name)
-}
-
-// Binding says where one input of a step comes from. Source is SupplyGiven (Value),
-// SupplyUpstream (output FromOutput of the earlier step calling FromAPI), SupplyMissing
-// (required, nothing binds it) or SupplyUnbound (optional, left out of the call).
-type Binding struct {
-	Param      string       `json:"param"` // the API's own name for the input
-	Required   bool         `json:"required,omitempty"`
-	Source     SupplySource `json:"source"`
-	Value      string       `json:"value,omitempty"`
-	FromAPI    string       `json:"from_api,omitempty"`
-	FromOutput string       `json:"from_output,omitempty"` // the producer's own name for the output
-}
-
-// Missing lists the required inputs no one binds, as "API.param", in step order.
-func (p Plan) Missing() []string {
-	var out []string
-	for _, s := range p.Steps {
-		for _, b := range s.Bindings {
-			if b.Source == SupplyMissing {
-				out = append(out, s.API+"."+b.Param)
-			}
-		}
-	}
-	return out
-}
-
-// APIs lists the plan's APIs in step order.
-func (p Plan) APIs() []string {
-	out := make([]string, len(p.Steps))
-	for i, s := range p.Steps {
-		out[i] = s.API
-	}
-	return out
-}
-
-// Grounded returns p without the producer branches that cannot run (an input of theirs is
+// Ground returns p without the producer branches that cannot run (an input of theirs is
 // missing, there or further up) where the input they feed has other producers in g as well:
 // with nothing stated for any of them to run on, which producer the request means is a guess
 // ("what's the weather like?" does not mean the weather at some hotel), so that input is
@@ -68,7 +17,7 @@ func (p Plan) APIs() []string {
 // its own inputs are asked for ("which city?" for the hotel search that gives a booking its
 // hotel id). Producers count as the search counts them, without the APIs of exclude
 // (SearchRequest.Exclude). The target stays; p itself is not changed.
-func (p Plan) Grounded(g *Graph, exclude map[NodeID]bool) Plan {
+func Ground(p Plan, g *Graph, exclude map[NodeID]bool) Plan {
 	out := Plan{Target: p.Target, Score: p.Score, Steps: make([]Step, len(p.Steps))}
 	for i, st := range p.Steps {
 		out.Steps[i] = Step{API: st.API, Bindings: slices.Clone(st.Bindings)}
@@ -114,16 +63,6 @@ func producersOf(g *Graph, api, param string, exclude map[NodeID]bool) int {
 		return 0
 	}
 	return len(producerLinks(g, node, id, exclude))
-}
-
-// StepOf returns the index of the step calling api, or −1.
-func (p Plan) StepOf(api string) int {
-	for i, s := range p.Steps {
-		if s.API == api {
-			return i
-		}
-	}
-	return -1
 }
 
 // ErrPlanCycle is wrapped by Plan when the subgraph's bindings form a cycle.
@@ -230,15 +169,15 @@ type resolved struct {
 	given    map[string]string // parameter node name → value, of the given bindings
 }
 
-// Resolve checks that g holds every API and input of p and that every upstream binding
+// ResolvePlan checks that g holds every API and input of p and that every upstream binding
 // comes from an earlier step's output; the error names the step and what g lacks.
-func (p Plan) Resolve(g *Graph) error {
-	_, err := p.resolve(g)
+func ResolvePlan(p Plan, g *Graph) error {
+	_, err := resolvePlan(p, g)
 	return err
 }
 
-// resolve reads p on g, for recombination.
-func (p Plan) resolve(g *Graph) (resolved, error) {
+// resolvePlan reads p on g, for recombination.
+func resolvePlan(p Plan, g *Graph) (resolved, error) {
 	r := resolved{nodes: make([]NodeID, len(p.Steps)), supplies: make(map[NodeID][]Supply, len(p.Steps)), given: map[string]string{}}
 	for i, st := range p.Steps {
 		id, ok := g.APIByName(st.API)

@@ -115,7 +115,7 @@ func TestSubgraphPlanMissing(t *testing.T) {
 // A producer branch with nothing stated to run on is cut where other producers could feed the
 // same input (which one is meant is a guess: the input is asked for), and kept where it is the
 // only way to its input (its own inputs are asked for).
-func TestPlanGrounded(t *testing.T) {
+func TestGround(t *testing.T) {
 	g := graphOf(t, append(travelAPIs(), tool("HotelPlace", "hotel_id", "latitude longitude"), tool("Book", "hotel_id guest", "booking_id"),
 		tool("ClaimRoom", "city", "hotel_id"))...)
 	plan := func(target string, known map[string]string, exclude ...string) Plan {
@@ -128,7 +128,7 @@ func TestPlanGrounded(t *testing.T) {
 		require.NoError(t, err)
 		p, err := sg.Plan(g, known)
 		require.NoError(t, err)
-		return p.Grounded(g, ex)
+		return Ground(p, g, ex)
 	}
 	tests := []struct {
 		name, target string

@@ -53,7 +53,7 @@ func RecombineUsing(ctx context.Context, g *Graph, plan Plan, failedStep int, kn
 	if failedStep < 0 || failedStep >= len(plan.Steps) {
 		return Recombination{}, fmt.Errorf("recombine: failed step %d is not in the %d-step plan", failedStep, len(plan.Steps))
 	}
-	rp, err := plan.resolve(g)
+	rp, err := resolvePlan(plan, g)
 	if err != nil {
 		return Recombination{}, fmt.Errorf("recombine: %w", err)
 	}

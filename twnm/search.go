@@ -44,55 +44,6 @@ type Searcher interface {
 	Search(ctx context.Context, g *Graph, req SearchRequest) (*Subgraph, error)
 }
 
-// SupplySource says how an input of an API in a subgraph is bound.
-type SupplySource uint8
-
-// Supply sources.
-const (
-	SupplyGiven    SupplySource = iota // a value the user supplied (SearchRequest.Known)
-	SupplyUpstream                     // an output of another API of the subgraph
-	SupplyMissing                      // required, and neither given nor produced
-	SupplyUnbound                      // optional, and neither given nor produced
-)
-
-var supplySourceNames = [...]string{"given", "upstream", "missing", "unbound"}
-
-// String names the source: given, upstream, missing or unbound.
-func (s SupplySource) String() string {
-	if int(s) < len(supplySourceNames) {
-		return supplySourceNames[s]
-	}
-	return fmt.Sprintf("SupplySource(%d)", s)
-}
-
-// MarshalText writes the source's name, as plans in workflow histories spell it.
-func (s SupplySource) MarshalText() ([]byte, error) {
-	if int(s) >= len(supplySourceNames) {
-		return nil, fmt.Errorf("supply source %d is not one of %s", s, strings.Join(supplySourceNames[:], ", "))
-	}
-	return []byte(supplySourceNames[s]), nil
-}
-
-// UnmarshalText reads a source's name (ParseSupplySource).
-func (s *SupplySource) UnmarshalText(b []byte) error {
-	v, err := ParseSupplySource(string(b))
-	if err != nil {
-		return err
-	}
-	*s = v
-	return nil
-}
-
-// ParseSupplySource is the inverse of SupplySource.String.
-func ParseSupplySource(name string) (SupplySource, error) {
-	for i, n := range supplySourceNames {
-		if n == name {
-			return SupplySource(i), nil
-		}
-	}
-	return 0, fmt.Errorf("supply source %q is not one of %s", name, strings.Join(supplySourceNames[:], ", "))
-}
-
 // Supply is how one input of one API of a subgraph is bound.
 type Supply struct {
 	API      NodeID // the consuming API

@@ -14,7 +14,44 @@ type (
 	MCPTool   = toolspec.MCPTool
 	Auth      = toolspec.Auth
 	Catalog   = toolspec.Catalog
+
+	Plan         = toolspec.Plan
+	Step         = toolspec.Step
+	Binding      = toolspec.Binding
+	SupplySource = toolspec.SupplySource
+
+	Invocation = toolspec.Invocation
+	Transition = toolspec.Transition
+	Signal     = toolspec.Signal
+	EdgeKind   = toolspec.EdgeKind
+
+	PruneOptions = toolspec.PruneOptions
 )
+
+// DefaultPrune is toolspec.DefaultPrune.
+var DefaultPrune = toolspec.DefaultPrune
+
+// Signals (toolspec.Signal) and edge kinds (toolspec.EdgeKind).
+const (
+	SignalCatalog = toolspec.SignalCatalog
+	SignalUser    = toolspec.SignalUser
+
+	InputOf = toolspec.InputOf
+	Outputs = toolspec.Outputs
+	Then    = toolspec.Then
+	Feeds   = toolspec.Feeds
+)
+
+// Supply sources (toolspec.SupplySource).
+const (
+	SupplyGiven    = toolspec.SupplyGiven
+	SupplyUpstream = toolspec.SupplyUpstream
+	SupplyMissing  = toolspec.SupplyMissing
+	SupplyUnbound  = toolspec.SupplyUnbound
+)
+
+// ParseSupplySource is toolspec.ParseSupplySource.
+var ParseSupplySource = toolspec.ParseSupplySource
 
 // Values of Param.In, API.Effect and Auth.Scheme, and Observe's limits (see toolspec).
 const (

@@ -313,7 +313,7 @@ func (r *run) call(api string, args map[string]string, step int) (contract.CallT
 		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
 			StartToCloseTimeout: startToClose,
 			HeartbeatTimeout:    heartbeat,
-			RetryPolicy:         policy,
+			RetryPolicy:         temporalRetry(policy),
 			Summary:             "call " + api,
 		})
 		err := workflow.ExecuteActivity(ctx, r.activity(contract.ActivityCallTool), contract.CallToolInput{API: spec, Args: args, Step: step}).Get(r.ctx, &out)
@@ -326,7 +326,7 @@ func (r *run) call(api string, args map[string]string, step int) (contract.CallT
 type pendingCall struct {
 	in     contract.CallToolInput
 	first  workflow.Future
-	policy *temporal.RetryPolicy
+	policy *contract.RetryPolicy
 	// startToClose and heartbeat are the attempts' timeouts.
 	startToClose, heartbeat time.Duration
 }
@@ -343,6 +343,12 @@ func (r *run) startCall(api string, args map[string]string, step int) pendingCal
 			IdempotencyKey: fmt.Sprintf("navi/%s/%s/call-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.state.ToolCalls)}}
 	p.first = r.attempt(p, "call "+spec.Name)
 	return p
+}
+
+// temporalRetry is p as the SDK takes it.
+func temporalRetry(p *contract.RetryPolicy) *temporal.RetryPolicy {
+	return &temporal.RetryPolicy{InitialInterval: p.InitialInterval, BackoffCoefficient: p.BackoffCoefficient,
+		MaximumInterval: p.MaximumInterval, MaximumAttempts: p.MaximumAttempts, NonRetryableErrorTypes: p.NonRetryableErrorTypes}
 }
 
 // attempt starts one attempt of a call.
@@ -697,7 +703,7 @@ func toolFailure(err error) (contract.ToolFailure, bool) {
 
 // backoff is the policy's delay before retry n (1 for the first): the initial interval times
 // the coefficient to the power n−1, at most the maximum interval.
-func backoff(p *temporal.RetryPolicy, n int) time.Duration {
+func backoff(p *contract.RetryPolicy, n int) time.Duration {
 	d := float64(p.InitialInterval)
 	for range n - 1 {
 		d *= p.BackoffCoefficient

@@ -7,7 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.temporal.io/sdk/temporal"
+
+	"github.com/naviagent/navi/contract"
 )
 
 func TestLimits(t *testing.T) {
@@ -50,9 +51,9 @@ func TestByteSize(t *testing.T) {
 }
 
 func TestBackoff(t *testing.T) {
-	p := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second}
+	p := &contract.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Second}
 	for n, want := range map[int]time.Duration{1: time.Second, 2: 2 * time.Second, 3: 4 * time.Second, 4: 8 * time.Second, 5: 10 * time.Second} {
 		assert.Equal(t, want, backoff(p, n), "retry %d", n)
 	}
-	assert.Equal(t, 3*time.Second, backoff(&temporal.RetryPolicy{InitialInterval: 3 * time.Second, BackoffCoefficient: 1}, 4), "no maximum, no growth")
+	assert.Equal(t, 3*time.Second, backoff(&contract.RetryPolicy{InitialInterval: 3 * time.Second, BackoffCoefficient: 1}, 4), "no maximum, no growth")
 }

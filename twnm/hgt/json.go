@@ -2,9 +2,8 @@ package hgt
 
 import (
 	"encoding/json"
+	"github.com/naviagent/navi/twnm/hgt/hgtspec"
 	"time"
-
-	"github.com/naviagent/navi/twnm/hgt/hgtdata"
 )
 
 // Progress travels as JSON (heartbeats), and a split too small to measure leaves NaN in it,
@@ -20,7 +19,7 @@ type progressJSON struct {
 
 // MarshalJSON encodes p with NaN as null.
 func (p Progress) MarshalJSON() ([]byte, error) {
-	return json.Marshal(progressJSON{p.Epoch, p.Epochs, hgtdata.NullIfNaN(p.Loss), hgtdata.NullIfNaN(p.ValAUC), p.Elapsed})
+	return json.Marshal(progressJSON{p.Epoch, p.Epochs, hgtspec.NullIfNaN(p.Loss), hgtspec.NullIfNaN(p.ValAUC), p.Elapsed})
 }
 
 // UnmarshalJSON decodes what MarshalJSON wrote, null as NaN.
@@ -29,6 +28,6 @@ func (p *Progress) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*p = Progress{Epoch: j.Epoch, Epochs: j.Epochs, Loss: hgtdata.NaNIfNull(j.Loss), ValAUC: hgtdata.NaNIfNull(j.ValAUC), Elapsed: j.Elapsed}
+	*p = Progress{Epoch: j.Epoch, Epochs: j.Epochs, Loss: hgtspec.NaNIfNull(j.Loss), ValAUC: hgtspec.NaNIfNull(j.ValAUC), Elapsed: j.Elapsed}
 	return nil
 }

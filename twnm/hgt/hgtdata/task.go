@@ -25,7 +25,7 @@ package hgtdata
 
 import (
 	"cmp"
-	"fmt"
+	"github.com/naviagent/navi/twnm/hgt/hgtspec"
 	"slices"
 
 	"github.com/naviagent/navi/twnm"
@@ -126,26 +126,14 @@ type Target struct {
 	Evidence []int
 }
 
-// Mode says which positives Targets returns.
-type Mode uint8
+// Mode says which positives Targets returns (hgtspec.Mode).
+type Mode = hgtspec.Mode
 
+// Modes (hgtspec).
 const (
-	// Behavioural predicts the THEN and FEEDS edges only.
-	Behavioural Mode = iota + 1
-	// WithDerived adds derived THEN candidates and hides the structure that implies any
-	// THEN pair while the pair is evaluated.
-	WithDerived
+	Behavioural = hgtspec.Behavioural
+	WithDerived = hgtspec.WithDerived
 )
-
-func (m Mode) String() string {
-	switch m {
-	case Behavioural:
-		return "behavioural"
-	case WithDerived:
-		return "behavioural+derived"
-	}
-	return fmt.Sprintf("Mode(%d)", m)
-}
 
 // AutoDeriveBelow is the number of behavioural edges under which AutoMode adds derived THEN
 // candidates: below it a split leaves too few edges to learn from or to measure on.
