@@ -57,3 +57,25 @@ func TestRetrieveWordlessFloor(t *testing.T) {
 		})
 	}
 }
+
+// A request that is one JSON value is data, not a task: nothing is relevant to it, however
+// much its words match. A request that carries data beside its words is read as ever.
+func TestRetrieveDataIsNoTask(t *testing.T) {
+	src := scoredSource{lex: 1.2, dense: 0.9}
+	for _, tt := range []struct {
+		request      string
+		wantRelevant bool
+	}{
+		{`{"a": 1, "b": [2, 3]}`, false},
+		{` [{"name": "Rome", "entityType": "city"}] `, false},
+		{`Create the entities [{"name": "Rome", "entityType": "city"}]`, true},
+		{`{not json`, true},
+	} {
+		r, err := Retrieve(context.Background(), src, unitEmbedder{}, tt.request, Options{})
+		require.NoError(t, err)
+		assert.Equal(t, tt.wantRelevant, r.Whole().Relevant, tt.request)
+		if !tt.wantRelevant {
+			assert.Empty(t, r.Whole().Candidates, "nothing is searched for data")
+		}
+	}
+}

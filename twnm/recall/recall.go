@@ -11,6 +11,7 @@ package recall
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -322,6 +323,11 @@ func Retrieve(ctx context.Context, src Source, emb embed.Embedder, request strin
 	}
 	if emb == nil && o.Ranker != Lexical {
 		return nil, errors.New("recall: dense ranking needs an embedder")
+	}
+	if isData(request) {
+		// One JSON value, an object or an array, is data and no task: whatever its words, no
+		// tool serves it, and nothing is searched for it (or learned of it).
+		return &Result{Goals: []Goal{{Goal: subgoal.Goal{Text: request, Whole: true}}}}, nil
 	}
 	var goals []subgoal.Goal
 	if o.WholeOnly {
@@ -664,6 +670,11 @@ func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 
 // hasWord reports whether text holds a letter or a digit: a text of punctuation alone asks for
 // nothing, whatever an encoder makes of it.
+// isData reports whether text is one JSON object or array.
+func isData(text string) bool {
+	return (strings.HasPrefix(text, "{") || strings.HasPrefix(text, "[")) && json.Valid([]byte(text))
+}
+
 func hasWord(text string) bool {
 	return strings.IndexFunc(text, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0
 }
