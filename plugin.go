@@ -33,8 +33,8 @@ const TrainQueueOff = "off"
 
 // Options configures the plugin.
 type Options struct {
-	// Activities holds what Navi's activities use: the graph store (Store; Graph and Models
-	// default to it when they are the same store), the tool client, the embedder the graph
+	// Activities holds what Navi's activities use: the graph store (Store; Models defaults
+	// to it when it is the same store), the tool client, the embedder the graph
 	// was built with, and an LLM planner or none.
 	Activities *activities.Activities
 	// Codec encrypts every payload of the client and its workers (codec.New); nil leaves

@@ -54,7 +54,7 @@ func TestNewPluginChecksItsDependencies(t *testing.T) {
 func hostClient(ctx context.Context, t *testing.T, o navi.Options) client.Client {
 	t.Helper()
 	store := stacktest.Store(t)
-	o.Activities = &activities.Activities{Graph: store, Store: store, Models: store, Embedder: stacktest.Embedder(t),
+	o.Activities = &activities.Activities{Store: store, Models: store, Embedder: stacktest.Embedder(t),
 		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}}}
 	p, err := navi.NewPlugin(o)
 	require.NoError(t, err)

@@ -16,7 +16,6 @@ import (
 // worker; its exported methods are the activities. A nil dependency fails the activities that
 // need it with a clear error.
 type Activities struct {
-	Graph GraphReader
 	// Tools calls catalog APIs over HTTP for CallTool.
 	Tools *toolcall.Client
 	// Store is the tool graph in Neo4j: retrieval, recombination and feedback.

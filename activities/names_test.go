@@ -15,7 +15,7 @@ import (
 // method a name, or a workflow would schedule an activity no worker runs.
 func TestContractNamesTheActivities(t *testing.T) {
 	names := []string{contract.ActivityDecide, contract.ActivityRetrieve, contract.ActivityCallTool,
-		contract.ActivityRecombine, contract.ActivityRecordFeedback, contract.ActivityLookupTools,
+		contract.ActivityRecombine, contract.ActivityRecordFeedback,
 		contract.ActivityPropagateWeights, contract.ActivityTrainModel, contract.ActivityEvaluateModel,
 		contract.ActivityWriteModelPredictions, contract.ActivityPruneAndProbe, contract.ActivityActivateModel}
 	typ := reflect.TypeOf(&activities.Activities{})

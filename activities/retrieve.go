@@ -44,7 +44,6 @@ const (
 
 // GraphStore is the part of the Neo4j store the agent's activities use.
 type GraphStore interface {
-	GraphReader
 	Subgraph(ctx context.Context, targets []string, o neo4j.SubgraphOptions) (*twnm.Graph, error)
 	RecordFeedbackOnce(ctx context.Context, key string, invs []twnm.Invocation, trs []twnm.Transition) (bool, error)
 	RecordGoals(ctx context.Context, key string, uses []neo4j.GoalUse, now time.Time) error

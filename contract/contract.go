@@ -20,7 +20,6 @@ const (
 	ActivityCallTool              = "CallTool"
 	ActivityRecombine             = "Recombine"
 	ActivityRecordFeedback        = "RecordFeedback"
-	ActivityLookupTools           = "LookupTools"
 	ActivityPropagateWeights      = "PropagateWeights"
 	ActivityTrainModel            = "TrainModel"
 	ActivityEvaluateModel         = "EvaluateModel"
@@ -80,7 +79,7 @@ func ErrorTypes(types ...string) []string {
 	return out
 }
 
-// Error types of non-retryable LookupTools failures, as seen in the workflow history. Error
+// Error types of non-retryable activity failures, as seen in the workflow history. Error
 // types start with Prefix, as activity names do, so that a host's own errors never pass for
 // Navi's.
 const (

@@ -8,16 +8,25 @@ import (
 
 	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 )
 
-// Counts and APIMatch are the contract's, which the LookupTools activity returns.
-type (
-	Counts   = contract.Counts
-	APIMatch = contract.APIMatch
-)
+// Counts is the size of the graph.
+type Counts struct {
+	APIs   int64 `json:"apis"`
+	Params int64 `json:"params"`
+	Edges  int64 `json:"edges"`
+}
+
+// APIMatch is an API found by FindAPIs, with its parameters' names.
+type APIMatch struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Inputs      []string `json:"inputs"`
+	Outputs     []string `json:"outputs"`
+	Score       int64    `json:"score"` // how many query terms the name or description contains
+}
 
 // OpenWithSchema opens the store and applies the schema for the default embedder, as a worker
 // does at start.

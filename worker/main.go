@@ -79,7 +79,7 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 		return err
 	}
 	defer store.Close(context.Background())
-	acts.Graph, acts.Store, acts.Models, acts.ModelDir = store, store, store, o.modelDir
+	acts.Store, acts.Models, acts.ModelDir = store, store, o.modelDir
 	// With payloads encrypted, the requests the graph learns from keep no text in Neo4j.
 	if cdc, err := cfg.Codec(); err == nil && cdc != nil {
 		acts.NoGoalText = true

@@ -55,7 +55,7 @@ func startAgent(t testing.TB, o agentOptions) agent {
 	}
 	a := agent{c: stacktest.TemporalClient(t), store: store, taskQueue: stacktest.UniqueName("navi-e2e-")}
 	w := worker.New(a.c, a.taskQueue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Graph: store, Store: o.Graph, Models: store, Embedder: stacktest.Embedder(t), LLM: o.LLM,
+	workflows.Register(w, &activities.Activities{Store: o.Graph, Models: store, Embedder: stacktest.Embedder(t), LLM: o.LLM,
 		Tools: &toolcall.Client{HTTP: o.ToolHTTP, MCP: o.MCP, Outputs: toolcall.DirStore{Dir: t.TempDir()}}})
 	require.NoError(t, w.Start())
 	t.Cleanup(w.Stop)

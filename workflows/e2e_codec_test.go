@@ -61,7 +61,7 @@ func TestEncryptedPayloads(t *testing.T) {
 	defer c.Close()
 	queue := stacktest.UniqueName("navi-e2e-codec-")
 	w := worker.New(c, queue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Graph: store, Store: store, Models: store, Embedder: stacktest.Embedder(t),
+	workflows.Register(w, &activities.Activities{Store: store, Models: store, Embedder: stacktest.Embedder(t),
 		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}}})
 	require.NoError(t, w.Start())
 	defer w.Stop()

@@ -84,7 +84,7 @@ func TestCanarySecretStaysInTheRequest(t *testing.T) {
 	defer c.Close()
 	queue := stacktest.UniqueName("navi-e2e-canary-")
 	w := worker.New(c, queue, worker.Options{})
-	workflows.Register(w, &activities.Activities{Graph: store, Store: store, Models: store, Embedder: stacktest.Embedder(t),
+	workflows.Register(w, &activities.Activities{Store: store, Models: store, Embedder: stacktest.Embedder(t),
 		Tools: &toolcall.Client{Outputs: toolcall.DirStore{Dir: t.TempDir()}, Secrets: fixedSecrets{word + ".token": canary}}})
 	require.NoError(t, w.Start())
 	defer w.Stop()
