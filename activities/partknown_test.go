@@ -39,7 +39,7 @@ func TestPartKnownBorrows(t *testing.T) {
 	part := func(other, otherBest, final string) map[string]string {
 		t.Helper()
 		found := &recall.Result{Goals: []recall.Goal{
-			{Goal: subgoal.Goal{Text: other}, Candidates: []recall.Candidate{{Name: otherBest, Score: 1}}},
+			{Goal: subgoal.Goal{Text: other}, Candidates: []recall.Match{{Name: otherBest, Score: 1}}},
 			{Goal: subgoal.Goal{Text: final}},
 		}}
 		j := joinParts{g: g, found: found, slots: sl}

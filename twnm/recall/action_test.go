@@ -64,7 +64,7 @@ func TestChooseActionOfTheRequest(t *testing.T) {
 	// score is scaled by actionMismatch to .7 < .9 and Add is final. Asked what is booked,
 	// the query tool stays final.
 	r := &Result{Goals: []Goal{
-		goal(0, true, Candidate{Name: "Query", Score: 1}, Candidate{Name: "Add", Score: .9}),
+		goal(0, true, Match{Name: "Query", Score: 1}, Match{Name: "Add", Score: .9}),
 	}}
 	l := links{apis: map[string]twnm.API{
 		"Query": {Name: "QueryMeeting", Description: "This API allows users to query the information of a meeting."},
@@ -89,7 +89,7 @@ func TestChooseMovesKeepTheAction(t *testing.T) {
 	// names its own word ("appointment"), which would move the final step to it, but
 	// "reschedule" updates and Register creates: scaled to .665, and never moved to.
 	r := &Result{Goals: []Goal{
-		goal(0, true, Candidate{Name: "Modify", Score: 1}, Candidate{Name: "Register", Score: .95}),
+		goal(0, true, Match{Name: "Modify", Score: 1}, Match{Name: "Register", Score: .95}),
 	}}
 	r.Goals[0].Text = "Can you help me reschedule my appointment?"
 	l := links{feeds: map[[2]string]bool{{"Modify", "Register"}: true},

@@ -43,7 +43,7 @@ type learnedSource struct {
 // sub-goal at least LearnedFloor similar gains LearnedWeight·(s − LearnedFloor)/(1 − LearnedFloor),
 // an API found this way only joins the candidates, and the scores are rescaled so that the
 // best is 1 again.
-func boost(cands []Candidate, learned []Hit) []Candidate {
+func boost(cands []Match, learned []Hit) []Match {
 	gain := map[string]float64{}
 	provider := map[string]string{}
 	for _, h := range learned {
@@ -63,7 +63,7 @@ func boost(cands []Candidate, learned []Hit) []Candidate {
 		}
 	}
 	for name, g := range gain {
-		cands = append(cands, Candidate{Name: name, Provider: provider[name], Score: g, Learned: g})
+		cands = append(cands, Match{Name: name, Provider: provider[name], Score: g, Learned: g})
 	}
 	best := 0.0
 	for _, c := range cands {

@@ -87,10 +87,10 @@ func TestMemoryHitsCarryProviders(t *testing.T) {
 }
 
 func TestResultWithout(t *testing.T) {
-	focus := goal(1, false, Candidate{Name: "A", Score: 1}, Candidate{Name: "C", Score: .5})
+	focus := goal(1, false, Match{Name: "A", Score: 1}, Match{Name: "C", Score: .5})
 	r := &Result{Goals: []Goal{
-		goal(0, false, Candidate{Name: "A", Score: 1}, Candidate{Name: "B", Score: .8}),
-		goal(1, true, Candidate{Name: "B", Score: 1}, Candidate{Name: "A", Score: .9}, Candidate{Name: "C", Score: .2}),
+		goal(0, false, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .8}),
+		goal(1, true, Match{Name: "B", Score: 1}, Match{Name: "A", Score: .9}, Match{Name: "C", Score: .2}),
 	}, Focus: &focus}
 	r.Without(map[string]bool{"A": true})
 	names := func(g Goal) []string {

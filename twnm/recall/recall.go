@@ -155,8 +155,8 @@ func (o Options) withDefaults() (Options, error) {
 	return o, nil
 }
 
-// Candidate is an API retrieved for a sub-goal.
-type Candidate struct {
+// Match is an API retrieved for a sub-goal.
+type Match struct {
 	Name string `json:"name"`
 	// Provider is the API's provider, as a source gave it ("" where none did).
 	Provider string `json:"provider,omitempty"`
@@ -173,7 +173,7 @@ type Candidate struct {
 // Goal is a sub-goal with the candidates retrieved for it, best first.
 type Goal struct {
 	subgoal.Goal
-	Candidates []Candidate `json:"candidates"`
+	Candidates []Match `json:"candidates"`
 	// Relevant is false when even the best candidate's dense similarity is under the floor:
 	// no tool of the graph serves this part of the request. Always true for Lexical.
 	Relevant bool `json:"relevant"`
@@ -182,7 +182,7 @@ type Goal struct {
 	// Alone holds the candidates as the sub-goal alone ranks them, when Choose has read
 	// Candidates in the request's context (inContext): a part of a compound request chooses
 	// its own final step from these.
-	Alone []Candidate `json:"-"`
+	Alone []Match `json:"-"`
 }
 
 // Result is what Retrieve found.
@@ -215,7 +215,7 @@ func (r *Result) Without(names map[string]bool) {
 		return
 	}
 	drop := func(g *Goal) {
-		g.Candidates = slices.DeleteFunc(g.Candidates, func(c Candidate) bool { return names[c.Name] })
+		g.Candidates = slices.DeleteFunc(g.Candidates, func(c Match) bool { return names[c.Name] })
 	}
 	for i := range r.Goals {
 		drop(&r.Goals[i])
@@ -515,7 +515,7 @@ func best(g Goal) string {
 
 // amongBest reports whether api is among g's first listTop candidates.
 func amongBest(g Goal, api string) bool {
-	return slices.ContainsFunc(g.Candidates[:min(listTop, len(g.Candidates))], func(c Candidate) bool { return c.Name == api })
+	return slices.ContainsFunc(g.Candidates[:min(listTop, len(g.Candidates))], func(c Match) bool { return c.Name == api })
 }
 
 // firstSameTool is the index i of the first pair of adjacent clauses whose best candidate is
@@ -689,19 +689,19 @@ func hasWord(text string) bool {
 // dense list then outweighed BM25 where BM25 told them apart. By their maximum, StableToolBench's
 // all-chain Recall@5 rose 0.4 and RestBench's 1.5 (its final step @1 53 → 54), for half a point
 // of the ToolWorld's planned chains (see navi eval retrieval).
-func Fuse(lex, dense []Hit, w float64) []Candidate {
-	byName := map[string]*Candidate{}
-	var order []*Candidate
-	get := func(name string) *Candidate {
+func Fuse(lex, dense []Hit, w float64) []Match {
+	byName := map[string]*Match{}
+	var order []*Match
+	get := func(name string) *Match {
 		c, ok := byName[name]
 		if !ok {
-			c = &Candidate{Name: name}
+			c = &Match{Name: name}
 			byName[name] = c
 			order = append(order, c)
 		}
 		return c
 	}
-	fused := map[*Candidate]float64{}
+	fused := map[*Match]float64{}
 	if len(lex) > 0 {
 		top := lex[0].Score
 		for _, h := range lex {
@@ -734,7 +734,7 @@ func Fuse(lex, dense []Hit, w float64) []Candidate {
 	for _, c := range order {
 		best = max(best, fused[c])
 	}
-	out := make([]Candidate, len(order))
+	out := make([]Match, len(order))
 	for i, c := range order {
 		c.Score = fused[c]
 		if best > 0 {
@@ -747,7 +747,7 @@ func Fuse(lex, dense []Hit, w float64) []Candidate {
 }
 
 // sortCandidates orders candidates by score, best first, ties by name.
-func sortCandidates(cs []Candidate) {
+func sortCandidates(cs []Match) {
 	sort.SliceStable(cs, func(i, j int) bool {
 		if cs[i].Score != cs[j].Score {
 			return cs[i].Score > cs[j].Score

@@ -74,7 +74,7 @@ func (l links) API(api string) (twnm.API, bool) {
 }
 
 // chooseWhole runs Choose on a request of one goal, the whole request, with cands.
-func chooseWhole(t *testing.T, l Links, request string, cands ...Candidate) *Result {
+func chooseWhole(t *testing.T, l Links, request string, cands ...Match) *Result {
 	t.Helper()
 	r := &Result{Goals: []Goal{goal(0, true, cands...)}}
 	r.Goals[0].Text = request
@@ -82,7 +82,7 @@ func chooseWhole(t *testing.T, l Links, request string, cands ...Candidate) *Res
 	return r
 }
 
-func goal(order int, whole bool, cands ...Candidate) Goal {
+func goal(order int, whole bool, cands ...Match) Goal {
 	text := fmt.Sprintf("part %d", order) // a part's words differ from the whole request's
 	if whole {
 		text = "the whole request"
@@ -94,9 +94,9 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 	// Final scores: P = (1 + .9)/2 = .95, C = (.8 + 1)/2 = .9, X = 0. P leads; C consumes P's
 	// output and .9 ≥ .7·.95, so C is the final step and P its producer.
 	r := &Result{Goals: []Goal{
-		goal(0, false, Candidate{Name: "P", Score: 1}, Candidate{Name: "X", Score: .5}),
-		goal(1, false, Candidate{Name: "C", Score: 1}, Candidate{Name: "P", Score: .9}),
-		goal(2, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .8}),
+		goal(0, false, Match{Name: "P", Score: 1}, Match{Name: "X", Score: .5}),
+		goal(1, false, Match{Name: "C", Score: 1}, Match{Name: "P", Score: .9}),
+		goal(2, true, Match{Name: "P", Score: 1}, Match{Name: "C", Score: .8}),
 	}}
 	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: map[string][]Need{"C": {{Inputs: []string{"movie_id"}, Producers: []Producer{{Name: "Q"}, {Name: "P"}}}}},
 		apis: map[string]twnm.API{"P": {Name: "P", Description: "top rated movies"},
@@ -124,10 +124,10 @@ func TestChooseFocusNamesTheFinalStep(t *testing.T) {
 		apis: map[string]twnm.API{"P": {Name: "P"}, "C": {Name: "C", Inputs: []twnm.Param{{Name: "movie_id"}}}}}
 	result := func(headP float64) *Result {
 		r := &Result{Goals: []Goal{
-			goal(0, false, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .3}),
-			goal(1, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .3}),
+			goal(0, false, Match{Name: "P", Score: 1}, Match{Name: "C", Score: .3}),
+			goal(1, true, Match{Name: "P", Score: 1}, Match{Name: "C", Score: .3}),
 		}}
-		f := goal(0, false, Candidate{Name: "C", Score: 1}, Candidate{Name: "P", Score: headP})
+		f := goal(0, false, Match{Name: "C", Score: 1}, Match{Name: "P", Score: headP})
 		r.Focus = &f
 		return r
 	}
@@ -156,7 +156,7 @@ func TestChooseFocusNamesTheFinalStep(t *testing.T) {
 		want string
 	}{{.8, "T"}, {.6, "P"}} {
 		r = result(.2)
-		r.Focus.Candidates = append(r.Focus.Candidates, Candidate{Name: "T", Score: tc.tv})
+		r.Focus.Candidates = append(r.Focus.Candidates, Match{Name: "T", Score: tc.tv})
 		sortCandidates(r.Focus.Candidates)
 		lt := links{feeds: map[[2]string]bool{{"P", "T"}: true}, apis: map[string]twnm.API{"P": {Name: "P"}, "C": {Name: "C"}, "T": {Name: "T"}}}
 		require.NoError(t, Choose(r, lt, Options{}))
@@ -171,11 +171,11 @@ func TestChooseCountsEachViewOnce(t *testing.T) {
 	// the hotel finder (H, .7 and 1) (.7 + 1)/2 = .85, so H is final. Counted twice, the
 	// request would outweigh its head two to one: P (1 + 1 + .45)/3 = .817 against
 	// H (.7 + .7 + 1)/3 = .8.
-	clause := goal(0, false, Candidate{Name: "P", Score: 1}, Candidate{Name: "H", Score: .7})
+	clause := goal(0, false, Match{Name: "P", Score: 1}, Match{Name: "H", Score: .7})
 	clause.Text = "Find a hotel in the place at latitude 51.5, longitude -0.1"
-	whole := goal(1, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "H", Score: .7})
+	whole := goal(1, true, Match{Name: "P", Score: 1}, Match{Name: "H", Score: .7})
 	whole.Text = clause.Text + "."
-	head := goal(0, false, Candidate{Name: "H", Score: 1}, Candidate{Name: "P", Score: .45})
+	head := goal(0, false, Match{Name: "H", Score: 1}, Match{Name: "P", Score: .45})
 	head.Text = "Find a hotel"
 	r := &Result{Goals: []Goal{clause, whole}, Focus: &head}
 	require.NoError(t, Choose(r, nil, Options{}))
@@ -193,7 +193,7 @@ func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
 	// Clothing consumes the weather's conditions and scores .9 of it, but the request's words
 	// it matches beyond the weather API ("conditions") name its input: the weather stays final.
 	r := &Result{Goals: []Goal{
-		goal(0, true, Candidate{Name: "Weather", Score: 1}, Candidate{Name: "Clothing", Score: .9}),
+		goal(0, true, Match{Name: "Weather", Score: 1}, Match{Name: "Clothing", Score: .9}),
 	}}
 	r.Goals[0].Text = "Check the current weather conditions in New York City."
 	l := links{feeds: map[[2]string]bool{{"Weather", "Clothing"}: true},
@@ -229,7 +229,7 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 		{"How far can I get by public transport from Munich's main stop in 30 minutes?", "Reachable"},
 		{"How far can I get by public transport from Munich's main stop?", "FindStop"},
 	} {
-		r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "FindStop", Score: 1}, Candidate{Name: "Reachable", Score: .8})}}
+		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "FindStop", Score: 1}, Match{Name: "Reachable", Score: .8})}}
 		r.Goals[0].Text = tc.text
 		require.NoError(t, Choose(r, l, Options{}))
 		assert.Equal(t, tc.want, r.Final, tc.text)
@@ -238,13 +238,13 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 	near := links{feeds: map[[2]string]bool{{"Near", "Homes"}: true}, apis: map[string]twnm.API{
 		"Near":  {Name: "Near", Description: "Places near a point.", Inputs: []twnm.Param{{Name: "lat", Type: "number", Required: true}}},
 		"Homes": {Name: "Homes", Description: "Homes at a place.", Inputs: []twnm.Param{{Name: "place_id", Type: "string", Required: true}, {Name: "latitude", Type: "number", Required: true}}}}}
-	r0 := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Near", Score: 1}, Candidate{Name: "Homes", Score: .8})}}
+	r0 := &Result{Goals: []Goal{goal(0, true, Match{Name: "Near", Score: 1}, Match{Name: "Homes", Score: .8})}}
 	r0.Goals[0].Text = "places near latitude 52.5"
 	require.True(t, statedInputs(r0.Goals[0].Text, near, "Homes")["latitude"] && statedInputs(r0.Goals[0].Text, near, "Near")["lat"])
 	require.NoError(t, Choose(r0, near, Options{}))
 	assert.Equal(t, "Near", r0.Final)
 	// A consumer that books takes no lead for the number it would take.
-	r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "FindStop", Score: 1}, Candidate{Name: "Reserve", Score: .8})}}
+	r := &Result{Goals: []Goal{goal(0, true, Match{Name: "FindStop", Score: 1}, Match{Name: "Reserve", Score: .8})}}
 	r.Goals[0].Text = "the public transport stop of Munich for 30 minutes"
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "FindStop", r.Final)
@@ -265,9 +265,9 @@ func TestChooseConsumerGivesWhatTheHeadAsks(t *testing.T) {
 		{"What amenities does the best hotel", "Details"},
 		{"How many stars does the best hotel", "Search"},
 	} {
-		r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Search", Score: 1}, Candidate{Name: "Details", Score: .8})}}
+		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "Search", Score: 1}, Match{Name: "Details", Score: .8})}}
 		r.Goals[0].Text = tc.head + " in Vienna have?"
-		f := goal(0, false, Candidate{Name: "Search", Score: 1}, Candidate{Name: "Details", Score: .8})
+		f := goal(0, false, Match{Name: "Search", Score: 1}, Match{Name: "Details", Score: .8})
 		f.Text = tc.head
 		r.Focus = &f
 		require.NoError(t, Choose(r, l, Options{}))
@@ -280,7 +280,7 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 	// longitude) only name what it takes, read as concepts read them (lat is latitude); the
 	// geocoder feeds it and gives them: the geocoder is final, though each feeds the other.
 	r := &Result{Goals: []Goal{
-		goal(0, true, Candidate{Name: "Reverse", Score: 1}, Candidate{Name: "Locate", Score: .9}),
+		goal(0, true, Match{Name: "Reverse", Score: 1}, Match{Name: "Locate", Score: .9}),
 	}}
 	r.Goals[0].Text = "What are the latitude and longitude of Toronto?"
 	l := links{feeds: map[[2]string]bool{{"Locate", "Reverse"}: true, {"Reverse", "Locate"}: true},
@@ -313,10 +313,10 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 		{"What do people say", "Reviews"},
 		{"", "Search"},
 	} {
-		r := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Search", Score: .9})}}
+		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "Reviews", Score: 1}, Match{Name: "Search", Score: .9})}}
 		r.Goals[0].Text = "What do people say about the best restaurant in Florence?"
 		if tc.head != "" {
-			f := goal(0, false, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Search", Score: .9})
+			f := goal(0, false, Match{Name: "Reviews", Score: 1}, Match{Name: "Search", Score: .9})
 			f.Text = tc.head
 			r.Focus = &f
 		}
@@ -329,9 +329,9 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 	food.feeds[[2]string{"Search", "Details"}] = true
 	food.apis["Details"] = twnm.API{Name: "dine.Details", Description: "Details of a restaurant.",
 		Inputs: []twnm.Param{{Name: "restaurant_id"}}, Outputs: []twnm.Param{{Name: "opening_hours"}}}
-	open := &Result{Goals: []Goal{goal(0, true, Candidate{Name: "Details", Score: 1}, Candidate{Name: "Search", Score: .9})}}
+	open := &Result{Goals: []Goal{goal(0, true, Match{Name: "Details", Score: 1}, Match{Name: "Search", Score: .9})}}
 	open.Goals[0].Text = "When is the top restaurant in Porto open?"
-	head := goal(0, false, Candidate{Name: "Details", Score: 1}, Candidate{Name: "Search", Score: .9})
+	head := goal(0, false, Match{Name: "Details", Score: 1}, Match{Name: "Search", Score: .9})
 	head.Text = "When is the top restaurant"
 	open.Focus = &head
 	require.NoError(t, Choose(open, food, Options{}))
@@ -341,8 +341,8 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 func TestChooseWeakConsumerStaysBehind(t *testing.T) {
 	// C consumes P's output but scores (.2 + .2)/2 = .2 < .7·1: a search API stays final.
 	r := &Result{Goals: []Goal{
-		goal(0, false, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .2}),
-		goal(1, true, Candidate{Name: "P", Score: 1}, Candidate{Name: "C", Score: .2}),
+		goal(0, false, Match{Name: "P", Score: 1}, Match{Name: "C", Score: .2}),
+		goal(1, true, Match{Name: "P", Score: 1}, Match{Name: "C", Score: .2}),
 	}}
 	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}}
 	require.NoError(t, Choose(r, l, Options{}))
@@ -384,8 +384,8 @@ func TestChooseProducerThatStartsTheChain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
-			r := chooseWhole(t, movies, tt.request, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Similar", Score: .9},
-				Candidate{Name: "Search", Score: .5})
+			r := chooseWhole(t, movies, tt.request, Match{Name: "Reviews", Score: 1}, Match{Name: "Similar", Score: .9},
+				Match{Name: "Search", Score: .5})
 			assert.Equal(t, "Reviews", r.Final)
 			assert.Equal(t, tt.wantChain, r.Chain)
 		})
@@ -416,8 +416,8 @@ func TestChooseProducerTheRequestNames(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
-			r := chooseWhole(t, movies, tt.request, Candidate{Name: "ReleaseDates", Score: 1}, Candidate{Name: "Upcoming", Score: .8},
-				Candidate{Name: "Search", Score: .4})
+			r := chooseWhole(t, movies, tt.request, Match{Name: "ReleaseDates", Score: 1}, Match{Name: "Upcoming", Score: .8},
+				Match{Name: "Search", Score: .4})
 			assert.Equal(t, "ReleaseDates", r.Final)
 			assert.Equal(t, tt.wantChain, r.Chain)
 		})
@@ -451,7 +451,7 @@ func TestChooseLeavesStatedInputsToTheRequest(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
-			r := chooseWhole(t, l, tt.request, Candidate{Name: tt.final, Score: 1})
+			r := chooseWhole(t, l, tt.request, Match{Name: tt.final, Score: 1})
 			assert.Equal(t, tt.wantChain, r.Chain)
 		})
 	}
@@ -473,8 +473,8 @@ func TestChooseProducerThatReads(t *testing.T) {
 	}
 	// The second request states a name RegisterUser would take, but does not ask to register.
 	for _, request := range []string{"can you delete my account?", "can you delete my account at ABC Company?"} {
-		r := chooseWhole(t, l, request, Candidate{Name: "DeleteAccount", Score: 1}, Candidate{Name: "RegisterUser", Score: .9},
-			Candidate{Name: "GetUserToken", Score: .5})
+		r := chooseWhole(t, l, request, Match{Name: "DeleteAccount", Score: 1}, Match{Name: "RegisterUser", Score: .9},
+			Match{Name: "GetUserToken", Score: .5})
 		assert.Equal(t, []string{"GetUserToken", "DeleteAccount"}, r.Chain, request)
 	}
 }
@@ -490,8 +490,8 @@ func TestChooseReadsClausesInContext(t *testing.T) {
 	}
 	newResult := func() *Result {
 		return &Result{Goals: []Goal{
-			goal(0, false, Candidate{Name: "Suggestions", Score: 1}, Candidate{Name: "Summary", Score: .8}),
-			goal(1, true, Candidate{Name: "Analyze", Score: 1}, Candidate{Name: "Suggestions", Score: .2}),
+			goal(0, false, Match{Name: "Suggestions", Score: 1}, Match{Name: "Summary", Score: .8}),
+			goal(1, true, Match{Name: "Analyze", Score: 1}, Match{Name: "Suggestions", Score: .2}),
 		}}
 	}
 	r := newResult()
@@ -513,10 +513,10 @@ func TestChooseReadsClausesInContext(t *testing.T) {
 }
 
 func TestBranches(t *testing.T) {
-	recommend := goal(0, false, Candidate{Name: "Recommend", Score: 1}, Candidate{Name: "Watched", Score: .5})
-	filter := goal(1, false, Candidate{Name: "Watched", Score: 1}, Candidate{Name: "Recommend", Score: .97})
-	whole := goal(2, true, Candidate{Name: "Recommend", Score: 1}, Candidate{Name: "Watched", Score: .8})
-	irrelevant := goal(1, false, Candidate{Name: "Weather", Score: 1})
+	recommend := goal(0, false, Match{Name: "Recommend", Score: 1}, Match{Name: "Watched", Score: .5})
+	filter := goal(1, false, Match{Name: "Watched", Score: 1}, Match{Name: "Recommend", Score: .97})
+	whole := goal(2, true, Match{Name: "Recommend", Score: 1}, Match{Name: "Watched", Score: .8})
+	irrelevant := goal(1, false, Match{Name: "Weather", Score: 1})
 	irrelevant.Relevant = false
 	tests := []struct {
 		name  string
@@ -530,8 +530,8 @@ func TestBranches(t *testing.T) {
 		{"covered", []Goal{recommend, filter, whole}, []string{"Recommend", "Watched"}, nil},
 		// The chain's own clause is the one where it scores best, though its best tool is
 		// another (Suggest): it has no branch.
-		{"own clause", []Goal{goal(0, false, Candidate{Name: "Suggest", Score: 1}, Candidate{Name: "Recommend", Score: .9}),
-			goal(1, false, Candidate{Name: "Watched", Score: 1}, Candidate{Name: "Recommend", Score: .3}), whole},
+		{"own clause", []Goal{goal(0, false, Match{Name: "Suggest", Score: 1}, Match{Name: "Recommend", Score: .9}),
+			goal(1, false, Match{Name: "Watched", Score: 1}, Match{Name: "Recommend", Score: .3}), whole},
 			[]string{"Recommend"}, []string{"Watched"}},
 		{"one clause", []Goal{recommend, whole}, []string{"Preferences"}, nil},
 		{"irrelevant clause", []Goal{recommend, irrelevant, whole}, []string{"Recommend"}, nil},
@@ -546,7 +546,7 @@ func TestBranches(t *testing.T) {
 	// With links, a clause's branch is its final step: "book a table at the best-rated
 	// restaurant" ends at the booking (.9), which consumes the search the clause ranks first
 	// and adds a word the request asks for ("book").
-	book := goal(1, false, Candidate{Name: "SearchNearby", Score: 1}, Candidate{Name: "Reserve", Score: .9})
+	book := goal(1, false, Match{Name: "SearchNearby", Score: 1}, Match{Name: "Reserve", Score: .9})
 	book.Text = "book a table at the best-rated restaurant near latitude 41.9, longitude 12.5"
 	l := links{feeds: map[[2]string]bool{{"SearchNearby", "Reserve"}: true},
 		apis: map[string]twnm.API{"SearchNearby": {Name: "SearchNearby", Description: "best-rated restaurants near a point"},
@@ -570,10 +570,10 @@ func TestBranches(t *testing.T) {
 
 func TestRankedParts(t *testing.T) {
 	clauses := []Goal{
-		goal(0, false, Candidate{Name: "Content", Score: 1}, Candidate{Name: "Extract", Score: .9}),
-		goal(1, false, Candidate{Name: "News", Score: 1}, Candidate{Name: "Crypto", Score: .6}),
+		goal(0, false, Match{Name: "Content", Score: 1}, Match{Name: "Extract", Score: .9}),
+		goal(1, false, Match{Name: "News", Score: 1}, Match{Name: "Crypto", Score: .6}),
 	}
-	whole := goal(2, true, Candidate{Name: "News", Score: 1}, Candidate{Name: "Crypto", Score: .9}, Candidate{Name: "Blog", Score: .5})
+	whole := goal(2, true, Match{Name: "News", Score: 1}, Match{Name: "Crypto", Score: .9}, Match{Name: "Blog", Score: .5})
 	// News 1 + .6·1 = 1.6; Crypto .6 + .6·.9 = 1.14; Content 1; Extract .9; Blog .6·.5 = .3:
 	// the clause that only names "content" would rank after the whole request's second
 	// candidate, but Crypto serves the clauses as News does (profiles (0, 1) and (0, .6),
@@ -599,22 +599,22 @@ func TestRankedPartsDiversify(t *testing.T) {
 	// QR1 first. Then QR2: cosine with QR1 .95/√(.95² + .2²) = .97855, so .95·(1 − .3·.97855)
 	// = .67111; Die: cosine 0, so .9. Die second, QR2 third.
 	clauses := []Goal{
-		goal(0, false, Candidate{Name: "QR1", Score: 1}, Candidate{Name: "QR2", Score: .95}),
-		goal(1, false, Candidate{Name: "Die", Score: .9}, Candidate{Name: "QR2", Score: .2}),
+		goal(0, false, Match{Name: "QR1", Score: 1}, Match{Name: "QR2", Score: .95}),
+		goal(1, false, Match{Name: "Die", Score: .9}, Match{Name: "QR2", Score: .2}),
 	}
 	assert.Equal(t, []string{"QR1", "Die", "QR2"}, rankedParts(clauses, Goal{Goal: subgoal.Goal{Whole: true}}, nil))
 
 	// A candidate no clause found (the whole request's alone) is like none.
-	whole := goal(2, true, Candidate{Name: "QR1", Score: 1}, Candidate{Name: "Blog", Score: .9})
+	whole := goal(2, true, Match{Name: "QR1", Score: 1}, Match{Name: "Blog", Score: .9})
 	assert.Equal(t, []string{"QR1", "Die", "QR2", "Blog"}, rankedParts(clauses, whole, nil),
 		"QR1 1.6, QR2 .95 → .67111, Die .9, Blog .54")
 
 	// Past diverseTop places, the order is the score's.
-	var many []Candidate
+	var many []Match
 	for i := range diverseTop + 3 {
-		many = append(many, Candidate{Name: fmt.Sprintf("Q%02d", i), Score: 1 - float64(i)/100})
+		many = append(many, Match{Name: fmt.Sprintf("Q%02d", i), Score: 1 - float64(i)/100})
 	}
-	clauses = []Goal{goal(0, false, many...), goal(1, false, Candidate{Name: "Die", Score: .8})}
+	clauses = []Goal{goal(0, false, many...), goal(1, false, Match{Name: "Die", Score: .8})}
 	got := rankedParts(clauses, Goal{Goal: subgoal.Goal{Whole: true}}, nil)
 	require.Len(t, got, diverseTop+4)
 	assert.Equal(t, "Die", got[1], "unlike the first, it comes before the others alike (.8 > .99·.7)")
@@ -633,9 +633,9 @@ func chatOrPhoto() (*Result, links) {
 		"Reels":      {Name: "Reels", Provider: "photo"},
 	}
 	r := &Result{Goals: []Goal{
-		goal(0, false, Candidate{Name: "Invite", Score: 1}, Candidate{Name: "Reels", Score: .5}),
-		goal(1, false, Candidate{Name: "UserByName", Score: 1}, Candidate{Name: "Followers", Score: .95}, Candidate{Name: "UserData", Score: .7}),
-		goal(2, true, Candidate{Name: "Invite", Score: 1}, Candidate{Name: "UserByName", Score: .5}, Candidate{Name: "UserData", Score: .3}, Candidate{Name: "Followers", Score: .3}),
+		goal(0, false, Match{Name: "Invite", Score: 1}, Match{Name: "Reels", Score: .5}),
+		goal(1, false, Match{Name: "UserByName", Score: 1}, Match{Name: "Followers", Score: .95}, Match{Name: "UserData", Score: .7}),
+		goal(2, true, Match{Name: "Invite", Score: 1}, Match{Name: "UserByName", Score: .5}, Match{Name: "UserData", Score: .3}, Match{Name: "Followers", Score: .3}),
 	}}
 	return r, links{apis: apis}
 }
@@ -732,8 +732,8 @@ func TestChooseProducersOfProducers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
-			r := chooseWhole(t, hotels, tt.request, Candidate{Name: "Reviews", Score: 1}, Candidate{Name: "Locate", Score: .6},
-				Candidate{Name: "Reverse", Score: .5}, Candidate{Name: "OpenReverse", Score: .4})
+			r := chooseWhole(t, hotels, tt.request, Match{Name: "Reviews", Score: 1}, Match{Name: "Locate", Score: .6},
+				Match{Name: "Reverse", Score: .5}, Match{Name: "OpenReverse", Score: .4})
 			assert.Equal(t, "Reviews", r.Final)
 			assert.Equal(t, tt.wantChain, r.Chain)
 			assert.Equal(t, tt.wantRanked, r.Ranked)
@@ -767,7 +767,7 @@ func TestChooseIdentifierFromItsIssuer(t *testing.T) {
 		{"Weather", "What is the weather at the stadium of my club?", []string{"FindClub", "Weather"}},
 	}
 	for _, tt := range tests {
-		r := chooseWhole(t, l, tt.request, Candidate{Name: tt.final, Score: 1}, Candidate{Name: "FindClub", Score: .5})
+		r := chooseWhole(t, l, tt.request, Match{Name: tt.final, Score: 1}, Match{Name: "FindClub", Score: .5})
 		assert.Equal(t, tt.want, r.Chain, tt.final)
 	}
 }
@@ -793,17 +793,17 @@ func TestChooseForeignProducerNeedsGrounds(t *testing.T) {
 	}
 	tests := []struct {
 		name, final, request string
-		others               []Candidate
+		others               []Match
 		want                 []string
 	}{
 		{"neither stated nor retrieved", "ToRGB", "Convert the colour white to RGB.", nil, []string{"ToRGB"}},
-		{"retrieved under half the best", "ToRGB", "Convert the colour white to RGB.", []Candidate{{Name: "Candles", Score: .4}}, []string{"ToRGB"}},
-		{"retrieved at half the best", "ToRGB", "Convert the colour white to RGB.", []Candidate{{Name: "Candles", Score: .5}}, []string{"Candles", "ToRGB"}},
+		{"retrieved under half the best", "ToRGB", "Convert the colour white to RGB.", []Match{{Name: "Candles", Score: .4}}, []string{"ToRGB"}},
+		{"retrieved at half the best", "ToRGB", "Convert the colour white to RGB.", []Match{{Name: "Candles", Score: .5}}, []string{"Candles", "ToRGB"}},
 		{"takes a value the request states", "Forecast", "What is the weather forecast in Tokyo?", nil, []string{"Geocode", "Forecast"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := chooseWhole(t, l, tt.request, append([]Candidate{{Name: tt.final, Score: 1}}, tt.others...)...)
+			r := chooseWhole(t, l, tt.request, append([]Match{{Name: tt.final, Score: 1}}, tt.others...)...)
 			assert.Equal(t, tt.want, r.Chain)
 		})
 	}
