@@ -42,7 +42,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack fuzz bench bench-agent bench-llm eval eval-agent clean reset
+.PHONY: run up down logs status build test test-stack fuzz bench bench-docs bench-agent bench-llm eval eval-agent clean reset
 
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
 build: models bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
@@ -189,7 +189,16 @@ bench: up
 	bin/navi tools import $(CATALOG) && \
 	bin/navi bench $(BENCH_ARGS) -out $(BENCH_OUT) && \
 	bin/navi bench $(BENCH_RENAMED_ARGS) -difficulty renamed -failures=false -learning=false -out $(BENCH_OUT)/renamed && \
-	bin/navi bench $(BENCH_COMPOUND_ARGS) -difficulty compound -failures=false -learning=false -out $(BENCH_OUT)/compound
+	bin/navi bench $(BENCH_COMPOUND_ARGS) -difficulty compound -failures=false -learning=false -out $(BENCH_OUT)/compound && \
+	$(MAKE) --no-print-directory bench-docs
+
+## bench-docs: copy the latest make bench reports and plots into docs/bench, which the repository keeps
+bench-docs:
+	@mkdir -p docs/bench; cp $(BENCH_OUT)/report.md $(BENCH_OUT)/tsr_by_difficulty.png docs/bench/; \
+	for r in renamed compound failures learning; do cp $(BENCH_OUT)/$$r/report.md docs/bench/$$r.md; done; \
+	cp $(BENCH_OUT)/failures/failure_scenario.png docs/bench/; \
+	cp $(BENCH_OUT)/learning/learning_curve.png docs/bench/learning_workload.png; \
+	cp $(BENCH_OUT)/learning_curve.png docs/bench/; echo "reports copied into docs/bench"
 
 ## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries, a compound request's three parts at once and in turn) against a
 ## fresh stack of their own on free ports (no worker: each benchmark runs its own), stopped
@@ -237,7 +246,7 @@ eval: models bin/navi
 eval-agent: up
 	@set -a; . $(STATE)/stack.env; set +a; \
 	bin/navi tools import $(CATALOG) && \
-	bin/navi eval agent -out results/eval
+	bin/navi eval agent -out results/eval && mkdir -p docs/eval && cp results/eval/agent.md docs/eval/
 
 ## test-stack: only start the test stack, to run `go test` by hand against it
 test-stack: build
