@@ -21,7 +21,7 @@ var layers = []struct {
 	{"graph", []string{"twnm", "twnm/bm25", "twnm/embed", "twnm/embed/kernel", "twnm/subgoal", "twnm/invlog", "twnm/hgt/ad",
 		"twnm/recall", "twnm/extract", "twnm/catalogs", "twnm/hgt", "twnm/hgt/hgtdata"}},
 	{"drivers", []string{"neo4j", "mcptool", "toolcall", "codec"}},
-	{"planning", []string{"planner", "planner/llm"}},
+	{"planning", []string{"planner", "planner/llm", "retrieval"}},
 	{"activities", []string{"activities"}},
 	{"workflows", []string{"workflows"}},
 	{"entry points", []string{"", "worker", "starter"}},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/retrieval"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -39,7 +40,7 @@ func (a *Activities) Recombine(ctx context.Context, in RecombineInput) (Recombin
 			fmt.Sprintf("recombine: strategy %q is not one of %s, %s, %s", in.Strategy,
 				twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch), ErrTypeInvalidInput, nil)
 	}
-	searcher, err := Searcher(in.Search)
+	searcher, err := retrieval.Searcher(in.Search)
 	if err != nil {
 		return RecombineResult{}, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeInvalidInput, nil)
 	}

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/research/retrievaleval"
+	"github.com/naviagent/navi/retrieval"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
@@ -40,7 +40,7 @@ func retrievalMethods(ctx context.Context) ([]retrievaleval.Method, error) {
 		{
 			Name: "full",
 			Note: "fused per sub-goal, the final step and order chosen by data flow (the agent's method); " +
-				"its plan is Alpha-Beta's from the final step, as the Retrieve activity plans (activities.PlanChain)",
+				"its plan is Alpha-Beta's from the final step, as the Retrieve activity plans (retrieval.PlanChain)",
 			New: func(ctx context.Context, s retrievaleval.Set) (retrievaleval.Ranker, error) {
 				return newRecallRanker(ctx, graphs, s, recall.Options{}, false, true)
 			},
@@ -133,7 +133,7 @@ func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Se
 		if err != nil || r.Final == "" {
 			return nil, err
 		}
-		return activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), r, relevance, query, o)
+		return retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), r, relevance, query, o)
 	}}, nil
 }
 

@@ -1,8 +1,9 @@
-package activities
+package retrieval
 
 import (
-	"github.com/naviagent/navi/twnm/extract"
 	"time"
+
+	"github.com/naviagent/navi/twnm/extract"
 
 	"context"
 	"testing"

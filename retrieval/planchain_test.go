@@ -1,4 +1,4 @@
-package activities_test
+package retrieval_test
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/retrieval"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
@@ -37,15 +37,15 @@ func TestPlanChain(t *testing.T) {
 	found := func(final string, chain ...string) *recall.Result {
 		return &recall.Result{Final: final, Chain: chain}
 	}
-	plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "Weather"), relevance, text, recall.Options{})
+	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "Weather"), relevance, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Geocode", "Weather"}, plan)
 
-	plan, err = activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "RegisterPlace", "Weather"), relevance, text, recall.Options{})
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "RegisterPlace", "Weather"), relevance, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"RegisterPlace", "Weather"}, plan, "retrieval chose it")
 
-	plan, err = activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Forecast"), relevance, text, recall.Options{})
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Forecast"), relevance, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Nil(t, plan, "a final step the graph lacks")
 }
@@ -105,7 +105,7 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 			{Goal: subgoal.Goal{Text: "what is the ground elevation in Singapore"}},
 			{Goal: subgoal.Goal{Text: "Find the best hotel in Singapore, and what is the ground elevation in Singapore?", Whole: true}},
 		}, Focus: &recall.Goal{Goal: subgoal.Goal{Text: "what is the ground elevation"}}}
-		plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, found.Whole().Text, recall.Options{})
+		plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, found.Whole().Text, recall.Options{})
 		require.NoError(t, err)
 		assert.Equal(t, []string{"geo.Geocode", "geo.Elevation"}, plan)
 	})
@@ -117,7 +117,7 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 			if tt.head != "" {
 				found.Focus = &recall.Goal{Goal: subgoal.Goal{Text: tt.head}}
 			}
-			plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, tt.text, recall.Options{})
+			plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, tt.text, recall.Options{})
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, plan)
 		})
@@ -145,7 +145,7 @@ func TestPlanChainInputNamedByAWord(t *testing.T) {
 	found := &recall.Result{Final: "lyrico.Lyrics", Chain: []string{"lyrico.Lyrics"},
 		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}}},
 		Focus: &recall.Goal{Goal: subgoal.Goal{Text: "first line of the lyrics"}}}
-	plan, err := activities.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, text, recall.Options{})
+	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"lyrico.Lyrics"}, plan)
 }
