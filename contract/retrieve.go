@@ -47,7 +47,7 @@ type RetrieveResult struct {
 	SubgraphAPIs int `json:"subgraph_apis"`
 	// SubGoals are the parts of the request retrieval searched for, the whole request last.
 	SubGoals []SubGoal `json:"sub_goals,omitempty"`
-	// Skipped is how many parts of a long request retrieval did not read (recall.MaxClauses).
+	// Skipped is how many parts of a long request retrieval did not read (recall.Options.MaxClauses).
 	Skipped int `json:"skipped,omitempty"`
 	// Refused says why the chain retrieval chose was not offered (a write that does not do
 	// what the request asks); there are no candidates then.

@@ -17,17 +17,8 @@ type Learned interface {
 	Served(ctx context.Context, vec []float64, k int) ([]Hit, error)
 }
 
-// Defaults of the learned evidence.
-const (
-	// LearnedFloor is the similarity to a past sub-goal from which it counts: below it, two
-	// requests are merely on a related topic.
-	LearnedFloor = 0.75
-	// LearnedWeight scales the boost a past sub-goal as similar as can be (cosine 1) gives,
-	// relative to the fused score of the best candidate (1).
-	LearnedWeight = 0.5
-	// MaxGoalsPerAPI bounds the past sub-goals kept per API; the oldest go first.
-	MaxGoalsPerAPI = 20
-)
+// MaxGoalsPerAPI bounds the past sub-goals kept per API; the oldest go first.
+const MaxGoalsPerAPI = 20
 
 // WithLearned returns a Source that ranks like src and also finds APIs by past sub-goals.
 func WithLearned(src Source, l Learned) Source {
@@ -40,15 +31,15 @@ type learnedSource struct {
 }
 
 // boost adds the learned evidence to a sub-goal's candidates: each API served by a past
-// sub-goal at least LearnedFloor similar gains LearnedWeight·(s − LearnedFloor)/(1 − LearnedFloor),
-// an API found this way only joins the candidates, and the scores are rescaled so that the
-// best is 1 again.
-func boost(cands []Match, learned []Hit) []Match {
+// sub-goal at least o.LearnedFloor (f) similar gains o.LearnedWeight·(s − f)/(1 − f), an API
+// found this way only joins the candidates, and the scores are rescaled so that the best is 1
+// again.
+func boost(cands []Match, learned []Hit, o Options) []Match {
 	gain := map[string]float64{}
 	provider := map[string]string{}
 	for _, h := range learned {
-		if h.Score >= LearnedFloor {
-			gain[h.Name] = max(gain[h.Name], LearnedWeight*(h.Score-LearnedFloor)/(1-LearnedFloor))
+		if f := o.LearnedFloor; h.Score >= f {
+			gain[h.Name] = max(gain[h.Name], o.LearnedWeight*(h.Score-f)/(1-f))
 			provider[h.Name] = cmp.Or(provider[h.Name], h.Provider)
 		}
 	}

@@ -88,6 +88,17 @@ const (
 	// DefaultContext is the weight of a clause candidate's provider relevance to the whole
 	// request (see Choose).
 	DefaultContext = 0.3
+	// DefaultLearnedFloor is the similarity to a past sub-goal from which it counts: below
+	// it, two requests are merely on a related topic.
+	DefaultLearnedFloor = 0.75
+	// DefaultLearnedWeight scales the boost a past sub-goal as similar as can be (cosine 1)
+	// gives, relative to the fused score of the best candidate (1).
+	DefaultLearnedWeight = 0.5
+	// DefaultMaxClauses is how many clauses of a request retrieval reads: the first
+	// DefaultMaxClauses−1 and the last (where a request's final step usually is). A request
+	// of hundreds of clauses (a pasted document) would otherwise cost hundreds of searches and
+	// a subgraph of every tool; the result says how many were left out (Result.Skipped).
+	DefaultMaxClauses = 12
 )
 
 // Options configures Retrieve. The zero value is the full method with the defaults.
@@ -111,6 +122,11 @@ type Options struct {
 	// Context overrides DefaultContext when positive, in (0, 1]; negative reads each clause
 	// without its request's context.
 	Context float64
+	// LearnedFloor and LearnedWeight override DefaultLearnedFloor and DefaultLearnedWeight
+	// when positive: how similar a past sub-goal must be to count, and how much it counts.
+	LearnedFloor, LearnedWeight float64
+	// MaxClauses overrides DefaultMaxClauses when at least 2.
+	MaxClauses int
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -145,6 +161,15 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.WordlessFloor == 0 {
 		o.WordlessFloor = DefaultWordlessFloor
+	}
+	if o.LearnedFloor <= 0 || o.LearnedFloor >= 1 {
+		o.LearnedFloor = DefaultLearnedFloor
+	}
+	if o.LearnedWeight <= 0 {
+		o.LearnedWeight = DefaultLearnedWeight
+	}
+	if o.MaxClauses < 2 {
+		o.MaxClauses = DefaultMaxClauses
 	}
 	if o.Context == 0 {
 		o.Context = DefaultContext
@@ -202,7 +227,7 @@ type Result struct {
 	// Focus is the head of the last clause (see subgoal.Focus) with its candidates, nil when
 	// the clause has none: what the request asks for, without the things it asks about.
 	Focus *Goal `json:"focus,omitempty"`
-	// Skipped is how many clauses of a long request retrieval did not read (see MaxClauses).
+	// Skipped is how many clauses of a long request retrieval did not read (see Options.MaxClauses).
 	Skipped int `json:"skipped,omitempty"`
 }
 
@@ -351,15 +376,9 @@ func RetrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 	return retrieveGoals(ctx, src, emb, goals, o)
 }
 
-// MaxClauses is how many clauses of a request retrieval reads: the first MaxClauses−1 and the
-// last (where a request's final step usually is). A request of hundreds of clauses (a pasted
-// document) would otherwise cost hundreds of searches and a subgraph of every tool; the
-// result says how many were left out (Result.Skipped).
-const MaxClauses = 12
-
-// boundClauses keeps MaxClauses of goals' clauses (see MaxClauses) and the whole request, whose
+// boundClauses keeps max of goals' clauses (see Options.MaxClauses) and the whole request, whose
 // text becomes that of the kept clauses; skipped is how many clauses it left out.
-func boundClauses(goals []subgoal.Goal) (kept []subgoal.Goal, skipped int) {
+func boundClauses(goals []subgoal.Goal, max int) (kept []subgoal.Goal, skipped int) {
 	var clauses []subgoal.Goal
 	var whole *subgoal.Goal
 	for i, g := range goals {
@@ -369,11 +388,11 @@ func boundClauses(goals []subgoal.Goal) (kept []subgoal.Goal, skipped int) {
 			clauses = append(clauses, g)
 		}
 	}
-	if len(clauses) <= MaxClauses {
+	if len(clauses) <= max {
 		return goals, 0
 	}
-	skipped = len(clauses) - MaxClauses
-	kept = append(slices.Clone(clauses[:MaxClauses-1]), clauses[len(clauses)-1])
+	skipped = len(clauses) - max
+	kept = append(slices.Clone(clauses[:max-1]), clauses[len(clauses)-1])
 	if whole != nil {
 		w := *whole
 		texts := make([]string, len(kept))
@@ -389,7 +408,7 @@ func boundClauses(goals []subgoal.Goal) (kept []subgoal.Goal, skipped int) {
 
 func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []subgoal.Goal, o Options) (*Result, error) {
 	r := newRanker(src, emb, o)
-	goals, skipped := boundClauses(goals)
+	goals, skipped := boundClauses(goals, o.MaxClauses)
 	goals, err := confirm(ctx, r, goals)
 	if err != nil {
 		return nil, err
@@ -579,7 +598,7 @@ func (r *ranker) rank(ctx context.Context, goals []subgoal.Goal) ([]Goal, error)
 			out[i].Relevant = o.Floor < 0 || ev.dense[0].Score >= floor
 		}
 		if out[i].Relevant {
-			out[i].Candidates = boost(out[i].Candidates, ev.served)
+			out[i].Candidates = boost(out[i].Candidates, ev.served, o)
 		}
 	}
 	return out, nil

@@ -809,7 +809,7 @@ func TestChooseForeignProducerNeedsGrounds(t *testing.T) {
 	}
 }
 
-// A request of many clauses is read as its first MaxClauses−1 clauses and its last, and the
+// A request of many clauses is read as its first DefaultMaxClauses−1 clauses and its last, and the
 // whole request as those clauses: retrieval's work stays bounded whatever the request's
 // length, and the result says how much it left out.
 func TestBoundClauses(t *testing.T) {
@@ -818,19 +818,19 @@ func TestBoundClauses(t *testing.T) {
 		parts = append(parts, fmt.Sprintf("find the hotel number %d in Rome", i))
 	}
 	goals := subgoal.Split(strings.Join(parts, ", and then ") + ", and finally book the last one")
-	require.Greater(t, len(goals), MaxClauses+1)
-	kept, skipped := boundClauses(goals)
-	require.Len(t, kept, MaxClauses+1)
-	assert.Equal(t, len(goals)-1-MaxClauses, skipped)
+	require.Greater(t, len(goals), DefaultMaxClauses+1)
+	kept, skipped := boundClauses(goals, DefaultMaxClauses)
+	require.Len(t, kept, DefaultMaxClauses+1)
+	assert.Equal(t, len(goals)-1-DefaultMaxClauses, skipped)
 	assert.Equal(t, goals[0].Text, kept[0].Text)
-	assert.Equal(t, goals[len(goals)-2].Text, kept[MaxClauses-1].Text, "the last clause is kept")
-	whole := kept[MaxClauses]
+	assert.Equal(t, goals[len(goals)-2].Text, kept[DefaultMaxClauses-1].Text, "the last clause is kept")
+	whole := kept[DefaultMaxClauses]
 	require.True(t, whole.Whole)
 	assert.Contains(t, whole.Text, "book the last one")
 	assert.NotContains(t, whole.Text, "number 20 ", "the whole request is the clauses read")
 
 	short := subgoal.Split("find a hotel in Rome and book it")
-	same, skipped := boundClauses(short)
+	same, skipped := boundClauses(short, DefaultMaxClauses)
 	assert.Equal(t, short, same)
 	assert.Zero(t, skipped)
 }
