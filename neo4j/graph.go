@@ -10,6 +10,7 @@ import (
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/lexicon"
 )
 
 // Counts is the size of the graph.
@@ -137,12 +138,6 @@ func (s *Store) FindAPIs(ctx context.Context, query string, limit int) ([]APIMat
 	return out, nil
 }
 
-// stopWords are left out of keyword matching: they match nearly every description.
-var stopWords = map[string]bool{
-	"the": true, "and": true, "for": true, "what": true, "with": true, "from": true, "this": true,
-	"that": true, "are": true, "how": true, "can": true, "you": true, "please": true, "api": true,
-}
-
 // Terms splits a query into distinct lower-case words of three or more letters or digits,
 // without stop words, in order of first appearance.
 func Terms(query string) []string {
@@ -152,7 +147,7 @@ func Terms(query string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, w := range words {
-		if len([]rune(w)) < 3 || stopWords[w] || seen[w] {
+		if len([]rune(w)) < 3 || lexicon.IsStopWord(w) || seen[w] {
 			continue
 		}
 		seen[w] = true

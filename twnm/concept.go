@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/lexicon"
 )
 
 // A parameter's concept is what its name means, as words: the name split into words
@@ -40,9 +41,6 @@ var roleWords = map[string]string{
 	// listing's price.
 	"min": "bound", "max": "bound", "minimum": "bound", "maximum": "bound",
 }
-
-// stopWords carry no meaning of their own in a parameter name (number_of_nights).
-var stopWords = set("of", "for", "the", "a", "an", "in", "at", "by", "on", "with", "is", "has")
 
 // optionWords name inputs that choose how a call answers (a page, a sort order) rather than
 // what it is about: like flags, they are set by the request, never fed by another call. A
@@ -100,7 +98,7 @@ func words(name string) []string {
 		if full, ok := abbreviations[w]; ok {
 			w = full
 		}
-		if !stopWords[w] {
+		if !lexicon.IsStopWord(w) {
 			ws = append(ws, singular(w))
 		}
 	}

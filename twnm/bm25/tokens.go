@@ -3,25 +3,14 @@ package bm25
 import (
 	"strings"
 	"unicode"
+
+	"github.com/naviagent/navi/twnm/lexicon"
 )
 
 // MaxTokenLen is the length in runes above which a token is dropped: such "words" are hashes,
 // keys or base64, never what a request names, and Lucene's whitespace tokenizer would split
 // them at 255 UTF-16 units where Go would not.
 const MaxTokenLen = 64
-
-// stopWords are dropped from documents and queries alike: grammar words of English requests
-// ("what is the weather in Paris for me, please"). Words that carry a tool's meaning ("get",
-// "list", "search", "id", "all", "new", "not") are deliberately not here.
-var stopWords = map[string]bool{
-	"a": true, "an": true, "the": true, "of": true, "to": true, "for": true, "and": true, "or": true,
-	"in": true, "on": true, "at": true, "by": true, "with": true, "from": true, "into": true, "about": true,
-	"is": true, "are": true, "was": true, "were": true, "be": true, "been": true, "it": true, "its": true,
-	"this": true, "that": true, "these": true, "those": true, "as": true, "i": true, "me": true, "my": true,
-	"we": true, "our": true, "you": true, "your": true, "can": true, "could": true, "would": true,
-	"should": true, "will": true, "please": true, "what": true, "which": true, "who": true, "how": true,
-	"do": true, "does": true, "s": true, "t": true,
-}
 
 // keep are words the stemmer leaves alone because a rule would merge them with another word
 // ("news" is not the plural of "new"; "embed" is not "emb" + "-ed").
@@ -41,7 +30,7 @@ var keep = map[string]bool{"news": true, "embed": true}
 //     "v2users" stay one token. In tool names a digit usually belongs to its word (a version or
 //     a variant), and alone it would be a short, nearly meaningless token. This is the rule of
 //     the embedder's tokenizer too (twnm/embed.Tokenize).
-//   - Tokens are lower-cased; stop words (a fixed list of about 50 English grammar words) and
+//   - Tokens are lower-cased; stop words (lexicon.IsStopWord: about 50 English grammar words) and
 //     tokens longer than MaxTokenLen runes are dropped.
 //   - Tokens of ASCII letters only are stemmed lightly; see stem.
 //
@@ -54,7 +43,7 @@ func Tokens(text string) []string {
 			return
 		}
 		t := strings.ToLower(string(word))
-		if stopWords[t] {
+		if lexicon.IsStopWord(t) {
 			return
 		}
 		if t = stem(t); t != "" {

@@ -6,45 +6,20 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/naviagent/navi/twnm/lexicon"
 )
 
 //go:embed lexicon/*.txt
 var lexiconFiles embed.FS
 
-// lexicon holds Split's knowledge of English: the word lists of the lexicon folder, one file a
+// english holds Split's knowledge of English: the word lists of the lexicon folder, one file a
 // list. They are lowercase, with the typographic apostrophe written as "'" (tokens are
 // normalised the same way). `navi eval lexicon` counts their entries.
-var lexicon = wordLists{lexiconFiles}
-
-// wordLists reads word lists from files of one entry a line (a word, or a phrase of words);
-// blank lines and lines that start with "#" are none.
-type wordLists struct{ files embed.FS }
-
-// entries returns the entries of the list name (lexicon/name.txt), their words separated by
-// one space. The files are embedded, so a missing one is a mistake of this package's own
-// source, caught by any of its tests: entries panics on it.
-func (l wordLists) entries(name string) []string {
-	b, err := l.files.ReadFile("lexicon/" + name + ".txt")
-	if err != nil {
-		panic("subgoal: no word list " + name)
-	}
-	var out []string
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(f[0], "#") {
-			out = append(out, strings.Join(f, " "))
-		}
-	}
-	return out
-}
+var english = lexicon.New(lexiconFiles, "lexicon")
 
 // set builds a lookup set from entries.
-func set(entries []string) map[string]bool {
-	m := make(map[string]bool, len(entries))
-	for _, w := range entries {
-		m[w] = true
-	}
-	return m
-}
+func set(entries []string) map[string]bool { return lexicon.Set(entries) }
 
 // phraseSet builds a lookup set of phrases, their words separated by one space.
 func phraseSet(entries []string) map[string]bool { return set(entries) }
@@ -79,34 +54,34 @@ func phrases(entries []string) phraseList {
 // verbsPlain are request verbs that are seldom nouns: after "and" or a comma they start a new
 // clause whenever a word other than a preposition or a conjunction (notObjects) follows them
 // ("... and find a museum").
-var verbsPlain = set(lexicon.entries("verbs-plain"))
+var verbsPlain = set(english.Entries("verbs-plain"))
 
 // articles are the determiners that make a wh-word embedded ("when and where the concert
 // is") rather than a new question ("and which one has ...").
-var articles = set(lexicon.entries("articles"))
+var articles = set(english.Entries("articles"))
 
 // notObjects after a plain verb show an intransitive use, not a new request ("book and cancel
 // for free").
-var notObjects = set(lexicon.entries("not-objects"))
+var notObjects = set(english.Entries("not-objects"))
 
 // objectPronouns show a verb after a capitalised verb ("and Send me ...").
-var objectPronouns = set(lexicon.entries("object-pronouns"))
+var objectPronouns = set(english.Entries("object-pronouns"))
 
 // whWords start questions.
-var whWords = set(lexicon.entries("wh-words"))
+var whWords = set(english.Entries("wh-words"))
 
 // auxes start yes/no questions ("is there", "does it", "can I").
-var auxes = set(lexicon.entries("auxes"))
+var auxes = set(english.Entries("auxes"))
 
 // subjects follow an aux in a yes/no question.
-var subjects = set(lexicon.entries("subjects"))
+var subjects = set(english.Entries("subjects"))
 
 // fillers may stand between the words of a frame or before a verb ("can you also please").
-var fillers = set(lexicon.entries("fillers"))
+var fillers = set(english.Entries("fillers"))
 
 // directFrames are polite ways to ask for something; they are stripped from the start of a
 // clause and make it a task.
-var directFrames = phrases(append(frameForms(lexicon.entries("direct-frames")), appreciationFrames()...))
+var directFrames = phrases(append(frameForms(english.Entries("direct-frames")), appreciationFrames()...))
 
 // frameForms writes each frame the lists hold in the first person singular, uncontracted ("i
 // would like to", "can you"), in every form English gives it: with "we" ("we would like to",
@@ -158,9 +133,9 @@ func frameForms(frames []string) []string {
 // every lead, adjective and tail of the appreciation lists, combined.
 func appreciationFrames() []string {
 	var out []string
-	for _, lead := range lexicon.entries("appreciation-leads") {
-		for _, adj := range lexicon.entries("appreciation-adjectives") {
-			for _, tail := range lexicon.entries("appreciation-tails") {
+	for _, lead := range english.Entries("appreciation-leads") {
+		for _, adj := range english.Entries("appreciation-adjectives") {
+			for _, tail := range english.Entries("appreciation-tails") {
 				out = append(out, lead+" "+adj+" "+tail)
 			}
 		}
@@ -171,11 +146,11 @@ func appreciationFrames() []string {
 // wantFrames state a want; they are stripped too, and make a clause a task unless what follows
 // shows no object a tool would take ("I want to gather inspiration"). The last of them have no
 // subject, for after "and" ("I'm planning a trip and need to book a hotel").
-var wantFrames = phrases(frameForms(lexicon.entries("want-frames")))
+var wantFrames = phrases(frameForms(english.Entries("want-frames")))
 
 // connectives link clauses; they are stripped from the start of a clause. Each may carry roles
 // after a colon (see connectiveRole): what it says of the clause it opens.
-var connectives, connectiveRoles = connectiveTable(lexicon.entries("connectives"))
+var connectives, connectiveRoles = connectiveTable(english.Entries("connectives"))
 
 // connectiveRole is what a connective says of the clause it opens.
 type connectiveRole uint8
@@ -231,28 +206,28 @@ func connectiveTable(entries []string) (phraseList, map[string]connectiveRole) {
 func (r connectiveRole) of(phrase string) bool { return connectiveRoles[phrase]&r != 0 }
 
 // trailers are stripped from the end of a clause.
-var trailers = phrases(lexicon.entries("trailers"))
+var trailers = phrases(english.Entries("trailers"))
 
 // chitchat heads make a clause chit-chat whatever follows ("thank you for your help").
-var chitchat = set(lexicon.entries("chitchat"))
+var chitchat = set(english.Entries("chitchat"))
 
 // smallTalk are whole clauses that are chit-chat even though they look like questions.
-var smallTalk = phraseSet(lexicon.entries("small-talk"))
+var smallTalk = phraseSet(english.Entries("small-talk"))
 
 // referents point back at what an earlier sentence names ("that information", "about it").
-var referents = set(lexicon.entries("referents"))
+var referents = set(english.Entries("referents"))
 
 // references are the nouns a clause that refers back uses for what it points at.
-var references = set(lexicon.entries("references"))
+var references = set(english.Entries("references"))
 
 // determinersForProper may open a proper-noun sequence when capitalised mid-sentence ("Who
 // directed The Godfather?").
-var determinersForProper = set(lexicon.entries("determiners-for-proper"))
+var determinersForProper = set(english.Entries("determiners-for-proper"))
 
 // properConnectors may join capitalised words into one name ("Bank of America", "Stade de
 // France", "Barnes & Noble"). "and" is deliberately missing: "between Paris and Lyon" are two
 // values.
-var properConnectors = set(lexicon.entries("proper-connectors"))
+var properConnectors = set(english.Entries("proper-connectors"))
 
 // common are words that never start a proper-noun value even when capitalised: the
 // closed-class words, the request verbs and the words that open or link requests.
@@ -260,11 +235,11 @@ var common = union(functionWords, fillers, chitchat, connectiveWords(roleWeak|ro
 	relativeDaySet, relativeHeads, verbsPlain)
 
 // monthNames are the months' names in their order; months is their set.
-var monthNames = lexicon.entries("months")
+var monthNames = english.Entries("months")
 var months = set(monthNames)
 
 // weekdays are the days' names (see weekday for their abbreviations).
-var weekdays = lexicon.entries("weekdays")
+var weekdays = english.Entries("weekdays")
 
 // weekday reports whether w names a day of the week: its name or the first three letters of it
 // or more ("mon", "tues", "thurs").
@@ -282,7 +257,7 @@ func weekdayAt(w string) int {
 // relativeDays are dates on their own, each with how many days after today it is.
 var relativeDays = func() map[string]int {
 	m := map[string]int{}
-	for _, e := range lexicon.entries("relative-days") {
+	for _, e := range english.Entries("relative-days") {
 		w, n, _ := strings.Cut(e, " ")
 		days, err := strconv.Atoi(n)
 		if err != nil {
@@ -332,10 +307,10 @@ func Weekday(w string) (time.Weekday, bool) {
 }
 
 // dayParts may follow a relative day ("tomorrow morning").
-var dayParts = set(lexicon.entries("day-parts"))
+var dayParts = set(english.Entries("day-parts"))
 
 // numberPrefixes may open a number value ("top 5", "next 3 days", "past 2 weeks").
-var numberPrefixes = set(lexicon.entries("number-prefixes"))
+var numberPrefixes = set(english.Entries("number-prefixes"))
 
 // functionWords are the closed-class words of English the lists above name (determiners,
 // pronouns, prepositions, conjunctions, auxiliaries, question words): what a rule consults to
@@ -344,7 +319,7 @@ var functionWords = union(articles, notObjects, objectPronouns, whWords, auxes, 
 	prepositions, quantifiers, conjunctions)
 
 // conjunctions open a subordinate clause ("if it rains, ...").
-var conjunctions = set(lexicon.entries("conjunctions"))
+var conjunctions = set(english.Entries("conjunctions"))
 
 // union is the set of the words of every set in sets.
 func union(sets ...map[string]bool) map[string]bool {
@@ -359,22 +334,22 @@ func union(sets ...map[string]bool) map[string]bool {
 
 // subjectWants are want frames that follow a subject other than the user ("my friend wants
 // to", "they need"): the user asks on their behalf.
-var subjectWants = phrases(lexicon.entries("subject-wants"))
+var subjectWants = phrases(english.Entries("subject-wants"))
 
 // subjectInterests state another subject's interest: a want only when a request verb's -ing
 // form follows ("my company is interested in retrieving the variables", not "my friend is
 // interested in a particular business").
-var subjectInterests = phrases(lexicon.entries("subject-interests"))
+var subjectInterests = phrases(english.Entries("subject-interests"))
 
 // subjectHeads start a subject of up to three words before a subjectWant ("my sister", "our
 // team", "they").
-var subjectHeads = set(lexicon.entries("subject-heads"))
+var subjectHeads = set(english.Entries("subject-heads"))
 
 // relativeHeads open a relative date ("next week", "this weekend", "last Friday").
-var relativeHeads = set(lexicon.entries("relative-heads"))
+var relativeHeads = set(english.Entries("relative-heads"))
 
 // relativeTails close a relative date after a relative head, as do weekdays and dayParts.
-var relativeTails = set(lexicon.entries("relative-tails"))
+var relativeTails = set(english.Entries("relative-tails"))
 
 // Common reports whether w (lowercase) is a word that never opens a name even when
 // capitalised: a closed-class word, a request verb, or a word that opens or links requests.
@@ -395,7 +370,7 @@ func Connector(w string) bool {
 }
 
 // particles complete a verb ("filter out", "look up", "turn off").
-var particles = set(lexicon.entries("particles"))
+var particles = set(english.Entries("particles"))
 
 // ShowsVerb reports whether w (lowercase), right after a word, shows that word used as a
 // verb: a determiner, an object pronoun, a word that points back, a question word or a
@@ -430,10 +405,10 @@ func Preposition(w string) bool { return prepositions[w] }
 func QuestionWord(w string) bool { return whWords[strings.ReplaceAll(w, "’", "'")] }
 
 // ordinalWords are the ordinal numbers' names in their order ("first" is 1).
-var ordinalWords = lexicon.entries("ordinals")
+var ordinalWords = english.Entries("ordinals")
 
 // cardinalWords are the names of the numbers from one, in their order ("two" is 2).
-var cardinalWords = lexicon.entries("cardinals")
+var cardinalWords = english.Entries("cardinals")
 
 // CardinalNumber is the number a number's name w (lowercase) stands for ("two": 2); 0 for
 // none.
