@@ -18,7 +18,7 @@ var layers = []struct {
 	packages []string
 }{
 	{"plain types", []string{"toolspec", "contract", "twnm/hgt/hgtspec"}},
-	{"graph", []string{"twnm", "twnm/bm25", "twnm/embed", "twnm/embed/kernel", "twnm/subgoal", "twnm/invlog", "twnm/hgt/ad",
+	{"graph", []string{"twnm", "twnm/bm25", "twnm/embed", "twnm/embed/kernel", "twnm/subgoal", "twnm/invlog", "twnm/hgt/ad", "twnm/lexicon",
 		"twnm/recall", "twnm/extract", "twnm/catalogs", "twnm/hgt", "twnm/hgt/hgtdata"}},
 	{"drivers", []string{"neo4j", "mcptool", "toolcall", "codec"}},
 	{"planning", []string{"planner", "planner/llm", "retrieval"}},

@@ -9,8 +9,8 @@ import (
 )
 
 // lexiconPackages are the packages whose English the word-list figure counts: request parsing,
-// value extraction and retrieval.
-var lexiconPackages = []string{"twnm/subgoal", "twnm/extract", "planner", "twnm/recall"}
+// value extraction, retrieval and the stop words they share.
+var lexiconPackages = []string{"twnm/subgoal", "twnm/extract", "planner", "twnm/recall", "twnm/lexicon"}
 
 // lexiconMarkdownFile is the report navi eval lexicon writes to -out.
 const lexiconMarkdownFile = "lexicon.md"

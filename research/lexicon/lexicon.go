@@ -1,12 +1,13 @@
 // Package lexicon measures how much English the rules of a package hold: the entries of its
-// word lists, counted from its Go source. Navi's request parsing (twnm/subgoal), value
-// extraction (planner) and retrieval (twnm/recall) once held about 2,500 such entries, keyed to
+// word lists, counted from its Go source and data files. Navi's request parsing (twnm/subgoal),
+// value extraction (twnm/extract) and retrieval (twnm/recall) once held about 2,500 such entries, keyed to
 // the phrasing of the data sets they were tuned on; `navi eval lexicon` reports what is left,
 // so that a change that adds a list shows up in a figure.
 //
 // A word list kept as data (a .txt file of the package's folder or of a folder in it, such as
 // twnm/subgoal/lexicon/) counts one entry per line that is neither blank nor a "#" comment; the
-// name that loads it (the argument of a method named entries) is no entry.
+// name that loads it (the argument of twnm/lexicon's New, or of a method named Entries or Set)
+// is no entry.
 // In Go source, an entry is counted from every string literal of a non-test file that is written in words
 // alone (lowercase letters, apostrophes, spaces, "|", "_", "-", ".", "&", "%"): a literal
 // holding "|" counts one entry per "|"-separated phrase ("can you|could you" is two), any other
@@ -103,7 +104,7 @@ func countSource(name string, src []byte) (int, error) {
 			return false
 		}
 		if call, ok := x.(*ast.CallExpr); ok {
-			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "entries" {
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && loadsList(sel) {
 				return false // names a list kept as data, whose file is counted
 			}
 		}
@@ -119,6 +120,15 @@ func countSource(name string, src []byte) (int, error) {
 		return true
 	})
 	return n, nil
+}
+
+// loadsList reports whether a call of sel loads word lists kept as data (twnm/lexicon: New,
+// and a Lists' Entries or Set), whose names are no entries.
+func loadsList(sel *ast.SelectorExpr) bool {
+	if x, ok := sel.X.(*ast.Ident); ok && x.Name == "lexicon" {
+		return sel.Sel.Name == "New" || sel.Sel.Name == "Set"
+	}
+	return sel.Sel.Name == "entries" || sel.Sel.Name == "Entries" || sel.Sel.Name == "Set"
 }
 
 // lines is the number of entries of a word list kept as data: its lines that are neither blank

@@ -526,57 +526,41 @@ func exWords(s string) []string {
 // Word lists. They are small on purpose: the rules should read plain requests, not parse
 // English.
 var (
-	exIDWords = exSet("id", "uuid", "guid", "code", "key", "ref", "slug", "token")
+	exIDWords = exWordSet(english.Set("id-words"))
 	// exDateWords make a string slot a date slot, in its name or its description.
-	exDateWords = exSet("date", "day", "checkin", "checkout", "arrival", "departure", "dob", "birthday", "birthdate")
+	exDateWords = exWordSet(english.Set("date-words"))
 	// exNumberWords make an untyped slot numeric.
-	exNumberWords = exSet("latitude", "lat", "longitude", "lon", "lng", "count", "size", "number", "num",
-		"quantity", "night", "amount", "price", "limit", "radius", "age")
+	exNumberWords = exWordSet(english.Set("number-words"))
 	// exCoordinateWords name a coordinate: a number, whatever type a catalog declares for it.
-	exCoordinateWords = exSet("latitude", "lat", "longitude", "lon", "lng")
+	exCoordinateWords = exWordSet(english.Set("coordinate-words"))
 	// exPhoneWords and exLanguageWords name the values of phoneLike and languageLike slots.
-	exPhoneWords    = exSet("phone", "telephone", "tel", "mobile", "msisdn", "cellphone")
-	exLanguageWords = exSet("lang", "language", "locale")
+	exPhoneWords    = exWordSet(english.Set("phone-words"))
+	exLanguageWords = exWordSet(english.Set("language-words"))
 	// exPlaceWords and exPersonWords tell a place-like from a person-like free-text slot, so
 	// that two phrases go to different slots ("the best hotel in Paris for Ana Silva").
-	exPlaceWords = exSet("city", "town", "village", "country", "place", "location", "address", "region",
-		"state", "province", "county", "destination", "origin", "area", "street", "locality", "district",
-		"neighbourhood", "neighborhood", "suburb", "municipality", "venue", "airport", "station")
-	exPersonWords = exSet("guest", "person", "passenger", "traveller", "traveler", "customer", "client",
-		"user", "author", "owner", "contact", "attendee", "patient", "recipient", "sender", "employee",
-		"member", "player", "artist", "actor", "driver", "manager", "coach", "holder", "buyer", "seller",
-		"tenant", "visitor", "surname", "firstname", "lastname", "fullname", "first", "last", "full")
+	exPlaceWords  = exWordSet(english.Set("place-words"))
+	exPersonWords = exWordSet(english.Set("person-words"))
 	// exGenericWords are name or description words too vague to name a value on their own,
 	// beside the closed-class words (subgoal.Function).
-	exGenericWords = exSet("name", "id", "uuid", "guid", "ids", "type", "code", "key", "ref", "min", "max",
-		"num", "number", "count", "value", "total", "level", "optional", "default", "given", "used", "use",
-		"one", "each", "api", "per")
+	exGenericWords = exWordSet(english.Set("generic-words"))
 	// exSkipWords may stand between a cue and its value ("party size of 4", "checking in on
 	// 2026-12-01", "a guest named Ana Silva").
-	exSkipWords = exCopulas.with("of", "on", "at", "as", "about")
+	exSkipWords = exCopulas.with(english.Entries("skip-words")...)
 	// exCopulas are the skip words that say the next word is the value itself, whatever its
 	// case: "my password is bar", "username: foo".
-	exCopulas = exSet("is", "are", "was", "equals", "called", "named", "=", ":")
+	exCopulas = exWordSet(english.Set("copulas"))
 )
 
 // exSynonyms are other words for common input names, keyed by the name's normalised words
 // joined by spaces. Each value is a cue word sequence.
-var exSynonyms = map[string][]string{
-	"latitude":   {"lat"},
-	"lat":        {"latitude"},
-	"longitude":  {"lon", "lng"},
-	"lon":        {"longitude", "lng"},
-	"lng":        {"longitude", "lon"},
-	"party size": {"guest", "people", "person", "diner", "pax", "party"},
-	"check in":   {"checking in", "checkin", "arrival", "arriving"},
-	"checkin":    {"check in", "checking in", "arrival", "arriving"},
-	"check out":  {"checking out", "checkout", "departure", "departing"},
-	"checkout":   {"check out", "checking out", "departure", "departing"},
-	"city":       {"town"},
-	"city name":  {"city", "town"},
-	"postcode":   {"postal code", "zip code", "zip"},
-	"zip":        {"postal code", "zip code", "postcode"},
-}
+var exSynonyms = func() map[string][]string {
+	m := map[string][]string{}
+	for _, e := range english.Entries("synonyms") {
+		name, cue, _ := strings.Cut(e, ":")
+		m[strings.TrimSpace(name)] = append(m[strings.TrimSpace(name)], strings.TrimSpace(cue))
+	}
+	return m
+}()
 
 // exGeneric reports whether w says too little to name a value: a closed-class word or one of
 // exGenericWords.
@@ -750,9 +734,9 @@ var (
 	// no path is read out of a URL.
 	exPathRe = regexp.MustCompile(`(?:~|\.{1,2})?/[^\s'"<>]*[^\s'"<>.,;:!?)]|[\w.-]+(?:/[\w.-]+)+\.[A-Za-z][A-Za-z0-9]{0,5}\b`)
 	// exEmailWords, exURLWords and exPathWords in a slot's name or description say it takes one.
-	exEmailWords = exSet("email", "mail", "e-mail")
-	exURLWords   = exSet("url", "uri", "link", "website", "site", "homepage", "webpage")
-	exPathWords  = exSet("path", "file", "directory", "folder")
+	exEmailWords = exWordSet(english.Set("email-words"))
+	exURLWords   = exWordSet(english.Set("url-words"))
+	exPathWords  = exWordSet(english.Set("path-words"))
 )
 
 // exPathStart reports whether a path may start at byte i of text.
@@ -847,8 +831,8 @@ func (x *extraction) describedByClause(s *exSlot) bool {
 // exRouteEnds name the inputs at either end of a route, a conversion or a transfer, by a
 // word of their names: the one a thing goes from, and the one it goes to.
 var (
-	exRouteFrom = exSet("source", "origin", "from", "src", "departure", "start")
-	exRouteTo   = exSet("destination", "dest", "to", "target", "arrival", "end")
+	exRouteFrom = exWordSet(english.Set("route-from"))
+	exRouteTo   = exWordSet(english.Set("route-to"))
 )
 
 // routes reads "X to Y" and "from X to Y" (and "to Y from X") between two names: X is what a
@@ -1233,11 +1217,10 @@ func exSubsequence(short, long string) bool {
 // names a person ("a guest named Ana Silva"), and exMaybePerson that it may ("for Ana
 // Silva", but also "statistics for Paris").
 var (
-	exPlacePreps = exSet("in", "near", "at", "around", "from", "to", "into", "inside", "within",
-		"outside", "across", "toward", "towards", "via")
-	exPlaceHeads  = exSet("centre", "center", "heart", "middle", "city", "town", "outskirts", "suburbs", "downtown")
-	exPersonPreps = exSet("named", "called", "guest", "guests", "mr", "mrs", "ms", "dr", "mister", "miss")
-	exMaybePerson = exSet("for", "by")
+	exPlacePreps  = exWordSet(english.Set("place-preps"))
+	exPlaceHeads  = exWordSet(english.Set("place-heads"))
+	exPersonPreps = exWordSet(english.Set("person-preps"))
+	exMaybePerson = exWordSet(english.Set("maybe-person"))
 )
 
 // Phrase cues: what the words before a phrase say it names.
@@ -1642,15 +1625,15 @@ func (x *extraction) freeText() {
 // exPersonVerbs before "by" say the name after it is a person's ("directed by Christopher
 // Nolan"), as exPersonCues do right before it ("starring Tom Hanks").
 var (
-	exPersonVerbs = exSet("directed", "written", "played", "performed", "sung", "composed", "created")
-	exPersonCues  = exSet("starring", "featuring")
+	exPersonVerbs = exWordSet(english.Set("person-verbs"))
+	exPersonCues  = exWordSet(english.Set("person-cues"))
 )
 
 // exWorks are what a person makes: a name whose possessive they follow is its maker's
 // ("Leonardo DiCaprio's latest movie"); exWorkModifiers may stand between ("latest", "new").
 var (
-	exWorks         = exSet("movie", "movies", "film", "films", "album", "albums", "song", "songs", "book", "books", "novel", "show", "shows", "series", "single", "track", "tracks")
-	exWorkModifiers = exSet("latest", "newest", "new", "last", "first", "best", "most", "recent", "upcoming", "next", "previous", "top", "famous", "popular", "debut")
+	exWorks         = exWordSet(english.Set("works"))
+	exWorkModifiers = exWordSet(english.Set("work-modifiers"))
 )
 
 // kindsAt returns what the words around the phrase starting at token a say it names, stemmed:

@@ -43,17 +43,9 @@ func (a Action) String() string {
 // score. "set" creates: a request sets an alarm or a reminder, and a tool named Set... is
 // read by the same rule, so the two agree.
 var actionWords = func() map[string]Action {
-	lists := map[Action]string{
-		ActionCreate: "add create book booking reserve reservation schedule register registration " +
-			"insert submit publish upload set",
-		ActionRead: "get query find search retrieve fetch show list check look view see read lookup " +
-			"tell display browse",
-		ActionUpdate: "update modify change edit reschedule rename replace adjust amend",
-		ActionDelete: "delete remove cancel cancellation erase unsubscribe unregister drop",
-	}
 	m := map[string]Action{}
-	for a, words := range lists {
-		for _, w := range strings.Fields(words) {
+	for _, a := range []Action{ActionCreate, ActionRead, ActionUpdate, ActionDelete} {
+		for _, w := range english.Entries(a.String()) {
 			for _, t := range bm25.Tokens(w) {
 				m[t] = a
 			}
@@ -79,8 +71,7 @@ func firstAction(text string) Action {
 func RequestAction(text string) Action {
 	t := strings.TrimSpace(text)
 	if f := strings.Fields(strings.ToLower(t)); len(f) > 0 {
-		switch strings.TrimRight(f[0], "'s") {
-		case "what", "which", "who", "whom", "whose", "when", "where", "why", "how":
+		if questionWords[strings.TrimRight(f[0], "'s")] {
 			return ActionRead
 		}
 	}
@@ -99,22 +90,23 @@ func requestFrame(text string) bool {
 	var words []string // the first two, after a greeting
 	for _, w := range strings.Fields(strings.ToLower(text)) {
 		w = strings.Trim(w, ",.!")
-		if len(words) == 0 && (w == "" || w == "hi" || w == "hello" || w == "hey" || w == "please") {
+		if len(words) == 0 && (w == "" || greetings[w]) {
 			continue // a greeting opens many requests
 		}
 		if words = append(words, w); len(words) == 2 {
 			break
 		}
 	}
-	if len(words) < 2 || words[1] != "you" {
-		return false
-	}
-	switch words[0] {
-	case "can", "could", "would", "will":
-		return true
-	}
-	return false
+	return len(words) == 2 && words[1] == "you" && requestModals[words[0]]
 }
+
+// Words of a question's frame: the question words that open a question for information, the
+// greetings before a request, and the modals of "can you …?".
+var (
+	questionWords = english.Set("question-words")
+	greetings     = english.Set("greetings")
+	requestModals = english.Set("request-modals")
+)
 
 // ChangesState reports whether api creates, updates or deletes what it acts on (APIAction).
 func ChangesState(api twnm.API) bool {
