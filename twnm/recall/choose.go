@@ -100,120 +100,231 @@ func Choose(r *Result, links Links, o Options) error {
 	if o.NoGraph {
 		links = nil
 	}
-	var rel map[string]float64 // the providers' relevance to the request (nil: one provider)
-	var provider func(api string) string
-	if links != nil {
-		provider = providerOf(r, links)
-		rel = inContext(r, provider, o.Context)
-	}
-	clauses := r.Clauses()
-	whole := r.Whole()
-	last := whole
-	if len(clauses) > 0 {
-		last = clauses[len(clauses)-1]
-	}
-	sWhole, sLast := scores(whole), scores(last)
-	pool := r.Relevance()
-	if len(pool) == 0 {
+	c := newChoice(r, links, o)
+	if len(c.pool) == 0 {
 		r.Final, r.Chain, r.Ranked, r.Scores = "", nil, nil, nil
 		return nil
 	}
-	want := r.Action()
-	final := map[string]float64{}
-	mismatch := map[string]bool{} // does another action than the request asks for
-	var sFocus map[string]float64
+	c.score()
+	best := c.names[0]
+	if links != nil {
+		best = c.moveLeader(best)
+	}
+	chain, producers, substitutes := []string{best}, []string(nil), []string(nil)
+	if links != nil {
+		chain, producers, substitutes = c.bindProducers(best)
+	}
+	c.final[best] = max(c.final[best], c.final[c.names[0]])
+	r.Final, r.Ranked, r.Scores = best, c.rank(best, producers, substitutes), c.final
+	r.Chain = order(chain, links)
+	return nil
+}
+
+// choice is Choose's reading of one result, shared by its stages: score, moveLeader,
+// bindProducers and rank.
+type choice struct {
+	r     *Result
+	links Links // nil: relevance alone decides
+	o     Options
+	// rel is the providers' relevance to the request (nil: one provider, or no links), and
+	// provider names an API's provider.
+	rel      map[string]float64
+	provider func(api string) string
+	clauses  []Goal
+	whole    Goal
+	pool     map[string]float64 // every candidate's relevance (Result.Relevance)
+	asked    []string           // the whole request's terms
+	head     []string           // what the request asks for, without the things it asks about
+	// final is each candidate's score as the final step, names the candidates by it, best
+	// first; mismatch marks those that do another action than the request asks for, and
+	// sFocus holds the scores for the request's head (nil when it has none).
+	final    map[string]float64
+	names    []string
+	mismatch map[string]bool
+	sFocus   map[string]float64
+}
+
+// newChoice reads r for Choose; with links, each clause's candidates are rescored in place by
+// their provider's relevance to the whole request (inContext).
+func newChoice(r *Result, links Links, o Options) *choice {
+	c := &choice{r: r, links: links, o: o}
+	if links != nil {
+		c.provider = providerOf(r, links)
+		c.rel = inContext(r, c.provider, o.Context)
+	}
+	// Read after the rescoring, which they see.
+	c.clauses, c.whole, c.pool = r.Clauses(), r.Whole(), r.Relevance()
+	c.asked = bm25.Tokens(c.whole.Text)
 	if r.Focus != nil {
-		sFocus = scores(*r.Focus)
+		c.head = bm25.Tokens(r.Focus.Text)
+	}
+	return c
+}
+
+// score gives every candidate its score as the final step: the mean of its scores for the
+// request's views (the whole request, the last clause, the head), scaled down where its
+// action is not the request's and by its provider's relevance in the request's context.
+func (c *choice) score() {
+	last := c.whole
+	if len(c.clauses) > 0 {
+		last = c.clauses[len(c.clauses)-1]
+	}
+	sWhole, sLast := scores(c.whole), scores(last)
+	want := c.r.Action()
+	c.final, c.mismatch = map[string]float64{}, map[string]bool{}
+	if c.r.Focus != nil {
+		c.sFocus = scores(*c.r.Focus)
 	}
 	// Each view of the request counts once: a request of one clause is its own last part, and
 	// counted twice it would outweigh its head two to one.
 	views := []map[string]float64{sWhole}
-	if !slices.Equal(bm25.Tokens(last.Text), bm25.Tokens(whole.Text)) {
+	if !slices.Equal(bm25.Tokens(last.Text), bm25.Tokens(c.whole.Text)) {
 		views = append(views, sLast)
 	}
-	if sFocus != nil {
-		views = append(views, sFocus)
+	if c.sFocus != nil {
+		views = append(views, c.sFocus)
 	}
-	for name := range pool {
+	for name := range c.pool {
 		for _, v := range views {
-			final[name] += v[name] / float64(len(views))
+			c.final[name] += v[name] / float64(len(views))
 		}
-		if links != nil && want != ActionUnknown {
-			if a, ok := links.API(name); ok {
+		if c.links != nil && want != ActionUnknown {
+			if a, ok := c.links.API(name); ok {
 				if act := APIAction(a); act != ActionUnknown && act != want {
-					final[name] *= actionMismatch
-					mismatch[name] = true
+					c.final[name] *= actionMismatch
+					c.mismatch[name] = true
 				}
 			}
 		}
 	}
-	if rel != nil { // the final step is read in the request's context too, as the clauses are
-		for name := range final {
-			final[name] *= providerFactor(rel, provider(name), o.Context)
+	if c.rel != nil { // the final step is read in the request's context too, as the clauses are
+		for name := range c.final {
+			c.final[name] *= providerFactor(c.rel, c.provider(name), c.o.Context)
 		}
 	}
-	names := sortedBy(final)
-	best := names[0]
-	asked := bm25.Tokens(whole.Text)
-	var head []string // what the request asks for, without the things it asks about
-	if r.Focus != nil {
-		head = bm25.Tokens(r.Focus.Text)
-	}
-	if links != nil {
-		top := names[:min(finalists, len(names))]
-		for range finalists { // each round moves to a consumer of the leader, or stops
-			moved := false
-			for _, b := range top {
-				if b != best && !mismatch[b] && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) &&
-					(asksFor(asked, links, b, best) || givesOnly(head, links, b, best) || takesMore(whole.Text, links, b, best)) {
-					best, moved = b, true
-					break
-				}
-			}
-			if !moved {
+	c.names = sortedBy(c.final)
+}
+
+// moveLeader moves the final step from best among the finalists along the graph's data flows:
+// to a consumer of its output the request asks for, to the head's consumer of it, or back to
+// a producer that gives what the request asks for (see Choose).
+func (c *choice) moveLeader(best string) string {
+	links, o, final, mismatch := c.links, c.o, c.final, c.mismatch
+	asked, head, whole := c.asked, c.head, c.whole
+	top := c.names[:min(finalists, len(c.names))]
+	for range finalists { // each round moves to a consumer of the leader, or stops
+		moved := false
+		for _, b := range top {
+			if b != best && !mismatch[b] && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) &&
+				(asksFor(asked, links, b, best) || givesOnly(head, links, b, best) || takesMore(whole.Text, links, b, best)) {
+				best, moved = b, true
 				break
 			}
 		}
-		// The head of the request names the final step, the rest what feeds it: "who directed
-		// the top-rated movie" is answered by the credits, fed by the top-rated list. When the
-		// leader scores under ConsumerRatio for the head (a leader the head asks for stays),
-		// the head's best finalist that consumes the leader's output takes its place, among
-		// those scoring at least ConsumerRatio for the head: "the lead actor in the most
-		// popular TV show" is the TV show's credits, though a movie's score higher.
-		if r.Focus != nil && len(r.Focus.Candidates) > 0 && sFocus[best] < o.ConsumerRatio {
-			for _, c := range r.Focus.Candidates[:min(finalists, len(r.Focus.Candidates))] {
-				f := c.Name
-				if c.Score < o.ConsumerRatio {
-					break
-				}
-				if f != best && !mismatch[f] && links.Feeds(best, f) && !links.Feeds(f, best) {
-					best = f
-					break
-				}
+		if !moved {
+			break
+		}
+	}
+	// The head of the request names the final step, the rest what feeds it: "who directed
+	// the top-rated movie" is answered by the credits, fed by the top-rated list. When the
+	// leader scores under ConsumerRatio for the head (a leader the head asks for stays),
+	// the head's best finalist that consumes the leader's output takes its place, among
+	// those scoring at least ConsumerRatio for the head: "the lead actor in the most
+	// popular TV show" is the TV show's credits, though a movie's score higher.
+	if focus := c.r.Focus; focus != nil && len(focus.Candidates) > 0 && c.sFocus[best] < o.ConsumerRatio {
+		for _, m := range focus.Candidates[:min(finalists, len(focus.Candidates))] {
+			f := m.Name
+			if m.Score < o.ConsumerRatio {
+				break
 			}
-		}
-		// A final step that only takes what the request asks for yields to a finalist that
-		// feeds it and gives it: "what are the latitude and longitude of Toronto?" is
-		// answered by a geocoder, not by the reverse geocoder that takes them.
-		// What the request asks for is its head where it has one: "what do people say about
-		// the best restaurant" names the restaurant it asks about, not what it asks for. A
-		// word anywhere in it that names what the leader gives keeps it ("when is the top
-		// restaurant in Porto open": the details give the opening hours).
-		sought := asked
-		if len(head) > 0 {
-			sought = head
-		}
-		if takesWhatIsAsked(sought, links, best) && !gives(asked, links, best) {
-			for _, p := range top {
-				// Unlike a consumer's move, this one holds where the two feed each other (a
-				// geocoder and its reverse): what the request asks for decides.
-				if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) {
-					best = p
-					break
-				}
+			if f != best && !mismatch[f] && links.Feeds(best, f) && !links.Feeds(f, best) {
+				best = f
+				break
 			}
 		}
 	}
+	// A final step that only takes what the request asks for yields to a finalist that
+	// feeds it and gives it: "what are the latitude and longitude of Toronto?" is
+	// answered by a geocoder, not by the reverse geocoder that takes them.
+	// What the request asks for is its head where it has one: "what do people say about
+	// the best restaurant" names the restaurant it asks about, not what it asks for. A
+	// word anywhere in it that names what the leader gives keeps it ("when is the top
+	// restaurant in Porto open": the details give the opening hours).
+	sought := asked
+	if len(head) > 0 {
+		sought = head
+	}
+	if takesWhatIsAsked(sought, links, best) && !gives(asked, links, best) {
+		for _, p := range top {
+			// Unlike a consumer's move, this one holds where the two feed each other (a
+			// geocoder and its reverse): what the request asks for decides.
+			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) {
+				best = p
+				break
+			}
+		}
+	}
+	return best
+}
+
+// bindProducers binds the final step's required inputs that the request leaves to other tools
+// by the producer it favours, and so on back (see Choose), and adds the other parts' best
+// candidates that feed the chain. It returns the chain (best first), the producers, and their
+// substitutes.
+func (c *choice) bindProducers(best string) (chain, producers, substitutes []string) {
+	links, whole, pool, asked := c.links, c.whole, c.pool, c.asked
+	chain = []string{best}
+	var bind func(api string, depth int)
+	bind = func(api string, depth int) {
+		stated := statedInputs(whole.Text, links, api)
+		for _, need := range links.Producers(api) {
+			if slices.ContainsFunc(need.Inputs, func(in string) bool { return stated[in] }) {
+				continue // the request gives it
+			}
+			p := pickProducer(plausible(issuers(need, links, api), c.provider, pool, links, api, whole.Text), pool, asked, links, api, whole.Text)
+			if p.Name == "" || slices.Contains(chain, p.Name) {
+				continue
+			}
+			producers = append(producers, p.Name)
+			chain = append(chain, p.Name)
+			// Another producer that takes what the request states, and that the
+			// request retrieved, could as well give it: the recombination's first
+			// alternative, ranked after the chain.
+			for _, o := range need.Producers {
+				if o.Name != p.Name && !o.Circular && pool[o.Name] > 0 && grounded(whole.Text, links, o.Name, api) {
+					substitutes = append(substitutes, o.Name)
+				}
+			}
+			// The producer's own inputs that the request does not state come from
+			// further back: the hotel search's city from the reverse geocoder, when
+			// the request gives a point.
+			if depth < producerDepth {
+				bind(p.Name, depth+1)
+			}
+		}
+	}
+	bind(best, 1)
+	for _, g := range c.clauses {
+		if len(g.Candidates) == 0 {
+			continue
+		}
+		first := g.Candidates[0].Name
+		if slices.Contains(chain, first) {
+			continue
+		}
+		for _, member := range chain {
+			if links.Feeds(first, member) {
+				chain = append(chain, first)
+				break
+			}
+		}
+	}
+	return chain, producers, substitutes
+}
+
+// rank lists the final step, then the candidates of the request's parts (rankedParts), the
+// producers and their substitutes after as many of them as the request has clauses.
+func (c *choice) rank(best string, producers, substitutes []string) []string {
 	ranked := []string{best}
 	seen := map[string]bool{best: true}
 	add := func(name string) {
@@ -222,62 +333,12 @@ func Choose(r *Result, links Links, o Options) error {
 			ranked = append(ranked, name)
 		}
 	}
-	chain := []string{best}
-	var producers []string   // ranked after each part's best candidate
-	var substitutes []string // other producers of what a producer gives, ranked after producers
-	if links != nil {
-		var bind func(api string, depth int)
-		bind = func(api string, depth int) {
-			stated := statedInputs(whole.Text, links, api)
-			for _, need := range links.Producers(api) {
-				if slices.ContainsFunc(need.Inputs, func(in string) bool { return stated[in] }) {
-					continue // the request gives it
-				}
-				p := pickProducer(plausible(issuers(need, links, api), provider, pool, links, api, whole.Text), pool, asked, links, api, whole.Text)
-				if p.Name == "" || slices.Contains(chain, p.Name) {
-					continue
-				}
-				producers = append(producers, p.Name)
-				chain = append(chain, p.Name)
-				// Another producer that takes what the request states, and that the
-				// request retrieved, could as well give it: the recombination's first
-				// alternative, ranked after the chain.
-				for _, o := range need.Producers {
-					if o.Name != p.Name && !o.Circular && pool[o.Name] > 0 && grounded(whole.Text, links, o.Name, api) {
-						substitutes = append(substitutes, o.Name)
-					}
-				}
-				// The producer's own inputs that the request does not state come from
-				// further back: the hotel search's city from the reverse geocoder, when
-				// the request gives a point.
-				if depth < producerDepth {
-					bind(p.Name, depth+1)
-				}
-			}
-		}
-		bind(best, 1)
-		for _, g := range clauses {
-			if len(g.Candidates) == 0 {
-				continue
-			}
-			c := g.Candidates[0].Name
-			if slices.Contains(chain, c) {
-				continue
-			}
-			for _, member := range chain {
-				if links.Feeds(c, member) {
-					chain = append(chain, c)
-					break
-				}
-			}
-		}
-	}
 	var factor func(string) float64
-	if rel != nil {
-		factor = func(api string) float64 { return providerFactor(rel, provider(api), rankedContext) }
+	if c.rel != nil {
+		factor = func(api string) float64 { return providerFactor(c.rel, c.provider(api), rankedContext) }
 	}
-	for i, name := range rankedParts(clauses, whole, factor) {
-		if i == len(clauses) {
+	for i, name := range rankedParts(c.clauses, c.whole, factor) {
+		if i == len(c.clauses) {
 			for _, p := range slices.Concat(producers, substitutes) {
 				add(p)
 			}
@@ -287,10 +348,7 @@ func Choose(r *Result, links Links, o Options) error {
 	for _, p := range slices.Concat(producers, substitutes) {
 		add(p)
 	}
-	final[best] = max(final[best], final[names[0]])
-	r.Final, r.Ranked, r.Scores = best, ranked, final
-	r.Chain = order(chain, links)
-	return nil
+	return ranked
 }
 
 // wholeWeight is the weight of a candidate's score for the whole request beside its best score
