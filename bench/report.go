@@ -3,6 +3,7 @@ package bench
 import (
 	"time"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/workflows"
 )
@@ -77,11 +78,11 @@ type TaskOutcome struct {
 	// Batch is the 1-based learning-curve batch; 0 when the run had no batches.
 	Batch int `json:"batch,omitempty"`
 	// Index is the task's position in the variant's sequence (phases concatenated).
-	Index      int      `json:"index"`
-	TaskID     string   `json:"task_id"`
-	Difficulty string   `json:"difficulty"`
-	GoldChain  []string `json:"gold_chain"`
-	WorkflowID string   `json:"workflow_id,omitempty"`
+	Index      int            `json:"index"`
+	TaskID     string         `json:"task_id"`
+	Difficulty string         `json:"difficulty"`
+	GoldChain  toolspec.Chain `json:"gold_chain"`
+	WorkflowID string         `json:"workflow_id,omitempty"`
 	// Err is the Runner's error; the task then counts as failed.
 	Err       string `json:"error,omitempty"`
 	Completed bool   `json:"completed"`

@@ -58,8 +58,8 @@ type RetrieveResult struct {
 	Head *SubGoal `json:"head,omitempty"`
 	// Final is the step the graph chose to end the chain, and Chain the chain's steps in
 	// order, producers first.
-	Final string   `json:"final,omitempty"`
-	Chain []string `json:"chain,omitempty"`
+	Final string         `json:"final,omitempty"`
+	Chain toolspec.Chain `json:"chain,omitempty"`
 	// Branches are the best APIs of the request's other parts whose chains were joined to
 	// the final step's plan (a compound request's other intents).
 	Branches []string `json:"branches,omitempty"`

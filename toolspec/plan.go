@@ -114,3 +114,17 @@ func ParseSupplySource(name string) (SupplySource, error) {
 	}
 	return 0, fmt.Errorf("supply source %q is not one of %s", name, strings.Join(supplySourceNames[:], ", "))
 }
+
+// Chain is a tool chain as the names of its APIs in call order, producers before their
+// consumers and the final step, which answers the request, last: what retrieval plans
+// (recall.Result.Chain), what a run called (its result's Chain) and what a data set's task
+// expects (a gold chain) alike.
+type Chain []string
+
+// Final is the chain's final step, "" for an empty chain.
+func (c Chain) Final() string {
+	if len(c) == 0 {
+		return ""
+	}
+	return c[len(c)-1]
+}

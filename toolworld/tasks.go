@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -40,7 +41,7 @@ type Task struct {
 	Difficulty string `json:"difficulty"`
 	// GoldChain names the APIs in call order; producers come before their consumers and the
 	// last one answers the query.
-	GoldChain []string `json:"gold_chain"`
+	GoldChain toolspec.Chain `json:"gold_chain"`
 	// GoldFlow is the parameter flow: each required input not given is bound by the output of
 	// the same name of an earlier API.
 	GoldFlow []Flow `json:"gold_flow"`
@@ -57,7 +58,7 @@ type Task struct {
 // Part is one question of a compound task, with its own gold chain and answer.
 type Part struct {
 	Query     string            `json:"query"`
-	GoldChain []string          `json:"gold_chain"`
+	GoldChain toolspec.Chain    `json:"gold_chain"`
 	GoldFlow  []Flow            `json:"gold_flow"`
 	Given     map[string]string `json:"given"`
 	Expected  map[string]any    `json:"expected"`

@@ -22,8 +22,8 @@ import (
 // history shows which one repaired the chain (NaviAgent Section 3.3).
 var recombinationStrategies = []string{twnm.StrategySubstitution, twnm.StrategyUpstreamReroute, twnm.StrategySubgraphSwitch}
 
-// chain is one execution of a plan: its calls, for feedback.
-type chain struct {
+// execution is one execution of a plan: its calls and data flows, for feedback.
+type execution struct {
 	invs []twnm.Invocation
 	trs  []twnm.Transition
 }
@@ -41,7 +41,7 @@ const (
 // are all at hand run at once (executeReady), since parallelStepsChange; before it, one by one.
 func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 	r.chains++
-	var ch chain
+	var ch execution
 	defer r.recordFeedback(&ch)
 	r.setPlan(plan)
 	if version(r.ctx, parallelStepsChange, parallelStepsVersion) >= parallelStepsVersion {
@@ -86,7 +86,7 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 // outcomes in that order. A step whose producer
 // answered without the output it needs, or whose tool failed, is recombined after the round,
 // the first in plan order; what the round's other steps produced is kept.
-func (r *run) executeReady(plan planner.Plan, ch *chain) error {
+func (r *run) executeReady(plan planner.Plan, ch *execution) error {
 	dropped := map[string]bool{} // other parts that failed for good: the final step goes on without them
 	var notes []string
 	for {
@@ -248,7 +248,7 @@ func (r *run) cutOff(api string, cut *errCutOff) error {
 // settle takes the outcome of a step's call: the chain's record of it, then what it answered,
 // or that its tool failed. A call cut off with its worker is neither: settle returns the
 // cut-off, for cutOff.
-func (r *run) settle(ch *chain, plan planner.Plan, step planner.PlanStep, args map[string]string, out contract.CallToolResult, err error) *errCutOff {
+func (r *run) settle(ch *execution, plan planner.Plan, step planner.PlanStep, args map[string]string, out contract.CallToolResult, err error) *errCutOff {
 	if cut := (*errCutOff)(nil); errors.As(err, &cut) {
 		return cut
 	}
@@ -785,7 +785,7 @@ func (r *run) markFailed(api string) {
 // add records one call of a chain: the invocation (with the outputs its answer showed and its
 // record does not list), and a FEEDS transition per input taken from an earlier step plus one
 // THEN transition per producer.
-func (c *chain) add(plan planner.Plan, step planner.PlanStep, args map[string]string, ok bool, observed []twnm.Param, at time.Time) {
+func (c *execution) add(plan planner.Plan, step planner.PlanStep, args map[string]string, ok bool, observed []twnm.Param, at time.Time) {
 	inputs := make([]string, 0, len(args))
 	for _, b := range step.Bindings {
 		if _, given := args[b.Param]; given {
@@ -808,7 +808,7 @@ func (c *chain) add(plan planner.Plan, step planner.PlanStep, args map[string]st
 
 // forget drops the last call of api from the chain, with the transitions into it recorded
 // with it.
-func (c *chain) forget(api string) {
+func (c *execution) forget(api string) {
 	i := len(c.invs) - 1
 	for i >= 0 && c.invs[i].API != api {
 		i--
@@ -823,7 +823,7 @@ func (c *chain) forget(api string) {
 
 // recordFeedback starts the feedback activity for a chain without waiting for it, so the
 // planner loop goes on; the run waits for it before it ends.
-func (r *run) recordFeedback(ch *chain) {
+func (r *run) recordFeedback(ch *execution) {
 	if len(ch.invs) == 0 || r.req.NoFeedback {
 		return
 	}
@@ -849,7 +849,7 @@ func feedbackContext(ctx workflow.Context, summary string) workflow.Context {
 // its target: the whole request with the target, each part with the first of its best tools
 // the chain called. The graph learns from them what users call those tools. A chain that did
 // not reach its target teaches nothing.
-func (r *run) servedGoals(ch *chain) []contract.GoalFeedback {
+func (r *run) servedGoals(ch *execution) []contract.GoalFeedback {
 	if r.state.Plan == nil || len(r.state.Plan.Steps) == 0 {
 		return nil
 	}

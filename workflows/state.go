@@ -5,6 +5,7 @@ import (
 
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 )
 
@@ -93,7 +94,7 @@ type QueryResult struct {
 	// Results holds the outputs of the tools that succeeded, by API.
 	Results map[string]map[string]any `json:"results,omitempty"`
 	// Chain lists the APIs called successfully, in order.
-	Chain []string `json:"chain,omitempty"`
+	Chain toolspec.Chain `json:"chain,omitempty"`
 	// Flows are the data flows the successful calls used: an earlier call's output bound to a
 	// later call's input. Never nil in a result of this code (empty when none), so that a
 	// reader tells "no flow" from a result recorded before runs reported them.

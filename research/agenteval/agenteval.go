@@ -14,6 +14,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/naviagent/navi/toolspec"
 )
 
 // Kinds of expectation.
@@ -158,7 +160,7 @@ func (q Question) check() error {
 type Run struct {
 	Status string `json:"status"`
 	// Chain is the APIs the run called, in order.
-	Chain []string `json:"chain"`
+	Chain toolspec.Chain `json:"chain"`
 	// Asked holds the inputs ("API.param") each question of the run asked for, in order.
 	Asked [][]string `json:"asked,omitempty"`
 	// Wrote lists the APIs of Chain that change state (an unsafe or idempotent effect).

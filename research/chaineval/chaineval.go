@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/naviagent/navi/research/runlogs"
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/invlog"
 	"github.com/naviagent/navi/twnm/recall"
@@ -24,8 +25,8 @@ import (
 type Chain struct {
 	ID    string
 	Query string
-	APIs  []string    // in call order; the last is the target
-	Links [][2]string // data flow between APIs: producer, consumer
+	APIs  toolspec.Chain // in call order; the last is the target
+	Links [][2]string    // data flow between APIs: producer, consumer
 	// Known holds the inputs the query states, keyed "API.param" (a twnm.SearchRequest key).
 	Known map[string]string
 	// Feedback is the chain as the execution feedback would record it, for the variant whose

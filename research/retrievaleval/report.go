@@ -6,6 +6,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/naviagent/navi/toolspec"
 )
 
 // Report is the outcome of Evaluate: the sets and methods, in the order given, and one
@@ -53,9 +55,9 @@ type Result struct {
 type TaskResult struct {
 	ID string `json:"id"`
 	// Query is the task's request, so a miss can be read without the set at hand.
-	Query string   `json:"query"`
-	Final string   `json:"final"`
-	Chain []string `json:"chain"`
+	Query string         `json:"query"`
+	Final string         `json:"final"`
+	Chain toolspec.Chain `json:"chain"`
 	Score
 	// Top holds the first TopN names of the ranking.
 	Top []string `json:"top"`

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/naviagent/navi/research/chaineval"
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
@@ -22,7 +23,7 @@ type Task struct {
 	// Final is the gold final API: the last of Chain.
 	Final string
 	// Chain holds the gold APIs of the task without repeats, in call order when Ordered.
-	Chain   []string
+	Chain   toolspec.Chain
 	Ordered bool
 }
 

@@ -77,7 +77,7 @@ func Values(text string, slots []Slot) map[string]string {
 	return ValuesOn(text, slots, time.Time{})
 }
 
-// ExtractOn is Extract for a request made on the day today: the days the text names relative
+// ValuesOn is Values for a request made on the day today: the days the text names relative
 // to it ("tomorrow", "on Friday") are dated from it, unless the text says which day today is
 // ("Today is 2021-09-27"); the zero time dates them only where the text says.
 func ValuesOn(text string, slots []Slot, today time.Time) map[string]string {

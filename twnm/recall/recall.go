@@ -22,6 +22,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/embed"
@@ -217,8 +218,8 @@ type Result struct {
 	Ranked []string `json:"ranked,omitempty"`
 	// Final is the chosen final step, and Chain the steps in order, producers before
 	// consumers, the final last; Choose fills them.
-	Final string   `json:"final,omitempty"`
-	Chain []string `json:"chain,omitempty"`
+	Final string         `json:"final,omitempty"`
+	Chain toolspec.Chain `json:"chain,omitempty"`
 	// Scores holds each candidate's score as the final step, in [0, 1]: the mean of its
 	// scores for the whole request, the last clause and, where it has one, the last clause's
 	// head (Focus), scaled by its provider's relevance where the catalog has providers (see
