@@ -194,7 +194,7 @@ func TestDecideInertia(t *testing.T) {
 	assert.Equal(t, "What is the current weather in Rome?", res.Projection.Decision.RecallDescription, "with the request itself")
 	assert.Zero(t, first.Count(), "no LLM call")
 
-	cand := planner.Candidate{API: "weather.Current", Status: "active", Score: 1, Proven: planner.InertiaMinRuns,
+	cand := planner.Candidate{API: "weather.Current", Status: "active", Score: 1, Proven: planner.DefaultOptions.InertiaMinRuns,
 		Plan: planner.Plan{Target: "weather.Current", Steps: []planner.PlanStep{{API: "weather.Current",
 			Bindings: []planner.Binding{{Param: "latitude", Required: true, Source: planner.SourceGiven, Value: "41.9"}}}}}}
 	c := startContext("What is the current weather in Rome?")

@@ -304,7 +304,7 @@ func TestRetrieveFinalStepFirst(t *testing.T) {
 			require.NotEmpty(t, res.Candidates)
 			assert.Contains(t, tt.first, unprefixed(res.Candidates[0].API), "candidates %v", candidateNames(res))
 			assert.Equal(t, res.Final, res.Candidates[0].API, "the final step leads")
-			assert.GreaterOrEqual(t, res.Candidates[0].Relevance, planner.AnswerRelevanceFloor, "the answering API is relevant to the request")
+			assert.GreaterOrEqual(t, res.Candidates[0].Relevance, planner.DefaultOptions.AnswerRelevanceFloor, "the answering API is relevant to the request")
 			for i := 1; i < len(res.Candidates); i++ {
 				assert.GreaterOrEqual(t, res.Candidates[i-1].Score, res.Candidates[i].Score, "candidates are ordered best first")
 			}

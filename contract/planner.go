@@ -81,7 +81,8 @@ type Candidate struct {
 	Description string  `json:"description"`
 	Score       float64 `json:"score"` // cosine similarity of the recall description
 	// Relevance is the API's dense similarity to the closest part of the request, 0 when not
-	// measured; an answer from an API under planner.AnswerRelevanceFloor teaches retrieval nothing.
+	// measured; an answer from an API under planner.Options.AnswerRelevanceFloor teaches
+	// retrieval nothing.
 	Relevance float64       `json:"relevance,omitempty"`
 	Status    string        `json:"status"` // active, probing or pruned (twnm.Status)
 	Inputs    []ParamInfo   `json:"inputs,omitempty"`
@@ -89,7 +90,8 @@ type Candidate struct {
 	Plan      toolspec.Plan `json:"plan"`
 	// Proven counts the earlier runs the graph saw the candidate's whole chain run well: the
 	// fewest successes among its target and the data flows (THEN edges) its plan uses, or 0
-	// when one of them is less reliable than planner.InertiaReliability. See planner.Inertial.
+	// when one of them is less reliable than planner.Options.InertiaReliability. See
+	// planner.Inertial.
 	Proven int `json:"proven,omitempty"`
 }
 

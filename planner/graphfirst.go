@@ -12,15 +12,6 @@ import (
 	"github.com/naviagent/navi/toolspec"
 )
 
-// Budgets of the actions that could otherwise loop; Project enforces them.
-const (
-	MaxRetrievals     = 4
-	MaxClarifications = 3
-	// nearScore is how much less similar than the best candidate a fully bound candidate may
-	// be and still be called instead of asking the user about the best one.
-	nearScore = 0.1
-)
-
 // GraphFirstName is the label of the graph-first planner in results and search attributes.
 const GraphFirstName = contract.PlannerGraphFirst
 
@@ -29,20 +20,23 @@ const GraphFirstName = contract.PlannerGraphFirst
 // retrieval bound the values the user stated), asks for the inputs that are missing, and
 // answers from the target's outputs once its chain has run. It never calls a model, so
 // Usage stays zero.
-type GraphFirst struct{}
+type GraphFirst struct {
+	// Options are its budgets and thresholds; zero fields take DefaultOptions'.
+	Options Options
+}
 
 // Decide implements Planner.
-func (GraphFirst) Decide(_ context.Context, c Context) (Result, error) {
-	return Result{Planner: GraphFirstName, Decisions: []Decision{graphFirst(c)}}, nil
+func (g GraphFirst) Decide(_ context.Context, c Context) (Result, error) {
+	return Result{Planner: GraphFirstName, Decisions: []Decision{g.Options.withDefaults().graphFirst(c)}}, nil
 }
 
 // graphFirst is the policy; Project also uses it to pick the best admissible action.
-func graphFirst(c Context) Decision {
+func (o Options) graphFirst(c Context) Decision {
 	d := Decision{DependencyRank: 1, Intent: c.Query}
 	// A new answer from the user changes what retrieval can bind: recall again with it.
 	lastClarified := len(c.History) > 0 && c.History[len(c.History)-1].Decision.Action == ClarifyIntent &&
 		len(c.Clarifications) > 0
-	if (len(c.Recalled) == 0 || lastClarified) && len(c.Recalled) < MaxRetrievals {
+	if (len(c.Recalled) == 0 || lastClarified) && len(c.Recalled) < o.MaxRetrievals {
 		d.Action, d.RecallDescription = RetrieveAPI, recallText(c)
 		d.Analysis = "no candidate APIs yet for this request"
 		if lastClarified {
@@ -56,9 +50,9 @@ func graphFirst(c Context) Decision {
 		d.Analysis = fmt.Sprintf("the chain of %s ran to the end", target)
 		return d
 	}
-	best, ok := bestCandidate(c)
+	best, ok := o.bestCandidate(c)
 	if !ok {
-		if len(c.Recalled) < MaxRetrievals && len(c.Failed) > 0 {
+		if len(c.Recalled) < o.MaxRetrievals && len(c.Failed) > 0 {
 			d.Action, d.RecallDescription = RetrieveAPI, recallText(c)
 			d.Analysis = "every candidate failed or is pruned: " + strings.Join(c.Failed, ", ")
 			return d
@@ -75,7 +69,7 @@ func graphFirst(c Context) Decision {
 		d.Analysis = fmt.Sprintf("%s's plan (%s) is fully bound", best.API, strings.Join(plan.APIs(), " → "))
 		return d
 	}
-	if askedFor(c, missing) >= 2 || len(c.Clarifications) >= MaxClarifications {
+	if askedFor(c, missing) >= 2 || len(c.Clarifications) >= o.MaxClarifications {
 		d.Action = DirectAnswer
 		d.Answer = fmt.Sprintf("I could not complete the request: %s still needs %s.", best.API, strings.Join(missing, ", "))
 		d.Analysis = "the user's answers did not supply the missing inputs"
@@ -88,7 +82,7 @@ func graphFirst(c Context) Decision {
 }
 
 // bestCandidate picks the most similar usable candidate, or a fully bound one nearly as similar.
-func bestCandidate(c Context) (Candidate, bool) {
+func (o Options) bestCandidate(c Context) (Candidate, bool) {
 	var usable []Candidate
 	for _, cand := range c.Candidates {
 		if usableCandidate(c, cand) {
@@ -100,7 +94,7 @@ func bestCandidate(c Context) (Candidate, bool) {
 	}
 	sort.SliceStable(usable, func(i, j int) bool { return usable[i].Score > usable[j].Score })
 	for _, cand := range usable {
-		if usable[0].Score-cand.Score > nearScore {
+		if usable[0].Score-cand.Score > o.NearScore {
 			break
 		}
 		if len(Bind(cand.Plan, c.Known, nil).Missing()) == 0 {

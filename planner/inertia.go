@@ -13,7 +13,7 @@ import (
 //     would tell it is missing. The model's first decision then sees the candidates, and may
 //     retrieve again in its own words or with sub-intents;
 //   - the call of a candidate whose whole chain has run well before (Candidate.Proven at least
-//     InertiaMinRuns), fully bound, before any target completed;
+//     Options.InertiaMinRuns), fully bound, before any target completed;
 //   - the answer right after an inertial call completed its chain (so no decision array of the
 //     model with later sub-intents is left undone).
 //
@@ -22,20 +22,20 @@ import (
 const (
 	// InertiaName is the planner name of an inertial step's result.
 	InertiaName = "inertia"
-	// InertiaMinRuns is how many good runs of a chain make it proven.
-	InertiaMinRuns = 3
-	// InertiaReliability is the reliability every step and flow of a proven chain keeps.
-	InertiaReliability = 0.8
 	// inertiaMark starts the Analysis of an inertial decision.
 	inertiaMark = "inertia: "
 )
 
 // Inertial returns the decision of an inertial step in c, if the step is one.
-func Inertial(c Context) (Decision, bool) {
+func Inertial(c Context) (Decision, bool) { return DefaultOptions.Inertial(c) }
+
+// Inertial is the package's Inertial under o.
+func (o Options) Inertial(c Context) (Decision, bool) {
+	o = o.withDefaults()
 	if len(c.Failed) > 0 {
 		return Decision{}, false
 	}
-	d := graphFirst(c)
+	d := o.graphFirst(c)
 	if len(c.Recalled) == 0 {
 		if len(c.History) > 0 || d.Action != RetrieveAPI {
 			return Decision{}, false
@@ -46,7 +46,7 @@ func Inertial(c Context) (Decision, bool) {
 	switch d.Action {
 	case CallAPI:
 		cand, ok := c.Candidate(d.TargetAPI)
-		if !ok || cand.Proven < InertiaMinRuns || len(c.Completed) > 0 {
+		if !ok || cand.Proven < o.InertiaMinRuns || len(c.Completed) > 0 {
 			return Decision{}, false
 		}
 		d.Analysis = inertiaMark + d.TargetAPI + "'s chain ran well in " + strconv.Itoa(cand.Proven) + " earlier runs; " + d.Analysis

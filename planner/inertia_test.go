@@ -8,9 +8,9 @@ import (
 
 func TestInertial(t *testing.T) {
 	proven := weatherCandidate("Rome")
-	proven.Proven = InertiaMinRuns
+	proven.Proven = DefaultOptions.InertiaMinRuns
 	unproven := weatherCandidate("Rome")
-	unproven.Proven = InertiaMinRuns - 1
+	unproven.Proven = DefaultOptions.InertiaMinRuns - 1
 	retrieved := func(c Candidate) Context {
 		return Context{Query: "weather in Rome", Recalled: []string{"weather in Rome"}, Candidates: []Candidate{c}}
 	}

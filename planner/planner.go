@@ -37,14 +37,6 @@ const (
 // Actions lists the actions in the order a planner considers them.
 var Actions = contract.Actions
 
-// AnswerRelevanceFloor is the similarity (Candidate.Relevance) under which the API that
-// answered is taken to have answered something else than what was asked: the run does not
-// teach retrieval that the request's parts call for it. Measured with all-MiniLM-L6-v2 on
-// the dev sets, 0 of 765 StableToolBench, 2 of 100 RestBench, 3 of 50 API-Bank, 1 of 205
-// API-Bank dialogue and 0 of 300 tool-world gold final APIs fall under it, so a correct
-// answer rarely loses what it would teach; its calls still count as they went.
-const AnswerRelevanceFloor = 0.1
-
 // HistoryTurns is how many past turns a planner sees (NaviAgent: the last 3).
 const HistoryTurns = contract.HistoryTurns
 

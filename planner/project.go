@@ -12,7 +12,11 @@ import (
 // plans share nothing, a producer they share once (Merge). One that is not admissible is left
 // out, with why, and so are decisions of later ranks, which consume what this step gives:
 // the planner decides them again once it sees the results.
-func ProjectAll(c Context, ds []Decision) Projection {
+func ProjectAll(c Context, ds []Decision) Projection { return DefaultOptions.ProjectAll(c, ds) }
+
+// ProjectAll is the package's ProjectAll under o.
+func (o Options) ProjectAll(c Context, ds []Decision) Projection {
+	o = o.withDefaults()
 	if len(ds) == 0 {
 		return Projection{}
 	}
@@ -28,7 +32,7 @@ func ProjectAll(c Context, ds []Decision) Projection {
 		if slices.Contains(targets, d.TargetAPI) {
 			continue // the same call twice
 		}
-		reason, plan := inadmissible(c, d)
+		reason, plan := o.inadmissible(c, d)
 		if reason != "" {
 			p.Left = append(p.Left, reason)
 			continue
@@ -62,27 +66,31 @@ func Merge(a, b Plan) Plan {
 //   - call_api: the target is a candidate, not pruned, not failed, not already run, no API
 //     of its plan failed, and every required input of the plan is bound (by the decision's
 //     params, the known values or an upstream step);
-//   - retrieve_api: a recall description, and fewer than MaxRetrievals retrievals so far;
-//   - clarify_intent: a question, and fewer than MaxClarifications so far;
+//   - retrieve_api: a recall description, and fewer than Options.MaxRetrievals retrievals so far;
+//   - clarify_intent: a question, and fewer than Options.MaxClarifications so far;
 //   - direct_answer: an answer, and, before any call, one the graph-first policy would not
 //     replace by a retrieval or a call (an answer before the tools were consulted, or while
 //     one can run, is a guess: the weak model's premature answer).
-func Project(c Context, d Decision) Projection {
-	reason, plan := inadmissible(c, d)
+func Project(c Context, d Decision) Projection { return DefaultOptions.Project(c, d) }
+
+// Project is the package's Project under o.
+func (o Options) Project(c Context, d Decision) Projection {
+	o = o.withDefaults()
+	reason, plan := o.inadmissible(c, d)
 	if reason == "" {
 		return Projection{Decision: d, Plan: plan}
 	}
-	best := graphFirst(c)
+	best := o.graphFirst(c)
 	p := Projection{Decision: best, Replaced: true, Proposed: d, Reason: reason}
 	if best.Action == CallAPI {
-		_, p.Plan = inadmissible(c, best)
+		_, p.Plan = o.inadmissible(c, best)
 	}
 	return p
 }
 
 // inadmissible says why d is not admissible in c ("" when it is), and gives the bound plan of
 // an admissible call_api.
-func inadmissible(c Context, d Decision) (string, Plan) {
+func (o Options) inadmissible(c Context, d Decision) (string, Plan) {
 	switch d.Action {
 	case CallAPI:
 		cand, ok := c.Candidate(d.TargetAPI)
@@ -113,15 +121,15 @@ func inadmissible(c Context, d Decision) (string, Plan) {
 		if strings.TrimSpace(d.RecallDescription) == "" {
 			return "retrieve_api has no recall_description", Plan{}
 		}
-		if len(c.Recalled) >= MaxRetrievals {
-			return fmt.Sprintf("the retrieval budget (%d) is spent", MaxRetrievals), Plan{}
+		if len(c.Recalled) >= o.MaxRetrievals {
+			return fmt.Sprintf("the retrieval budget (%d) is spent", o.MaxRetrievals), Plan{}
 		}
 	case ClarifyIntent:
 		if strings.TrimSpace(d.Answer) == "" {
 			return "clarify_intent has no question", Plan{}
 		}
-		if len(c.Clarifications) >= MaxClarifications {
-			return fmt.Sprintf("the clarification budget (%d) is spent", MaxClarifications), Plan{}
+		if len(c.Clarifications) >= o.MaxClarifications {
+			return fmt.Sprintf("the clarification budget (%d) is spent", o.MaxClarifications), Plan{}
 		}
 	case DirectAnswer:
 		if strings.TrimSpace(d.Answer) == "" {
@@ -130,7 +138,7 @@ func inadmissible(c Context, d Decision) (string, Plan) {
 		// Before any call, an answer is a guess where the graph would still ask for a tool or
 		// call one; where it would answer too (no tool, or none it can bind), it is not.
 		if len(c.Called) == 0 {
-			switch gf := graphFirst(c); gf.Action {
+			switch gf := o.graphFirst(c); gf.Action {
 			case RetrieveAPI:
 				return "direct_answer before the graph was asked for a tool: the answer would be a guess", Plan{}
 			case CallAPI:

@@ -328,7 +328,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 				return contract.RetrieveResult{}, &PlanError{API: node.Name, Err: err}
 			}
 			p = twnm.Ground(p, g, reqs[i].Exclude) // ask rather than guess a producer
-			cand.Plan, cand.Proven = p, g.ChainRuns(p, planner.InertiaReliability)
+			cand.Plan, cand.Proven = p, g.ChainRuns(p, planner.DefaultOptions.InertiaReliability)
 			trees = append(trees, sg.Tree(g))
 			for _, api := range sg.APIs {
 				if n := g.Node(api); n.API != nil {

@@ -864,10 +864,10 @@ func (r *run) servedGoals(ch *execution) []contract.GoalFeedback {
 		return nil
 	}
 	// The relevance the run's last retrieval measured (0: not measured).
-	if c, _ := r.pc.Candidate(target); c.Relevance > 0 && c.Relevance < planner.AnswerRelevanceFloor &&
+	if c, _ := r.pc.Candidate(target); c.Relevance > 0 && c.Relevance < planner.DefaultOptions.AnswerRelevanceFloor &&
 		version(r.ctx, "answer-relevance", 1) >= 1 {
 		r.trace(TraceFeedback, false, fmt.Sprintf("%s answered, but is not relevant enough to the request (similarity %.2f, under %.2f): "+
-			"retrieval does not learn that the request asks for it", target, c.Relevance, planner.AnswerRelevanceFloor))
+			"retrieval does not learn that the request asks for it", target, c.Relevance, planner.DefaultOptions.AnswerRelevanceFloor))
 		return nil
 	}
 	var out []contract.GoalFeedback

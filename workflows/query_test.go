@@ -1057,7 +1057,7 @@ func TestQueryWorkflowIrrelevantAnswerTeachesRetrievalNothing(t *testing.T) {
 		learned   bool
 	}{
 		{0.6, true},
-		{planner.AnswerRelevanceFloor / 2, false},
+		{planner.DefaultOptions.AnswerRelevanceFloor / 2, false},
 		{0, true}, // not measured
 	}
 	for _, tt := range tests {
@@ -1197,7 +1197,7 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 			}}
 			env := newEnv(t, p)
 			res := retrieved("Rome")
-			res.Candidates[0].Proven = planner.InertiaMinRuns
+			res.Candidates[0].Proven = planner.DefaultOptions.InertiaMinRuns
 			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
 			onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
 			onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
