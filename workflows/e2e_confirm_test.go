@@ -61,7 +61,7 @@ func TestConfirmedWriteOnRealStack(t *testing.T) {
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	assert.Equal(t, []string{word + ".CancelReservation"}, res.Chain)
+	assert.Equal(t, []string{word + ".CancelReservation"}, []string(res.Chain))
 	assert.Equal(t, int32(1), deletes.Load())
 	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v12_confirm")
 }

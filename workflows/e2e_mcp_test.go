@@ -67,7 +67,7 @@ func TestAgentCallsAnMCPTool(t *testing.T) {
 
 	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: "What is the sum of 2 and 3.5?", NoInertia: true}) // the script decides every step
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	assert.Equal(t, []string{sum.Name}, res.Chain)
+	assert.Equal(t, []string{sum.Name}, []string(res.Chain))
 	var called string
 	for _, e := range history(ctx, t, a.c, run.GetID(), run.GetRunID()).GetEvents() {
 		if attrs := e.GetActivityTaskScheduledEventAttributes(); attrs.GetActivityType().GetName() == contract.Prefixed(contract.ActivityCallTool) {
@@ -127,7 +127,7 @@ func TestWorkerCrashMidMCPCall(t *testing.T) {
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	assert.Equal(t, []string{long.Name}, res.Chain)
+	assert.Equal(t, []string{long.Name}, []string(res.Chain))
 	var timedOut bool
 	for _, e := range history(ctx, t, c, run.GetID(), run.GetRunID()).GetEvents() {
 		timedOut = timedOut || e.GetActivityTaskTimedOutEventAttributes() != nil

@@ -54,7 +54,7 @@ func TestAgentCallsTheSourceAsked(t *testing.T) {
 		before := other.calls.Load()
 		_, res := a.ask(ctx, t, workflows.QueryRequest{Query: "Read pet pet-7 from the " + asked.source + " shop", NoFeedback: true})
 		require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-		assert.Equal(t, []string{asked.source + ".getPet"}, res.Chain)
+		assert.Equal(t, []string{asked.source + ".getPet"}, []string(res.Chain))
 		assert.Equal(t, "Rex of "+asked.source, res.Results[asked.source+".getPet"]["name"])
 		assert.Equal(t, int32(1), asked.calls.Load())
 		assert.Equal(t, before, other.calls.Load(), "the other source's server hears nothing")

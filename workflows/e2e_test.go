@@ -96,7 +96,7 @@ func TestAgentOnRealStack(t *testing.T) {
 			// the runs of other tests, sharing the graph, have taught it.
 			tt.chain[0] = "opengeo.Reverse"
 		}
-		assert.Equal(t, tt.chain, res.Chain)
+		assert.Equal(t, tt.chain, []string(res.Chain))
 		// The result names the flows the calls used: each call fed by the one before it.
 		require.NotNil(t, res.Flows)
 		var pairs [][2]string
@@ -238,7 +238,7 @@ func TestAgentAsksAgainForARefusedValueOnRealStack(t *testing.T) {
 	assert.Contains(t, asked.Question, `want one starting with "trk-"`)
 	res := a.answerAndWait(ctx, t, run, "trk-12345")
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	assert.Equal(t, []string{"tunes.Track"}, res.Chain, "no other tool was tried with the refused number")
+	assert.Equal(t, []string{"tunes.Track"}, []string(res.Chain), "no other tool was tried with the refused number")
 	assert.Equal(t, "trk-12345", res.Results["tunes.Track"]["id"])
 	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v11_refused")
 }
@@ -306,7 +306,7 @@ func TestAgentLLMOnRealStack(t *testing.T) {
 	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: elevationQuery, NoInertia: true})
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, "The ground is 559 m above sea level there.", res.Answer)
-	assert.Equal(t, []string{"geo.Elevation"}, res.Chain)
+	assert.Equal(t, []string{"geo.Elevation"}, []string(res.Chain))
 	assert.Equal(t, "llm:scripted", res.Planner)
 	assert.Equal(t, 4, res.Usage.LLMCalls, "three decisions, one of them repaired")
 	assert.Equal(t, srv.Count(), res.Usage.LLMCalls)
@@ -418,7 +418,7 @@ func TestWorkerCrashResumesWithoutRepeatingCalls(t *testing.T) {
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	assert.Equal(t, []string{"homes.Listings", "homes.ListingDetails", "homes.Agent"}, res.Chain)
+	assert.Equal(t, []string{"homes.Listings", "homes.ListingDetails", "homes.Agent"}, []string(res.Chain))
 	assert.Equal(t, "Jonas Dubois", res.Results["homes.Agent"]["agent_name"])
 
 	calls, _ := stacktest.ToolCalls(t, prefix)
@@ -557,7 +557,7 @@ func TestAgentProjectionInHistory(t *testing.T) {
 
 	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: elevationQuery, NoInertia: true})
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	assert.Equal(t, []string{"geo.Elevation"}, res.Chain)
+	assert.Equal(t, []string{"geo.Elevation"}, []string(res.Chain))
 	var rec workflows.Projection
 	hist := history(ctx, t, a.c, run.GetID(), run.GetRunID())
 	for _, e := range hist.GetEvents() {
@@ -742,7 +742,7 @@ func TestAgentInertiaOnRealStack(t *testing.T) {
 
 	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: elevationQuery, Planner: activities.PlannerLLM})
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
-	assert.Equal(t, []string{"geo.Elevation"}, res.Chain)
+	assert.Equal(t, []string{"geo.Elevation"}, []string(res.Chain))
 	assert.Zero(t, res.Usage.LLMCalls)
 	assert.Equal(t, 3, res.Usage.LLMSaved, "the first retrieval, the call and the answer were inertial")
 	assert.Zero(t, srv.Count(), "the LLM was never asked")

@@ -184,7 +184,7 @@ func TestQueryWorkflowRunsAChainAndAnswers(t *testing.T) {
 	assert.Equal(t, StatusAnswered, res.Status)
 	assert.Equal(t, PlannerGraphFirst, res.Planner)
 	assert.Equal(t, "weather.Current answered: temp_c: 21.5.", res.Answer)
-	assert.Equal(t, []string{"geo.Geocode", "weather.Current"}, res.Chain)
+	assert.Equal(t, []string{"geo.Geocode", "weather.Current"}, []string(res.Chain))
 	assert.Equal(t, 3, res.Steps, "retrieve, call, answer")
 	assert.Equal(t, 2, res.ToolCalls)
 	assert.Zero(t, res.Usage.LLMCalls)
@@ -336,7 +336,7 @@ func TestQueryWorkflowRecombines(t *testing.T) {
 			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
 			res := result(t, env)
 			assert.Equal(t, tt.status, res.Status, res.Answer)
-			assert.Equal(t, tt.chain, res.Chain)
+			assert.Equal(t, tt.chain, []string(res.Chain))
 			assert.Equal(t, tt.recombos, res.Recombinations)
 			s := state(t, env)
 			var recombs []string
@@ -398,7 +398,7 @@ func TestQueryWorkflowRecombinesAfterDrift(t *testing.T) {
 	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome"})
 	res := result(t, env)
 	assert.Equal(t, StatusAnswered, res.Status)
-	assert.Equal(t, []string{"geo.Geocode", "opengeo.Locate", "weather.Current"}, res.Chain)
+	assert.Equal(t, []string{"geo.Geocode", "opengeo.Locate", "weather.Current"}, []string(res.Chain))
 	env.AssertExpectations(t)
 }
 
@@ -1205,7 +1205,7 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", Planner: activities.PlannerLLM, NoInertia: noInertia})
 			out := result(t, env)
 			require.Equal(t, StatusAnswered, out.Status, out.Answer)
-			assert.Equal(t, []string{"geo.Geocode", "weather.Current"}, out.Chain)
+			assert.Equal(t, []string{"geo.Geocode", "weather.Current"}, []string(out.Chain))
 			if noInertia {
 				assert.Equal(t, planner.Usage{LLMCalls: 3, PromptTokens: 300, CompletionTokens: 60}, out.Usage)
 				assert.Equal(t, "It is 21.5 °C in Rome.", out.Answer)

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/catalogs"
 	"github.com/naviagent/navi/twnm/embed"
@@ -219,7 +220,7 @@ func TestAPIBankDialogueChains(t *testing.T) {
 	c := chains[0]
 	assert.Equal(t, "level-1-given-desc/AddAgenda-level-1-1", c.ID)
 	assert.True(t, strings.HasPrefix(c.Query, "Hi, can you help me add a new schedule"), c.Query)
-	assert.Equal(t, []string{"GetUserToken", "AddAgenda"}, c.APIs)
+	assert.Equal(t, toolspec.Chain{"GetUserToken", "AddAgenda"}, c.APIs)
 	assert.Equal(t, [][2]string{{"GetUserToken", "AddAgenda"}}, c.Links, "the token flows")
 	assert.Equal(t, "foo", c.Known["GetUserToken.username"])
 	assert.NotContains(t, c.Known, "AddAgenda.token", "the token is produced, not stated")

@@ -96,7 +96,7 @@ func TestLoadSets(t *testing.T) {
 			require.NotNil(t, spot, "task %s", tt.id)
 			assert.Contains(t, spot.Query, tt.query)
 			assert.Equal(t, tt.final, spot.Final)
-			assert.Equal(t, tt.chain, spot.Chain)
+			assert.Equal(t, tt.chain, []string(spot.Chain))
 		})
 	}
 }
@@ -107,7 +107,7 @@ func TestStableToolBenchRepeatsDropped(t *testing.T) {
 	for _, task := range s.Tasks {
 		if task.ID == "G2_category/3990" {
 			// Listed: Video Downloader, Generate PDF, Video Downloader.
-			assert.Equal(t, []string{"Video_Downloader.Video_Downloader", "Web_Capture.Generate_PDF"}, task.Chain)
+			assert.Equal(t, []string{"Video_Downloader.Video_Downloader", "Web_Capture.Generate_PDF"}, []string(task.Chain))
 			assert.Equal(t, "Web_Capture.Generate_PDF", task.Final)
 			return
 		}

@@ -105,13 +105,13 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "C", r.Final)
 	assert.Equal(t, []string{"C", "P", "X"}, r.Ranked)
-	assert.Equal(t, []string{"P", "C"}, r.Chain)
+	assert.Equal(t, []string{"P", "C"}, []string(r.Chain))
 
 	// Without the graph, relevance alone keeps P.
 	r2 := &Result{Goals: r.Goals}
 	require.NoError(t, Choose(r2, l, Options{NoGraph: true}))
 	assert.Equal(t, "P", r2.Final)
-	assert.Equal(t, []string{"P"}, r2.Chain)
+	assert.Equal(t, []string{"P"}, []string(r2.Chain))
 }
 
 func TestChooseFocusNamesTheFinalStep(t *testing.T) {
@@ -134,7 +134,7 @@ func TestChooseFocusNamesTheFinalStep(t *testing.T) {
 	r := result(.2)
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "C", r.Final)
-	assert.Equal(t, []string{"P", "C"}, r.Chain)
+	assert.Equal(t, []string{"P", "C"}, []string(r.Chain))
 	assert.InDelta(t, .7333, r.Scores["P"], 1e-3)
 	assert.InDelta(t, .7333, r.Scores["C"], 1e-3, "the chosen final step has the best score")
 
@@ -387,7 +387,7 @@ func TestChooseProducerThatStartsTheChain(t *testing.T) {
 			r := chooseWhole(t, movies, tt.request, Match{Name: "Reviews", Score: 1}, Match{Name: "Similar", Score: .9},
 				Match{Name: "Search", Score: .5})
 			assert.Equal(t, "Reviews", r.Final)
-			assert.Equal(t, tt.wantChain, r.Chain)
+			assert.Equal(t, tt.wantChain, []string(r.Chain))
 		})
 	}
 }
@@ -419,7 +419,7 @@ func TestChooseProducerTheRequestNames(t *testing.T) {
 			r := chooseWhole(t, movies, tt.request, Match{Name: "ReleaseDates", Score: 1}, Match{Name: "Upcoming", Score: .8},
 				Match{Name: "Search", Score: .4})
 			assert.Equal(t, "ReleaseDates", r.Final)
-			assert.Equal(t, tt.wantChain, r.Chain)
+			assert.Equal(t, tt.wantChain, []string(r.Chain))
 		})
 	}
 }
@@ -452,7 +452,7 @@ func TestChooseLeavesStatedInputsToTheRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.request, func(t *testing.T) {
 			r := chooseWhole(t, l, tt.request, Match{Name: tt.final, Score: 1})
-			assert.Equal(t, tt.wantChain, r.Chain)
+			assert.Equal(t, tt.wantChain, []string(r.Chain))
 		})
 	}
 }
@@ -475,7 +475,7 @@ func TestChooseProducerThatReads(t *testing.T) {
 	for _, request := range []string{"can you delete my account?", "can you delete my account at ABC Company?"} {
 		r := chooseWhole(t, l, request, Match{Name: "DeleteAccount", Score: 1}, Match{Name: "RegisterUser", Score: .9},
 			Match{Name: "GetUserToken", Score: .5})
-		assert.Equal(t, []string{"GetUserToken", "DeleteAccount"}, r.Chain, request)
+		assert.Equal(t, []string{"GetUserToken", "DeleteAccount"}, []string(r.Chain), request)
 	}
 }
 
@@ -735,7 +735,7 @@ func TestChooseProducersOfProducers(t *testing.T) {
 			r := chooseWhole(t, hotels, tt.request, Match{Name: "Reviews", Score: 1}, Match{Name: "Locate", Score: .6},
 				Match{Name: "Reverse", Score: .5}, Match{Name: "OpenReverse", Score: .4})
 			assert.Equal(t, "Reviews", r.Final)
-			assert.Equal(t, tt.wantChain, r.Chain)
+			assert.Equal(t, tt.wantChain, []string(r.Chain))
 			assert.Equal(t, tt.wantRanked, r.Ranked)
 		})
 	}
@@ -768,7 +768,7 @@ func TestChooseIdentifierFromItsIssuer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r := chooseWhole(t, l, tt.request, Match{Name: tt.final, Score: 1}, Match{Name: "FindClub", Score: .5})
-		assert.Equal(t, tt.want, r.Chain, tt.final)
+		assert.Equal(t, tt.want, []string(r.Chain), tt.final)
 	}
 }
 
@@ -804,7 +804,7 @@ func TestChooseForeignProducerNeedsGrounds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := chooseWhole(t, l, tt.request, append([]Match{{Name: tt.final, Score: 1}}, tt.others...)...)
-			assert.Equal(t, tt.want, r.Chain)
+			assert.Equal(t, tt.want, []string(r.Chain))
 		})
 	}
 }
