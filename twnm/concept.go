@@ -54,13 +54,8 @@ var optionWords = set("page", "per page", "page size", "limit", "offset", "sort"
 var freeTextWords = set("message", "text", "content", "body", "note", "notes", "comment", "description", "subject",
 	"prompt", "query", "q", "keyword", "keywords", "msg", "caption", "summary", "remark", "memo", "title")
 
-func set(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
+// set is the set of words.
+func set(words ...string) map[string]bool { return lexicon.Set(words) }
 
 // singular returns a word's singular by the regular English rules, leaving words it cannot
 // tell apart ("status", "address", "news") as they are.

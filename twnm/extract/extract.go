@@ -45,6 +45,7 @@ import (
 
 	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/lexicon"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
 
@@ -571,13 +572,7 @@ func exGeneric(w string) bool {
 // exWordSet is a set of words.
 type exWordSet map[string]bool
 
-func exSet(ws ...string) exWordSet {
-	m := make(exWordSet, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
-}
+func exSet(ws ...string) exWordSet { return exWordSet(lexicon.Set(ws)) }
 
 // with is the set and ws.
 func (s exWordSet) with(ws ...string) exWordSet {

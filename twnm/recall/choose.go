@@ -1,11 +1,13 @@
 package recall
 
 import (
-	"github.com/naviagent/navi/twnm/extract"
 	"math"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/naviagent/navi/twnm/extract"
+	"github.com/naviagent/navi/twnm/lexicon"
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
@@ -110,7 +112,8 @@ func Choose(r *Result, links Links, o Options) error {
 	if links != nil {
 		best = c.moveLeader(best)
 	}
-	chain, producers, substitutes := []string{best}, []string(nil), []string(nil)
+	chain := []string{best}
+	var producers, substitutes []string
 	if links != nil {
 		chain, producers, substitutes = c.bindProducers(best)
 	}
@@ -471,7 +474,7 @@ func asksFor(asked []string, links Links, consumer, producer string) bool {
 
 // anyBeyond reports whether a word of words is among mine and not among skip.
 func anyBeyond(words, mine, skip []string) bool {
-	in, out := set(mine), set(skip)
+	in, out := lexicon.Set(mine), lexicon.Set(skip)
 	return slices.ContainsFunc(words, func(w string) bool { return in[w] && !out[w] })
 }
 
@@ -489,7 +492,7 @@ func givesOnly(head []string, links Links, consumer, producer string) bool {
 // takes, not what it gives.
 func takesWhatIsAsked(asked []string, links Links, api string) bool {
 	text, inputs, outputs := terms(links, api)
-	in, out, doc := set(inputs), set(outputs), set(text)
+	in, out, doc := lexicon.Set(inputs), lexicon.Set(outputs), lexicon.Set(text)
 	matched := false
 	for _, w := range asked {
 		switch {
@@ -507,16 +510,8 @@ func takesWhatIsAsked(asked []string, links Links, api string) bool {
 // gives reports whether a word of the request names an output of api.
 func gives(asked []string, links Links, api string) bool {
 	_, _, outputs := terms(links, api)
-	out := set(outputs)
+	out := lexicon.Set(outputs)
 	return slices.ContainsFunc(asked, func(w string) bool { return out[w] })
-}
-
-func set(ws []string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
 }
 
 // terms are the words of api's tool document (name and description), of its input names and

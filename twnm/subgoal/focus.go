@@ -9,7 +9,7 @@ import (
 // vagueHeads name no thing of their own: "the details of the order" asks for the order's
 // details, so its head reaches past "of".
 // They are matched in the singular, beside the quantifiers ("some of the hotels").
-var vagueHeads = set(english.Entries("vague-heads"))
+var vagueHeads = english.Set("vague-heads")
 
 // vague reports whether w is a vague head (see vagueHeads), singular or plural.
 func vague(w string) bool {
@@ -18,7 +18,7 @@ func vague(w string) bool {
 
 // toolWords end a tool's name in a request ("the QR Code Generator API", "the bitly tools"), in
 // the singular.
-var toolWords = set(english.Entries("tool-words"))
+var toolWords = english.Set("tool-words")
 
 // namesTool reports whether ts names a tool ("using the bitly tool").
 func namesTool(ts []token) bool {

@@ -18,12 +18,6 @@ var lexiconFiles embed.FS
 // normalised the same way). `navi eval lexicon` counts their entries.
 var english = lexicon.New(lexiconFiles, "lexicon")
 
-// set builds a lookup set from entries.
-func set(entries []string) map[string]bool { return lexicon.Set(entries) }
-
-// phraseSet builds a lookup set of phrases, their words separated by one space.
-func phraseSet(entries []string) map[string]bool { return set(entries) }
-
 // phraseList is a list of multi-word phrases indexed by their first word; each bucket lists the
 // longer phrases first, so that matching takes the longest one.
 type phraseList struct {
@@ -54,30 +48,30 @@ func phrases(entries []string) phraseList {
 // verbsPlain are request verbs that are seldom nouns: after "and" or a comma they start a new
 // clause whenever a word other than a preposition or a conjunction (notObjects) follows them
 // ("... and find a museum").
-var verbsPlain = set(english.Entries("verbs-plain"))
+var verbsPlain = english.Set("verbs-plain")
 
 // articles are the determiners that make a wh-word embedded ("when and where the concert
 // is") rather than a new question ("and which one has ...").
-var articles = set(english.Entries("articles"))
+var articles = english.Set("articles")
 
 // notObjects after a plain verb show an intransitive use, not a new request ("book and cancel
 // for free").
-var notObjects = set(english.Entries("not-objects"))
+var notObjects = english.Set("not-objects")
 
 // objectPronouns show a verb after a capitalised verb ("and Send me ...").
-var objectPronouns = set(english.Entries("object-pronouns"))
+var objectPronouns = english.Set("object-pronouns")
 
 // whWords start questions.
-var whWords = set(english.Entries("wh-words"))
+var whWords = english.Set("wh-words")
 
 // auxes start yes/no questions ("is there", "does it", "can I").
-var auxes = set(english.Entries("auxes"))
+var auxes = english.Set("auxes")
 
 // subjects follow an aux in a yes/no question.
-var subjects = set(english.Entries("subjects"))
+var subjects = english.Set("subjects")
 
 // fillers may stand between the words of a frame or before a verb ("can you also please").
-var fillers = set(english.Entries("fillers"))
+var fillers = english.Set("fillers")
 
 // directFrames are polite ways to ask for something; they are stripped from the start of a
 // clause and make it a task.
@@ -209,25 +203,25 @@ func (r connectiveRole) of(phrase string) bool { return connectiveRoles[phrase]&
 var trailers = phrases(english.Entries("trailers"))
 
 // chitchat heads make a clause chit-chat whatever follows ("thank you for your help").
-var chitchat = set(english.Entries("chitchat"))
+var chitchat = english.Set("chitchat")
 
 // smallTalk are whole clauses that are chit-chat even though they look like questions.
-var smallTalk = phraseSet(english.Entries("small-talk"))
+var smallTalk = english.Set("small-talk")
 
 // referents point back at what an earlier sentence names ("that information", "about it").
-var referents = set(english.Entries("referents"))
+var referents = english.Set("referents")
 
 // references are the nouns a clause that refers back uses for what it points at.
-var references = set(english.Entries("references"))
+var references = english.Set("references")
 
 // determinersForProper may open a proper-noun sequence when capitalised mid-sentence ("Who
 // directed The Godfather?").
-var determinersForProper = set(english.Entries("determiners-for-proper"))
+var determinersForProper = english.Set("determiners-for-proper")
 
 // properConnectors may join capitalised words into one name ("Bank of America", "Stade de
 // France", "Barnes & Noble"). "and" is deliberately missing: "between Paris and Lyon" are two
 // values.
-var properConnectors = set(english.Entries("proper-connectors"))
+var properConnectors = english.Set("proper-connectors")
 
 // common are words that never start a proper-noun value even when capitalised: the
 // closed-class words, the request verbs and the words that open or link requests.
@@ -236,7 +230,7 @@ var common = union(functionWords, fillers, chitchat, connectiveWords(roleWeak|ro
 
 // monthNames are the months' names in their order; months is their set.
 var monthNames = english.Entries("months")
-var months = set(monthNames)
+var months = lexicon.Set(monthNames)
 
 // weekdays are the days' names (see weekday for their abbreviations).
 var weekdays = english.Entries("weekdays")
@@ -307,10 +301,10 @@ func Weekday(w string) (time.Weekday, bool) {
 }
 
 // dayParts may follow a relative day ("tomorrow morning").
-var dayParts = set(english.Entries("day-parts"))
+var dayParts = english.Set("day-parts")
 
 // numberPrefixes may open a number value ("top 5", "next 3 days", "past 2 weeks").
-var numberPrefixes = set(english.Entries("number-prefixes"))
+var numberPrefixes = english.Set("number-prefixes")
 
 // functionWords are the closed-class words of English the lists above name (determiners,
 // pronouns, prepositions, conjunctions, auxiliaries, question words): what a rule consults to
@@ -319,7 +313,7 @@ var functionWords = union(articles, notObjects, objectPronouns, whWords, auxes, 
 	prepositions, quantifiers, conjunctions)
 
 // conjunctions open a subordinate clause ("if it rains, ...").
-var conjunctions = set(english.Entries("conjunctions"))
+var conjunctions = english.Set("conjunctions")
 
 // union is the set of the words of every set in sets.
 func union(sets ...map[string]bool) map[string]bool {
@@ -343,13 +337,13 @@ var subjectInterests = phrases(english.Entries("subject-interests"))
 
 // subjectHeads start a subject of up to three words before a subjectWant ("my sister", "our
 // team", "they").
-var subjectHeads = set(english.Entries("subject-heads"))
+var subjectHeads = english.Set("subject-heads")
 
 // relativeHeads open a relative date ("next week", "this weekend", "last Friday").
-var relativeHeads = set(english.Entries("relative-heads"))
+var relativeHeads = english.Set("relative-heads")
 
 // relativeTails close a relative date after a relative head, as do weekdays and dayParts.
-var relativeTails = set(english.Entries("relative-tails"))
+var relativeTails = english.Set("relative-tails")
 
 // Common reports whether w (lowercase) is a word that never opens a name even when
 // capitalised: a closed-class word, a request verb, or a word that opens or links requests.
@@ -370,7 +364,7 @@ func Connector(w string) bool {
 }
 
 // particles complete a verb ("filter out", "look up", "turn off").
-var particles = set(english.Entries("particles"))
+var particles = english.Set("particles")
 
 // ShowsVerb reports whether w (lowercase), right after a word, shows that word used as a
 // verb: a determiner, an object pronoun, a word that points back, a question word or a

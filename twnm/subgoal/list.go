@@ -46,10 +46,10 @@ func SplitList(goals []Goal, i int) ([]Goal, bool) {
 // prepositions open a phrase that qualifies what comes before it: a list's items ("the
 // details and coordinates of the hotel"), a clause's head ("the weather AT the location of
 // ...", "a table FOR 7").
-var prepositions = set(english.Entries("prepositions"))
+var prepositions = english.Set("prepositions")
 
 // quantifiers may open a noun phrase ("for each guest", "of some hotels").
-var quantifiers = set(english.Entries("quantifiers"))
+var quantifiers = english.Set("quantifiers")
 
 // listParts returns the two parts of a clause that asks for a list of things under one verb
 // (see SplitList).

@@ -2,7 +2,7 @@ package subgoal
 
 // askVerbs only ask for something when a recipient follows them: "provide me with the details",
 // "give us a list", "show me the reviews".
-var askVerbs = set(english.Entries("ask-verbs"))
+var askVerbs = english.Set("ask-verbs")
 
 // recipient reports whether w is a pronoun an ask verb gives to ("me", "us", "them").
 func recipient(w string) bool { return objectPronouns[w] && w != "it" }
