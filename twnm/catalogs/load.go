@@ -163,7 +163,7 @@ func coerce(v any, path []string, warnings *[]Warning) error {
 				delete(v, k) // a vendor extension: nothing here reads it, not even its $refs
 				continue
 			}
-			if k == "example" || k == "examples" || k == "default" || k == "enum" {
+			if dataKey(k) {
 				continue
 			}
 			s, isString := v[k].(string)
@@ -200,6 +200,12 @@ func coerce(v any, path []string, warnings *[]Warning) error {
 		}
 	}
 	return nil
+}
+
+// dataKey reports whether the value under a document's key k is data (an example, a
+// default, an enum's values), whose fields are no schema fields.
+func dataKey(k string) bool {
+	return k == "example" || k == "examples" || k == "default" || k == "enum"
 }
 
 // where names a place of an OpenAPI document for people: "GET /pets: parameters[0].required"

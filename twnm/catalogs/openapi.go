@@ -123,54 +123,47 @@ func openAPIData(data []byte, name string, swagger bool, o LoadOptions) (twnm.Ca
 func leaveOutExternal(raw any, strict bool, warnings *[]Warning) error {
 	doc, _ := raw.(map[string]any)
 	paths, _ := doc["paths"].(map[string]any)
-	var first Warning
-	left := 0
+	var left []Warning
+	// leave records that path (a path item, or an operation) is left out for ref.
+	leave := func(path []string, ref string) error {
+		msg := fmt.Sprintf("$ref %q points into another file, and an import reads one file (bundle the spec first, e.g. redocly bundle)", ref)
+		if strict {
+			return fmt.Errorf("%s: %s", where(path), msg)
+		}
+		left = append(left, Warning{Where: where(path), Message: "left out: " + msg})
+		return nil
+	}
+	operations := 0 // of the path items kept
 	for _, p := range slices.Sorted(maps.Keys(paths)) {
 		item, _ := paths[p].(map[string]any)
-		var out []string           // operations to leave out; "" is the whole path item
 		shared := maps.Clone(item) // what the item's operations share: its $ref, parameters, servers
 		maps.DeleteFunc(shared, func(k string, _ any) bool { return httpMethod(k) })
-		if externalRef(shared) != "" {
-			out = append(out, "")
-		} else {
-			for _, m := range slices.Sorted(maps.Keys(item)) {
-				if httpMethod(m) && externalRef(item[m]) != "" {
-					out = append(out, m)
+		if ref := externalRef(shared); ref != "" {
+			if err := leave([]string{"paths", p}, ref); err != nil {
+				return err
+			}
+			delete(paths, p)
+			continue
+		}
+		for _, m := range slices.Sorted(maps.Keys(item)) {
+			if !httpMethod(m) {
+				continue
+			}
+			if ref := externalRef(item[m]); ref != "" {
+				if err := leave([]string{"paths", p, m}, ref); err != nil {
+					return err
 				}
-			}
-		}
-		for _, m := range out {
-			path, ref := []string{"paths", p}, externalRef(shared)
-			if m != "" {
-				path, ref = append(path, m), externalRef(item[m])
-			}
-			msg := fmt.Sprintf("$ref %q points into another file, and an import reads one file (bundle the spec first, e.g. redocly bundle)", ref)
-			if strict {
-				return fmt.Errorf("%s: %s", where(path), msg)
-			}
-			w := Warning{Where: where(path), Message: "left out: " + msg}
-			if left++; left == 1 {
-				first = w
-			}
-			*warnings = append(*warnings, w)
-			if m == "" {
-				delete(paths, p)
-			} else {
 				delete(item, m)
+				continue
 			}
+			operations++
 		}
 	}
-	if left > 0 && !slices.ContainsFunc(slices.Collect(maps.Values(paths)), hasOperation) {
-		*warnings = (*warnings)[:len(*warnings)-left]
-		return fmt.Errorf("every operation points into another file, and an import reads one file: bundle the spec first, e.g. redocly bundle (%d operations; the first: %s)", left, first.Where)
+	if len(left) > 0 && operations == 0 {
+		return fmt.Errorf("every operation points into another file, and an import reads one file: bundle the spec first, e.g. redocly bundle (%d operations; the first: %s)", len(left), left[0].Where)
 	}
+	*warnings = append(*warnings, left...)
 	return nil
-}
-
-// hasOperation reports whether a raw path item holds an operation.
-func hasOperation(item any) bool {
-	m, _ := item.(map[string]any)
-	return slices.ContainsFunc(slices.Collect(maps.Keys(m)), httpMethod)
 }
 
 // externalRef is the first $ref of v, in sorted key order, that points into another file; ""
@@ -179,7 +172,7 @@ func externalRef(v any) string {
 	switch v := v.(type) {
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(v)) {
-			if strings.HasPrefix(k, "x-") || k == "example" || k == "examples" || k == "default" || k == "enum" {
+			if strings.HasPrefix(k, "x-") || dataKey(k) {
 				continue
 			}
 			if s, ok := v[k].(string); ok && k == "$ref" && !strings.HasPrefix(s, "#") {
