@@ -253,7 +253,7 @@ func ToolWorldChains(tasks []toolworld.Task) []Chain {
 		if len(t.GoldChain) == 0 {
 			continue
 		}
-		final := t.GoldChain[len(t.GoldChain)-1]
+		final := t.GoldChain.Final()
 		seen := map[string]bool{final: true}
 		for _, a := range t.GoldChain {
 			if !seen[a] {

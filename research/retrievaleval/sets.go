@@ -170,7 +170,7 @@ func StableToolBench(dataDir string) (Set, error) {
 				}
 				t.Chain = appendNew(t.Chain, name)
 			}
-			t.Final = t.Chain[len(t.Chain)-1]
+			t.Final = t.Chain.Final()
 			tasks = append(tasks, t)
 		}
 	}
@@ -260,7 +260,7 @@ func ToolWorld(n int, seed int64) (Set, error) {
 		if len(g.GoldChain) == 0 {
 			return Set{}, fmt.Errorf("toolworld task %s: empty gold chain", g.ID)
 		}
-		t := Task{ID: g.ID, Query: g.Query, Final: g.GoldChain[len(g.GoldChain)-1], Ordered: true}
+		t := Task{ID: g.ID, Query: g.Query, Final: g.GoldChain.Final(), Ordered: true}
 		for _, a := range g.GoldChain {
 			if !known[a] {
 				return Set{}, fmt.Errorf("toolworld task %s: gold API %s is not in the catalog", g.ID, a)
@@ -299,7 +299,7 @@ func chainTasks(source string, chains []chaineval.Chain, cat twnm.Catalog) ([]Ta
 			}
 			t.Chain = appendNew(t.Chain, a)
 		}
-		t.Final = t.Chain[len(t.Chain)-1]
+		t.Final = t.Chain.Final()
 		tasks = append(tasks, t)
 	}
 	return tasks, nil
