@@ -513,9 +513,7 @@ func TestAgentRunsTheRequestsOtherParts(t *testing.T) {
 // folder, writes it there as <name>.json for TestReplayRecordedHistories.
 func replayAndRecord(t *testing.T, hist *historypb.History, name string) {
 	t.Helper()
-	if attrs := hist.GetEvents()[0].GetWorkflowExecutionStartedEventAttributes(); attrs.GetWorkflowType().GetName() == contract.Prefixed(contract.WorkflowQuery) {
-		assert.Zero(t, versionMarkers(hist), "a run of the current type records no version marker")
-	}
+	workflows.AssertVersionMarkers(t, hist)
 	replayer := worker.NewWorkflowReplayer()
 	workflows.RegisterReplay(replayer)
 	require.NoError(t, replayer.ReplayWorkflowHistory(nil, hist), "the recorded history replays on this code")
@@ -524,18 +522,6 @@ func replayAndRecord(t *testing.T, hist *historypb.History, name string) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".json"), b, 0o644))
 	}
-}
-
-// versionMarkers counts the markers workflow.GetVersion recorded in hist (the SDK names them
-// "Version").
-func versionMarkers(hist *historypb.History) int {
-	n := 0
-	for _, ev := range hist.GetEvents() {
-		if ev.GetMarkerRecordedEventAttributes().GetMarkerName() == "Version" {
-			n++
-		}
-	}
-	return n
 }
 
 // TestAgentProjectionInHistory has the model propose a call to an API that is not a

@@ -1,13 +1,14 @@
 package workflows
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	historypb "go.temporal.io/api/history/v1"
+	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
 	"github.com/naviagent/navi/contract"
@@ -32,42 +33,37 @@ func TestReplayRecordedHistories(t *testing.T) {
 	require.NotEmpty(t, files, "no recorded histories in testdata")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
+			file, err := os.Open(f)
+			require.NoError(t, err)
+			defer file.Close()
+			hist, err := client.HistoryFromJSON(file, client.HistoryJSONOptions{})
+			require.NoError(t, err)
 			r := worker.NewWorkflowReplayer()
 			RegisterReplay(r)
-			require.NoError(t, r.ReplayWorkflowHistoryFromJSONFile(nil, f))
-			typ, markers := historyMarkers(t, f)
-			if typ == contract.Prefixed(contract.WorkflowQuery) {
-				assert.Zero(t, markers, "a run of the current type records no version marker")
-			} else {
-				assert.NotZero(t, markers, "%s records its versions", typ)
-			}
+			require.NoError(t, r.ReplayWorkflowHistory(nil, hist))
+			AssertVersionMarkers(t, hist)
 		})
 	}
 }
 
-// historyMarkers reads a recorded history's workflow type and how many version markers
-// (workflow.GetVersion's, named "Version") it holds.
-func historyMarkers(t *testing.T, file string) (typ string, markers int) {
-	b, err := os.ReadFile(file)
-	require.NoError(t, err)
-	var h struct {
-		Events []struct {
-			Started *struct {
-				WorkflowType struct{ Name string } `json:"workflowType"`
-			} `json:"workflowExecutionStartedEventAttributes"`
-			Marker *struct{ MarkerName string } `json:"markerRecordedEventAttributes"`
-		} `json:"events"`
-	}
-	require.NoError(t, json.Unmarshal(b, &h))
-	for _, ev := range h.Events {
-		if ev.Started != nil {
-			typ = ev.Started.WorkflowType.Name
-		}
-		if ev.Marker != nil && ev.Marker.MarkerName == "Version" {
+// AssertVersionMarkers checks the version markers (workflow.GetVersion's, which the SDK names
+// "Version") of a history: none in a run of the query workflow's current type, which takes
+// every earlier change as made; some in a run of any other type, which records the changes it
+// reaches. Exported for the tests of package workflows_test.
+func AssertVersionMarkers(t *testing.T, hist *historypb.History) {
+	t.Helper()
+	markers := 0
+	for _, ev := range hist.GetEvents() {
+		if ev.GetMarkerRecordedEventAttributes().GetMarkerName() == "Version" {
 			markers++
 		}
 	}
-	return typ, markers
+	typ := hist.GetEvents()[0].GetWorkflowExecutionStartedEventAttributes().GetWorkflowType().GetName()
+	if typ == contract.Prefixed(contract.WorkflowQuery) {
+		assert.Zero(t, markers, "a run of the current type records no version marker")
+	} else {
+		assert.NotZero(t, markers, "%s records its versions", typ)
+	}
 }
 
 // TestRetiredHistoriesFail replays the histories of retired changes (testdata/retired, whose
