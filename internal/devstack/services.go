@@ -21,6 +21,7 @@ import (
 	"go.temporal.io/sdk/client"
 	sdklog "go.temporal.io/sdk/log"
 
+	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/neo4j"
 )
 
@@ -31,6 +32,7 @@ var markers = map[string]string{
 	"worker":    "navi-worker",
 	"toolworld": "navi-toolworld",
 	"codec":     "codec-server",
+	"postgres":  ".postgres/bin/postgres",
 }
 
 type portUse struct {
@@ -66,14 +68,14 @@ type ports struct {
 	Bolt     int `json:"bolt"`
 	Tool     int `json:"toolworld"`
 	Codec    int `json:"codec,omitempty"`
+	Postgres int `json:"postgres,omitempty"`
+	// Nodes are the frontend ports of Temporal's nodes after the first.
+	Nodes []int `json:"nodes,omitempty"`
 }
 
 // resolvePorts fills zero ports: with the ports of this state folder's running stack if there
 // is one, otherwise with free ports.
 func (o *Options) resolvePorts() error {
-	if o.TemporalPort != 0 && o.UIPort != 0 && o.BoltPort != 0 && o.ToolPort != 0 && (!o.Codec || o.CodecPort != 0) {
-		return nil
-	}
 	path := filepath.Join(o.StateDir, "ports.json")
 	var prev ports
 	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &prev) == nil && o.anyRunning() {
@@ -82,10 +84,19 @@ func (o *Options) resolvePorts() error {
 		o.BoltPort = firstNonZero(o.BoltPort, prev.Bolt)
 		o.ToolPort = firstNonZero(o.ToolPort, prev.Tool)
 		o.CodecPort = firstNonZero(o.CodecPort, prev.Codec)
+		o.PostgresPort = firstNonZero(o.PostgresPort, prev.Postgres)
+		o.nodePorts = prev.Nodes
 	}
 	todo := []*int{&o.TemporalPort, &o.UIPort, &o.BoltPort, &o.ToolPort}
 	if o.Codec {
 		todo = append(todo, &o.CodecPort)
+	}
+	if o.Persistence == "postgres" {
+		todo = append(todo, &o.PostgresPort)
+	}
+	o.nodePorts = append(o.nodePorts, make([]int, max(0, o.TemporalNodes-1-len(o.nodePorts)))...)[:o.TemporalNodes-1]
+	for i := range o.nodePorts {
+		todo = append(todo, &o.nodePorts[i])
 	}
 	for _, p := range todo {
 		if *p == 0 {
@@ -96,13 +107,14 @@ func (o *Options) resolvePorts() error {
 			*p = free
 		}
 	}
-	b, _ := json.Marshal(ports{Temporal: o.TemporalPort, UI: o.UIPort, Bolt: o.BoltPort, Tool: o.ToolPort, Codec: o.CodecPort})
+	b, _ := json.Marshal(ports{Temporal: o.TemporalPort, UI: o.UIPort, Bolt: o.BoltPort, Tool: o.ToolPort, Codec: o.CodecPort,
+		Postgres: o.PostgresPort, Nodes: o.nodePorts})
 	return os.WriteFile(path, b, 0o644)
 }
 
 func (o Options) anyRunning() bool {
-	for name, marker := range markers {
-		if pid, err := readPid(filepath.Join(o.runDir(), name+".pid")); err == nil && alive(pid, marker) {
+	for _, name := range serviceNames(o.StateDir) {
+		if pid, err := readPid(filepath.Join(o.runDir(), name+".pid")); err == nil && alive(pid, markerOf(name)) {
 			return true
 		}
 	}
@@ -117,8 +129,12 @@ func firstNonZero(a, b int) int {
 }
 
 func (o Options) endpoints() Endpoints {
+	frontends := []string{net.JoinHostPort(o.IP, strconv.Itoa(o.TemporalPort))}
+	for _, p := range o.nodePorts {
+		frontends = append(frontends, net.JoinHostPort(o.IP, strconv.Itoa(p)))
+	}
 	return Endpoints{
-		TemporalAddress: net.JoinHostPort(o.IP, strconv.Itoa(o.TemporalPort)),
+		TemporalAddress: strings.Join(frontends, ","),
 		Namespace:       o.Namespace,
 		UIURL:           "http://" + net.JoinHostPort(displayHost(o.IP), strconv.Itoa(o.UIPort)),
 		Neo4jURI:        "bolt://" + net.JoinHostPort(o.IP, strconv.Itoa(o.BoltPort)),
@@ -144,17 +160,61 @@ func displayHost(ip string) string {
 	return ip
 }
 
-// services returns Temporal, Neo4j, the tool world, the codec server when o.Codec, and the
-// worker, in that order.
-func (o Options) services(ep Endpoints) []*service {
-	temporal := &service{
-		name:    "temporal",
-		address: fmt.Sprintf("%s (UI %s)", ep.TemporalAddress, ep.UIURL),
+// stages returns the services in the order they start (see Up).
+func (o Options) stages(ep Endpoints) [][]*service {
+	var stages [][]*service
+	if o.Persistence == "postgres" {
+		stages = append(stages, []*service{o.postgres()})
+	}
+	base := []*service{o.temporalNode(ep, 1), o.neo4j(ep), o.toolWorld(ep)}
+	if o.Codec {
+		base = append(base, o.codecServer(ep))
+	}
+	stages = append(stages, base)
+	var nodes []*service
+	for n := 2; n <= o.TemporalNodes; n++ {
+		nodes = append(nodes, o.temporalNode(ep, n))
+	}
+	if len(nodes) > 0 {
+		stages = append(stages, nodes)
+	}
+	if o.Worker {
+		var workers []*service
+		for n := 1; n <= o.Workers; n++ {
+			workers = append(workers, o.worker(ep, n))
+		}
+		stages = append(stages, workers)
+	}
+	return stages
+}
+
+// numbered names the nth service of a kind: "temporal", "temporal-2", ...
+func numbered(kind string, n int) string {
+	if n == 1 {
+		return kind
+	}
+	return kind + "-" + strconv.Itoa(n)
+}
+
+// temporalNode is the nth Temporal server process. The first serves the UI; on PostgreSQL
+// every node joins the others as one cluster.
+func (o Options) temporalNode(ep Endpoints, n int) *service {
+	name := numbered("temporal", n)
+	port, uiPort := o.TemporalPort, o.UIPort
+	address := fmt.Sprintf("%s (UI %s)", net.JoinHostPort(o.IP, strconv.Itoa(port)), ep.UIURL)
+	ports := []portUse{{port, "Temporal gRPC", "NAVI_TEMPORAL_PORT"}, {uiPort, "Temporal UI", "NAVI_UI_PORT"}}
+	if n > 1 {
+		port, uiPort = o.nodePorts[n-2], 0
+		address = net.JoinHostPort(o.IP, strconv.Itoa(port))
+		ports = []portUse{{port, "Temporal gRPC of node " + strconv.Itoa(n), "-free-ports"}}
+	}
+	serverLog := filepath.Join(o.logDir(), strings.Replace(name, "temporal", "temporal-server", 1)+".log")
+	node := Endpoints{TemporalAddress: net.JoinHostPort(o.IP, strconv.Itoa(port)), Namespace: ep.Namespace}
+	return &service{
+		name:    name,
+		address: address,
 		marker:  markers["temporal"],
-		ports: []portUse{
-			{o.TemporalPort, "Temporal gRPC", "NAVI_TEMPORAL_PORT"},
-			{o.UIPort, "Temporal UI", "NAVI_UI_PORT"},
-		},
+		ports:   ports,
 		timeout: 90 * time.Second,
 		command: func() (*exec.Cmd, error) {
 			bin, err := o.binary("navi-devserver", "make build")
@@ -162,30 +222,43 @@ func (o Options) services(ep Endpoints) []*service {
 				return nil, err
 			}
 			// A marker in the server's own log separates this start's lines from earlier ones.
-			if err := appendLine(filepath.Join(o.logDir(), "temporal-server.log"), startMarker); err != nil {
+			if err := appendLine(serverLog, startMarker); err != nil {
 				return nil, err
 			}
-			return exec.Command(bin,
+			args := []string{
 				"-ip", o.IP,
-				"-port", strconv.Itoa(o.TemporalPort),
-				"-ui-port", strconv.Itoa(o.UIPort),
+				"-port", strconv.Itoa(port),
+				"-ui-port", strconv.Itoa(uiPort),
 				"-ui-codec-endpoint", o.codecURL(),
 				"-namespace", o.Namespace,
-				"-db-file", filepath.Join(o.StateDir, "temporal", "temporal.db"),
-				"-log-file", filepath.Join(o.logDir(), "temporal-server.log"),
-			), nil
+				"-log-file", serverLog,
+			}
+			if o.Persistence == "postgres" {
+				args = append(args, "-persistence", "postgres", "-cluster",
+					"-pg-address", net.JoinHostPort(o.IP, strconv.Itoa(o.PostgresPort)), "-pg-user", postgresUser)
+			} else {
+				args = append(args, "-db-file", filepath.Join(o.StateDir, "temporal", "temporal.db"))
+			}
+			return exec.Command(bin, args...), nil
 		},
 		healthy: func(ctx context.Context, _ int) error {
-			if err := temporalHealthy(ctx, ep); err != nil {
+			if err := temporalHealthy(ctx, node); err != nil {
 				return err
+			}
+			if uiPort == 0 {
+				return nil
 			}
 			return httpOK(ctx, ep.UIURL)
 		},
 		lostPortRace: func(o Options) bool {
-			return strings.Contains(sinceLast(filepath.Join(o.logDir(), "temporal-server.log"), startMarker), "address already in use")
+			return strings.Contains(sinceLast(serverLog, startMarker), "address already in use")
 		},
 	}
-	neo := &service{
+}
+
+// neo4j is the Neo4j launcher.
+func (o Options) neo4j(ep Endpoints) *service {
+	return &service{
 		name:    "neo4j",
 		address: ep.Neo4jURI,
 		marker:  markers["neo4j"],
@@ -227,8 +300,12 @@ func (o Options) services(ep Endpoints) []*service {
 			return s.Close(ctx)
 		},
 	}
-	worker := &service{
-		name:    "worker",
+}
+
+// worker is the nth worker process.
+func (o Options) worker(ep Endpoints, n int) *service {
+	return &service{
+		name:    numbered("worker", n),
 		address: fmt.Sprintf("task queue %q", o.TaskQueue),
 		marker:  markers["worker"],
 		timeout: 60 * time.Second,
@@ -257,7 +334,11 @@ func (o Options) services(ep Endpoints) []*service {
 		},
 		healthy: func(ctx context.Context, pid int) error { return workerPolling(ctx, ep, pid) },
 	}
-	tools := &service{
+}
+
+// toolWorld is the tool world's server.
+func (o Options) toolWorld(ep Endpoints) *service {
+	return &service{
 		name:    "toolworld",
 		address: ep.ToolWorldURL,
 		marker:  markers["toolworld"],
@@ -273,10 +354,11 @@ func (o Options) services(ep Endpoints) []*service {
 		},
 		healthy: func(ctx context.Context, _ int) error { return httpOK(ctx, ep.ToolWorldURL+"/healthz") },
 	}
-	if !o.Codec {
-		return []*service{temporal, neo, tools, worker}
-	}
-	codec := &service{
+}
+
+// codecServer is `navi codec-server`, which the UI decodes payloads through.
+func (o Options) codecServer(ep Endpoints) *service {
+	return &service{
 		name:    "codec",
 		address: ep.CodecURL + " (for the Temporal UI)",
 		marker:  markers["codec"],
@@ -294,7 +376,6 @@ func (o Options) services(ep Endpoints) []*service {
 		},
 		healthy: func(ctx context.Context, _ int) error { return httpOK(ctx, ep.CodecURL+"/healthz") },
 	}
-	return []*service{temporal, neo, tools, codec, worker}
 }
 
 // launcherReady reports whether the Neo4j log shows a "ready" line after the last start
@@ -344,7 +425,11 @@ func (o Options) binary(name, how string) (string, error) {
 var quietLogger = sdklog.NewStructuredLogger(slog.New(slog.DiscardHandler))
 
 func dial(ctx context.Context, ep Endpoints) (client.Client, error) {
-	return client.DialContext(ctx, client.Options{HostPort: ep.TemporalAddress, Namespace: ep.Namespace, Logger: quietLogger})
+	opts, err := config.WithFrontends(client.Options{Namespace: ep.Namespace, Logger: quietLogger}, ep.TemporalAddress)
+	if err != nil {
+		return nil, err
+	}
+	return client.DialContext(ctx, opts)
 }
 
 // temporalHealthy passes once the frontend answers and the namespace exists.
