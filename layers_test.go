@@ -30,7 +30,7 @@ var layers = []struct {
 // beside are the packages outside the layers.
 var beside = []string{"research/agenteval", "research/chaineval", "research/lexicon", "research/retrievaleval",
 	"research/runlogs", "research/synth", "research/valueeval", "bench", "toolworld", "toolworld/cmd/navi-toolworld",
-	"planner/llm/llmsim", "planner/llm/llmtest", "internal/config", "internal/devstack", "internal/stacktest",
+	"planner/llm/llmsim", "planner/llm/llmtest", "internal/config", "internal/devstack", "internal/stacktest", "internal/clustertest",
 	"twnm/hgt/internal/hgttest"}
 
 // No import runs from a lower layer to a higher one, nor from a layer to a package beside

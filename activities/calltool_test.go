@@ -289,7 +289,7 @@ func TestCallToolRetryPolicy(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			start, hb, p := activities.ToolRetryPolicy(tt.api)
 			assert.Equal(t, tt.start, start)
-			assert.Equal(t, 15*time.Second, hb)
+			assert.Equal(t, 5*time.Second, hb, "five heartbeats of toolcall.Client's second")
 			require.NotNil(t, p)
 			assert.Equal(t, tt.attempts, p.MaximumAttempts)
 			assert.Equal(t, tt.initial, p.InitialInterval)

@@ -72,7 +72,7 @@ const (
 	DefaultToolBackoff          = 2.0
 	DefaultToolMaxInterval      = 10 * time.Second
 	DefaultToolStartToClose     = 30 * time.Second
-	DefaultToolHeartbeatTimeout = 15 * time.Second
+	DefaultToolHeartbeatTimeout = 5 * time.Second
 	// toolTimeoutGrace is added to an API's own timeout for the start-to-close timeout, so
 	// that the call times out first and the failure says so (ToolUnavailable, with the API's
 	// timeout) instead of being a bare activity timeout.
@@ -81,7 +81,7 @@ const (
 
 // ToolRetryPolicy gives the activity options of a CallTool of api from its catalog hints:
 // the start-to-close timeout (the API's timeout plus a grace of 5s, else 30s), the heartbeat
-// timeout (15s, three default heartbeat intervals of toolcall.Client) and the retry policy
+// timeout (5s, five default heartbeat intervals of toolcall.Client) and the retry policy
 // (the hint's attempts, else 3; its initial interval, else 1s; backoff 2; its maximum
 // interval, else 10s or the initial interval if larger; the non-retryable error types).
 func ToolRetryPolicy(api toolspec.API) (startToClose time.Duration, heartbeat time.Duration, policy *RetryPolicy) {

@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -61,8 +63,8 @@ type options struct {
 	HTTPPort int // frontend HTTP API; 0 picks a free port
 	UIPort   int // 0 disables the UI
 	// UICodec is the codec server the UI decodes payloads through ("": none).
-	UICodec   string
-	DBFile    string
+	UICodec string
+	DBFile  string
 	// Persistence is "sqlite" (DBFile) or "postgres" (Postgres).
 	Persistence string
 	Postgres    postgresOptions
@@ -72,8 +74,9 @@ type options struct {
 	// HistoryShards is fixed when the database is created; every node must agree on it.
 	HistoryShards int
 	Namespace     string
-	LogFile   string
-	LogLevel  string
+	LogFile       string
+	LogLevel      string
+	PProf         string // address of Go's profiles ("": none)
 }
 
 func main() {
@@ -93,6 +96,7 @@ func main() {
 	flag.StringVar(&o.Namespace, "namespace", "default", "namespace to create")
 	flag.StringVar(&o.LogFile, "log-file", "", "server log file (default: standard error)")
 	flag.StringVar(&o.LogLevel, "log-level", "warn", "server log level: debug, info, warn, error")
+	flag.StringVar(&o.PProf, "pprof", os.Getenv("NAVI_TEMPORAL_PPROF_ADDR"), "address to serve Go's profiles on (/debug/pprof/), such as 127.0.0.1:6061; empty: none (NAVI_TEMPORAL_PPROF_ADDR)")
 	flag.Parse()
 	o.Postgres.Password = os.Getenv("NAVI_TEMPORAL_DB_PASSWORD")
 
@@ -111,6 +115,9 @@ func run(o options) error {
 	case "postgres":
 	default:
 		return fmt.Errorf("-persistence %q: want sqlite or postgres", o.Persistence)
+	}
+	if o.PProf != "" {
+		go func() { fmt.Fprintf(os.Stderr, "navi-devserver: pprof: %v\n", http.ListenAndServe(o.PProf, nil)) }()
 	}
 	if o.HistoryShards == 0 {
 		o.HistoryShards = map[string]int{"sqlite": 1, "postgres": 4}[o.Persistence]

@@ -47,7 +47,7 @@ func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task
 	defer cancel()
 	start := time.Now()
 	run, err := r.tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: r.taskQueue, WorkflowExecutionTimeout: r.timeout,
+		ID: id, TaskQueue: r.taskQueue, WorkflowExecutionTimeout: r.timeout, WorkflowTaskTimeout: contract.WorkflowTaskTimeout,
 		StaticSummary: fmt.Sprintf("navi bench %s %s: %s", v.Name, t.ID, oneLine(t.Query, 80)),
 	}, contract.Prefixed(contract.WorkflowQuery), req)
 	if err != nil {

@@ -184,7 +184,7 @@ func (a agentAsker) ask(ctx context.Context, q agenteval.Question) (agenteval.Re
 	req := workflows.QueryRequest{Query: q.Text, Planner: "graph-first", Search: a.search, NoFeedback: true, ClarifyDeadline: a.deadline}
 	start := time.Now()
 	run, err := a.tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: a.taskQueue, WorkflowExecutionTimeout: 5 * time.Minute,
+		ID: id, TaskQueue: a.taskQueue, WorkflowExecutionTimeout: 5 * time.Minute, WorkflowTaskTimeout: contract.WorkflowTaskTimeout,
 		StaticSummary: "navi eval agent " + q.ID + ": " + oneLine(q.Text, 80),
 	}, contract.Prefixed(contract.WorkflowQuery), req)
 	if err != nil {

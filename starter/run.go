@@ -153,6 +153,7 @@ func (c *command) start(ctx context.Context, tc client.Client, s streams, wf *wa
 		TaskQueue:                c.cfg.TaskQueue,
 		WorkflowExecutionTimeout: 24*time.Hour + max(req.ClarifyDeadline, workflows.DefaultClarifyDeadline),
 		StaticSummary:            summary,
+		WorkflowTaskTimeout:      contract.WorkflowTaskTimeout,
 	}, contract.Prefixed(contract.WorkflowQuery), req)
 	if err != nil {
 		return fmt.Errorf("start workflow %s: %w", id, err)

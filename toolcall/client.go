@@ -30,7 +30,7 @@ import (
 const (
 	DefaultMaxOutputBytes    = 16 << 10
 	DefaultMaxResponseBytes  = 32 << 20
-	DefaultHeartbeatInterval = 5 * time.Second
+	DefaultHeartbeatInterval = time.Second
 	DefaultUserAgent         = "navi-toolcall/1"
 	// MaxSummaryRunes bounds each string of a truncated output.
 	MaxSummaryRunes = 256

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"sort"
 	"strings"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/naviagent/navi"
 	"github.com/naviagent/navi/activities"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/mcptool"
 	"github.com/naviagent/navi/planner"
@@ -44,6 +46,7 @@ func main() {
 	train := fs.String("train-queue", config.Getenv("NAVI_TRAIN_TASK_QUEUE", workflows.DefaultTrainQueue),
 		"task queue of the training activities this worker also runs; \"off\" runs none (NAVI_TRAIN_TASK_QUEUE)")
 	modelDir := fs.String("model-dir", config.Getenv("NAVI_MODEL_DIR", ".state/models"), "where trained model files are also written (NAVI_MODEL_DIR)")
+	pprofAddr := fs.String("pprof", config.Getenv("NAVI_PPROF_ADDR", ""), "address to serve Go's profiles on (/debug/pprof/), such as 127.0.0.1:6060; empty: none (NAVI_PPROF_ADDR)")
 	_ = fs.Parse(os.Args[1:])
 
 	var level slog.Level
@@ -52,6 +55,10 @@ func main() {
 		os.Exit(2)
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: level}))
+	if *pprofAddr != "" {
+		// net/http/pprof registers on the default mux, which nothing else here serves.
+		go func() { logger.Error("pprof server stopped", "error", http.ListenAndServe(*pprofAddr, nil)) }()
+	}
 	if err := run(cfg, options{outputDir: *outputDir, trainQueue: *train, modelDir: *modelDir}, logger); err != nil {
 		fmt.Fprintf(os.Stderr, "navi-worker: %v\n", err)
 		os.Exit(1)
@@ -104,7 +111,12 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 		return err
 	}
 
-	w := worker.New(c, cfg.TaskQueue, worker.Options{})
+	w := worker.New(c, cfg.TaskQueue, worker.Options{
+		StickyScheduleToStartTimeout: contract.StickyScheduleToStartTimeout,
+		// The runs of a worker that died come back all at once, each replaying its history:
+		// more pollers take the burst sooner (the SDK polls with 2).
+		MaxConcurrentWorkflowTaskPollers: 4,
+	})
 	encryption := "off"
 	if cdc, err := cfg.Codec(); err == nil && cdc != nil { // (DialTemporal has checked the keys)
 		encryption = fmt.Sprintf("AES-256-GCM, key %s of %d", cdc.Keys().Active(), len(cdc.Keys().IDs()))
