@@ -58,8 +58,8 @@ type run struct {
 
 // faultReport is what a fault did to the runs in flight when it struck.
 type faultReport struct {
-	Name     string  `json:"name"`
-	InFlight int     `json:"in_flight"`
+	Name     string `json:"name"`
+	InFlight int    `json:"in_flight"`
 	// Delays are the runs' latencies beyond the median of the runs no fault touched, in
 	// seconds: what the fault added.
 	DelayP50 float64 `json:"delay_p50_s"`

@@ -51,7 +51,7 @@ type Options struct {
 	TemporalNodes int
 	// Workers is how many worker processes poll the task queue (default 1).
 	Workers   int
-	nodePorts []int // frontend ports of the Temporal nodes after the first
+	nodePorts []int  // frontend ports of the Temporal nodes after the first
 	EnvPrefix string // prefix of the variables in stack.env; default NAVI_
 	Out       io.Writer
 }
@@ -517,6 +517,7 @@ func lastLine(path string) string {
 func logHint(path string) string {
 	return fmt.Sprintf(" (log: %s)", path)
 }
+
 // stop sends SIGTERM to the process group, then SIGKILL if it has not ended in time.
 func stop(pid int, grace time.Duration) error {
 	if err := syscall.Kill(-pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
@@ -540,4 +541,3 @@ func stop(pid int, grace time.Duration) error {
 	}
 	return nil
 }
-
