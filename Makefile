@@ -177,8 +177,8 @@ down:
 ## free ports). It runs navi bench on it at concurrency 32 (reports in $(BENCH_OUT)/cluster),
 ## then the fault test (internal/clustertest): queries at concurrency 32 while a Temporal
 ## node, a worker and PostgreSQL are killed and brought back; it fails on a run lost or
-## stuck, or a tool effect done twice (report in $(BENCH_OUT)/cluster/faults.json). The
-## cluster is stopped afterwards.
+## stuck, or a tool effect done twice (report in $(BENCH_OUT)/cluster/faults.json; both reports
+## copied into docs/bench). The cluster is stopped afterwards.
 cluster: build postgres
 	@bin/navi dev down -state $(CLUSTER_STATE) >/dev/null; rm -rf $(CLUSTER_STATE)
 	@set -eo pipefail; mkdir -p $(BENCH_OUT)/cluster; \
@@ -191,7 +191,9 @@ cluster: build postgres
 	bin/navi bench $(CLUSTER_BENCH_ARGS) -out $(BENCH_OUT)/cluster; \
 	NAVI_CLUSTER_STATE=$(CURDIR)/$(CLUSTER_STATE) NAVI_CLUSTER_RUNS=$(CLUSTER_RUNS) NAVI_CLUSTER_REPORT=$(CURDIR)/$(BENCH_OUT)/cluster/faults.json \
 	  $(GO) test -tags cluster -count=1 -v -timeout 20m ./internal/clustertest/ || \
-	  { rc=$$?; bin/navi dev logs -state $(CLUSTER_STATE) -n 20; exit $$rc; }
+	  { rc=$$?; bin/navi dev logs -state $(CLUSTER_STATE) -n 20; exit $$rc; }; \
+	mkdir -p docs/bench && cp $(BENCH_OUT)/cluster/report.md docs/bench/cluster.md && \
+	cp $(BENCH_OUT)/cluster/faults.json docs/bench/cluster_faults.json
 
 status: bin/navi
 	@bin/navi dev status -state $(STATE)
@@ -208,7 +210,7 @@ run: up
 	echo "Stop the stack with: make down"
 
 ## test: unit tests, and integration tests against a real Temporal server and a real Neo4j
-test: build mcp-servers
+test: build mcp-servers postgres
 	@bin/navi dev down -state $(TEST_STATE) >/dev/null; rm -rf $(TEST_STATE)
 	@set -e; \
 	export NAVI_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \

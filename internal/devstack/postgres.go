@@ -100,7 +100,11 @@ func (o Options) initPostgres(cred *syscall.Credential) error {
 	cmd := exec.Command(o.postgresBin("initdb"), "-D", dir, "-U", postgresUser, "--auth=trust", "-E", "UTF8", "--locale=C")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("initdb %s: %w: %s", dir, err, lastLines(string(out), 3))
+		hint := ""
+		if cred != nil {
+			hint = " (PostgreSQL runs as nobody here: every folder above the state folder must be searchable by others)"
+		}
+		return fmt.Errorf("initdb %s: %w: %s%s", dir, err, lastLines(string(out), 3), hint)
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/api/operatorservice/v1"
 	taskqueuepb "go.temporal.io/api/taskqueue/v1"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
@@ -445,6 +446,15 @@ func temporalHealthy(ctx context.Context, ep Endpoints) error {
 	_, err = c.WorkflowService().DescribeNamespace(ctx, &workflowservice.DescribeNamespaceRequest{Namespace: ep.Namespace})
 	if err != nil {
 		return fmt.Errorf("temporal namespace %s: %w", ep.Namespace, err)
+	}
+	// The frontend's namespace cache lags the database by seconds on a namespace registered
+	// at start (PostgreSQL): until it lists the search attributes, runs would be refused.
+	attrs, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: ep.Namespace})
+	if err != nil {
+		return fmt.Errorf("temporal namespace %s: search attributes: %w", ep.Namespace, err)
+	}
+	if _, ok := attrs.GetCustomAttributes()["NaviStatus"]; !ok {
+		return fmt.Errorf("temporal namespace %s: Navi's search attributes are not registered yet", ep.Namespace)
 	}
 	return nil
 }
