@@ -268,7 +268,7 @@ bench-agent: build
 	  { bin/navi dev logs -state $(BENCH_STATE) -n 30; exit 1; }; \
 	set -a; . $(BENCH_STATE)/stack.env; set +a; \
 	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
-	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries/concurrency=(1|8)$$' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt; \
+	$(GO) test -run '^$$' -bench 'PlannerStepOverhead|ConcurrentQueries/(concurrency=(1|8)|one-tool)$$' $(BENCH_FLAGS) -timeout 20m ./workflows/ | tee results/bench-agent.txt; \
 	$(GO) test -run '^$$' -bench 'ConcurrentQueries/concurrency=32$$' $(BENCH_STEADY_FLAGS) -timeout 20m ./workflows/ | tee -a results/bench-agent.txt; \
 	$(GO) test -run '^$$' -bench 'ThreeBranches' -benchtime 10x -count 3 -timeout 10m ./workflows/ | tee -a results/bench-agent.txt
 

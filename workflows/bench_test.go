@@ -2,7 +2,6 @@ package workflows_test
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"sync"
@@ -196,23 +195,28 @@ func toolTime(ctx context.Context, b *testing.B, c client.Client, run client.Wor
 // The Temporal server, Neo4j and the tool world share the machine with the
 // worker, so the figures are the whole stack's. make bench-agent runs concurrency 32 with
 // 300 queries: the steady state, after warmUpQueries.
+// The one-tool case runs easy tasks (one call each) one at a time: the latency of the shortest
+// useful run.
 func BenchmarkConcurrentQueries(b *testing.B) {
 	tasks, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: 1, N: 30, Difficulty: toolworld.DifficultyAll})
+	require.NoError(b, err)
+	easy, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: 1, N: 30, Difficulty: toolworld.DifficultyEasy})
 	require.NoError(b, err)
 	a := startAgent(b, agentOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	ask := func(i int) (time.Duration, bool, error) {
+	ask := func(tasks []toolworld.Task, i int) (time.Duration, bool, error) {
 		start := time.Now()
+		query := tasks[i%len(tasks)].Query
 		run, err := a.c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("navi-bench-"), TaskQueue: a.taskQueue,
 			WorkflowTaskTimeout: contract.WorkflowTaskTimeout},
-			contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: tasks[i%len(tasks)].Query, Planner: activities.PlannerGraphFirst, ClarifyDeadline: time.Second})
+			contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: query, Planner: activities.PlannerGraphFirst, ClarifyDeadline: time.Second})
 		var res workflows.QueryResult
 		if err == nil {
 			err = run.Get(ctx, &res)
 		}
 		if err == nil && res.Status != workflows.StatusAnswered {
-			b.Logf("query %d (%q), run %s: %s: %s", i, tasks[i%len(tasks)].Query, run.GetID(), res.Status, res.Answer)
+			b.Logf("query %d (%q), run %s: %s: %s", i, query, run.GetID(), res.Status, res.Answer)
 		}
 		return time.Since(start), res.Status == workflows.StatusAnswered, err
 	}
@@ -221,14 +225,19 @@ func BenchmarkConcurrentQueries(b *testing.B) {
 	var warm errgroup.Group
 	warm.SetLimit(32)
 	for i := range warmUpQueries {
-		warm.Go(func() error { _, _, err := ask(i); return err })
+		warm.Go(func() error { _, _, err := ask(tasks, i); return err })
 	}
 	if err := warm.Wait(); err != nil {
 		b.Fatal(err)
 	}
 
-	for _, concurrency := range []int{1, 8, 32} {
-		b.Run(fmt.Sprintf("concurrency=%d", concurrency), func(b *testing.B) {
+	for _, c := range []struct {
+		name        string
+		tasks       []toolworld.Task
+		concurrency int
+	}{{"concurrency=1", tasks, 1}, {"concurrency=8", tasks, 8}, {"concurrency=32", tasks, 32}, {"one-tool", easy, 1}} {
+		tasks, concurrency := c.tasks, c.concurrency
+		b.Run(c.name, func(b *testing.B) {
 			latencies := make([]time.Duration, b.N)
 			answered := make([]bool, b.N)
 			errs := make([]error, b.N)
@@ -239,7 +248,7 @@ func BenchmarkConcurrentQueries(b *testing.B) {
 			for range min(concurrency, b.N) {
 				wg.Go(func() {
 					for i := int(next.Add(1) - 1); i < b.N; i = int(next.Add(1) - 1) {
-						latencies[i], answered[i], errs[i] = ask(i)
+						latencies[i], answered[i], errs[i] = ask(tasks, i)
 					}
 				})
 			}
