@@ -170,11 +170,6 @@ func run(o options) error {
 		// four, a task can land in a partition no poller waits on and wait to be forwarded.
 		dynamicconfig.MatchingNumTaskqueueReadPartitions.Key():  1,
 		dynamicconfig.MatchingNumTaskqueueWritePartitions.Key(): 1,
-		// A shard's transfer queue reads its new tasks (each workflow task a run schedules) at
-		// most this often: Temporal's 20 a second made every step of a lone run wait up to
-		// 50 ms (40 ms measured) for its next workflow task. Under load a read takes many
-		// tasks at once, and a higher rate costs little (docs/deployment.md).
-		dynamicconfig.TransferProcessorMaxPollRPS.Key(): 50,
 	}
 	srv, err := temporal.NewServer(append(serverOpts,
 		temporal.WithConfig(conf),
