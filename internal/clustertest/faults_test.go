@@ -7,15 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -26,6 +23,7 @@ import (
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/internal/devstack"
+	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/workflows"
@@ -142,7 +140,7 @@ func TestClusterSurvivesFaults(t *testing.T) {
 	var twice []string
 	deduplicated := 0
 	for _, r := range runs {
-		calls, dedup := toolCalls(t, env["NAVI_TOOLWORLD_URL"], "navi/"+r.id+"/")
+		calls, dedup := stacktest.ToolCallsAt(t, env["NAVI_TOOLWORLD_URL"], "navi/"+r.id+"/")
 		for api, k := range calls {
 			if writes[api] && k > 1 {
 				twice = append(twice, fmt.Sprintf("%s: %s ran %d times", r.id, api, k))
@@ -221,17 +219,8 @@ func query(ctx context.Context, c client.Client, queue, id, text string) run {
 // fault struck; back is done when the stack is whole again.
 func strike(t *testing.T, ctx context.Context, state string, env map[string]string, f fault, back *sync.WaitGroup, up *sync.Mutex) time.Time {
 	t.Helper()
-	pidFile := filepath.Join(state, "run", f.service+".pid")
-	b, err := os.ReadFile(pidFile)
+	pid, err := devstack.Crash(state, f.service)
 	require.NoError(t, err, "%s: is the cluster up?", f.name)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	require.NoError(t, err)
-	// The process group, and the children that left it: PostgreSQL's backends start
-	// sessions of their own, and a crash takes them too.
-	require.NoError(t, syscall.Kill(-pid, syscall.SIGKILL), "%s: kill pid %d", f.name, pid)
-	for _, child := range children(pid) {
-		_ = syscall.Kill(child, syscall.SIGKILL)
-	}
 	at := time.Now()
 	t.Logf("%s: killed %s (pid %d)", f.name, f.service, pid)
 	back.Add(1)
@@ -255,27 +244,6 @@ func strike(t *testing.T, ctx context.Context, state string, env map[string]stri
 	return at
 }
 
-// children are the processes whose parent is pid.
-func children(pid int) []int {
-	var out []int
-	entries, _ := os.ReadDir("/proc")
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// The fields after the command name: state, ppid, ...
-		if f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:])); len(f) > 1 && f[1] == strconv.Itoa(pid) {
-			out = append(out, child)
-		}
-	}
-	return out
-}
-
 func inFlight(r run, at time.Time) bool { return r.start.Before(at) && r.end.After(at) }
 
 // quantile is the q-quantile of ds (nearest rank); 0 for none.
@@ -286,21 +254,6 @@ func quantile(ds []time.Duration, q float64) time.Duration {
 	s := slices.Clone(ds)
 	slices.Sort(s)
 	return s[min(len(s)-1, int(q*float64(len(s))))]
-}
-
-// toolCalls is the tool world's count of requests whose idempotency key starts with prefix:
-// those that ran the API and those answered from a stored answer.
-func toolCalls(t *testing.T, base, prefix string) (calls, deduplicated map[string]int) {
-	t.Helper()
-	resp, err := http.Get(base + "/admin/stats?key_prefix=" + url.QueryEscape(prefix))
-	require.NoError(t, err)
-	defer resp.Body.Close()
-	var stats struct {
-		Calls        map[string]int `json:"calls"`
-		Deduplicated map[string]int `json:"deduplicated"`
-	}
-	require.NoError(t, json.NewDecoder(resp.Body).Decode(&stats))
-	return stats.Calls, stats.Deduplicated
 }
 
 // readEnv reads the NAME=value lines of a stack.env.

@@ -452,9 +452,20 @@ func groupAlive(pgid int) bool {
 		return false
 	}
 	// Signal 0 succeeds on zombies; look for a member that is not one.
+	found := false
+	eachProcess(func(_ int, fields []string) bool {
+		found = len(fields) > 3 && fields[2] == strconv.Itoa(pgid) && fields[0] != "Z"
+		return !found
+	})
+	return found
+}
+
+// eachProcess calls fn with each process's pid and the fields of its /proc/pid/stat after
+// the command name (statFields), until fn returns false.
+func eachProcess(fn func(pid int, fields []string) bool) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
-		return true
+		return
 	}
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
@@ -465,12 +476,38 @@ func groupAlive(pgid int) bool {
 		if err != nil {
 			continue
 		}
-		fields := statFields(string(stat))
-		if len(fields) > 3 && fields[2] == strconv.Itoa(pgid) && fields[0] != "Z" {
-			return true
+		if !fn(pid, statFields(string(stat))) {
+			return
 		}
 	}
-	return false
+}
+
+// Crash kills the service name of the stack in stateDir as a crash of its machine would:
+// SIGKILL to its process group and to the children that left the group (PostgreSQL's
+// backends start sessions of their own). It returns the service's pid; its pid file stays,
+// so that Up starts it again. Make cluster's fault test uses it.
+func Crash(stateDir, name string) (int, error) {
+	pid, err := readPid(filepath.Join(stateDir, "run", name+".pid"))
+	if err != nil {
+		return 0, err
+	}
+	if !alive(pid, markerOf(name)) {
+		return 0, fmt.Errorf("%s (pid %d) is not running", name, pid)
+	}
+	var children []int
+	eachProcess(func(child int, fields []string) bool {
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			children = append(children, child)
+		}
+		return true
+	})
+	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
+		return 0, fmt.Errorf("kill %s (pid %d): %w", name, pid, err)
+	}
+	for _, child := range children {
+		_ = syscall.Kill(child, syscall.SIGKILL)
+	}
+	return pid, nil
 }
 
 // statFields returns the fields of /proc/pid/stat after the command name: state, ppid, pgrp...

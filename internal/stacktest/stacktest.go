@@ -129,11 +129,17 @@ func InjectFault(t testing.TB, f toolworld.Fault) {
 // starts with prefix: those that ran the API, and those answered from a stored answer.
 func ToolCalls(t testing.TB, prefix string) (calls, deduplicated map[string]int) {
 	t.Helper()
+	return ToolCallsAt(t, Env(t, EnvToolWorld), prefix)
+}
+
+// ToolCallsAt is ToolCalls of the tool world at base, for a stack other than the test stack.
+func ToolCallsAt(t testing.TB, base, prefix string) (calls, deduplicated map[string]int) {
+	t.Helper()
 	var stats struct {
 		Calls        map[string]int `json:"calls"`
 		Deduplicated map[string]int `json:"deduplicated"`
 	}
-	getJSON(t, Env(t, EnvToolWorld)+"/admin/stats?key_prefix="+url.QueryEscape(prefix), &stats)
+	getJSON(t, base+"/admin/stats?key_prefix="+url.QueryEscape(prefix), &stats)
 	return stats.Calls, stats.Deduplicated
 }
 
