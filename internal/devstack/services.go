@@ -79,15 +79,15 @@ type ports struct {
 func (o *Options) resolvePorts() error {
 	path := filepath.Join(o.StateDir, "ports.json")
 	var prev ports
-	if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &prev) == nil && o.anyRunning() {
-		o.TemporalPort = firstNonZero(o.TemporalPort, prev.Temporal)
-		o.UIPort = firstNonZero(o.UIPort, prev.UI)
-		o.BoltPort = firstNonZero(o.BoltPort, prev.Bolt)
-		o.ToolPort = firstNonZero(o.ToolPort, prev.Tool)
-		o.CodecPort = firstNonZero(o.CodecPort, prev.Codec)
-		o.PostgresPort = firstNonZero(o.PostgresPort, prev.Postgres)
-		o.nodePorts = prev.Nodes
+	if b, err := os.ReadFile(path); err != nil || json.Unmarshal(b, &prev) != nil || !o.anyRunning() {
+		prev = ports{} // no stack runs here: every port is free to choose
 	}
+	o.TemporalPort = firstNonZero(o.TemporalPort, prev.Temporal)
+	o.UIPort = firstNonZero(o.UIPort, prev.UI)
+	o.BoltPort = firstNonZero(o.BoltPort, prev.Bolt)
+	o.ToolPort = firstNonZero(o.ToolPort, prev.Tool)
+	o.CodecPort = firstNonZero(o.CodecPort, prev.Codec)
+	o.PostgresPort = firstNonZero(o.PostgresPort, prev.Postgres)
 	todo := []*int{&o.TemporalPort, &o.UIPort, &o.BoltPort, &o.ToolPort}
 	if o.Codec {
 		todo = append(todo, &o.CodecPort)
@@ -95,7 +95,9 @@ func (o *Options) resolvePorts() error {
 	if o.Persistence == "postgres" {
 		todo = append(todo, &o.PostgresPort)
 	}
-	o.nodePorts = append(o.nodePorts, make([]int, max(0, o.TemporalNodes-1-len(o.nodePorts)))...)[:o.TemporalNodes-1]
+	// The other nodes keep the ports they run on; a node added since gets a free one.
+	o.nodePorts = make([]int, o.TemporalNodes-1)
+	copy(o.nodePorts, prev.Nodes)
 	for i := range o.nodePorts {
 		todo = append(todo, &o.nodePorts[i])
 	}
