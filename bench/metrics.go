@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/toolworld"
 )
 
@@ -40,6 +41,14 @@ type Metrics struct {
 	PromptTokens     float64 `json:"prompt_tokens"`
 	CompletionTokens float64 `json:"completion_tokens"`
 	Tokens           float64 `json:"tokens"`
+	// Per-run means of the planner's decisions: all of them, those an inertial step made
+	// without the LLM, those whose LLM answer was repaired or stayed invalid (the graph-first
+	// planner then decided), and those the projection replaced.
+	Decisions float64 `json:"decisions"`
+	LLMSaved  float64 `json:"llm_saved"`
+	Repaired  float64 `json:"repaired"`
+	Invalid   float64 `json:"invalid"`
+	Replaced  float64 `json:"replaced"`
 	ToolCalls        float64 `json:"tool_calls"`
 	Recombinations   float64 `json:"recombinations"`
 	// Wall-time percentiles (nearest rank) in milliseconds.
@@ -54,6 +63,7 @@ type Metrics struct {
 func Aggregate(outs []TaskOutcome) Metrics {
 	m := Metrics{Tasks: len(outs)}
 	var steps, llm, prompt, completion, tools, recomb, node, link float64
+	var usage planner.Usage
 	var walls []float64
 	solved := 0
 	for _, o := range outs {
@@ -76,6 +86,7 @@ func Aggregate(outs []TaskOutcome) Metrics {
 		}
 		m.Runs++
 		u := o.Result.Usage
+		usage = usage.Add(u)
 		llm += float64(u.LLMCalls)
 		prompt += float64(u.PromptTokens)
 		completion += float64(u.CompletionTokens)
@@ -93,6 +104,11 @@ func Aggregate(outs []TaskOutcome) Metrics {
 	m.PromptTokens = ratio(prompt, m.Runs)
 	m.CompletionTokens = ratio(completion, m.Runs)
 	m.Tokens = m.PromptTokens + m.CompletionTokens
+	m.Decisions = ratio(float64(usage.Decisions), m.Runs)
+	m.LLMSaved = ratio(float64(usage.LLMSaved), m.Runs)
+	m.Repaired = ratio(float64(usage.Repaired), m.Runs)
+	m.Invalid = ratio(float64(usage.Invalid), m.Runs)
+	m.Replaced = ratio(float64(usage.Replaced), m.Runs)
 	m.ToolCalls = ratio(tools, m.Runs)
 	m.Recombinations = ratio(recomb, m.Runs)
 	m.WallP50MS = Percentile(walls, 0.50)

@@ -153,11 +153,21 @@ type Usage struct {
 	CompletionTokens int `json:"completion_tokens"`
 	// LLMSaved counts the LLM decisions an inertial step took the place of (Inertial).
 	LLMSaved int `json:"llm_saved,omitempty"`
+	// Repaired counts decisions whose first LLM answer was invalid and whose repair was
+	// valid; Invalid those whose repair was invalid too, which the graph-first planner then
+	// made (Result.Fallback).
+	Repaired int `json:"repaired,omitempty"`
+	Invalid  int `json:"invalid,omitempty"`
+	// Decisions counts planner steps, and Replaced those whose decision the projection
+	// replaced because the run's state did not admit it.
+	Decisions int `json:"decisions,omitempty"`
+	Replaced  int `json:"replaced,omitempty"`
 }
 
 // Add returns u plus v.
 func (u Usage) Add(v Usage) Usage {
-	return Usage{u.LLMCalls + v.LLMCalls, u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens, u.LLMSaved + v.LLMSaved}
+	return Usage{u.LLMCalls + v.LLMCalls, u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens,
+		u.LLMSaved + v.LLMSaved, u.Repaired + v.Repaired, u.Invalid + v.Invalid, u.Decisions + v.Decisions, u.Replaced + v.Replaced}
 }
 
 // Result is a planner's answer for one step.
@@ -169,6 +179,9 @@ type Result struct {
 	// RepairReason says what was wrong with the first answer.
 	Repaired     bool   `json:"repaired,omitempty"`
 	RepairReason string `json:"repair_reason,omitempty"`
+	// Fallback, when set, says why the decisions are the graph-first planner's instead of the
+	// one asked for: the LLM's answer stayed invalid after the repair (Usage.Invalid).
+	Fallback string `json:"fallback,omitempty"`
 	// Projection is the first decision projected onto the actions the context admits
 	// (Project): what the run executes, and what it replaced, if anything. The Decide activity
 	// sets it, so that the workflow only executes what the activity decided and a change to

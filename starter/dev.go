@@ -59,6 +59,8 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 		"where Temporal keeps its data: sqlite (one file) or postgres (a PostgreSQL of the stack's own; make postgres installs it) (NAVI_PERSISTENCE)")
 	fs.IntVar(&o.TemporalNodes, "temporal-nodes", 1, "Temporal server processes, one cluster on PostgreSQL (more than 1 needs -persistence postgres)")
 	fs.IntVar(&o.Workers, "workers", 1, "worker processes")
+	fs.StringVar(&o.LLM, "llm", config.Getenv("NAVI_LLM", ""),
+		"local: also run the local model (make llm installs it) and plan with it by default (NAVI_LLM)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -89,6 +91,9 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 		if o.PostgresPort, err = portEnv("NAVI_POSTGRES_PORT", 7432); err != nil {
 			return err
 		}
+		if o.LLMPort, err = portEnv("NAVI_LLM_PORT", 8402); err != nil {
+			return err
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -100,6 +105,9 @@ func devUp(fs *flag.FlagSet, state *string, args []string) error {
 		ep.TemporalAddress, ep.UIURL, ep.Neo4jURI, ep.ToolWorldURL, devstack.EnvFile(*state))
 	if ep.CodecURL != "" {
 		fmt.Printf("payloads encrypted; the UI decodes them through %s\n", ep.CodecURL)
+	}
+	if ep.LLMURL != "" {
+		fmt.Printf("the worker plans with %s at %s\n", ep.LLMModel, ep.LLMURL)
 	}
 	return nil
 }

@@ -308,7 +308,9 @@ func (r *run) decide() (planner.Result, error) {
 		fut = workflow.ExecuteLocalActivity(ctx, r.activity(contract.ActivityDecide), in)
 	} else {
 		ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
-			StartToCloseTimeout: 2 * time.Minute, HeartbeatTimeout: contract.KeepAliveTimeout, RetryPolicy: retry, Summary: label,
+			// A model on a CPU takes tens of seconds a call, and a repair is a second call;
+			// the heartbeat, not this, finds a lost worker.
+			StartToCloseTimeout: 10 * time.Minute, HeartbeatTimeout: contract.KeepAliveTimeout, RetryPolicy: retry, Summary: label,
 		})
 		fut = workflow.ExecuteActivity(ctx, r.activity(contract.ActivityDecide), in)
 	}
@@ -321,7 +323,10 @@ func (r *run) decide() (planner.Result, error) {
 	r.state.Usage = r.state.Usage.Add(res.Usage)
 	r.state.Planner = res.Planner
 	summary := fmt.Sprintf("%s decided %s", res.Planner, res.Decisions[0])
-	if res.Repaired {
+	switch {
+	case res.Fallback != "":
+		summary = fmt.Sprintf("%s's answer stayed invalid after a repair, so graph-first decided %s (%s)", res.Planner, res.Decisions[0], res.Fallback)
+	case res.Repaired:
 		summary += " (after a repair: " + res.RepairReason + ")"
 	}
 	taken := 1 // the decisions this step executes or leaves out

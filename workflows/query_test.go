@@ -584,7 +584,7 @@ func TestQueryWorkflowProjectsLLMDecisions(t *testing.T) {
 	assert.Equal(t, StatusAnswered, res.Status)
 	assert.Equal(t, "It is 21.5 °C in Rome.", res.Answer)
 	assert.Equal(t, "llm:test", res.Planner)
-	assert.Equal(t, planner.Usage{LLMCalls: 3, PromptTokens: 300, CompletionTokens: 60}, res.Usage)
+	assert.Equal(t, planner.Usage{LLMCalls: 3, PromptTokens: 300, CompletionTokens: 60, Decisions: 3, Replaced: 1}, res.Usage)
 	s := state(t, env)
 	var projected string
 	for _, e := range s.Trace {
@@ -620,15 +620,31 @@ func TestQueryWorkflowExecutesTheActivitysProjection(t *testing.T) {
 	assert.Equal(t, `direct_answer "proposed" is not admissible (a test); doing direct_answer "projected by the activity" instead`, projected)
 }
 
+// An LLM whose answers stay invalid does not end the run: each step falls back to the
+// graph-first planner, the trace says so, and the state counts the invalid answers' calls.
 func TestQueryWorkflowPlannerInvalidOutput(t *testing.T) {
 	p := &scriptedPlanner{err: fmt.Errorf("%w: decision 1: action \"call\" is not one of call_api, direct_answer, retrieve_api, clarify_intent", llm.ErrInvalidOutput)}
 	env := newEnv(t, p)
-	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome", NoInertia: true})
+	env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(retrieved("Rome"), nil).Once()
+	onCall(env, "geo.Geocode").Return(toolOK(rome), nil).Once()
+	onCall(env, "weather.Current").Return(toolOK(weather), nil).Once()
+	env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "What is the weather in Rome?", NoInertia: true})
 	res := result(t, env)
-	assert.Equal(t, StatusPlannerFailed, res.Status)
-	assert.Contains(t, res.Answer, `action "call" is not one of`)
+	assert.Equal(t, StatusAnswered, res.Status, res.Answer)
 	s := state(t, env)
-	assert.Equal(t, []string{"decide-", "answer-"}, traceKinds(s))
+	steps := len(p.seen)
+	require.Positive(t, steps)
+	assert.Equal(t, steps, s.Usage.LLMCalls, "every model call is counted")
+	assert.Equal(t, steps, s.Usage.Invalid)
+	var decided []string
+	for _, e := range s.Trace {
+		if e.Kind == TraceDecide {
+			decided = append(decided, e.Summary)
+		}
+	}
+	require.Len(t, decided, steps)
+	assert.Contains(t, decided[0], "llm:test's answer stayed invalid after a repair, so graph-first decided retrieve_api")
+	assert.Contains(t, decided[0], `action "call" is not one of`)
 }
 
 func TestQueryWorkflowLLMPlannerMissing(t *testing.T) {
@@ -1207,11 +1223,11 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 			require.Equal(t, StatusAnswered, out.Status, out.Answer)
 			assert.Equal(t, []string{"geo.Geocode", "weather.Current"}, []string(out.Chain))
 			if noInertia {
-				assert.Equal(t, planner.Usage{LLMCalls: 3, PromptTokens: 300, CompletionTokens: 60}, out.Usage)
+				assert.Equal(t, planner.Usage{LLMCalls: 3, PromptTokens: 300, CompletionTokens: 60, Decisions: 3}, out.Usage)
 				assert.Equal(t, "It is 21.5 °C in Rome.", out.Answer)
 				return
 			}
-			assert.Equal(t, planner.Usage{LLMSaved: 3}, out.Usage, "the first retrieval, the call and the answer were inertial")
+			assert.Equal(t, planner.Usage{LLMSaved: 3, Decisions: 3}, out.Usage, "the first retrieval, the call and the answer were inertial")
 			assert.Empty(t, p.seen, "the LLM was never asked")
 			assert.Contains(t, out.Answer, "weather.Current answered")
 			var decided []string

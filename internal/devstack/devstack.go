@@ -50,7 +50,12 @@ type Options struct {
 	// as one cluster (default 1; more need Persistence "postgres"). Node 1 serves the UI.
 	TemporalNodes int
 	// Workers is how many worker processes poll the task queue (default 1).
-	Workers   int
+	Workers int
+	// LLM "local" starts the OpenAI-compatible endpoint of planner/llm/server on LLMPort with
+	// the model `make llm` installs in <Root>/.llm, and points the workers' LLM planner at it
+	// (they then plan with it by default); "" starts none.
+	LLM       string
+	LLMPort   int
 	nodePorts []int  // frontend ports of the Temporal nodes after the first
 	EnvPrefix string // prefix of the variables in stack.env; default NAVI_
 	Out       io.Writer
@@ -66,6 +71,8 @@ type Endpoints struct {
 	TaskQueue       string
 	ToolWorldURL    string
 	CodecURL        string // the codec server's, when Options.Codec
+	LLMURL          string // the local LLM's API root, when Options.LLM is "local"
+	LLMModel        string
 }
 
 // Env renders the endpoints as shell variable assignments, one per line.
@@ -80,6 +87,8 @@ func (e Endpoints) Env(prefix string) string {
 		{"NEO4J_USER", e.Neo4jUser},
 		{"TOOLWORLD_URL", e.ToolWorldURL},
 		{"CODEC_SERVER", e.CodecURL},
+		{"LLM_BASE_URL", e.LLMURL},
+		{"LLM_MODEL", e.LLMModel},
 	} {
 		if kv[1] == "" {
 			continue
@@ -123,6 +132,9 @@ func (o *Options) defaults() error {
 	}
 	if o.Persistence != "sqlite" && o.Persistence != "postgres" {
 		return fmt.Errorf("persistence %q: want sqlite or postgres", o.Persistence)
+	}
+	if o.LLM != "" && o.LLM != "local" {
+		return fmt.Errorf("llm %q: want local, or nothing", o.LLM)
 	}
 	o.TemporalNodes = max(o.TemporalNodes, 1)
 	o.Workers = max(o.Workers, 1)
@@ -367,7 +379,7 @@ func Down(stateDir string, out io.Writer) error {
 
 // kinds are the kinds of service a stack may run, in the order they start: Down stops them in
 // the reverse order, the workers first.
-var kinds = []string{"postgres", "temporal", "neo4j", "toolworld", "codec", "worker"}
+var kinds = []string{"postgres", "temporal", "neo4j", "toolworld", "codec", "llm", "worker"}
 
 // kindOf is the kind of a service: its name without the node number ("temporal-2").
 func kindOf(name string) string {

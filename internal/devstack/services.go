@@ -34,6 +34,7 @@ var markers = map[string]string{
 	"toolworld": "navi-toolworld",
 	"codec":     "codec-server",
 	"postgres":  ".postgres/bin/postgres",
+	"llm":       "planner/llm/server/server.mjs",
 }
 
 type portUse struct {
@@ -70,6 +71,7 @@ type ports struct {
 	Tool     int `json:"toolworld"`
 	Codec    int `json:"codec,omitempty"`
 	Postgres int `json:"postgres,omitempty"`
+	LLM      int `json:"llm,omitempty"`
 	// Nodes are the frontend ports of Temporal's nodes after the first.
 	Nodes []int `json:"nodes,omitempty"`
 }
@@ -88,12 +90,16 @@ func (o *Options) resolvePorts() error {
 	o.ToolPort = firstNonZero(o.ToolPort, prev.Tool)
 	o.CodecPort = firstNonZero(o.CodecPort, prev.Codec)
 	o.PostgresPort = firstNonZero(o.PostgresPort, prev.Postgres)
+	o.LLMPort = firstNonZero(o.LLMPort, prev.LLM)
 	todo := []*int{&o.TemporalPort, &o.UIPort, &o.BoltPort, &o.ToolPort}
 	if o.Codec {
 		todo = append(todo, &o.CodecPort)
 	}
 	if o.Persistence == "postgres" {
 		todo = append(todo, &o.PostgresPort)
+	}
+	if o.LLM != "" {
+		todo = append(todo, &o.LLMPort)
 	}
 	// The other nodes keep the ports they run on; a node added since gets a free one.
 	o.nodePorts = make([]int, o.TemporalNodes-1)
@@ -111,7 +117,7 @@ func (o *Options) resolvePorts() error {
 		}
 	}
 	b, _ := json.Marshal(ports{Temporal: o.TemporalPort, UI: o.UIPort, Bolt: o.BoltPort, Tool: o.ToolPort, Codec: o.CodecPort,
-		Postgres: o.PostgresPort, Nodes: o.nodePorts})
+		Postgres: o.PostgresPort, LLM: o.LLMPort, Nodes: o.nodePorts})
 	return os.WriteFile(path, b, 0o644)
 }
 
@@ -145,6 +151,8 @@ func (o Options) endpoints() Endpoints {
 		TaskQueue:       o.TaskQueue,
 		ToolWorldURL:    "http://" + net.JoinHostPort(o.IP, strconv.Itoa(o.ToolPort)),
 		CodecURL:        o.codecURL(),
+		LLMURL:          o.llmURL(),
+		LLMModel:        o.llmModel(),
 	}
 }
 
@@ -172,6 +180,9 @@ func (o Options) stages(ep Endpoints) [][]*service {
 	base := []*service{o.temporalNode(ep, 1), o.neo4j(ep), o.toolWorld(ep)}
 	if o.Codec {
 		base = append(base, o.codecServer(ep))
+	}
+	if o.LLM != "" {
+		base = append(base, o.llmServer(ep))
 	}
 	stages = append(stages, base)
 	var nodes []*service
@@ -327,6 +338,12 @@ func (o Options) worker(ep Endpoints, n int) *service {
 				"NAVI_NEO4J_USER="+o.Neo4jUser,
 				"NAVI_NEO4J_PASSWORD="+o.Neo4jPass,
 			)
+			if ep.LLMURL != "" {
+				cmd.Env = append(cmd.Env, "NAVI_LLM_BASE_URL="+ep.LLMURL, "NAVI_LLM_MODEL="+ep.LLMModel)
+				if os.Getenv("NAVI_LLM_TIMEOUT") == "" { // a long prompt on a CPU takes tens of seconds
+					cmd.Env = append(cmd.Env, "NAVI_LLM_TIMEOUT=5m")
+				}
+			}
 			// Large tool outputs and model files stay under the stack's state folder.
 			for v, dir := range map[string]string{"NAVI_OUTPUT_DIR": "outputs", "NAVI_MODEL_DIR": "models"} {
 				if os.Getenv(v) == "" {
@@ -356,6 +373,55 @@ func (o Options) toolWorld(ep Endpoints) *service {
 			return exec.Command(bin, "-addr", net.JoinHostPort(o.IP, strconv.Itoa(o.ToolPort))), nil
 		},
 		healthy: func(ctx context.Context, _ int) error { return httpOK(ctx, ep.ToolWorldURL+"/healthz") },
+	}
+}
+
+// localModel is the model `make llm` installs, and the name the local endpoint serves it by.
+const (
+	localModelFile = ".llm/model.gguf"
+	localModelName = "qwen2.5-coder-1.5b-instruct"
+)
+
+func (o Options) llmURL() string {
+	if o.LLM == "" {
+		return ""
+	}
+	return "http://" + net.JoinHostPort(o.IP, strconv.Itoa(o.LLMPort)) + "/v1"
+}
+
+func (o Options) llmModel() string {
+	if o.LLM == "" {
+		return ""
+	}
+	return localModelName
+}
+
+// llmServer is the local model behind an OpenAI-compatible endpoint (planner/llm/server).
+func (o Options) llmServer(ep Endpoints) *service {
+	script := filepath.Join(o.Root, "planner", "llm", "server", "server.mjs")
+	return &service{
+		name:    "llm",
+		address: ep.LLMURL + " (" + ep.LLMModel + ")",
+		marker:  markers["llm"],
+		ports:   []portUse{{o.LLMPort, "local LLM", "NAVI_LLM_PORT"}},
+		timeout: 2 * time.Minute,
+		command: func() (*exec.Cmd, error) {
+			node, err := exec.LookPath("node")
+			if err != nil {
+				return nil, errors.New("node not found: install Node.js 18+ (Debian: apt-get install nodejs npm); the local LLM runs on it")
+			}
+			model := filepath.Join(o.Root, localModelFile)
+			for _, need := range []string{model, filepath.Join(o.Root, "planner", "llm", "server", "node_modules", "node-llama-cpp")} {
+				if _, err := os.Stat(need); err != nil {
+					return nil, fmt.Errorf("%s is missing: run `make llm` (it installs the model and its runtime)", need)
+				}
+			}
+			return exec.Command(node, script, "--model", model, "--name", localModelName,
+				"--addr", net.JoinHostPort(o.IP, strconv.Itoa(o.LLMPort))), nil
+		},
+		healthy: func(ctx context.Context, _ int) error {
+			return httpOK(ctx, strings.TrimSuffix(ep.LLMURL, "/v1")+"/health")
+		},
 	}
 }
 

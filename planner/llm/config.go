@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ const (
 	EnvAPIKey    = "NAVI_LLM_API_KEY"
 	EnvJSONMode  = "NAVI_LLM_JSON_MODE"
 	EnvMaxTokens = "NAVI_LLM_MAX_TOKENS"
+	EnvTimeout   = "NAVI_LLM_TIMEOUT"
 )
 
 // Defaults New applies to zero Config fields.
@@ -36,21 +38,23 @@ type Config struct {
 	Model string
 	// APIKey is sent as a bearer token; empty sends none (local endpoints often need none).
 	APIKey string
-	// JSONMode says whether to request response_format {"type":"json_object"}. nil (auto, the
-	// default) requests it and, when the endpoint rejects response_format with a 400, retries
-	// that call without it and stops asking for it; true always requests it (a rejection is an
-	// error); false never requests it.
-	JSONMode *bool
+	// Format is the response_format requested: FormatAuto (the default) asks for the
+	// decisions' JSON schema and, each time the endpoint rejects response_format with a 400,
+	// retries that call one level down (JSON object, then none) and stays there; the others
+	// ask for their level only (a rejection is an error).
+	Format Format
 	// Temperature is the sampling temperature; the default 0 keeps decisions reproducible.
 	Temperature float32
 	// MaxTokens caps the completion; 0 means DefaultMaxTokens.
 	MaxTokens int
-	// Timeout bounds one HTTP call to the endpoint; 0 means DefaultTimeout.
+	// Timeout bounds one HTTP call to the endpoint; 0 means DefaultTimeout. A model on a CPU
+	// needs more than a hosted one: tens of seconds for a long prompt.
 	Timeout time.Duration
 }
 
 // ConfigFromEnv reads a Config from NAVI_LLM_BASE_URL, NAVI_LLM_MODEL, NAVI_LLM_API_KEY,
-// NAVI_LLM_JSON_MODE (auto, true or false; empty is auto) and NAVI_LLM_MAX_TOKENS. Unset
+// NAVI_LLM_JSON_MODE (see ParseFormat; empty is auto), NAVI_LLM_MAX_TOKENS and
+// NAVI_LLM_TIMEOUT (a Go duration such as 3m). Unset
 // variables leave their field zero; the error names a variable that cannot be parsed.
 // Whether the result is usable is for Enabled and New to say.
 func ConfigFromEnv() (Config, error) {
@@ -59,11 +63,18 @@ func ConfigFromEnv() (Config, error) {
 		Model:   strings.TrimSpace(os.Getenv(EnvModel)),
 		APIKey:  strings.TrimSpace(os.Getenv(EnvAPIKey)),
 	}
-	mode, err := ParseJSONMode(os.Getenv(EnvJSONMode))
+	format, err := ParseFormat(os.Getenv(EnvJSONMode))
 	if err != nil {
 		return cfg, fmt.Errorf("llm: %s: %w", EnvJSONMode, err)
 	}
-	cfg.JSONMode = mode
+	cfg.Format = format
+	if s := strings.TrimSpace(os.Getenv(EnvTimeout)); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil || d <= 0 {
+			return cfg, fmt.Errorf("llm: %s=%q is not a positive duration such as 3m", EnvTimeout, s)
+		}
+		cfg.Timeout = d
+	}
 	if s := strings.TrimSpace(os.Getenv(EnvMaxTokens)); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n <= 0 {
@@ -74,20 +85,37 @@ func ConfigFromEnv() (Config, error) {
 	return cfg, nil
 }
 
-// ParseJSONMode parses a JSON-mode setting: "" or "auto" gives nil (auto); "true", "1",
-// "on", "yes" give true; "false", "0", "off", "no" give false (case-insensitive).
-func ParseJSONMode(s string) (*bool, error) {
+// Format is the response_format a planner asks the endpoint for, from the most constrained.
+type Format string
+
+// The formats, in the order FormatAuto falls back through them.
+const (
+	// FormatAuto asks for FormatSchema and falls back as the endpoint rejects each level.
+	FormatAuto Format = ""
+	// FormatSchema is response_format json_schema with the decisions' schema (Schema):
+	// servers that decode under it (constrained decoding) cannot return an invalid shape.
+	FormatSchema Format = "json_schema"
+	// FormatObject is response_format json_object: any JSON object.
+	FormatObject Format = "json_object"
+	// FormatNone sends no response_format; the prompt alone asks for JSON.
+	FormatNone Format = "none"
+)
+
+// ParseFormat parses a response-format setting (case-insensitive): "" or "auto" gives
+// FormatAuto; "schema" or "json_schema" FormatSchema; "object", "json_object" or, as before
+// schemas, "true" FormatObject; "none" or "false" FormatNone.
+func ParseFormat(s string) (Format, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "auto":
-		return nil, nil
-	case "true", "1", "on", "yes", "t":
-		v := true
-		return &v, nil
-	case "false", "0", "off", "no", "f":
-		v := false
-		return &v, nil
+		return FormatAuto, nil
+	case "schema", "json_schema":
+		return FormatSchema, nil
+	case "object", "json_object", "true", "1", "on", "yes":
+		return FormatObject, nil
+	case "none", "false", "0", "off", "no":
+		return FormatNone, nil
 	}
-	return nil, fmt.Errorf("%q is not one of auto, true, false", s)
+	return FormatAuto, fmt.Errorf("%q is not one of auto, schema, object, none", s)
 }
 
 // Enabled reports whether an LLM is configured: a base URL and a model are set. Without one,
@@ -122,6 +150,9 @@ func (c Config) validate() error {
 	if c.Model == "" {
 		return fmt.Errorf("llm: model is empty (set %s or Config.Model)", EnvModel)
 	}
+	if !slices.Contains([]Format{FormatAuto, FormatSchema, FormatObject, FormatNone}, c.Format) {
+		return fmt.Errorf("llm: format %q is not one of auto, json_schema, json_object, none (%s or Config.Format)", c.Format, EnvJSONMode)
+	}
 	if c.MaxTokens < 0 {
 		return fmt.Errorf("llm: max tokens %d is negative (%s or Config.MaxTokens)", c.MaxTokens, EnvMaxTokens)
 	}
@@ -136,15 +167,15 @@ func (c Config) validate() error {
 
 // String describes the config without the API key, which shows only as set or unset.
 func (c Config) String() string {
-	mode := "auto"
-	if c.JSONMode != nil {
-		mode = strconv.FormatBool(*c.JSONMode)
+	mode := string(c.Format)
+	if mode == "" {
+		mode = "auto"
 	}
 	key := "unset"
 	if c.APIKey != "" {
 		key = "set"
 	}
-	return fmt.Sprintf("llm.Config{BaseURL: %q, Model: %q, APIKey: %s, JSONMode: %s, Temperature: %g, MaxTokens: %d, Timeout: %s}",
+	return fmt.Sprintf("llm.Config{BaseURL: %q, Model: %q, APIKey: %s, Format: %s, Temperature: %g, MaxTokens: %d, Timeout: %s}",
 		redactURL(c.BaseURL), c.Model, key, mode, c.Temperature, c.MaxTokens, c.Timeout)
 }
 

@@ -11,7 +11,6 @@ import (
 )
 
 func TestConfigFromEnv(t *testing.T) {
-	on, off := true, false
 	tests := []struct {
 		name    string
 		env     map[string]string
@@ -24,25 +23,27 @@ func TestConfigFromEnv(t *testing.T) {
 			name: "everything set",
 			env: map[string]string{
 				"NAVI_LLM_BASE_URL": " http://localhost:11434/v1 ", "NAVI_LLM_MODEL": "qwen2.5",
-				"NAVI_LLM_API_KEY": "k-123", "NAVI_LLM_JSON_MODE": "false", "NAVI_LLM_MAX_TOKENS": "2048",
+				"NAVI_LLM_API_KEY": "k-123", "NAVI_LLM_JSON_MODE": "false", "NAVI_LLM_MAX_TOKENS": "2048", "NAVI_LLM_TIMEOUT": "3m",
 			},
-			want:    llm.Config{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5", APIKey: "k-123", JSONMode: &off, MaxTokens: 2048},
+			want:    llm.Config{BaseURL: "http://localhost:11434/v1", Model: "qwen2.5", APIKey: "k-123", Format: llm.FormatNone, MaxTokens: 2048, Timeout: 3 * time.Minute},
 			enabled: true,
 		},
 		{
 			name:    "json mode on, model missing",
 			env:     map[string]string{"NAVI_LLM_BASE_URL": "https://api.openai.com/v1", "NAVI_LLM_JSON_MODE": "ON"},
-			want:    llm.Config{BaseURL: "https://api.openai.com/v1", JSONMode: &on},
+			want:    llm.Config{BaseURL: "https://api.openai.com/v1", Format: llm.FormatObject},
 			enabled: false,
 		},
 		{name: "json mode auto", env: map[string]string{"NAVI_LLM_JSON_MODE": "auto"}, want: llm.Config{}},
-		{name: "bad json mode", env: map[string]string{"NAVI_LLM_JSON_MODE": "maybe"}, wantErr: `NAVI_LLM_JSON_MODE: "maybe" is not one of auto, true, false`},
+		{name: "json mode schema", env: map[string]string{"NAVI_LLM_JSON_MODE": "Schema"}, want: llm.Config{Format: llm.FormatSchema}},
+		{name: "bad json mode", env: map[string]string{"NAVI_LLM_JSON_MODE": "maybe"}, wantErr: `NAVI_LLM_JSON_MODE: "maybe" is not one of auto, schema, object, none`},
+		{name: "bad timeout", env: map[string]string{"NAVI_LLM_TIMEOUT": "soon"}, wantErr: `NAVI_LLM_TIMEOUT="soon" is not a positive duration`},
 		{name: "bad max tokens", env: map[string]string{"NAVI_LLM_MAX_TOKENS": "lots"}, wantErr: `NAVI_LLM_MAX_TOKENS="lots" is not a positive integer`},
 		{name: "zero max tokens", env: map[string]string{"NAVI_LLM_MAX_TOKENS": "0"}, wantErr: `NAVI_LLM_MAX_TOKENS="0"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{llm.EnvBaseURL, llm.EnvModel, llm.EnvAPIKey, llm.EnvJSONMode, llm.EnvMaxTokens} {
+			for _, k := range []string{llm.EnvBaseURL, llm.EnvModel, llm.EnvAPIKey, llm.EnvJSONMode, llm.EnvMaxTokens, llm.EnvTimeout} {
 				t.Setenv(k, tt.env[k])
 			}
 			cfg, err := llm.ConfigFromEnv()

@@ -14,10 +14,12 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -46,9 +48,9 @@ const rawHead = 200
 type Planner struct {
 	cfg    Config
 	client *openai.Client
-	// noResponseFormat is set once the endpoint has rejected response_format (JSONMode
-	// auto), so that later calls do not pay for the rejected round trip again.
-	noResponseFormat atomic.Bool
+	// downgrades counts the response_format levels the endpoint has rejected (Format auto),
+	// so that later calls do not pay for the rejected round trips again.
+	downgrades atomic.Int32
 }
 
 var _ planner.Planner = (*Planner)(nil)
@@ -85,7 +87,8 @@ func (p *Planner) decide(ctx context.Context, c planner.Context, res planner.Res
 		{Role: openai.ChatMessageRoleSystem, Content: systemPrompt(c)},
 		{Role: openai.ChatMessageRoleUser, Content: userPrompt(c)},
 	}
-	first, err := p.complete(ctx, msgs, &res.Usage)
+	schema := Schema(c)
+	first, err := p.complete(ctx, msgs, schema, &res.Usage)
 	if err != nil {
 		return res, err
 	}
@@ -100,7 +103,7 @@ func (p *Planner) decide(ctx context.Context, c planner.Context, res planner.Res
 		openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: nonEmpty(first.content)},
 		openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: repairMessage(bad1)},
 	)
-	second, err := p.complete(ctx, msgs, &res.Usage)
+	second, err := p.complete(ctx, msgs, schema, &res.Usage)
 	if err != nil {
 		return res, fmt.Errorf("repair call after an invalid answer (%v): %w", bad1, err)
 	}
@@ -110,6 +113,7 @@ func (p *Planner) decide(ctx context.Context, c planner.Context, res planner.Res
 			ErrInvalidOutput, p.Name(), bad1, head(first.content), bad2, head(second.content))
 	}
 	res.Decisions = ds
+	res.Usage.Repaired++
 	res.Repaired = true
 	res.RepairReason = bad1.Error()
 	return res, nil
@@ -122,39 +126,46 @@ type answer struct {
 	refusal string
 }
 
-// complete makes one chat-completion call (two when the endpoint rejects response_format)
-// and adds what it cost to usage.
-func (p *Planner) complete(ctx context.Context, msgs []openai.ChatCompletionMessage, usage *planner.Usage) (answer, error) {
-	jsonMode := p.jsonMode()
-	resp, err := p.client.CreateChatCompletion(ctx, p.request(msgs, jsonMode))
-	if err != nil && jsonMode && p.cfg.JSONMode == nil && rejectsResponseFormat(err) {
-		// Many OpenAI-compatible servers (older vLLM, some proxies) do not know
-		// response_format. The prompt asks for JSON anyway, so go on without it, for good.
-		p.noResponseFormat.Store(true)
-		resp, err = p.client.CreateChatCompletion(ctx, p.request(msgs, false))
+// complete makes one chat-completion call (more when the endpoint rejects response_format
+// and Format is auto) and adds what it cost to usage.
+func (p *Planner) complete(ctx context.Context, msgs []openai.ChatCompletionMessage, schema json.RawMessage, usage *planner.Usage) (answer, error) {
+	for {
+		level := p.format()
+		resp, err := p.client.CreateChatCompletion(ctx, p.request(msgs, level, schema))
+		if err != nil && p.cfg.Format == FormatAuto && level != FormatNone && rejectsResponseFormat(err) {
+			// Many OpenAI-compatible servers (older vLLM, some proxies) know no json_schema, or
+			// no response_format at all. The prompt asks for JSON anyway: go one level down,
+			// for good.
+			p.downgrades.CompareAndSwap(int32(slices.Index(autoLevels, level)), int32(slices.Index(autoLevels, level)+1))
+			continue
+		}
+		if err != nil {
+			return answer{}, p.classify(err)
+		}
+		// A refused call (a response_format probe) returned no usage; count completions only.
+		usage.LLMCalls++
+		usage.PromptTokens += resp.Usage.PromptTokens
+		usage.CompletionTokens += resp.Usage.CompletionTokens
+		if len(resp.Choices) == 0 {
+			return answer{}, fmt.Errorf("llm: %s returned no choices", p.Name())
+		}
+		ch := resp.Choices[0]
+		return answer{content: ch.Message.Content, finish: ch.FinishReason, refusal: ch.Message.Refusal}, nil
 	}
-	if err != nil {
-		return answer{}, p.classify(err)
-	}
-	// A refused call (the response_format probe) returned no usage; count completions only.
-	usage.LLMCalls++
-	usage.PromptTokens += resp.Usage.PromptTokens
-	usage.CompletionTokens += resp.Usage.CompletionTokens
-	if len(resp.Choices) == 0 {
-		return answer{}, fmt.Errorf("llm: %s returned no choices", p.Name())
-	}
-	ch := resp.Choices[0]
-	return answer{content: ch.Message.Content, finish: ch.FinishReason, refusal: ch.Message.Refusal}, nil
 }
 
-func (p *Planner) jsonMode() bool {
-	if p.cfg.JSONMode != nil {
-		return *p.cfg.JSONMode
+// autoLevels are the formats FormatAuto goes through, in order.
+var autoLevels = []Format{FormatSchema, FormatObject, FormatNone}
+
+// format is the response_format of the next call.
+func (p *Planner) format() Format {
+	if p.cfg.Format != FormatAuto {
+		return p.cfg.Format
 	}
-	return !p.noResponseFormat.Load()
+	return autoLevels[min(int(p.downgrades.Load()), len(autoLevels)-1)]
 }
 
-func (p *Planner) request(msgs []openai.ChatCompletionMessage, jsonMode bool) openai.ChatCompletionRequest {
+func (p *Planner) request(msgs []openai.ChatCompletionMessage, format Format, schema json.RawMessage) openai.ChatCompletionRequest {
 	req := openai.ChatCompletionRequest{
 		Model:       p.cfg.Model,
 		Messages:    msgs,
@@ -167,7 +178,16 @@ func (p *Planner) request(msgs []openai.ChatCompletionMessage, jsonMode bool) op
 		// advice for "0" (sashabaranov/go-openai#9).
 		req.Temperature = math.SmallestNonzeroFloat32
 	}
-	if jsonMode {
+	if format == FormatSchema && schema == nil {
+		format = FormatObject
+	}
+	switch format {
+	case FormatSchema:
+		req.ResponseFormat = &openai.ChatCompletionResponseFormat{
+			Type:       openai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: "navi_decisions", Schema: schema},
+		}
+	case FormatObject:
 		req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONObject}
 	}
 	if errors.Is(openai.NewReasoningValidator().Validate(req), openai.ErrReasoningModelMaxTokensDeprecated) {

@@ -62,7 +62,8 @@ func TestDecideValidAnswer(t *testing.T) {
 
 	req := srv.Last(t)
 	assert.Equal(t, testModel, req.Model)
-	assert.Equal(t, "json_object", req.ResponseFormat)
+	assert.Equal(t, "json_schema", req.ResponseFormat)
+	assert.JSONEq(t, string(llm.Schema(testContext())), string(req.Schema))
 	assert.Equal(t, llm.DefaultMaxTokens, req.MaxTokens)
 	assert.Equal(t, testKey, req.APIKey, "the key goes to the endpoint as a bearer token")
 	require.NotNil(t, req.Temperature, "temperature 0 must be sent, not omitted")
@@ -188,7 +189,7 @@ func TestDecideRepair(t *testing.T) {
 			assert.Equal(t, []planner.Decision{retrieve}, res.Decisions)
 			assert.True(t, res.Repaired)
 			assert.Contains(t, res.RepairReason, tt.wantReason)
-			assert.Equal(t, planner.Usage{LLMCalls: 2, PromptTokens: 250, CompletionTokens: 30}, res.Usage)
+			assert.Equal(t, planner.Usage{LLMCalls: 2, PromptTokens: 250, CompletionTokens: 30, Repaired: 1}, res.Usage)
 
 			reqs := srv.Requests()
 			require.Len(t, reqs, 2)
@@ -320,7 +321,7 @@ func TestDecideHTTPErrors(t *testing.T) {
 }
 
 func TestDecideResponseFormatFallback(t *testing.T) {
-	t.Run("auto falls back once and remembers", func(t *testing.T) {
+	t.Run("auto falls back level by level and remembers", func(t *testing.T) {
 		srv := llmtest.New(t, func(llmtest.Request) llmtest.Response { return llmtest.Answer(retrieve) })
 		srv.RejectResponseFormat(true)
 		p := newPlanner(t, srv.URL)
@@ -328,34 +329,33 @@ func TestDecideResponseFormatFallback(t *testing.T) {
 		res, err := p.Decide(context.Background(), testContext())
 		require.NoError(t, err)
 		assert.Equal(t, []planner.Decision{retrieve}, res.Decisions)
-		assert.Equal(t, 1, res.Usage.LLMCalls, "the refused call returned no completion")
+		assert.Equal(t, 1, res.Usage.LLMCalls, "the refused calls returned no completion")
 
 		_, err = p.Decide(context.Background(), testContext())
 		require.NoError(t, err)
 
 		reqs := srv.Requests()
-		require.Len(t, reqs, 3)
-		assert.Equal(t, "json_object", reqs[0].ResponseFormat)
-		assert.Empty(t, reqs[1].ResponseFormat, "retried without response_format")
-		assert.Equal(t, reqs[0].Messages, reqs[1].Messages)
-		assert.Empty(t, reqs[2].ResponseFormat, "later calls do not ask again")
+		require.Len(t, reqs, 4)
+		assert.Equal(t, "json_schema", reqs[0].ResponseFormat)
+		assert.Equal(t, "json_object", reqs[1].ResponseFormat, "retried with a JSON object")
+		assert.Empty(t, reqs[2].ResponseFormat, "retried without response_format")
+		assert.Equal(t, reqs[0].Messages, reqs[2].Messages)
+		assert.Empty(t, reqs[3].ResponseFormat, "later calls do not ask again")
 	})
 
-	t.Run("JSONMode true does not fall back", func(t *testing.T) {
+	t.Run("a set format does not fall back", func(t *testing.T) {
 		srv := llmtest.Script(t, llmtest.Answer(retrieve))
 		srv.RejectResponseFormat(true)
-		on := true
-		_, err := newPlanner(t, srv.URL, func(c *llm.Config) { c.JSONMode = &on }).Decide(context.Background(), testContext())
+		_, err := newPlanner(t, srv.URL, func(c *llm.Config) { c.Format = llm.FormatObject }).Decide(context.Background(), testContext())
 		require.Error(t, err)
 		assert.ErrorIs(t, err, llm.ErrRequestRejected)
 		assert.Contains(t, err.Error(), "response_format")
 		assert.Equal(t, 1, srv.Count())
 	})
 
-	t.Run("JSONMode false never asks", func(t *testing.T) {
+	t.Run("format none never asks", func(t *testing.T) {
 		srv := llmtest.Script(t, llmtest.Answer(retrieve))
-		off := false
-		_, err := newPlanner(t, srv.URL, func(c *llm.Config) { c.JSONMode = &off }).Decide(context.Background(), testContext())
+		_, err := newPlanner(t, srv.URL, func(c *llm.Config) { c.Format = llm.FormatNone }).Decide(context.Background(), testContext())
 		require.NoError(t, err)
 		assert.Empty(t, srv.Last(t).ResponseFormat)
 	})

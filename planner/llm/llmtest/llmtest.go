@@ -38,8 +38,10 @@ type Request struct {
 	// Messages in the order sent: usually system, user, and for a repair call the previous
 	// assistant answer and a second user message.
 	Messages []Message
-	// ResponseFormat is the response_format type ("json_object"), "" when none was sent.
+	// ResponseFormat is the response_format type ("json_schema", "json_object"), "" when none
+	// was sent; Schema is the schema of a json_schema one.
 	ResponseFormat      string
+	Schema              json.RawMessage
 	MaxTokens           int
 	MaxCompletionTokens int
 	// Temperature is nil when the request carried none.
@@ -196,7 +198,10 @@ type wireRequest struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
 	ResponseFormat *struct {
-		Type string `json:"type"`
+		Type       string `json:"type"`
+		JSONSchema *struct {
+			Schema json.RawMessage `json:"schema"`
+		} `json:"json_schema"`
 	} `json:"response_format"`
 	MaxTokens           int      `json:"max_tokens"`
 	MaxCompletionTokens int      `json:"max_completion_tokens"`
@@ -229,6 +234,9 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) {
 	}
 	if wr.ResponseFormat != nil {
 		req.ResponseFormat = wr.ResponseFormat.Type
+		if js := wr.ResponseFormat.JSONSchema; js != nil {
+			req.Schema = js.Schema
+		}
 	}
 	for _, m := range wr.Messages {
 		req.Messages = append(req.Messages, Message{Role: m.Role, Content: content(m.Content)})

@@ -1,0 +1,103 @@
+package llm
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+
+	"github.com/naviagent/navi/planner"
+)
+
+// Bounds the schema puts on an answer's free text, so that a small model cannot spend its
+// token budget on one field: an intent is a line, an answer a short paragraph.
+const (
+	maxDecisions     = 4
+	maxIntentRunes   = 160
+	maxAnswerRunes   = 600
+	maxRecallRunes   = 300
+	maxParamRunes    = 200
+	maxParamsInParam = 12
+)
+
+// Schema is the JSON schema of an answer for context c, sent as response_format json_schema
+// (FormatSchema): {"decisions": [...]} with one to maxDecisions decisions, each one of the
+// four actions with the fields that action needs, in the order a model should write them
+// (the intent first, the action, then its arguments). It follows the run's state, not a
+// vocabulary: call_api may only target a candidate that has not been called or failed yet,
+// so it is left out when no candidate is left, and clarify_intent names a candidate or none.
+// Endpoints that decode under the schema cannot answer outside it; others may ignore it, and
+// ParseDecisions checks every answer either way.
+func Schema(c planner.Context) json.RawMessage {
+	callable := make([]any, 0, len(c.Candidates))
+	named := []any{""}
+	for _, cand := range c.Candidates {
+		named = append(named, cand.API)
+		if !slices.Contains(c.Called, cand.API) && !slices.Contains(c.Failed, cand.API) {
+			callable = append(callable, cand.API)
+		}
+	}
+	str := func(max int) object { return object{{"type", "string"}, {"maxLength", max}} }
+	shape := func(action planner.Action, args ...prop) object {
+		props := object{
+			{"dependency_rank", object{{"type", "integer"}}},
+			{"intent", str(maxIntentRunes)},
+			{"action", object{{"const", string(action)}}},
+		}
+		return object{{"type", "object"}, {"properties", append(props, args...)}}
+	}
+	var shapes []any
+	if len(callable) > 0 {
+		params := object{{"type", "object"}, {"additionalProperties", str(maxParamRunes)}, {"maxProperties", maxParamsInParam}}
+		shapes = append(shapes, shape(planner.CallAPI, prop{"target_api", object{{"enum", callable}}}, prop{"params", params}))
+	}
+	shapes = append(shapes,
+		shape(planner.RetrieveAPI, prop{"recall_description", str(maxRecallRunes)}),
+		shape(planner.DirectAnswer, prop{"answer", str(maxAnswerRunes)}),
+	)
+	clarify := []prop{{"answer", str(maxAnswerRunes)}}
+	if len(named) > 1 {
+		clarify = append([]prop{{"target_api", object{{"enum", named}}}}, clarify...)
+	}
+	shapes = append(shapes, shape(planner.ClarifyIntent, clarify...))
+
+	decisions := object{{"type", "array"}, {"items", object{{"anyOf", shapes}}}, {"minItems", 1}, {"maxItems", maxDecisions}}
+	root := object{{"type", "object"}, {"properties", object{{"decisions", decisions}}}, {"required", []string{"decisions"}}}
+	raw, err := json.Marshal(root)
+	if err != nil { // only strings, numbers, slices and objects: cannot happen
+		return nil // the call asks for a JSON object instead
+	}
+	return raw
+}
+
+// prop is one key of an object, which keeps its keys in order: a decoder that follows the
+// schema writes properties in the schema's order.
+type prop struct {
+	key   string
+	value any
+}
+
+type object []prop
+
+// MarshalJSON writes the properties in order.
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, p := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(p.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(p.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
