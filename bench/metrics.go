@@ -44,13 +44,13 @@ type Metrics struct {
 	// Per-run means of the planner's decisions: all of them, those an inertial step made
 	// without the LLM, those whose LLM answer was repaired or stayed invalid (the graph-first
 	// planner then decided), and those the projection replaced.
-	Decisions float64 `json:"decisions"`
-	LLMSaved  float64 `json:"llm_saved"`
-	Repaired  float64 `json:"repaired"`
-	Invalid   float64 `json:"invalid"`
-	Replaced  float64 `json:"replaced"`
-	ToolCalls        float64 `json:"tool_calls"`
-	Recombinations   float64 `json:"recombinations"`
+	Decisions      float64 `json:"decisions"`
+	LLMSaved       float64 `json:"llm_saved"`
+	Repaired       float64 `json:"repaired"`
+	Invalid        float64 `json:"invalid"`
+	Replaced       float64 `json:"replaced"`
+	ToolCalls      float64 `json:"tool_calls"`
+	Recombinations float64 `json:"recombinations"`
 	// Wall-time percentiles (nearest rank) in milliseconds.
 	WallP50MS float64 `json:"wall_p50_ms"`
 	WallP95MS float64 `json:"wall_p95_ms"`

@@ -27,8 +27,21 @@ const (
 	agentMarkdownFile = "agent.md"
 )
 
+// spread keeps n of qs spread evenly over it, in order (all of them when n is 0 or too many),
+// so that a sample has questions of every kind the set holds.
+func spread(qs []agenteval.Question, n int) []agenteval.Question {
+	if n <= 0 || n >= len(qs) {
+		return qs
+	}
+	out := make([]agenteval.Question, n)
+	for i := range out {
+		out[i] = qs[i*len(qs)/n]
+	}
+	return out
+}
+
 // evalAgentCmd runs `navi eval agent`: the hand-written questions about the tool world, each
-// as a QueryWorkflow on the running stack (graph-first planner, no feedback, so that the
+// as a QueryWorkflow on the running stack (the graph-first planner unless -planner says, no feedback, so that the
 // evaluation teaches the graph nothing), judged by agenteval.Judge. Nobody answers the runs'
 // questions: a question is what the run did, and the run ends at its clarification deadline.
 func evalAgentCmd(args []string, s streams) error {
@@ -36,6 +49,8 @@ func evalAgentCmd(args []string, s streams) error {
 	c.fs.SetOutput(s.err)
 	file := c.fs.String("questions", "", "a JSONL file of questions (agenteval.Question) instead of the hand-written set")
 	search := c.fs.String("search", "alphabeta", "graph search of every run: alphabeta, heuristic or none")
+	plannerName := c.fs.String("planner", workflows.PlannerGraphFirst, `planner of every run: graph-first, llm, or "" for the worker's`)
+	sample := c.fs.Int("n", 0, "run only this many of the questions, spread evenly over the set (0: all)")
 	concurrency := c.fs.Int("concurrency", 2, "questions run at once")
 	deadline := c.fs.Duration("clarify-deadline", 2*time.Second, "how long a run that asks waits before it ends (nobody answers)")
 	timeout := c.fs.Duration("timeout", 20*time.Minute, "how long the whole evaluation may take")
@@ -55,6 +70,7 @@ func evalAgentCmd(args []string, s streams) error {
 	if err != nil {
 		return err
 	}
+	qs = spread(qs, *sample)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, *timeout)
@@ -76,11 +92,11 @@ func evalAgentCmd(args []string, s streams) error {
 		}
 	}
 
-	rep := agenteval.Report{Started: time.Now().UTC().Format(time.RFC3339), Command: "navi eval " + strings.Join(args, " "), Search: *search,
+	rep := agenteval.Report{Started: time.Now().UTC().Format(time.RFC3339), Command: "navi eval " + strings.Join(args, " "), Search: *search, Planner: orWorker(*plannerName),
 		Results: make([]agenteval.Result, len(qs))}
-	a := agentAsker{tc: tc, taskQueue: c.cfg.TaskQueue, prefix: newRunID("navi-eval-agent"), search: *search, deadline: *deadline,
+	a := agentAsker{tc: tc, taskQueue: c.cfg.TaskQueue, prefix: newRunID("navi-eval-agent"), search: *search, planner: *plannerName, deadline: *deadline,
 		writes: toolworldWrites()}
-	fmt.Fprintf(s.err, "navi eval agent: %d questions, graph search %s, runs %s-*\n", len(qs), *search, a.prefix)
+	fmt.Fprintf(s.err, "navi eval agent: %d questions, graph search %s, planner %s, runs %s-*\n", len(qs), *search, orWorker(*plannerName), a.prefix)
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex
@@ -172,6 +188,7 @@ type agentAsker struct {
 	taskQueue string
 	prefix    string
 	search    string
+	planner   string
 	deadline  time.Duration
 	writes    map[string]bool
 }
@@ -181,7 +198,7 @@ type agentAsker struct {
 func (a agentAsker) ask(ctx context.Context, q agenteval.Question) (agenteval.Result, error) {
 	id := a.prefix + "-" + q.ID
 	res := agenteval.Result{Question: q, WorkflowID: id}
-	req := workflows.QueryRequest{Query: q.Text, Planner: "graph-first", Search: a.search, NoFeedback: true, ClarifyDeadline: a.deadline}
+	req := workflows.QueryRequest{Query: q.Text, Planner: a.planner, Search: a.search, NoFeedback: true, ClarifyDeadline: a.deadline}
 	start := time.Now()
 	run, err := a.tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 		ID: id, TaskQueue: a.taskQueue, WorkflowExecutionTimeout: 5 * time.Minute, WorkflowTaskTimeout: contract.WorkflowTaskTimeout,

@@ -84,7 +84,7 @@ func (p *Planner) Decide(ctx context.Context, c planner.Context) (planner.Result
 
 func (p *Planner) decide(ctx context.Context, c planner.Context, res planner.Result) (planner.Result, error) {
 	msgs := []openai.ChatCompletionMessage{
-		{Role: openai.ChatMessageRoleSystem, Content: systemPrompt(c)},
+		{Role: openai.ChatMessageRoleSystem, Content: systemPrompt()},
 		{Role: openai.ChatMessageRoleUser, Content: userPrompt(c)},
 	}
 	schema := Schema(c)

@@ -15,11 +15,17 @@ import (
 // context window: a value longer than maxValueRunes is cut and marked.
 const maxValueRunes = 400
 
+// maxRecalledRunes is how much of an earlier retrieve_api description the prompt repeats.
+const maxRecalledRunes = 120
+
 // instructions is the NaviAgent inference prompt of Appendix E.3.1 with the PDF's line
 // breaks undone. Two adaptations: the answer is a JSON object {"decisions":[...]} rather than
 // a bare array, because JSON-object mode (response_format json_object) only admits objects;
 // and params values are strings, because planner.Decision.Params is map[string]string.
-// The candidates and the subgraph are appended after the last line.
+// The candidates and the subgraph open the user message instead of closing this one, so that
+// the system message is the same for every step of every run: a server that keeps the last
+// prompt's evaluated tokens (llama.cpp, vLLM's prefix cache, OpenAI's prompt caching) then
+// evaluates it once, and a run's candidates once per retrieval.
 const instructions = `You are an intelligent API coordination system. Respond strictly according to the following rules:
 
 # Decision Architecture
@@ -117,19 +123,21 @@ Added constraints:
 9. Use call_api only when:
    - The target_api is not in the list of successfully executed APIs.
 ---------
-# Candidate API Information:
+The Candidate API Information and the state of the request come in the user message.
 `
 
-// systemPrompt is the instructions followed by the candidates and the subgraph tree.
-func systemPrompt(c planner.Context) string {
-	var b strings.Builder
-	b.WriteString(instructions)
-	b.WriteString("## Candidate APIs\n")
+// systemPrompt is the instructions: the same for every context.
+func systemPrompt() string { return instructions }
+
+// writeCandidates writes the candidates and the subgraph tree of the last retrieval, which
+// stay the same from one step of a run to the next until the next retrieval.
+func writeCandidates(b *strings.Builder, c planner.Context) {
+	b.WriteString("# Candidate API Information:\n## Candidate APIs\n")
 	if len(c.Candidates) == 0 {
 		b.WriteString("candidate_apis is empty: no API has been retrieved yet.\n")
 	}
 	for i, cand := range c.Candidates {
-		writeCandidate(&b, i+1, cand)
+		writeCandidate(b, i+1, cand)
 	}
 	b.WriteString("\n## Subgraph (from the last retrieval)\n")
 	if tree := strings.TrimSpace(c.Tree); tree != "" {
@@ -138,7 +146,6 @@ func systemPrompt(c planner.Context) string {
 	} else {
 		b.WriteString("(none)\n")
 	}
-	return b.String()
 }
 
 func writeCandidate(b *strings.Builder, n int, c planner.Candidate) {
@@ -218,12 +225,14 @@ func planStep(s planner.PlanStep) string {
 	return s.API + "(" + strings.Join(parts, ", ") + ")"
 }
 
-// userPrompt carries the per-step state: query, clarifications, recent turns, observation,
-// known values, results, called and failed APIs and the step budget. Maps are written in
+// userPrompt carries the candidates, then the per-step state: query, clarifications, recent
+// turns, observation, known values of the candidates' inputs, results, called and failed APIs
+// and the step budget, from what changes least to what changes most. Maps are written in
 // sorted key order so that the same context always gives the same prompt.
 func userPrompt(c planner.Context) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# User Query:\n%s\n", strings.TrimSpace(c.Query))
+	writeCandidates(&b, c)
+	fmt.Fprintf(&b, "\n# User Query:\n%s\n", strings.TrimSpace(c.Query))
 
 	if len(c.Clarifications) > 0 {
 		b.WriteString("\n# Clarifications (questions asked and the user's answers):\n")
@@ -255,9 +264,9 @@ func userPrompt(c planner.Context) string {
 	}
 	fmt.Fprintf(&b, "\n# Observation:\n%s\n", obs)
 
-	if len(c.Known) > 0 {
+	if known := knownOfCandidates(c); len(known) > 0 {
 		b.WriteString("\n# Known Values:\n")
-		for _, k := range slices.Sorted(maps.Keys(c.Known)) {
+		for _, k := range known {
 			fmt.Fprintf(&b, "- %s = %s\n", k, truncate(oneLine(c.Known[k]), maxValueRunes))
 		}
 	}
@@ -282,7 +291,7 @@ func userPrompt(c planner.Context) string {
 		fmt.Fprintf(&b, "# Targets whose dependency chains completed: %s\n", list(c.Completed))
 	}
 	if len(c.Recalled) > 0 {
-		fmt.Fprintf(&b, "# Earlier retrieve_api descriptions: %s\n", strings.Join(quoteAll(c.Recalled), "; "))
+		fmt.Fprintf(&b, "# Earlier retrieve_api descriptions: %s\n", strings.Join(quoteAll(c.Recalled, maxRecalledRunes), "; "))
 	}
 	if c.MaxSteps > 0 {
 		fmt.Fprintf(&b, "# Step: %d of %d\n", c.Step, c.MaxSteps)
@@ -293,11 +302,11 @@ func userPrompt(c planner.Context) string {
 	return b.String()
 }
 
-// historyAction renders a past decision as compact JSON without the analysis, which is long
-// and already acted upon.
+// historyAction renders a past decision as compact JSON without the analysis and the intent,
+// which are long and already acted upon.
 func historyAction(d planner.Decision) string {
-	d.Analysis = ""
-	d.Intent = truncate(oneLine(d.Intent), 160)
+	d.Analysis, d.Intent = "", ""
+	d.RecallDescription = truncate(oneLine(d.RecallDescription), maxRecalledRunes)
 	d.Answer = truncate(d.Answer, maxValueRunes)
 	raw, err := json.Marshal(d) // map keys come out sorted
 	if err != nil {
@@ -337,10 +346,25 @@ func list(s []string) string {
 	return "[" + strings.Join(s, ", ") + "]"
 }
 
-func quoteAll(s []string) []string {
+// quoteAll quotes each string, cut to n runes.
+func quoteAll(s []string, n int) []string {
 	out := make([]string, len(s))
 	for i, v := range s {
-		out[i] = strconv.Quote(v)
+		out[i] = strconv.Quote(truncate(v, n))
 	}
 	return out
+}
+
+// knownOfCandidates are the keys of the known values the candidates can take, sorted: those
+// of a candidate's inputs ("API.param") and those of no API ("units"). Retrieval binds the
+// request's values to the inputs of every API it read, most of them not candidates.
+func knownOfCandidates(c planner.Context) []string {
+	var keys []string
+	for _, k := range slices.Sorted(maps.Keys(c.Known)) {
+		i := strings.LastIndexByte(k, '.')
+		if i < 0 || slices.ContainsFunc(c.Candidates, func(cand planner.Candidate) bool { return cand.API == k[:i] }) {
+			keys = append(keys, k)
+		}
+	}
+	return keys
 }

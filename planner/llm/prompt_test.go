@@ -68,7 +68,7 @@ func TestPrompt(t *testing.T) {
 	req := srv.Last(t)
 	sys, user := req.System(), req.User()
 
-	t.Run("system message is the appendix prompt then the candidates", func(t *testing.T) {
+	t.Run("system message is the appendix prompt, the same for every context", func(t *testing.T) {
 		for _, want := range []string{
 			"You are an intelligent API coordination system.",
 			"# Decision Logic Flow",
@@ -78,9 +78,15 @@ func TestPrompt(t *testing.T) {
 		} {
 			assert.Contains(t, sys, want)
 		}
-		i := strings.Index(sys, "# Candidate API Information:")
-		require.Positive(t, i)
-		candidates := sys[i:]
+		assert.NotContains(t, sys, "GetWeather", "the candidates are the user message's")
+		_, err := p.Decide(context.Background(), planner.Context{Query: "hi", Step: 1})
+		require.NoError(t, err)
+		assert.Equal(t, sys, srv.Last(t).System())
+	})
+
+	t.Run("user message opens with the candidates", func(t *testing.T) {
+		require.True(t, strings.HasPrefix(user, "# Candidate API Information:\n"))
+		candidates := user[:strings.Index(user, "# User Query:")]
 		for _, want := range []string{
 			"1. GetWeather [status: active, score: 0.812]",
 			"description: Current weather for a city id",
@@ -101,7 +107,7 @@ func TestPrompt(t *testing.T) {
 			"Weather in the city of the Louvre, in Fahrenheit?",
 			"Q: Which units? (asked for GetWeather.units)\n   A: imperial",
 			"# Observation:\nFindCity failed: timeout",
-			"- GetWeather.units = imperial\n- a.first = 1\n- units = imperial\n- z.last = 26\n",
+			"# Known Values:\n- GetWeather.units = imperial\n- units = imperial\n\n",
 			"- Calendar:\n    events = [{\"a\":1,\"b\":2}]\n    today = 2026-05-01\n- Landmark:\n    city = Paris\n    history = ",
 			"…(truncated, 5000 chars)",
 			"# Successfully Executed APIs: [Landmark, Calendar]",
@@ -113,6 +119,7 @@ func TestPrompt(t *testing.T) {
 			assert.Contains(t, user, want)
 		}
 		assert.NotContains(t, user, strings.Repeat("x", 401), "long values are truncated")
+		assert.NotContains(t, user, "a.first", "known values of APIs that are no candidate are left out")
 	})
 
 	t.Run("only the last 3 turns", func(t *testing.T) {
@@ -142,7 +149,7 @@ func TestPrompt(t *testing.T) {
 		_, err := p.Decide(context.Background(), planner.Context{Query: "hi", Step: 1})
 		require.NoError(t, err)
 		last := srv.Last(t)
-		assert.Contains(t, last.System(), "# Candidate API Information:\n## Candidate APIs\ncandidate_apis is empty")
+		assert.Contains(t, last.User(), "# Candidate API Information:\n## Candidate APIs\ncandidate_apis is empty")
 		assert.Contains(t, last.User(), "# failed_apis: []")
 		assert.Contains(t, last.User(), "# Step: 1\n")
 		assert.NotContains(t, last.User(), "Recent History")

@@ -11,10 +11,10 @@ import (
 // Bounds the schema puts on an answer's free text, so that a small model cannot spend its
 // token budget on one field: an intent is a line, an answer a short paragraph.
 const (
-	maxDecisions     = 4
-	maxIntentRunes   = 160
-	maxAnswerRunes   = 600
-	maxRecallRunes   = 300
+	maxDecisions     = 3
+	maxIntentRunes   = 100
+	maxAnswerRunes   = 400
+	maxRecallRunes   = 200
 	maxParamRunes    = 200
 	maxParamsInParam = 12
 )
@@ -22,18 +22,30 @@ const (
 // Schema is the JSON schema of an answer for context c, sent as response_format json_schema
 // (FormatSchema): {"decisions": [...]} with one to maxDecisions decisions, each one of the
 // four actions with the fields that action needs, in the order a model should write them
-// (the intent first, the action, then its arguments). It follows the run's state, not a
-// vocabulary: call_api may only target a candidate that has not been called or failed yet,
-// so it is left out when no candidate is left, and clarify_intent names a candidate or none.
+// (the intent first, the action, then its arguments). It holds the prompt's own rules as the
+// run's state gives them, not a vocabulary:
+//   - call_api targets only a candidate not yet called or failed (Enforcement Constraints 5, 6
+//     and 9); once a target's chain has completed, only one that serves another part of the
+//     request (Context.Parts): the rest is the answer (Rule 3.1d). With no such candidate,
+//     call_api is left out.
+//   - retrieve_api is left out while a callable candidate's plan lacks no input: retrieval is
+//     for parameters that are unavailable (Enforcement Constraint 8).
+//   - clarify_intent names a candidate, or none.
+//
 // Endpoints that decode under the schema cannot answer outside it; others may ignore it, and
 // ParseDecisions checks every answer either way.
 func Schema(c planner.Context) json.RawMessage {
 	callable := make([]any, 0, len(c.Candidates))
 	named := []any{""}
+	ready := false
 	for _, cand := range c.Candidates {
 		named = append(named, cand.API)
-		if !slices.Contains(c.Called, cand.API) && !slices.Contains(c.Failed, cand.API) {
+		switch {
+		case slices.Contains(c.Called, cand.API) || slices.Contains(c.Failed, cand.API):
+		case len(c.Completed) > 0 && !slices.Contains(c.Parts, cand.API):
+		default:
 			callable = append(callable, cand.API)
+			ready = ready || len(cand.Plan.Steps) > 0 && len(cand.Plan.Missing()) == 0
 		}
 	}
 	str := func(max int) object { return object{{"type", "string"}, {"maxLength", max}} }
@@ -50,10 +62,10 @@ func Schema(c planner.Context) json.RawMessage {
 		params := object{{"type", "object"}, {"additionalProperties", str(maxParamRunes)}, {"maxProperties", maxParamsInParam}}
 		shapes = append(shapes, shape(planner.CallAPI, prop{"target_api", object{{"enum", callable}}}, prop{"params", params}))
 	}
-	shapes = append(shapes,
-		shape(planner.RetrieveAPI, prop{"recall_description", str(maxRecallRunes)}),
-		shape(planner.DirectAnswer, prop{"answer", str(maxAnswerRunes)}),
-	)
+	if !ready {
+		shapes = append(shapes, shape(planner.RetrieveAPI, prop{"recall_description", str(maxRecallRunes)}))
+	}
+	shapes = append(shapes, shape(planner.DirectAnswer, prop{"answer", str(maxAnswerRunes)}))
 	clarify := []prop{{"answer", str(maxAnswerRunes)}}
 	if len(named) > 1 {
 		clarify = append([]prop{{"target_api", object{{"enum", named}}}}, clarify...)

@@ -22,6 +22,7 @@ type Report struct {
 	Started string   `json:"started"`
 	Command string   `json:"command"`
 	Search  string   `json:"search"`
+	Planner string   `json:"planner,omitempty"`
 	Results []Result `json:"results"`
 }
 
@@ -87,7 +88,11 @@ func Summarize(results []Result) Summary {
 func WriteMarkdown(w io.Writer, rep Report) error {
 	s := Summarize(rep.Results)
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Hand-written questions through the agent\n\n- Started: %s\n- Command: `%s`\n- Graph search: %s\n\n", rep.Started, rep.Command, rep.Search)
+	fmt.Fprintf(&b, "# Hand-written questions through the agent\n\n- Started: %s\n- Command: `%s`\n- Graph search: %s\n", rep.Started, rep.Command, rep.Search)
+	if rep.Planner != "" {
+		fmt.Fprintf(&b, "- Planner: %s\n", rep.Planner)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "**%d of %d (%.1f%%)** end as their user expects. %d runs asked something; %d of those asked about an API outside the chains their question expects.\n\n",
 		s.All.Pass, s.All.Of, 100*s.All.Share(), s.Asked, s.AskedOutside)
 	b.WriteString("| Expected | Passed | Of | Share | Statuses |\n|---|---:|---:|---:|---|\n")

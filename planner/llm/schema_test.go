@@ -1,0 +1,104 @@
+package llm_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/planner/llm"
+)
+
+// shapes reads a schema's decision shapes: each action and, for call_api and clarify_intent,
+// the APIs it may name.
+func shapes(t *testing.T, raw json.RawMessage) map[string][]string {
+	t.Helper()
+	var s struct {
+		Properties struct {
+			Decisions struct {
+				Items struct {
+					AnyOf []struct {
+						Properties struct {
+							Action    struct{ Const string }
+							TargetAPI *struct{ Enum []string } `json:"target_api"`
+						}
+					} `json:"anyOf"`
+				}
+				MaxItems int `json:"maxItems"`
+			}
+		}
+	}
+	require.NoError(t, json.Unmarshal(raw, &s))
+	out := map[string][]string{}
+	for _, shape := range s.Properties.Decisions.Items.AnyOf {
+		var apis []string
+		if shape.Properties.TargetAPI != nil {
+			apis = shape.Properties.TargetAPI.Enum
+		}
+		out[shape.Properties.Action.Const] = apis
+	}
+	return out
+}
+
+func TestSchema(t *testing.T) {
+	ready := func(api string) planner.Candidate {
+		return planner.Candidate{API: api, Plan: planner.Plan{Target: api, Steps: []planner.PlanStep{{API: api,
+			Bindings: []planner.Binding{{Param: "city", Required: true, Source: planner.SourceGiven, Value: "Rome"}}}}}}
+	}
+	missing := func(api string) planner.Candidate {
+		return planner.Candidate{API: api, Plan: planner.Plan{Target: api, Steps: []planner.PlanStep{{API: api,
+			Bindings: []planner.Binding{{Param: "city", Required: true, Source: planner.SourceMissing}}}}}}
+	}
+	tests := []struct {
+		name string
+		c    planner.Context
+		want map[string][]string
+	}{
+		{name: "no candidates: nothing to call or name",
+			c:    planner.Context{Query: "hi"},
+			want: map[string][]string{"retrieve_api": nil, "direct_answer": nil, "clarify_intent": nil}},
+		{name: "a ready plan: call it, no retrieval",
+			c: planner.Context{Candidates: []planner.Candidate{ready("weather.Current"), missing("stay.Search")}},
+			want: map[string][]string{"call_api": {"weather.Current", "stay.Search"}, "direct_answer": nil,
+				"clarify_intent": {"", "weather.Current", "stay.Search"}}},
+		{name: "every plan lacks an input: retrieval stays",
+			c: planner.Context{Candidates: []planner.Candidate{missing("stay.Search")}},
+			want: map[string][]string{"call_api": {"stay.Search"}, "retrieve_api": nil, "direct_answer": nil,
+				"clarify_intent": {"", "stay.Search"}}},
+		{name: "called and failed APIs are not called again",
+			c: planner.Context{Candidates: []planner.Candidate{ready("a.X"), ready("b.Y"), missing("c.Z")},
+				Called: []string{"a.X"}, Failed: []string{"b.Y"}},
+			want: map[string][]string{"call_api": {"c.Z"}, "retrieve_api": nil, "direct_answer": nil,
+				"clarify_intent": {"", "a.X", "b.Y", "c.Z"}}},
+		{name: "a completed chain leaves only the request's other parts",
+			c: planner.Context{Candidates: []planner.Candidate{ready("a.X"), ready("b.Y"), ready("c.Z")},
+				Called: []string{"a.X"}, Completed: []string{"a.X"}, Parts: []string{"c.Z"}},
+			want: map[string][]string{"call_api": {"c.Z"}, "direct_answer": nil,
+				"clarify_intent": {"", "a.X", "b.Y", "c.Z"}}},
+		{name: "a completed chain and no other part: answer",
+			c: planner.Context{Candidates: []planner.Candidate{ready("a.X"), ready("b.Y")},
+				Called: []string{"a.X"}, Completed: []string{"a.X"}},
+			want: map[string][]string{"retrieve_api": nil, "direct_answer": nil,
+				"clarify_intent": {"", "a.X", "b.Y"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, shapes(t, llm.Schema(tt.c)))
+		})
+	}
+
+	t.Run("fields in the order a model writes them", func(t *testing.T) {
+		raw := string(llm.Schema(planner.Context{Candidates: []planner.Candidate{missing("a.X")}}))
+		call := raw[strings.Index(raw, `"anyOf":[`):] // call_api's shape is the first
+		var last int
+		for _, key := range []string{`"dependency_rank"`, `"intent"`, `"action"`, `"target_api"`, `"params"`} {
+			i := strings.Index(call, key)
+			require.Positive(t, i, key)
+			assert.Greater(t, i, last, "%s comes after the fields before it", key)
+			last = i
+		}
+	})
+}
