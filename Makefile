@@ -200,10 +200,10 @@ LLM ?=
 up: build $(if $(filter postgres,$(PERSISTENCE)),postgres) $(if $(LLM),llm)
 	@bin/navi dev up -state $(STATE) -persistence $(PERSISTENCE) -llm "$(LLM)"
 
-## down: stop everything `make up`, `make test`, `make bench-agent` and `make cluster` started
+## down: stop everything `make up`, `make test`, `make test-llm`, `make bench-agent`, `make bench-llm(-real)` and `make cluster` started
 down:
-	@if [ -x bin/navi ]; then bin/navi dev down -state $(STATE) && bin/navi dev down -state $(TEST_STATE) && \
-	   bin/navi dev down -state $(BENCH_STATE) && bin/navi dev down -state $(CLUSTER_STATE); \
+	@if [ -x bin/navi ]; then for s in $(STATE) $(TEST_STATE) $(BENCH_STATE) $(CLUSTER_STATE) $(LLM_STATE) $(LLM_TEST_STATE) $(LLM_REAL_STATE); do \
+	   bin/navi dev down -state $$s || exit 1; done; \
 	 else echo "bin/navi not built: nothing was started"; fi
 
 ## cluster: the production topology on this machine, from scratch: PostgreSQL, two Temporal

@@ -126,7 +126,7 @@ const elevationQuery = "What is the ground elevation at latitude 25.2048, longit
 func toolScript(api, recall string, params map[string]string, answer string) func(llmtest.Request) llmtest.Response {
 	return func(req llmtest.Request) llmtest.Response {
 		switch {
-		case !strings.Contains(req.System(), api):
+		case !strings.Contains(req.User(), api):
 			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI, RecallDescription: recall})
 		case !strings.Contains(req.User(), "completed"):
 			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.CallAPI, TargetAPI: api, Params: params})

@@ -329,7 +329,7 @@ func TestAgentLLMDecisionArrayOnRealStack(t *testing.T) {
 	point := map[string]string{"latitude": "25.2048", "longitude": "55.2708"}
 	srv := llmtest.New(t, func(req llmtest.Request) llmtest.Response {
 		switch {
-		case !strings.Contains(req.System(), "weather.Current") || !strings.Contains(req.System(), "geo.Elevation"):
+		case !strings.Contains(req.User(), "weather.Current") || !strings.Contains(req.User(), "geo.Elevation"):
 			return llmtest.Answer(planner.Decision{DependencyRank: 1, Action: planner.RetrieveAPI,
 				RecallDescription: "ElevationAPI(description: ground elevation at a point); WeatherAPI(description: current weather at a point)"})
 		case !strings.Contains(req.User(), "completed"):

@@ -339,7 +339,8 @@ func (o Options) worker(ep Endpoints, n int) *service {
 				"NAVI_NEO4J_PASSWORD="+o.Neo4jPass,
 			)
 			if ep.LLMURL != "" {
-				cmd.Env = append(cmd.Env, "NAVI_LLM_BASE_URL="+ep.LLMURL, "NAVI_LLM_MODEL="+ep.LLMModel)
+				cmd.Env = append(cmd.Env, "NAVI_LLM_BASE_URL="+ep.LLMURL, "NAVI_LLM_MODEL="+ep.LLMModel,
+					"NAVI_LLM_CONTEXT_TOKENS="+strconv.Itoa(localModelContext))
 				if os.Getenv("NAVI_LLM_TIMEOUT") == "" { // a long prompt on a CPU takes tens of seconds
 					cmd.Env = append(cmd.Env, "NAVI_LLM_TIMEOUT=5m")
 				}
@@ -380,6 +381,9 @@ func (o Options) toolWorld(ep Endpoints) *service {
 const (
 	localModelFile = ".llm/model.gguf"
 	localModelName = "qwen2.5-coder-1.5b-instruct"
+	// localModelContext is the context the endpoint gives the model, in tokens (the model
+	// knows 32,768; a longer context costs memory and every token costs CPU time).
+	localModelContext = 8192
 )
 
 func (o Options) llmURL() string {
@@ -416,7 +420,7 @@ func (o Options) llmServer(ep Endpoints) *service {
 					return nil, fmt.Errorf("%s is missing: run `make llm` (it installs the model and its runtime)", need)
 				}
 			}
-			return exec.Command(node, script, "--model", model, "--name", localModelName,
+			return exec.Command(node, script, "--model", model, "--name", localModelName, "--context", strconv.Itoa(localModelContext),
 				"--addr", net.JoinHostPort(o.IP, strconv.Itoa(o.LLMPort))), nil
 		},
 		healthy: func(ctx context.Context, _ int) error {

@@ -18,6 +18,7 @@ const (
 	EnvJSONMode  = "NAVI_LLM_JSON_MODE"
 	EnvMaxTokens = "NAVI_LLM_MAX_TOKENS"
 	EnvTimeout   = "NAVI_LLM_TIMEOUT"
+	EnvContext   = "NAVI_LLM_CONTEXT_TOKENS"
 )
 
 // Defaults New applies to zero Config fields.
@@ -47,14 +48,18 @@ type Config struct {
 	Temperature float32
 	// MaxTokens caps the completion; 0 means DefaultMaxTokens.
 	MaxTokens int
+	// ContextTokens is the model's context window in tokens; 0 means unknown (a hosted model's
+	// is large). When set, a prompt that would not leave MaxTokens for the answer lists fewer
+	// candidates, the lowest ranked left out, instead of being refused by the endpoint.
+	ContextTokens int
 	// Timeout bounds one HTTP call to the endpoint; 0 means DefaultTimeout. A model on a CPU
 	// needs more than a hosted one: tens of seconds for a long prompt.
 	Timeout time.Duration
 }
 
 // ConfigFromEnv reads a Config from NAVI_LLM_BASE_URL, NAVI_LLM_MODEL, NAVI_LLM_API_KEY,
-// NAVI_LLM_JSON_MODE (see ParseFormat; empty is auto), NAVI_LLM_MAX_TOKENS and
-// NAVI_LLM_TIMEOUT (a Go duration such as 3m). Unset
+// NAVI_LLM_JSON_MODE (see ParseFormat; empty is auto), NAVI_LLM_MAX_TOKENS,
+// NAVI_LLM_CONTEXT_TOKENS and NAVI_LLM_TIMEOUT (a Go duration such as 3m). Unset
 // variables leave their field zero; the error names a variable that cannot be parsed.
 // Whether the result is usable is for Enabled and New to say.
 func ConfigFromEnv() (Config, error) {
@@ -75,12 +80,17 @@ func ConfigFromEnv() (Config, error) {
 		}
 		cfg.Timeout = d
 	}
-	if s := strings.TrimSpace(os.Getenv(EnvMaxTokens)); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n <= 0 {
-			return cfg, fmt.Errorf("llm: %s=%q is not a positive integer", EnvMaxTokens, s)
+	for _, v := range []struct {
+		env string
+		to  *int
+	}{{EnvMaxTokens, &cfg.MaxTokens}, {EnvContext, &cfg.ContextTokens}} {
+		if s := strings.TrimSpace(os.Getenv(v.env)); s != "" {
+			n, err := strconv.Atoi(s)
+			if err != nil || n <= 0 {
+				return cfg, fmt.Errorf("llm: %s=%q is not a positive integer", v.env, s)
+			}
+			*v.to = n
 		}
-		cfg.MaxTokens = n
 	}
 	return cfg, nil
 }
@@ -156,6 +166,9 @@ func (c Config) validate() error {
 	if c.MaxTokens < 0 {
 		return fmt.Errorf("llm: max tokens %d is negative (%s or Config.MaxTokens)", c.MaxTokens, EnvMaxTokens)
 	}
+	if c.ContextTokens < 0 {
+		return fmt.Errorf("llm: context tokens %d is negative (%s or Config.ContextTokens)", c.ContextTokens, EnvContext)
+	}
 	if c.Temperature < 0 || c.Temperature > 2 {
 		return fmt.Errorf("llm: temperature %g is outside [0, 2] (Config.Temperature)", c.Temperature)
 	}
@@ -175,8 +188,8 @@ func (c Config) String() string {
 	if c.APIKey != "" {
 		key = "set"
 	}
-	return fmt.Sprintf("llm.Config{BaseURL: %q, Model: %q, APIKey: %s, Format: %s, Temperature: %g, MaxTokens: %d, Timeout: %s}",
-		redactURL(c.BaseURL), c.Model, key, mode, c.Temperature, c.MaxTokens, c.Timeout)
+	return fmt.Sprintf("llm.Config{BaseURL: %q, Model: %q, APIKey: %s, Format: %s, Temperature: %g, MaxTokens: %d, ContextTokens: %d, Timeout: %s}",
+		redactURL(c.BaseURL), c.Model, key, mode, c.Temperature, c.MaxTokens, c.ContextTokens, c.Timeout)
 }
 
 // GoString is String, so that %#v cannot print the API key either.

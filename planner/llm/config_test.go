@@ -37,13 +37,15 @@ func TestConfigFromEnv(t *testing.T) {
 		{name: "json mode auto", env: map[string]string{"NAVI_LLM_JSON_MODE": "auto"}, want: llm.Config{}},
 		{name: "json mode schema", env: map[string]string{"NAVI_LLM_JSON_MODE": "Schema"}, want: llm.Config{Format: llm.FormatSchema}},
 		{name: "bad json mode", env: map[string]string{"NAVI_LLM_JSON_MODE": "maybe"}, wantErr: `NAVI_LLM_JSON_MODE: "maybe" is not one of auto, schema, object, none`},
+		{name: "context tokens", env: map[string]string{"NAVI_LLM_CONTEXT_TOKENS": "8192"}, want: llm.Config{ContextTokens: 8192}},
+		{name: "bad context tokens", env: map[string]string{"NAVI_LLM_CONTEXT_TOKENS": "-1"}, wantErr: `NAVI_LLM_CONTEXT_TOKENS="-1" is not a positive integer`},
 		{name: "bad timeout", env: map[string]string{"NAVI_LLM_TIMEOUT": "soon"}, wantErr: `NAVI_LLM_TIMEOUT="soon" is not a positive duration`},
 		{name: "bad max tokens", env: map[string]string{"NAVI_LLM_MAX_TOKENS": "lots"}, wantErr: `NAVI_LLM_MAX_TOKENS="lots" is not a positive integer`},
 		{name: "zero max tokens", env: map[string]string{"NAVI_LLM_MAX_TOKENS": "0"}, wantErr: `NAVI_LLM_MAX_TOKENS="0"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{llm.EnvBaseURL, llm.EnvModel, llm.EnvAPIKey, llm.EnvJSONMode, llm.EnvMaxTokens, llm.EnvTimeout} {
+			for _, k := range []string{llm.EnvBaseURL, llm.EnvModel, llm.EnvAPIKey, llm.EnvJSONMode, llm.EnvMaxTokens, llm.EnvTimeout, llm.EnvContext} {
 				t.Setenv(k, tt.env[k])
 			}
 			cfg, err := llm.ConfigFromEnv()

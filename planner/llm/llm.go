@@ -22,6 +22,7 @@ import (
 	"slices"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"github.com/sashabaranov/go-openai"
 
@@ -83,6 +84,7 @@ func (p *Planner) Decide(ctx context.Context, c planner.Context) (planner.Result
 }
 
 func (p *Planner) decide(ctx context.Context, c planner.Context, res planner.Result) (planner.Result, error) {
+	c = p.fit(c)
 	msgs := []openai.ChatCompletionMessage{
 		{Role: openai.ChatMessageRoleSystem, Content: systemPrompt()},
 		{Role: openai.ChatMessageRoleUser, Content: userPrompt(c)},
@@ -117,6 +119,24 @@ func (p *Planner) decide(ctx context.Context, c planner.Context, res planner.Res
 	res.Repaired = true
 	res.RepairReason = bad1.Error()
 	return res, nil
+}
+
+// runesPerToken is a low estimate of the characters a token of these prompts holds (English
+// prose, names and JSON run 3.5 to 4 with BPE tokenizers), so that an estimate errs long.
+const runesPerToken = 3
+
+// fit leaves out the lowest-ranked candidates (the last) while the prompt, estimated, would
+// not leave MaxTokens of the model's context for the answer; one candidate always stays. The
+// schema then offers only the candidates the prompt shows.
+func (p *Planner) fit(c planner.Context) planner.Context {
+	if p.cfg.ContextTokens == 0 {
+		return c
+	}
+	budget := (p.cfg.ContextTokens - p.cfg.MaxTokens) * runesPerToken
+	for len(c.Candidates) > 1 && utf8.RuneCountInString(systemPrompt())+utf8.RuneCountInString(userPrompt(c)) > budget {
+		c.Candidates = c.Candidates[:len(c.Candidates)-1]
+	}
+	return c
 }
 
 // answer is one completion's text and why it stopped.

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/sashabaranov/go-openai"
 	"github.com/stretchr/testify/assert"
@@ -502,4 +503,30 @@ func assertNoKey(t *testing.T, err error) {
 			queue = append(queue, u.Unwrap()...)
 		}
 	}
+}
+
+// A prompt that would crowd out the answer lists fewer candidates, the lowest ranked left out
+// first, and the schema offers only those it lists.
+func TestDecideFitsTheContext(t *testing.T) {
+	c := testContext()
+	for i := range 40 {
+		c.Candidates = append(c.Candidates, planner.Candidate{API: fmt.Sprintf("api.N%02d", i), Score: 1 - float64(i)/100,
+			Description: strings.Repeat("A tool that does one thing well. ", 10)})
+	}
+	srv := llmtest.New(t, func(llmtest.Request) llmtest.Response { return llmtest.Answer(retrieve) })
+
+	_, err := newPlanner(t, srv.URL).Decide(context.Background(), c)
+	require.NoError(t, err)
+	all := srv.Last(t)
+	assert.Contains(t, all.User(), "api.N39", "no context size: every candidate")
+
+	_, err = newPlanner(t, srv.URL, func(cfg *llm.Config) { cfg.ContextTokens = 4096; cfg.MaxTokens = 512 }).Decide(context.Background(), c)
+	require.NoError(t, err)
+	fit := srv.Last(t)
+	prompt := utf8.RuneCountInString(fit.System()) + utf8.RuneCountInString(fit.User())
+	assert.LessOrEqual(t, prompt, (4096-512)*3, "the prompt, at 3 characters a token, leaves room for the answer")
+	assert.Contains(t, fit.User(), "api.N00", "the best candidates stay")
+	assert.NotContains(t, fit.User(), "api.N39", "the lowest ranked go")
+	assert.Contains(t, string(fit.Schema), `"api.N00"`)
+	assert.NotContains(t, string(fit.Schema), `"api.N39"`, "the schema offers only the candidates shown")
 }

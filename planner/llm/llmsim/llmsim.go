@@ -151,13 +151,13 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request) {
 			user = m.Content
 		}
 	}
-	d := Decide(system, user)
+	d := Decide(user)
 	content := answer(d)
 	switch s.draw() {
 	case ErrMadeUpTool:
 		content = answer(planner.Decision{Action: planner.CallAPI, TargetAPI: "made.Up" + strings.ReplaceAll(d.TargetAPI, ".", ""), Intent: d.Intent})
 	case ErrWrongParam:
-		if in := firstInput(system, d.TargetAPI); d.Action == planner.CallAPI && in != "" {
+		if in := firstInput(user, d.TargetAPI); d.Action == planner.CallAPI && in != "" {
 			d.Params = map[string]string{in: "n/a"}
 		}
 		content = answer(d)
@@ -193,17 +193,17 @@ var (
 	queryBlock    = regexp.MustCompile(`(?s)# User Query:\n(.*?)\n(?:\n#|$)`)
 )
 
-// candidates reads the candidate APIs of a system prompt, in order.
-func candidates(system string) []candidate {
-	locs := candidateLine.FindAllStringSubmatchIndex(system, -1)
+// candidates reads the candidate APIs of a prompt's user message, in order.
+func candidates(user string) []candidate {
+	locs := candidateLine.FindAllStringSubmatchIndex(user, -1)
 	out := make([]candidate, 0, len(locs))
 	for i, l := range locs {
-		end := len(system)
+		end := len(user)
 		if i+1 < len(locs) {
 			end = locs[i+1][0]
 		}
-		block := system[l[1]:end]
-		c := candidate{api: system[l[2]:l[3]], status: system[l[4]:l[5]], missing: "none"}
+		block := user[l[1]:end]
+		c := candidate{api: user[l[2]:l[3]], status: user[l[4]:l[5]], missing: "none"}
 		if m := missingLine.FindStringSubmatch(block); m != nil {
 			c.missing = strings.TrimSpace(m[1])
 		}
@@ -215,10 +215,10 @@ func candidates(system string) []candidate {
 	return out
 }
 
-// Decide is the careful planner's decision for a planner prompt (its system and first user
-// message): retrieve for the query when nothing is retrieved; answer once the best active
+// Decide is the careful planner's decision for a planner prompt's first user message (the
+// candidates and the state): retrieve for the query when nothing is retrieved; answer once the best active
 // candidate has answered; ask for the inputs its plan lacks, once; else call it.
-func Decide(system, user string) planner.Decision {
+func Decide(user string) planner.Decision {
 	query := ""
 	if m := queryBlock.FindStringSubmatch(user); m != nil {
 		query = strings.TrimSpace(m[1])
@@ -228,7 +228,7 @@ func Decide(system, user string) planner.Decision {
 		executed = strings.Split(m[1], ", ")
 	}
 	var best *candidate
-	for _, c := range candidates(system) {
+	for _, c := range candidates(user) {
 		if c.status == "active" || c.status == "unknown" {
 			best = &c
 			break
@@ -245,9 +245,9 @@ func Decide(system, user string) planner.Decision {
 	return planner.Decision{Action: planner.CallAPI, TargetAPI: best.api, Intent: query}
 }
 
-// firstInput is the first input the system prompt lists for the candidate api.
-func firstInput(system, api string) string {
-	for _, c := range candidates(system) {
+// firstInput is the first input the user message lists for the candidate api.
+func firstInput(user, api string) string {
+	for _, c := range candidates(user) {
 		if c.api == api {
 			return c.firstInput
 		}
