@@ -235,11 +235,12 @@ status: bin/navi
 logs: bin/navi
 	@bin/navi dev logs -state $(STATE) -n 40
 
-## run: the stack, the tool world's catalog, the demo queries (navi demo); then where to look
+## run: the stack, the tool world's catalog, the demo queries (navi demo); then where to look.
+## LLM=local plans them with the local model (make llm): minutes a query on a CPU, not seconds
 run: up
 	@set -a; . $(STATE)/stack.env; set +a; \
 	bin/navi tools import $(CATALOG) && \
-	bin/navi demo && \
+	bin/navi demo $(if $(LLM),-timeout 40m) && \
 	echo && echo "Temporal UI: $$NAVI_TEMPORAL_UI (every run is listed there; filter with NaviStatus=\"answered\")" && \
 	echo "Stop the stack with: make down"
 

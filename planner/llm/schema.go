@@ -29,7 +29,8 @@ const (
 //     request (Context.Parts): the rest is the answer (Rule 3.1d). With no such candidate,
 //     call_api is left out.
 //   - retrieve_api is left out while a callable candidate's plan lacks no input: retrieval is
-//     for parameters that are unavailable (Enforcement Constraint 8).
+//     for parameters that are unavailable (Enforcement Constraint 8); and once a target's chain
+//     has completed, which calls for the answer (Rule 3.1d).
 //   - clarify_intent names a candidate, or none.
 //
 // Endpoints that decode under the schema cannot answer outside it; others may ignore it, and
@@ -62,7 +63,7 @@ func Schema(c planner.Context) json.RawMessage {
 		params := object{{"type", "object"}, {"additionalProperties", str(maxParamRunes)}, {"maxProperties", maxParamsInParam}}
 		shapes = append(shapes, shape(planner.CallAPI, prop{"target_api", object{{"enum", callable}}}, prop{"params", params}))
 	}
-	if !ready {
+	if !ready && len(c.Completed) == 0 {
 		shapes = append(shapes, shape(planner.RetrieveAPI, prop{"recall_description", str(maxRecallRunes)}))
 	}
 	shapes = append(shapes, shape(planner.DirectAnswer, prop{"answer", str(maxAnswerRunes)}))

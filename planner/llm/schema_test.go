@@ -74,14 +74,14 @@ func TestSchema(t *testing.T) {
 			want: map[string][]string{"call_api": {"c.Z"}, "retrieve_api": nil, "direct_answer": nil,
 				"clarify_intent": {"", "a.X", "b.Y", "c.Z"}}},
 		{name: "a completed chain leaves only the request's other parts",
-			c: planner.Context{Candidates: []planner.Candidate{ready("a.X"), ready("b.Y"), ready("c.Z")},
+			c: planner.Context{Candidates: []planner.Candidate{ready("a.X"), ready("b.Y"), missing("c.Z")},
 				Called: []string{"a.X"}, Completed: []string{"a.X"}, Parts: []string{"c.Z"}},
 			want: map[string][]string{"call_api": {"c.Z"}, "direct_answer": nil,
 				"clarify_intent": {"", "a.X", "b.Y", "c.Z"}}},
 		{name: "a completed chain and no other part: answer",
 			c: planner.Context{Candidates: []planner.Candidate{ready("a.X"), ready("b.Y")},
 				Called: []string{"a.X"}, Completed: []string{"a.X"}},
-			want: map[string][]string{"retrieve_api": nil, "direct_answer": nil,
+			want: map[string][]string{"direct_answer": nil,
 				"clarify_intent": {"", "a.X", "b.Y"}}},
 	}
 	for _, tt := range tests {
