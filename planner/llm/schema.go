@@ -16,7 +16,6 @@ const (
 	maxAnswerRunes   = 400
 	maxRecallRunes   = 200
 	maxParamRunes    = 200
-	maxParamsInParam = 12
 )
 
 // Schema is the JSON schema of an answer for context c, sent as response_format json_schema
@@ -25,9 +24,12 @@ const (
 // (the intent first, the action, then its arguments). It holds the prompt's own rules as the
 // run's state gives them, not a vocabulary:
 //   - call_api targets only a candidate not yet called or failed (Enforcement Constraints 5, 6
-//     and 9); once a target's chain has completed, only one that serves another part of the
-//     request (Context.Parts): the rest is the answer (Rule 3.1d). With no such candidate,
-//     call_api is left out.
+//     and 9), one shape per candidate. Once a target's chain has completed, only a candidate
+//     that serves another part of the request (Context.Parts) or whose plan goes on from an
+//     API that ran. With no such candidate, call_api is left out.
+//   - a call's params are the inputs its plan lacks ("API.param"), nothing else: the graph
+//     binds the values the request states and the outputs that feed the chain, and a value
+//     the model writes into a bound input would take that binding's place.
 //   - retrieve_api is left out while a callable candidate's plan lacks no input: retrieval is
 //     for parameters that are unavailable (Enforcement Constraint 8); and once a target's chain
 //     has completed, which calls for the answer (Rule 3.1d).
@@ -36,19 +38,6 @@ const (
 // Endpoints that decode under the schema cannot answer outside it; others may ignore it, and
 // ParseDecisions checks every answer either way.
 func Schema(c planner.Context) json.RawMessage {
-	callable := make([]any, 0, len(c.Candidates))
-	named := []any{""}
-	ready := false
-	for _, cand := range c.Candidates {
-		named = append(named, cand.API)
-		switch {
-		case slices.Contains(c.Called, cand.API) || slices.Contains(c.Failed, cand.API):
-		case len(c.Completed) > 0 && !slices.Contains(c.Parts, cand.API):
-		default:
-			callable = append(callable, cand.API)
-			ready = ready || len(cand.Plan.Steps) > 0 && len(cand.Plan.Missing()) == 0
-		}
-	}
 	str := func(max int) object { return object{{"type", "string"}, {"maxLength", max}} }
 	shape := func(action planner.Action, args ...prop) object {
 		props := object{
@@ -59,9 +48,21 @@ func Schema(c planner.Context) json.RawMessage {
 		return object{{"type", "object"}, {"properties", append(props, args...)}}
 	}
 	var shapes []any
-	if len(callable) > 0 {
-		params := object{{"type", "object"}, {"additionalProperties", str(maxParamRunes)}, {"maxProperties", maxParamsInParam}}
-		shapes = append(shapes, shape(planner.CallAPI, prop{"target_api", object{{"enum", callable}}}, prop{"params", params}))
+	named := []any{""}
+	ready := false
+	for _, cand := range c.Candidates {
+		named = append(named, cand.API)
+		if !callable(c, cand) {
+			continue
+		}
+		missing := cand.Plan.Missing()
+		ready = ready || len(cand.Plan.Steps) > 0 && len(missing) == 0
+		params := object{}
+		for _, in := range missing {
+			params = append(params, prop{in, str(maxParamRunes)})
+		}
+		shapes = append(shapes, shape(planner.CallAPI, prop{"target_api", object{{"const", cand.API}}},
+			prop{"params", object{{"type", "object"}, {"properties", params}}}))
 	}
 	if !ready && len(c.Completed) == 0 {
 		shapes = append(shapes, shape(planner.RetrieveAPI, prop{"recall_description", str(maxRecallRunes)}))
@@ -80,6 +81,19 @@ func Schema(c planner.Context) json.RawMessage {
 		return nil // the call asks for a JSON object instead
 	}
 	return raw
+}
+
+// callable reports whether a call_api decision may target cand in context c: not called or
+// failed yet, and once a chain has completed, serving another part of the request or going on
+// from an API that ran.
+func callable(c planner.Context, cand planner.Candidate) bool {
+	switch {
+	case slices.Contains(c.Called, cand.API) || slices.Contains(c.Failed, cand.API):
+		return false
+	case len(c.Completed) == 0 || slices.Contains(c.Parts, cand.API):
+		return true
+	}
+	return slices.ContainsFunc(cand.Plan.APIs(), func(api string) bool { return slices.Contains(c.Called, api) })
 }
 
 // prop is one key of an object, which keeps its keys in order: a decoder that follows the

@@ -2,6 +2,8 @@ package llm_test
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 	"testing"
 
@@ -23,7 +25,10 @@ func shapes(t *testing.T, raw json.RawMessage) map[string][]string {
 					AnyOf []struct {
 						Properties struct {
 							Action    struct{ Const string }
-							TargetAPI *struct{ Enum []string } `json:"target_api"`
+							TargetAPI *struct {
+								Const string
+								Enum  []string
+							} `json:"target_api"`
 						}
 					} `json:"anyOf"`
 				}
@@ -34,11 +39,16 @@ func shapes(t *testing.T, raw json.RawMessage) map[string][]string {
 	require.NoError(t, json.Unmarshal(raw, &s))
 	out := map[string][]string{}
 	for _, shape := range s.Properties.Decisions.Items.AnyOf {
-		var apis []string
-		if shape.Properties.TargetAPI != nil {
-			apis = shape.Properties.TargetAPI.Enum
+		action := shape.Properties.Action.Const
+		if _, ok := out[action]; !ok {
+			out[action] = nil
 		}
-		out[shape.Properties.Action.Const] = apis
+		if api := shape.Properties.TargetAPI; api != nil {
+			if api.Const != "" {
+				out[action] = append(out[action], api.Const) // one call_api shape per candidate
+			}
+			out[action] = append(out[action], api.Enum...)
+		}
 	}
 	return out
 }
@@ -78,6 +88,12 @@ func TestSchema(t *testing.T) {
 				Called: []string{"a.X"}, Completed: []string{"a.X"}, Parts: []string{"c.Z"}},
 			want: map[string][]string{"call_api": {"c.Z"}, "direct_answer": nil,
 				"clarify_intent": {"", "a.X", "b.Y", "c.Z"}}},
+		{name: "a completed chain: the plans that go on from it",
+			c: planner.Context{Candidates: []planner.Candidate{ready("b.Y"), {API: "c.Z", Plan: planner.Plan{Target: "c.Z",
+				Steps: []planner.PlanStep{{API: "a.X"}, {API: "c.Z"}}}}},
+				Called: []string{"a.X"}, Completed: []string{"a.X"}},
+			want: map[string][]string{"call_api": {"c.Z"}, "direct_answer": nil,
+				"clarify_intent": {"", "b.Y", "c.Z"}}},
 		{name: "a completed chain and no other part: answer",
 			c: planner.Context{Candidates: []planner.Candidate{ready("a.X"), ready("b.Y")},
 				Called: []string{"a.X"}, Completed: []string{"a.X"}},
@@ -89,6 +105,29 @@ func TestSchema(t *testing.T) {
 			assert.Equal(t, tt.want, shapes(t, llm.Schema(tt.c)))
 		})
 	}
+
+	t.Run("a call's params are the inputs its plan lacks", func(t *testing.T) {
+		var s struct {
+			Properties struct {
+				Decisions struct {
+					Items struct {
+						AnyOf []struct {
+							Properties struct {
+								Params struct {
+									Properties map[string]any
+								}
+							}
+						} `json:"anyOf"`
+					}
+				}
+			}
+		}
+		require.NoError(t, json.Unmarshal(llm.Schema(planner.Context{Candidates: []planner.Candidate{missing("a.X"), ready("b.Y")}}), &s))
+		shapes := s.Properties.Decisions.Items.AnyOf
+		require.GreaterOrEqual(t, len(shapes), 2)
+		assert.Equal(t, []string{"a.X.city"}, slices.Collect(maps.Keys(shapes[0].Properties.Params.Properties)))
+		assert.Empty(t, shapes[1].Properties.Params.Properties, "a ready plan takes no value from the model")
+	})
 
 	t.Run("fields in the order a model writes them", func(t *testing.T) {
 		raw := string(llm.Schema(planner.Context{Candidates: []planner.Candidate{missing("a.X")}}))
