@@ -333,6 +333,7 @@ bench-llm: build
 LLM_REAL_STATE     ?= .state/bench-llm-real
 LLM_REAL_N         ?= 20
 LLM_REAL_QUESTIONS ?= 20
+LLM_REAL_PLANNERS  ?= graph-first llm
 BENCH_LLM_REAL_ARGS ?= -n $(LLM_REAL_N) -seed 1 -concurrency 1 -batches 1 -variants dynamic+alphabeta -failures=false -learning=false -task-timeout 10m
 bench-llm-real: build llm
 	@bin/navi dev down -state $(LLM_REAL_STATE) >/dev/null; rm -rf $(LLM_REAL_STATE)
@@ -341,7 +342,7 @@ bench-llm-real: build llm
 	bin/navi dev up -state $(LLM_REAL_STATE) -free-ports -llm local || { bin/navi dev logs -state $(LLM_REAL_STATE) -n 30; exit 1; }; \
 	set -a; . $(LLM_REAL_STATE)/stack.env; set +a; \
 	bin/navi tools import $(CATALOG) >/dev/null; \
-	for p in graph-first llm; do \
+	for p in $(LLM_REAL_PLANNERS); do \
 	  bin/navi bench $(BENCH_LLM_REAL_ARGS) -planner $$p -out $$out/$$p; \
 	  bin/navi eval agent -n $(LLM_REAL_QUESTIONS) -concurrency 1 -planner $$p -out $$out/$$p; \
 	done; \

@@ -14,31 +14,42 @@ import (
 	"github.com/naviagent/navi/planner/llm"
 )
 
-// shapes reads a schema's decision shapes: each action and, for call_api and clarify_intent,
-// the APIs it may name.
-func shapes(t *testing.T, raw json.RawMessage) map[string][]string {
+// decisionShapes decodes the decision shapes of a schema.
+func decisionShapes(t *testing.T, raw json.RawMessage) []shape {
 	t.Helper()
 	var s struct {
 		Properties struct {
 			Decisions struct {
 				Items struct {
-					AnyOf []struct {
-						Properties struct {
-							Action    struct{ Const string }
-							TargetAPI *struct {
-								Const string
-								Enum  []string
-							} `json:"target_api"`
-						}
-					} `json:"anyOf"`
+					AnyOf []shape `json:"anyOf"`
 				}
-				MaxItems int `json:"maxItems"`
 			}
 		}
 	}
 	require.NoError(t, json.Unmarshal(raw, &s))
+	return s.Properties.Decisions.Items.AnyOf
+}
+
+// shape is one decision shape: its action, the APIs it may name and its params' inputs.
+type shape struct {
+	Properties struct {
+		Action    struct{ Const string }
+		TargetAPI *struct {
+			Const string
+			Enum  []string
+		} `json:"target_api"`
+		Params struct {
+			Properties map[string]any
+		}
+	}
+}
+
+// shapes reads a schema's decision shapes: each action and, for call_api and clarify_intent,
+// the APIs it may name.
+func shapes(t *testing.T, raw json.RawMessage) map[string][]string {
+	t.Helper()
 	out := map[string][]string{}
-	for _, shape := range s.Properties.Decisions.Items.AnyOf {
+	for _, shape := range decisionShapes(t, raw) {
 		action := shape.Properties.Action.Const
 		if _, ok := out[action]; !ok {
 			out[action] = nil
@@ -107,23 +118,7 @@ func TestSchema(t *testing.T) {
 	}
 
 	t.Run("a call's params are the inputs its plan lacks", func(t *testing.T) {
-		var s struct {
-			Properties struct {
-				Decisions struct {
-					Items struct {
-						AnyOf []struct {
-							Properties struct {
-								Params struct {
-									Properties map[string]any
-								}
-							}
-						} `json:"anyOf"`
-					}
-				}
-			}
-		}
-		require.NoError(t, json.Unmarshal(llm.Schema(planner.Context{Candidates: []planner.Candidate{missing("a.X"), ready("b.Y")}}), &s))
-		shapes := s.Properties.Decisions.Items.AnyOf
+		shapes := decisionShapes(t, llm.Schema(planner.Context{Candidates: []planner.Candidate{missing("a.X"), ready("b.Y")}}))
 		require.GreaterOrEqual(t, len(shapes), 2)
 		assert.Equal(t, []string{"a.X.city"}, slices.Collect(maps.Keys(shapes[0].Properties.Params.Properties)))
 		assert.Empty(t, shapes[1].Properties.Params.Properties, "a ready plan takes no value from the model")
