@@ -25,8 +25,10 @@ const (
 // run's state gives them, not a vocabulary:
 //   - call_api targets only a candidate not yet called or failed (Enforcement Constraints 5, 6
 //     and 9), one shape per candidate. Once a target's chain has completed, only a candidate
-//     that serves another part of the request (Context.Parts) or whose plan goes on from that
-//     target (the target is one of its steps). With no such candidate, call_api is left out.
+//     that serves another part of the request (Context.Parts), or one that retrieval ranks
+//     above that target and whose plan goes on from it (the target is one of its steps): the
+//     chain toward the final step retrieval chose, not past it. With no such candidate,
+//     call_api is left out.
 //   - a call's params are the inputs its plan lacks ("API.param"), nothing else: the graph
 //     binds the values the request states and the outputs that feed the chain, and a value
 //     the model writes into a bound input would take that binding's place.
@@ -85,8 +87,9 @@ func Schema(c planner.Context) json.RawMessage {
 
 // callable reports whether a call_api decision may target cand in context c: not called or
 // failed yet, and once a chain has completed, serving another part of the request or going on
-// from a completed target. (Not from any API that ran: a producer shared by two candidates'
-// plans would make the other one callable too.)
+// from a completed target that retrieval ranks below it. (Not from any API that ran: a
+// producer shared by two candidates' plans would make the other one callable too; nor past
+// the target: a chain that answered is not extended to the next API that could take it.)
 func callable(c planner.Context, cand planner.Candidate) bool {
 	switch {
 	case slices.Contains(c.Called, cand.API) || slices.Contains(c.Failed, cand.API):
@@ -94,7 +97,13 @@ func callable(c planner.Context, cand planner.Candidate) bool {
 	case len(c.Completed) == 0 || slices.Contains(c.Parts, cand.API):
 		return true
 	}
-	return slices.ContainsFunc(cand.Plan.APIs(), func(api string) bool { return slices.Contains(c.Completed, api) })
+	rank := func(api string) int {
+		return slices.IndexFunc(c.Candidates, func(o planner.Candidate) bool { return o.API == api })
+	}
+	return slices.ContainsFunc(cand.Plan.APIs(), func(api string) bool {
+		r := rank(api)
+		return slices.Contains(c.Completed, api) && (r < 0 || rank(cand.API) < r)
+	})
 }
 
 // prop is one key of an object, which keeps its keys in order: a decoder that follows the
