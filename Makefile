@@ -324,6 +324,23 @@ bench-llm: build
 	  curl -sf http://127.0.0.1:$(LLM_SIM_PORT)/admin/stats | tee $(BENCH_OUT)/llm-$$r/llm_sim_stats.json; echo; \
 	done
 
+## test-llm: the real-model test (workflows, -tags llmreal): one query answered through the LLM
+## planner with the local model (make llm), on a test stack of its own that runs the model's
+## endpoint; its history replays. Not in make test: a cold run fetches the 1.1 GB model.
+LLM_TEST_STATE ?= .state/test-llm
+.PHONY: test-llm
+test-llm: build llm
+	@bin/navi dev down -state $(LLM_TEST_STATE) >/dev/null; rm -rf $(LLM_TEST_STATE)
+	@set -e; \
+	export NAVI_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
+	trap 'bin/navi dev down -state $(LLM_TEST_STATE)' EXIT; \
+	bin/navi dev up -state $(LLM_TEST_STATE) -free-ports -env-prefix NAVI_TEST_ -neo4j-heap 768m -task-queue navi-test -llm local || \
+	  { bin/navi dev logs -state $(LLM_TEST_STATE) -n 30; exit 1; }; \
+	set -a; . $(LLM_TEST_STATE)/stack.env; set +a; \
+	export NAVI_TEST_NEO4J_PASSWORD=$(TEST_NEO4J_PASSWORD); \
+	$(GO) test -tags llmreal -run 'TestAgentRealModelOnRealStack' -count=1 -v -timeout 20m ./workflows/ || \
+	  { rc=$$?; bin/navi dev logs -state $(LLM_TEST_STATE) -n 30; exit $$rc; }
+
 ## bench-llm-real: the LLM planner with the real local model (make llm) beside the graph-first planner,
 ## on a stack of its own (LLM_REAL_STATE, free ports, the model's endpoint included): navi bench on
 ## LLM_REAL_N generated tool-world tasks and navi eval agent on LLM_REAL_QUESTIONS of the hand-written
