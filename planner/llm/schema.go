@@ -11,11 +11,11 @@ import (
 // Bounds the schema puts on an answer's free text, so that a small model cannot spend its
 // token budget on one field: an intent is a line, an answer a short paragraph.
 const (
-	maxDecisions     = 3
-	maxIntentRunes   = 100
-	maxAnswerRunes   = 400
-	maxRecallRunes   = 200
-	maxParamRunes    = 200
+	maxDecisions   = 3
+	maxIntentRunes = 100
+	maxAnswerRunes = 400
+	maxRecallRunes = 200
+	maxParamRunes  = 200
 )
 
 // Schema is the JSON schema of an answer for context c, sent as response_format json_schema
