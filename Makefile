@@ -361,7 +361,7 @@ bench-llm-real: build llm
 	bin/navi tools import $(CATALOG) >/dev/null; \
 	for p in $(LLM_REAL_PLANNERS); do \
 	  bin/navi bench $(BENCH_LLM_REAL_ARGS) -planner $$p -out $$out/$$p; \
-	  bin/navi eval agent -n $(LLM_REAL_QUESTIONS) -concurrency 1 -planner $$p -out $$out/$$p; \
+	  bin/navi eval agent -n $(LLM_REAL_QUESTIONS) -concurrency 1 -timeout 90m -planner $$p -out $$out/$$p; \
 	done; \
 	python3 $(LLM_SERVER)/calls.py $(LLM_REAL_STATE)/logs/llm.log | tee $$out/llm_calls.md
 
