@@ -62,8 +62,8 @@ type Metrics struct {
 // Aggregate computes the metrics of a group of outcomes.
 func Aggregate(outs []TaskOutcome) Metrics {
 	m := Metrics{Tasks: len(outs)}
-	var steps, llm, prompt, completion, tools, recomb, node, link float64
-	var usage planner.Usage
+	var steps, tools, recomb, node, link float64
+	var usage planner.Usage // summed over the runs
 	var walls []float64
 	solved := 0
 	for _, o := range outs {
@@ -85,11 +85,7 @@ func Aggregate(outs []TaskOutcome) Metrics {
 			continue
 		}
 		m.Runs++
-		u := o.Result.Usage
-		usage = usage.Add(u)
-		llm += float64(u.LLMCalls)
-		prompt += float64(u.PromptTokens)
-		completion += float64(u.CompletionTokens)
+		usage = usage.Add(o.Result.Usage)
 		tools += float64(o.Result.ToolCalls)
 		recomb += float64(o.Result.Recombinations)
 		walls = append(walls, o.WallMS)
@@ -100,9 +96,9 @@ func Aggregate(outs []TaskOutcome) Metrics {
 	m.NodeF1 = ratio(node, m.Tasks)
 	m.LinkF1 = ratio(link, m.LinkTasks)
 	m.Steps = ratio(steps, m.Succeeded)
-	m.LLMCalls = ratio(llm, m.Runs)
-	m.PromptTokens = ratio(prompt, m.Runs)
-	m.CompletionTokens = ratio(completion, m.Runs)
+	m.LLMCalls = ratio(float64(usage.LLMCalls), m.Runs)
+	m.PromptTokens = ratio(float64(usage.PromptTokens), m.Runs)
+	m.CompletionTokens = ratio(float64(usage.CompletionTokens), m.Runs)
 	m.Tokens = m.PromptTokens + m.CompletionTokens
 	m.Decisions = ratio(float64(usage.Decisions), m.Runs)
 	m.LLMSaved = ratio(float64(usage.LLMSaved), m.Runs)

@@ -402,7 +402,7 @@ func (o Options) llmModel() string {
 
 // llmServer is the local model behind an OpenAI-compatible endpoint (planner/llm/server).
 func (o Options) llmServer(ep Endpoints) *service {
-	script := filepath.Join(o.Root, "planner", "llm", "server", "server.mjs")
+	dir := filepath.Join(o.Root, "planner", "llm", "server")
 	return &service{
 		name:    "llm",
 		address: ep.LLMURL + " (" + ep.LLMModel + ")",
@@ -415,12 +415,12 @@ func (o Options) llmServer(ep Endpoints) *service {
 				return nil, errors.New("node not found: install Node.js 18+ (Debian: apt-get install nodejs npm); the local LLM runs on it")
 			}
 			model := filepath.Join(o.Root, localModelFile)
-			for _, need := range []string{model, filepath.Join(o.Root, "planner", "llm", "server", "node_modules", "node-llama-cpp")} {
+			for _, need := range []string{model, filepath.Join(dir, "node_modules", "node-llama-cpp")} {
 				if _, err := os.Stat(need); err != nil {
 					return nil, fmt.Errorf("%s is missing: run `make llm` (it installs the model and its runtime)", need)
 				}
 			}
-			return exec.Command(node, script, "--model", model, "--name", localModelName, "--context", strconv.Itoa(localModelContext),
+			return exec.Command(node, filepath.Join(dir, "server.mjs"), "--model", model, "--name", localModelName, "--context", strconv.Itoa(localModelContext),
 				"--addr", net.JoinHostPort(o.IP, strconv.Itoa(o.LLMPort))), nil
 		},
 		healthy: func(ctx context.Context, _ int) error {

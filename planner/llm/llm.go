@@ -84,10 +84,10 @@ func (p *Planner) Decide(ctx context.Context, c planner.Context) (planner.Result
 }
 
 func (p *Planner) decide(ctx context.Context, c planner.Context, res planner.Result) (planner.Result, error) {
-	c = p.fit(c)
+	c, user := p.prompt(c)
 	msgs := []openai.ChatCompletionMessage{
 		{Role: openai.ChatMessageRoleSystem, Content: systemPrompt()},
-		{Role: openai.ChatMessageRoleUser, Content: userPrompt(c)},
+		{Role: openai.ChatMessageRoleUser, Content: user},
 	}
 	schema := Schema(c)
 	first, err := p.complete(ctx, msgs, schema, &res.Usage)
@@ -125,18 +125,21 @@ func (p *Planner) decide(ctx context.Context, c planner.Context, res planner.Res
 // prose, names and JSON run 3.5 to 4 with BPE tokenizers), so that an estimate errs long.
 const runesPerToken = 3
 
-// fit leaves out the lowest-ranked candidates (the last) while the prompt, estimated, would
-// not leave MaxTokens of the model's context for the answer; one candidate always stays. The
-// schema then offers only the candidates the prompt shows.
-func (p *Planner) fit(c planner.Context) planner.Context {
+// prompt is the user message for c, and c with the candidates that message lists: the
+// lowest-ranked (the last) are left out while the prompt, estimated, would not leave MaxTokens
+// of the model's context for the answer; one candidate always stays. The schema then offers
+// only the candidates the prompt shows.
+func (p *Planner) prompt(c planner.Context) (planner.Context, string) {
+	user := userPrompt(c)
 	if p.cfg.ContextTokens == 0 {
-		return c
+		return c, user
 	}
-	budget := (p.cfg.ContextTokens - p.cfg.MaxTokens) * runesPerToken
-	for len(c.Candidates) > 1 && utf8.RuneCountInString(systemPrompt())+utf8.RuneCountInString(userPrompt(c)) > budget {
+	budget := (p.cfg.ContextTokens-p.cfg.MaxTokens)*runesPerToken - utf8.RuneCountInString(systemPrompt())
+	for len(c.Candidates) > 1 && utf8.RuneCountInString(user) > budget {
 		c.Candidates = c.Candidates[:len(c.Candidates)-1]
+		user = userPrompt(c)
 	}
-	return c
+	return c, user
 }
 
 // answer is one completion's text and why it stopped.
@@ -156,7 +159,8 @@ func (p *Planner) complete(ctx context.Context, msgs []openai.ChatCompletionMess
 			// Many OpenAI-compatible servers (older vLLM, some proxies) know no json_schema, or
 			// no response_format at all. The prompt asks for JSON anyway: go one level down,
 			// for good.
-			p.downgrades.CompareAndSwap(int32(slices.Index(autoLevels, level)), int32(slices.Index(autoLevels, level)+1))
+			i := int32(slices.Index(autoLevels, level))
+			p.downgrades.CompareAndSwap(i, i+1)
 			continue
 		}
 		if err != nil {
