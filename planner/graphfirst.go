@@ -33,10 +33,11 @@ func (g GraphFirst) Decide(_ context.Context, c Context) (Result, error) {
 // graphFirst is the policy; Project also uses it to pick the best admissible action.
 func (o Options) graphFirst(c Context) Decision {
 	d := Decision{DependencyRank: 1, Intent: c.Query}
-	// A new answer from the user changes what retrieval can bind: recall again with it.
-	lastClarified := len(c.History) > 0 && c.History[len(c.History)-1].Decision.Action == ClarifyIntent &&
-		len(c.Clarifications) > 0
-	if (len(c.Recalled) == 0 || lastClarified) && len(c.Recalled) < o.MaxRetrievals {
+	// A new answer from the user changes what retrieval can bind: recall again with it,
+	// whatever retrievals the planner spent before it asked (the clarification budget bounds
+	// these).
+	lastClarified := answeredLast(c)
+	if len(c.Recalled) == 0 || lastClarified {
 		d.Action, d.RecallDescription = RetrieveAPI, recallText(c)
 		d.Analysis = "no candidate APIs yet for this request"
 		if lastClarified {
@@ -140,6 +141,13 @@ func givenParams(p Plan, target string) map[string]string {
 		}
 	}
 	return out
+}
+
+// answeredLast reports whether the last step asked the user a question, now answered: the
+// answer is not bound until retrieval reads it.
+func answeredLast(c Context) bool {
+	n := len(c.History)
+	return n > 0 && c.History[n-1].Decision.Action == ClarifyIntent && len(c.Clarifications) > 0
 }
 
 // askedFor counts earlier questions that asked for any of the inputs in missing.

@@ -12,6 +12,9 @@ import (
 //     it the model can only guess (projection refuses an answer then) or ask what retrieval
 //     would tell it is missing. The model's first decision then sees the candidates, and may
 //     retrieve again in its own words or with sub-intents;
+//   - the retrieval right after the user answered a question, with the request and the
+//     answers: only retrieval binds the answer to the inputs it was asked for, and a model
+//     that does something else first leaves the answer unread;
 //   - the call of a candidate whose whole chain has run well before (Candidate.Proven at least
 //     Options.InertiaMinRuns), fully bound, before any target completed;
 //   - the answer right after an inertial call completed its chain (so no decision array of the
@@ -44,6 +47,12 @@ func (o Options) Inertial(c Context) (Decision, bool) {
 		return d, true
 	}
 	switch d.Action {
+	case RetrieveAPI:
+		if !answeredLast(c) {
+			return Decision{}, false
+		}
+		d.Analysis = inertiaMark + d.Analysis
+		return d, true
 	case CallAPI:
 		cand, ok := c.Candidate(d.TargetAPI)
 		if !ok || cand.Proven < o.InertiaMinRuns || len(c.Completed) > 0 {

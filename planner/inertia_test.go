@@ -24,6 +24,12 @@ func TestInertial(t *testing.T) {
 	call, _ := Inertial(retrieved(proven))
 	failed := retrieved(proven)
 	failed.Failed = []string{"skycast.Now"}
+	answered := retrieved(unproven)
+	answered.History = []Turn{{Decision: Decision{Action: ClarifyIntent, Answer: "Which city?"}}}
+	answered.Clarifications = []QA{{Question: "Which city?", Answer: "Rome"}}
+	answeredThenRecalled := answered
+	answeredThenRecalled.History = append(answered.History, Turn{Decision: Decision{Action: RetrieveAPI, RecallDescription: "q"}})
+	answeredThenRecalled.Candidates = []Candidate{weatherCandidate("")}
 	tests := []struct {
 		name   string
 		c      Context
@@ -35,6 +41,8 @@ func TestInertial(t *testing.T) {
 		{"the first retrieval", Context{Query: "weather in Rome"}, true, RetrieveAPI},
 		{"a later first retrieval is the model's", Context{Query: "weather in Rome", History: []Turn{{Decision: Decision{Action: ClarifyIntent}}}}, false, ""},
 		{"after a failure the model decides", failed, false, ""},
+		{"the retrieval after an answer", answered, true, RetrieveAPI},
+		{"a retrieval later than that is the model's", answeredThenRecalled, false, ""},
 		{"the answer after an inertial call", after(call), true, DirectAnswer},
 		{"the answer after the model's call is the model's", after(Decision{Action: CallAPI, TargetAPI: "weather.Current"}), false, ""},
 	}

@@ -65,8 +65,11 @@ func Merge(a, b Plan) Plan {
 //
 //   - call_api: the target is a candidate, not pruned, not failed, not already run, no API
 //     of its plan failed, and every required input of the plan is bound (by the decision's
-//     params, the known values or an upstream step);
-//   - retrieve_api: a recall description, and fewer than Options.MaxRetrievals retrievals so far;
+//     params, the known values or an upstream step), and every value the decision states was
+//     seen in the run (the request, the user's answers, the bound values, the results), not
+//     guessed;
+//   - retrieve_api: a recall description, and fewer than Options.MaxRetrievals retrievals so far
+//     or a question just answered (the answer reaches the plan through retrieval);
 //   - clarify_intent: a question, and fewer than Options.MaxClarifications so far;
 //   - direct_answer: an answer, and, before any call, one the graph-first policy would not
 //     replace by a retrieval or a call (an answer before the tools were consulted, or while
@@ -112,6 +115,9 @@ func (o Options) inadmissible(c Context, d Decision) (string, Plan) {
 		if len(cand.Plan.Steps) == 0 {
 			return fmt.Sprintf("graph search found no plan for %s", d.TargetAPI), Plan{}
 		}
+		if k, v, ok := ungrounded(c, d.Params); ok {
+			return fmt.Sprintf("%s's %s %q is in neither the request, the user's answers nor the results: a guess", d.TargetAPI, strings.TrimPrefix(k, d.TargetAPI+"."), v), Plan{}
+		}
 		plan := Bind(cand.Plan, c.Known, d.Params)
 		if m := plan.Missing(); len(m) > 0 {
 			return fmt.Sprintf("%s needs %s, which nothing binds", d.TargetAPI, strings.Join(m, ", ")), Plan{}
@@ -121,7 +127,7 @@ func (o Options) inadmissible(c Context, d Decision) (string, Plan) {
 		if strings.TrimSpace(d.RecallDescription) == "" {
 			return "retrieve_api has no recall_description", Plan{}
 		}
-		if len(c.Recalled) >= o.MaxRetrievals {
+		if !o.MayRetrieve(c) {
 			return fmt.Sprintf("the retrieval budget (%d) is spent", o.MaxRetrievals), Plan{}
 		}
 	case ClarifyIntent:
@@ -149,6 +155,15 @@ func (o Options) inadmissible(c Context, d Decision) (string, Plan) {
 		return fmt.Sprintf("action %q is not one of call_api, direct_answer, retrieve_api, clarify_intent", d.Action), Plan{}
 	}
 	return "", Plan{}
+}
+
+// MayRetrieve reports whether a retrieve_api decision is within the retrieval budget in c.
+func MayRetrieve(c Context) bool { return DefaultOptions.MayRetrieve(c) }
+
+// MayRetrieve is the package's MayRetrieve under o: fewer than MaxRetrievals retrievals so
+// far, or a question just answered, which only a retrieval binds.
+func (o Options) MayRetrieve(c Context) bool {
+	return len(c.Recalled) < o.withDefaults().MaxRetrievals || answeredLast(c)
 }
 
 func candidateNames(c Context) string {

@@ -34,7 +34,10 @@ const (
 //     the model writes into a bound input would take that binding's place.
 //   - retrieve_api is left out while a callable candidate's plan lacks no input: retrieval is
 //     for parameters that are unavailable (Enforcement Constraint 8); and once a target's chain
-//     has completed, which calls for the answer (Rule 3.1d).
+//     has completed, which calls for the answer (Rule 3.1d); and once the retrieval budget is
+//     spent (planner.MayRetrieve), where projection would replace it; and right after the
+//     model's own retrieve_api: its candidates are what the model now decides on, and a small
+//     model otherwise rephrases the same search until the budget is spent.
 //   - clarify_intent names a candidate, or none.
 //
 // Endpoints that decode under the schema cannot answer outside it; others may ignore it, and
@@ -66,7 +69,7 @@ func Schema(c planner.Context) json.RawMessage {
 		shapes = append(shapes, shape(planner.CallAPI, prop{"target_api", object{{"const", cand.API}}},
 			prop{"params", object{{"type", "object"}, {"properties", params}}}))
 	}
-	if !ready && len(c.Completed) == 0 {
+	if !ready && len(c.Completed) == 0 && planner.MayRetrieve(c) && !retrievedLast(c) {
 		shapes = append(shapes, shape(planner.RetrieveAPI, prop{"recall_description", str(maxRecallRunes)}))
 	}
 	shapes = append(shapes, shape(planner.DirectAnswer, prop{"answer", str(maxAnswerRunes)}))
@@ -104,6 +107,13 @@ func callable(c planner.Context, cand planner.Candidate) bool {
 		r := rank(api)
 		return slices.Contains(c.Completed, api) && (r < 0 || rank(cand.API) < r)
 	})
+}
+
+// retrievedLast reports whether the last step was a retrieve_api the model decided (not an
+// inertial one).
+func retrievedLast(c planner.Context) bool {
+	n := len(c.History)
+	return n > 0 && c.History[n-1].Decision.Action == planner.RetrieveAPI && !planner.IsInertial(c.History[n-1].Decision)
 }
 
 // prop is one key of an object, which keeps its keys in order: a decoder that follows the
