@@ -90,7 +90,7 @@ func TestSchema(t *testing.T) {
 			want: map[string][]string{"call_api": {"stay.Search"}, "retrieve_api": nil, "direct_answer": nil,
 				"clarify_intent": {"", "stay.Search"}}},
 		{name: "the retrieval budget spent: no retrieval",
-			c: planner.Context{Candidates: []planner.Candidate{missing("stay.Search")}, Recalled: []string{"a", "b", "c", "d"}},
+			c:    planner.Context{Candidates: []planner.Candidate{missing("stay.Search")}, Recalled: []string{"a", "b", "c", "d"}},
 			want: map[string][]string{"call_api": {"stay.Search"}, "direct_answer": nil, "clarify_intent": {"", "stay.Search"}}},
 		{name: "right after the model's retrieval: no retrieval",
 			c: planner.Context{Candidates: []planner.Candidate{missing("stay.Search")}, Recalled: []string{"a", "b"},

@@ -3,6 +3,7 @@ package hgt
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/naviagent/navi/twnm/hgt/hgtdata"
 )
@@ -50,8 +51,8 @@ func validate(c Config) error {
 		return fmt.Errorf("margin %v must be positive", c.Margin)
 	case c.SupervisionFrac <= 0 || c.SupervisionFrac > 1:
 		return fmt.Errorf("supervision fraction %v must be in (0, 1]", c.SupervisionFrac)
-	case c.Targets != 0 && c.Targets != hgtdata.Behavioural && c.Targets != hgtdata.WithDerived:
-		return fmt.Errorf("targets %v: want hgtdata.Behavioural, hgtdata.WithDerived or 0 (automatic)", c.Targets)
+	case c.Targets != 0 && !slices.Contains(hgtdata.Modes, c.Targets):
+		return fmt.Errorf("targets %v: want hgtdata.Behavioural, hgtdata.WithDerived, hgtdata.Observed or 0 (automatic)", c.Targets)
 	}
 	return nil
 }

@@ -121,7 +121,7 @@ func load(r io.Reader) (*Model, error) {
 		return nil, fmt.Errorf("model %s: config: %w", h.Version, err)
 	}
 	var mode hgtdata.Mode
-	for _, md := range []hgtdata.Mode{hgtdata.Behavioural, hgtdata.WithDerived} {
+	for _, md := range hgtdata.Modes {
 		if md.String() == h.Targets {
 			mode = md
 		}

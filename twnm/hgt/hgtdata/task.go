@@ -133,7 +133,11 @@ type Mode = hgtspec.Mode
 const (
 	Behavioural = hgtspec.Behavioural
 	WithDerived = hgtspec.WithDerived
+	Observed    = hgtspec.Observed
 )
+
+// Modes lists every mode (hgtspec.Modes).
+var Modes = hgtspec.Modes
 
 // AutoDeriveBelow is the number of behavioural edges under which AutoMode adds derived THEN
 // candidates: below it a split leaves too few edges to learn from or to measure on.
@@ -166,7 +170,7 @@ func Targets(g *twnm.Graph, mode Mode) []Target {
 	var ts []Target
 	seen := map[Pair]int{}
 	for i, e := range g.Edges() {
-		if !e.Kind.Behavioural() {
+		if !e.Kind.Behavioural() || mode == Observed && e.Count == 0 {
 			continue
 		}
 		p := Pair{e.Kind, e.From, e.To}

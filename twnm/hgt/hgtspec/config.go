@@ -29,8 +29,9 @@ type Config struct {
 	// epoch and used as that epoch's positives, so that the model learns to score edges it
 	// cannot see, as it must for validation and test edges. Default 0.5.
 	SupervisionFrac float64
-	// Targets chooses the positives: Behavioural (THEN and FEEDS edges) or
-	// WithDerived (plus THEN candidates the catalog structure implies). Zero picks
+	// Targets chooses the positives: Behavioural (THEN and FEEDS edges), WithDerived (plus
+	// THEN candidates the catalog structure implies) or Observed (only the edges executions
+	// showed). Zero picks
 	// AutoMode: derived candidates are added only when the graph has fewer than
 	// AutoDeriveBelow behavioural edges.
 	Targets Mode
@@ -57,7 +58,14 @@ const (
 	// WithDerived adds derived THEN candidates and hides the structure that implies any
 	// THEN pair while the pair is evaluated.
 	WithDerived
+	// Observed predicts only the THEN and FEEDS edges that executions showed (a count above
+	// zero): flows seen passing a value, not the links the catalog's names suggest, which a
+	// model would otherwise learn to copy.
+	Observed
 )
+
+// Modes lists every mode, in the order of their values.
+var Modes = []Mode{Behavioural, WithDerived, Observed}
 
 func (m Mode) String() string {
 	switch m {
@@ -65,6 +73,8 @@ func (m Mode) String() string {
 		return "behavioural"
 	case WithDerived:
 		return "behavioural+derived"
+	case Observed:
+		return "observed"
 	}
 	return fmt.Sprintf("Mode(%d)", m)
 }
