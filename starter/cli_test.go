@@ -106,6 +106,21 @@ func TestTraceLine(t *testing.T) {
 	}
 }
 
+func TestBindingString(t *testing.T) {
+	for _, tc := range []struct {
+		b    planner.Binding
+		want string
+	}{
+		{planner.Binding{Param: "city", Source: planner.SourceGiven, Value: "Rome"}, `city="Rome"`},
+		{planner.Binding{Param: "latitude", Source: planner.SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "lat"}, "latitude←geo.Geocode.lat"},
+		{planner.Binding{Param: "latitude", Source: planner.SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "lat", Predicted: 0.912},
+			"latitude←geo.Geocode.lat via a predicted link, p = 0.91"},
+		{planner.Binding{Param: "city", Source: planner.SourceMissing}, "city=?"},
+	} {
+		assert.Equal(t, tc.want, bindingString(tc.b))
+	}
+}
+
 func TestPlannerLabel(t *testing.T) {
 	for _, tc := range []struct{ planner, requested, want string }{
 		{"graph-first", "", "graph-first (no LLM configured)"},

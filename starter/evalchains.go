@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -18,6 +19,8 @@ import (
 const (
 	chainsJSONFile     = "chains.json"
 	chainsMarkdownFile = "chains.md"
+	maskedJSONFile     = "masked.json"
+	maskedMarkdownFile = "masked.md"
 )
 
 // chainSetKeys are the sets navi eval chains knows, in report order.
@@ -36,6 +39,7 @@ func evalChainsCmd(args []string, s streams) error {
 	seed := c.fs.Uint64("seed", 1, "seed of the generated tool-world tasks")
 	out := c.fs.String("out", "results/eval", `directory of the reports (`+chainsJSONFile+`, `+chainsMarkdownFile+`); "" writes none`)
 	asJSON := c.fs.Bool("json", false, "print the JSON report on stdout instead of the Markdown table")
+	masked := c.fs.String("masked", "", `fractions of the chains to hold out, comma-separated ("0.3,0.5"): the masked setting (gold links missing, restored by each link predictor) instead of the methods' table; writes `+maskedJSONFile+` and `+maskedMarkdownFile)
 	pos, err := c.parse(args, 1, 1, "one subcommand: chains")
 	if err != nil {
 		return err
@@ -78,6 +82,9 @@ func evalChainsCmd(args []string, s streams) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if *masked != "" {
+		return evalMasked(ctx, loaded, *masked, *seed, *out, *asJSON, s)
+	}
 	rep, err := chaineval.Run(ctx, loaded, chaineval.Methods(), s.err)
 	if err != nil {
 		return fmt.Errorf("navi eval chains: %w", err)
@@ -89,6 +96,38 @@ func evalChainsCmd(args []string, s streams) error {
 		fmt.Fprintf(s.err, "wrote %s and %s\n", filepath.Join(*out, chainsJSONFile), filepath.Join(*out, chainsMarkdownFile))
 	}
 	if *asJSON {
+		return rep.WriteJSON(s.out)
+	}
+	return rep.WriteMarkdown(s.out)
+}
+
+// evalMasked runs the masked setting of `navi eval chains -masked` on the loaded sets.
+func evalMasked(ctx context.Context, sets []chaineval.Set, rhos string, seed uint64, out string, asJSON bool, s streams) error {
+	var ratios []float64
+	for _, r := range splitList(rhos) {
+		v, err := strconv.ParseFloat(r, 64)
+		if err != nil || !(v > 0 && v < 1) {
+			return fmt.Errorf("%w: -masked %q: each ratio must be a number in (0, 1)", errUsage, r)
+		}
+		ratios = append(ratios, v)
+	}
+	rep := chaineval.MaskedReport{Seed: seed}
+	for _, set := range sets {
+		for _, rho := range ratios {
+			res, err := chaineval.Masked(ctx, set, rho, seed, s.err)
+			if err != nil {
+				return fmt.Errorf("navi eval chains: %w", err)
+			}
+			rep.Results = append(rep.Results, res...)
+		}
+	}
+	if out != "" {
+		if err := writeReports(out, maskedJSONFile, rep.WriteJSON, maskedMarkdownFile, rep.WriteMarkdown); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.err, "wrote %s and %s\n", filepath.Join(out, maskedJSONFile), filepath.Join(out, maskedMarkdownFile))
+	}
+	if asJSON {
 		return rep.WriteJSON(s.out)
 	}
 	return rep.WriteMarkdown(s.out)

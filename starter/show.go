@@ -259,6 +259,9 @@ func bindingString(b planner.Binding) string {
 	case planner.SourceGiven:
 		return fmt.Sprintf("%s=%q", b.Param, b.Value)
 	case planner.SourceUpstream:
+		if b.Predicted > 0 {
+			return fmt.Sprintf("%s←%s.%s via a predicted link, p = %.2f", b.Param, b.FromAPI, b.FromOutput, b.Predicted)
+		}
 		return fmt.Sprintf("%s←%s.%s", b.Param, b.FromAPI, b.FromOutput)
 	case planner.SourceMissing:
 		return b.Param + "=?"

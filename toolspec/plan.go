@@ -32,6 +32,23 @@ type Binding struct {
 	Value      string       `json:"value,omitempty"`
 	FromAPI    string       `json:"from_api,omitempty"`
 	FromOutput string       `json:"from_output,omitempty"` // the producer's own name for the output
+	// Predicted is the link predictor's probability where the upstream binding rests on a
+	// predicted link alone: a FEEDS edge that neither the catalog's names nor any call showed.
+	Predicted float64 `json:"predicted,omitempty"`
+}
+
+// PredictedLinks describes the plan's bindings that rest on a predicted link alone, in step
+// order: "geo.Geocode → weather.Current, p = 0.91".
+func (p Plan) PredictedLinks() []string {
+	var out []string
+	for _, s := range p.Steps {
+		for _, b := range s.Bindings {
+			if b.Source == SupplyUpstream && b.Predicted > 0 {
+				out = append(out, fmt.Sprintf("%s → %s, p = %.2f", b.FromAPI, s.API, b.Predicted))
+			}
+		}
+	}
+	return out
 }
 
 // Missing lists the required inputs no one binds, as "API.param", in step order.

@@ -199,6 +199,9 @@ func APIText(a API) string {
 	return strings.Join(embed.Tokenize(a.Name), " ") + ". " + a.Description
 }
 
+// ParamText is the text Build embeds parameter p of API a from (paramText).
+func ParamText(a API, p Param) string { return paramText(concept(p, resourceNoun(a)), p) }
+
 // paramText is what a parameter's embedding is computed from: its concept ws (its name in
 // words, after its API's resource noun when the name is generic) and its description. The
 // type takes part in clustering as a compatibility check instead (typesCompatible): as text,

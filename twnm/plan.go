@@ -153,12 +153,26 @@ func (s *Subgraph) Plan(g *Graph, known map[string]string) (Plan, error) {
 			}
 			if in.Source == SupplyUpstream {
 				b.FromAPI, b.FromOutput = g.Node(in.Producer).Name, catalogParamName(g, in.Producer, in.Output, false)
+				b.Predicted = predictedOnly(g, in.Output, in.Param)
 			}
 			st.Bindings = append(st.Bindings, b)
 		}
 		p.Steps[i] = st
 	}
 	return p, nil
+}
+
+// predictedOnly is the predicted probability of the FEEDS edge from output to param where the
+// link predictor alone found it (no catalog confidence, no observed call), else 0.
+func predictedOnly(g *Graph, output, param NodeID) float64 {
+	if output == param {
+		return 0
+	}
+	e, ok := g.Edge(Feeds, output, param)
+	if !ok || !e.HasPrediction || e.Confidence > 0 || e.Count > 0 {
+		return 0
+	}
+	return e.Predicted
 }
 
 // resolved is a plan read on a graph: each step's API node and its inputs as supplies.

@@ -69,6 +69,39 @@ func TestSubgraphTreeAlias(t *testing.T) {
 	assert.Equal(t, [2]string{"HotelSearch", "id"}, [2]string{p.Steps[1].Bindings[0].FromAPI, p.Steps[1].Bindings[0].FromOutput})
 }
 
+// A binding that rests on a predicted link alone says so, with the link's probability; one the
+// history or the catalog shows does not.
+func TestSubgraphPlanPredictedLink(t *testing.T) {
+	tests := []struct {
+		name string
+		edge func(e *Edge)
+		want float64
+	}{
+		{"predicted only", func(e *Edge) { e.Predicted, e.HasPrediction = 0.91, true }, 0.91},
+		{"predicted and observed", func(e *Edge) { e.Predicted, e.HasPrediction, e.Count, e.Success = 0.91, true, 2, 2 }, 0},
+		{"predicted and in the catalog", func(e *Edge) { e.Predicted, e.HasPrediction, e.Confidence = 0.91, true, 0.8 }, 0},
+		{"observed only", func(e *Edge) { e.Weight, e.Count, e.Success = 0.5, 1, 1 }, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := graphOf(t, tool("HotelSearch", "city", "id"), tool("HotelDetails", "hotel_id", "hotel_name"))
+			tt.edge(g.AddEdge(Feeds, paramID(t, g, "id"), paramID(t, g, "hotel_id")))
+			sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{
+				Target: apiID(t, g, "HotelDetails"), Known: map[string]string{"city": "Rome"}})
+			require.NoError(t, err)
+			p, err := sg.Plan(g, map[string]string{"city": "Rome"})
+			require.NoError(t, err)
+			require.Len(t, p.Steps, 2)
+			assert.Equal(t, tt.want, p.Steps[1].Bindings[0].Predicted)
+			if tt.want > 0 {
+				assert.Equal(t, []string{"HotelSearch → HotelDetails, p = 0.91"}, p.PredictedLinks())
+			} else {
+				assert.Empty(t, p.PredictedLinks())
+			}
+		})
+	}
+}
+
 func TestSubgraphPlan(t *testing.T) {
 	g := graphOf(t, append(travelAPIs(), tool("Trip", "hotel_name temperature", "plan"))...)
 	known := map[string]string{"address": "Paris", "city": "Paris"}

@@ -510,6 +510,9 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 		if m := planner.Bind(c.Plan, r.pc.Known, nil).Missing(); len(m) > 0 {
 			status = "missing " + strings.Join(m, ", ")
 		}
+		if links := c.Plan.PredictedLinks(); len(links) > 0 {
+			status += "; via a predicted link: " + strings.Join(links, "; ")
+		}
 		parts = append(parts, fmt.Sprintf("%s (%.2f; plan %s; %s)", c.API, c.Score, strings.Join(c.Plan.APIs(), " → "), status))
 	}
 	var irrelevant []string

@@ -24,8 +24,8 @@ type Progress struct {
 	Elapsed       time.Duration
 }
 
-// minTargets is the fewest predicted edges Train accepts: fewer leave nothing to measure.
-const minTargets = 5
+// MinTargets is the fewest predicted edges Train accepts: fewer leave nothing to measure.
+const MinTargets = 5
 
 // clipNorm bounds the gradient's L2 norm per step; the margin loss's hinge can give large
 // steps early on.
@@ -108,9 +108,9 @@ func newTrainer(g *twnm.Graph, cfg Config, valFrac, testFrac float64) (*trainer,
 		tr.mode = hgtdata.AutoMode(g)
 	}
 	tr.targets = hgtdata.Targets(g, tr.mode)
-	if len(tr.targets) < minTargets {
+	if len(tr.targets) < MinTargets {
 		return nil, fmt.Errorf("the graph has %d edges to predict (%d THEN and FEEDS edges, mode %s): need at least %d",
-			len(tr.targets), hgtdata.CountBehavioural(g), tr.mode, minTargets)
+			len(tr.targets), hgtdata.CountBehavioural(g), tr.mode, MinTargets)
 	}
 	var err error
 	if tr.split, err = hgtdata.SplitTargets(tr.targets, valFrac, testFrac, newRand(cfg.Seed, streamSplit)); err != nil {
