@@ -73,11 +73,11 @@ type apiParam [2]string
 
 // maskedSplit is the masked setting of one set at one ratio.
 type maskedSplit struct {
-	g0       *twnm.Graph         // the catalog's graph, as Navi builds it
-	unlinked map[apiParam]bool   // the gold flows' consumer inputs
-	test     []Chain             // held-out chains
-	train    []Chain             // kept chains, their masked transitions left out
-	masked   map[Flow]bool       // the held-out chains' flows
+	g0       *twnm.Graph          // the catalog's graph, as Navi builds it
+	unlinked map[apiParam]bool    // the gold flows' consumer inputs
+	test     []Chain              // held-out chains
+	train    []Chain              // kept chains, their masked transitions left out
+	masked   map[Flow]bool        // the held-out chains' flows
 	texts    map[string][]float64 // sentence embeddings of parameter texts
 }
 
