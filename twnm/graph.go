@@ -133,12 +133,14 @@ type Edge struct {
 const StructuralWeight = 1.0
 
 // Strength is the weight graph search uses: the predicted probability where the link predictor
-// gave one, else the confidence of a FEEDS edge found in the catalog that no call has used yet,
-// else the statistical weight of a behavioural edge, else StructuralWeight.
+// gave one, times the edge's Reliability (a predicted link that runs disprove loses weight,
+// as an observed one does), else the confidence of a FEEDS edge found in the catalog that no
+// call has used yet, else the statistical weight of a behavioural edge, else
+// StructuralWeight.
 func (e *Edge) Strength() float64 {
 	switch {
 	case e.HasPrediction:
-		return e.Predicted
+		return e.Predicted * e.Reliability()
 	case e.Confidence > 0 && e.Count == 0:
 		return e.Confidence
 	case e.Kind.Behavioural():

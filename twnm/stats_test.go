@@ -255,3 +255,23 @@ func TestChainRuns(t *testing.T) {
 	assert.Equal(t, 4, g.ChainRuns(plan, 0.7))
 	assert.Equal(t, 0, g.ChainRuns(Plan{Target: "Nope"}, 0.8))
 }
+
+// A predicted link's strength is its probability until runs use it; the runs it fails lower it
+// as they lower an observed link's reliability: (N_succ + 3) / (N + 3).
+func TestPredictedStrength(t *testing.T) {
+	tests := []struct {
+		name           string
+		count, success int64
+		want           float64
+	}{
+		{"never used", 0, 0, 0.9},
+		{"used well", 2, 2, 0.9},
+		{"disproved twice in three uses", 3, 1, 0.9 * 4.0 / 6.0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &Edge{Kind: Feeds, Predicted: 0.9, HasPrediction: true, Count: tt.count, Success: tt.success}
+			assert.InDelta(t, tt.want, e.Strength(), 1e-12)
+		})
+	}
+}

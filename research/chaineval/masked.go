@@ -81,25 +81,20 @@ type maskedSplit struct {
 	texts    map[string][]float64 // sentence embeddings of parameter texts
 }
 
-// Masked runs the masked setting on set at ratio rho (seeded) with every predictor.
-func Masked(ctx context.Context, set Set, rho float64, seed uint64, progress io.Writer) ([]MaskedResult, error) {
+// Masked runs the masked setting on set at ratio rho (seeded) with every predictor. The HGT
+// trains on the kept chains of set and on every chain of others (other dev sets, each over
+// its own catalog): the model is inductive (it reads node features, not node identities), and
+// one set's few distinct flows are too few to learn from.
+func Masked(ctx context.Context, set Set, others []Set, rho float64, seed uint64, progress io.Writer) ([]MaskedResult, error) {
 	if !(rho > 0 && rho < 1) {
 		return nil, fmt.Errorf("masked %s: ratio %v must be in (0, 1)", set.Name, rho)
 	}
-	emb, err := embed.Standard()
+	sp, err := prepare(ctx, set, rho, seed)
 	if err != nil {
-		return nil, fmt.Errorf("masked %s: %w", set.Name, err)
+		return nil, err
 	}
-	g0, err := twnm.Build(ctx, set.Catalog, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: emb})
-	if err != nil {
-		return nil, fmt.Errorf("masked %s: %w", set.Name, err)
-	}
-	sp := split(g0, set.Chains, rho, seed)
 	if len(sp.test) == 0 {
 		return nil, fmt.Errorf("masked %s: no chain of two APIs or more has a flow into a linkable input", set.Name)
-	}
-	if sp.texts, err = paramEmbeddings(ctx, set.Catalog, emb); err != nil {
-		return nil, fmt.Errorf("masked %s: %w", set.Name, err)
 	}
 	relevance := bm25Relevance(set.Catalog)
 	var out []MaskedResult
@@ -118,7 +113,7 @@ func Masked(ctx context.Context, set Set, rho float64, seed uint64, progress io.
 		case PredictCosine:
 			res.Predicted = sp.cosineLinks(g, iso)
 		case PredictHGT:
-			if res.Predicted, res.Note, err = sp.hgtLinks(ctx, g, iso); err != nil {
+			if res.Predicted, res.Note, err = sp.hgtLinks(ctx, g, iso, others); err != nil {
 				return out, fmt.Errorf("masked %s, ρ = %v: %w", set.Name, rho, err)
 			}
 		}
@@ -134,6 +129,24 @@ func Masked(ctx context.Context, set Set, rho float64, seed uint64, progress io.
 		out = append(out, res)
 	}
 	return out, nil
+}
+
+// prepare builds set's catalog graph as Navi builds it and splits its chains at rho (0 keeps
+// them all).
+func prepare(ctx context.Context, set Set, rho float64, seed uint64) (maskedSplit, error) {
+	emb, err := embed.Standard()
+	if err != nil {
+		return maskedSplit{}, fmt.Errorf("masked %s: %w", set.Name, err)
+	}
+	g0, err := twnm.Build(ctx, set.Catalog, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: emb})
+	if err != nil {
+		return maskedSplit{}, fmt.Errorf("masked %s: %w", set.Name, err)
+	}
+	sp := split(g0, set.Chains, rho, seed)
+	if sp.texts, err = paramEmbeddings(ctx, set.Catalog, emb); err != nil {
+		return maskedSplit{}, fmt.Errorf("masked %s: %w", set.Name, err)
+	}
+	return sp, nil
 }
 
 // split holds out a fraction rho of the chains of two APIs or more that have a flow into a
@@ -155,7 +168,10 @@ func split(g0 *twnm.Graph, chains []Chain, rho float64, seed uint64) maskedSplit
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x6d61736b)) // "mask"
 	perm := rng.Perm(len(eligible))
-	nTest := max(1, int(math.Round(rho*float64(len(eligible)))))
+	nTest := int(math.Round(rho * float64(len(eligible))))
+	if rho > 0 {
+		nTest = max(1, nTest)
+	}
 	held := map[int]bool{}
 	for _, k := range perm[:min(nTest, len(perm))] {
 		held[eligible[k]] = true
@@ -394,16 +410,81 @@ func keepBest(g *twnm.Graph, cands []scored, to twnm.NodeID) int {
 	return n
 }
 
-// hgtLinks trains the HGT on the graph's observed edges (the kept chains' flows and calls,
-// hgtdata.Observed), its node features the sentence embeddings of the APIs' and parameters'
-// texts, and links each unlinked input to the output nodes it predicts at its validation
-// threshold or above, the best predictedPerInput.
-func (sp maskedSplit) hgtLinks(ctx context.Context, g *twnm.Graph, iso map[apiParam]twnm.NodeID) (int, string, error) {
-	// One embedding space for every node: the APIs' are the sentence encoder's already.
+// hgtLinks trains the HGT on observed edges (hgtdata.Observed): those of g (the kept chains'
+// flows and calls) and those of every chain of others, in one graph of disjoint parts, its
+// node features the sentence embeddings of the APIs' and parameters' texts. It links each
+// unlinked input of g to the output nodes the model predicts at its validation threshold or
+// above, the best predictedPerInput.
+func (sp maskedSplit) hgtLinks(ctx context.Context, g *twnm.Graph, iso map[apiParam]twnm.NodeID, others []Set) (int, string, error) {
+	sp.embedParams(g)
+	parts := []*twnm.Graph{g}
+	for _, o := range others {
+		osp, err := prepare(ctx, o, 0, 0)
+		if err != nil {
+			return 0, "", err
+		}
+		og, _, err := osp.graph()
+		if err != nil {
+			return 0, "", fmt.Errorf("%s: %w", o.Name, err)
+		}
+		osp.embedParams(og)
+		parts = append(parts, og)
+	}
+	train, err := disjointUnion(parts)
+	if err != nil {
+		return 0, "", err
+	}
+	cfg := hgt.DefaultConfig()
+	cfg.Targets = hgtdata.Observed
+	if n := len(hgtdata.Targets(train, cfg.Targets)); n < hgt.MinTargets {
+		return 0, fmt.Sprintf("not trained: the chains showed %d edges, fewer than the %d training needs", n, hgt.MinTargets), nil
+	}
+	model, met, err := hgt.Train(ctx, train, cfg, nil)
+	if err != nil {
+		return 0, "", err
+	}
+	outs := outputNodes(g)
+	var pairs [][2]twnm.NodeID
+	for in, to := range sortedIso(iso) {
+		consumer, _ := g.APIByName(in[0])
+		for from, producers := range outs {
+			if producedByOthers(producers, consumer) {
+				if _, linked := g.Edge(twnm.Feeds, from, to); !linked && from != to {
+					pairs = append(pairs, [2]twnm.NodeID{from, to})
+				}
+			}
+		}
+	}
+	probs, err := model.Probabilities(ctx, g, twnm.Feeds, pairs)
+	if err != nil {
+		return 0, "", err
+	}
+
+	cands := map[twnm.NodeID][]scored{}
+	for i, p := range pairs {
+		if probs[i] >= met.Threshold {
+			cands[p[1]] = append(cands[p[1]], scored{p[0], probs[i]})
+		}
+	}
+	n := 0
+	for _, to := range sortedIso(iso) {
+		n += keepBest(g, cands[to], to)
+	}
+	note := fmt.Sprintf("threshold %.2f (validation), test AUC %.3f over %d observed edges of %d sets, %d epochs",
+		met.Threshold, met.AUC, met.TrainEdges+met.ValEdges+met.TestEdges, len(parts), met.Epochs)
+	return n, note, nil
+}
+
+// embedParams gives every parameter node of g the sentence embedding of its first member's
+// text, so that all nodes share the APIs' embedding space (Build clusters with another), and
+// clears the parameters' use counts: an input that recorded runs used would otherwise tell the
+// model where the observed flows go, and a held-out input, never used, would never be linked.
+func (sp maskedSplit) embedParams(g *twnm.Graph) {
 	for _, n := range g.Nodes() {
 		if n.Kind != twnm.KindParam || len(n.Members) == 0 {
 			continue
 		}
+		n.Success, n.Failure = 0, 0
 		api, param := splitMember(n.Members[0])
 		if v, ok := sp.texts[paramKeyText(api, param, false)]; ok {
 			n.Embedding = v
@@ -411,43 +492,67 @@ func (sp maskedSplit) hgtLinks(ctx context.Context, g *twnm.Graph, iso map[apiPa
 			n.Embedding = sp.texts[paramKeyText(api, param, true)]
 		}
 	}
-	cfg := hgt.DefaultConfig()
-	cfg.Targets = hgtdata.Observed
-	if n := len(hgtdata.Targets(g, cfg.Targets)); n < hgt.MinTargets {
-		return 0, fmt.Sprintf("not trained: the kept chains showed %d edges, fewer than the %d training needs", n, hgt.MinTargets), nil
+}
+
+// disjointUnion is one graph of the parts side by side, part i's node names prefixed "i/",
+// with their behavioural edges and statistics.
+func disjointUnion(parts []*twnm.Graph) (*twnm.Graph, error) {
+	if len(parts) == 1 {
+		return parts[0], nil
 	}
-	model, met, err := hgt.Train(ctx, g, cfg, nil)
-	if err != nil {
-		return 0, "", err
-	}
-	preds, err := model.Predict(ctx, g, met.Threshold, 50*len(iso)*predictedPerInput)
-	if err != nil {
-		return 0, "", err
-	}
-	byName := map[string]twnm.NodeID{}
-	for _, to := range iso {
-		byName[g.Node(to).Name] = to
-	}
-	cands := map[twnm.NodeID][]scored{}
-	outs := outputNodes(g)
-	for _, p := range preds {
-		to, ok := byName[p.To]
-		from, okFrom := g.ParamByName(p.From)
-		if !p.Missing || p.Kind != twnm.Feeds || !ok || !okFrom || len(outs[from]) == 0 {
-			continue
+	u := twnm.New()
+	for i, g := range parts {
+		prefix := fmt.Sprintf("%d/", i)
+		for _, id := range g.APIs() {
+			a := *g.Node(id).API
+			orig := a.Name
+			a.Name = prefix + orig
+			a.Check = "" // another part's API by its own name
+			nid, err := u.AddAPIWithParams(a, func(p twnm.Param, input bool) string {
+				n, _ := g.ParamOf(orig, p.Name, input)
+				return prefix + g.Node(n).Name
+			})
+			if err != nil {
+				return nil, err
+			}
+			copyStats(u.Node(nid), g.Node(id))
 		}
-		api, _ := splitMember(g.Node(to).Name)
-		consumer, _ := g.APIByName(api)
-		if producedByOthers(outs[from], consumer) {
-			cands[to] = append(cands[to], scored{from, p.Weight})
+		for _, n := range g.Nodes() {
+			if n.Kind == twnm.KindParam {
+				if id, ok := u.ParamByName(prefix + n.Name); ok {
+					copyStats(u.Node(id), n)
+				}
+			}
+		}
+		for _, e := range g.Edges() {
+			if !e.Kind.Behavioural() {
+				continue
+			}
+			from, ok1 := byName(u, prefix, g.Node(e.From))
+			to, ok2 := byName(u, prefix, g.Node(e.To))
+			if ok1 && ok2 {
+				ne := u.AddEdge(e.Kind, from, to)
+				ne.Count, ne.Success, ne.Weight, ne.Confidence = e.Count, e.Success, e.Weight, e.Confidence
+			}
 		}
 	}
-	n := 0
-	for _, to := range sortedIso(iso) {
-		n += keepBest(g, cands[to], to)
+	return u, nil
+}
+
+// copyStats copies what the HGT's features read of a node: its embedding and statistics.
+func copyStats(dst, src *twnm.Node) {
+	dst.Embedding, dst.Status = src.Embedding, src.Status
+	dst.Success, dst.Failure, dst.LastUsed = src.Success, src.Failure, src.LastUsed
+	if src.Kind == twnm.KindParam {
+		dst.Type, dst.Description = src.Type, src.Description
 	}
-	note := fmt.Sprintf("threshold %.2f (validation), test AUC %.3f over %d observed edges, %d epochs", met.Threshold, met.AUC, met.TrainEdges+met.ValEdges+met.TestEdges, met.Epochs)
-	return n, note, nil
+}
+
+func byName(u *twnm.Graph, prefix string, n *twnm.Node) (twnm.NodeID, bool) {
+	if n.Kind == twnm.KindAPI {
+		return u.APIByName(prefix + n.Name)
+	}
+	return u.ParamByName(prefix + n.Name)
 }
 
 // sortedIso iterates iso in input order, so that runs are reproducible.

@@ -87,7 +87,7 @@ func TestMaskedSplit(t *testing.T) {
 func TestMaskedPredictors(t *testing.T) {
 	set, err := ToolWorldSet(60, 1, toolworld.DifficultyRenamed)
 	require.NoError(t, err)
-	res, err := Masked(context.Background(), set, 0.3, 1, nil)
+	res, err := Masked(context.Background(), set, nil, 0.3, 1, nil)
 	require.NoError(t, err)
 	require.Len(t, res, len(Predictors))
 	by := map[string]MaskedResult{}

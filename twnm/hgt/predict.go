@@ -111,6 +111,39 @@ func (m *Model) predict(ctx context.Context, g *twnm.Graph, missingThreshold flo
 	return append(preds, missing...), nil
 }
 
+// Probabilities returns the model's probability for each pair of nodes of g (from, to) as an
+// edge of the given kind, each scored over the whole graph (no edge hidden): for a caller that
+// asks about chosen pairs, such as every producer of one input, rather than the likeliest
+// pairs of the graph (Predict).
+func (m *Model) Probabilities(ctx context.Context, g *twnm.Graph, kind twnm.EdgeKind, pairs [][2]twnm.NodeID) (probs []float64, err error) {
+	if hgtdata.PredictedIndex(kind) < 0 {
+		return nil, fmt.Errorf("hgt: probabilities: the model predicts no %s edges", kind)
+	}
+	if err := m.CheckLayout(g); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			probs, err = nil, fmt.Errorf("hgt: probabilities with model %s: internal error: %v", m.version, r)
+		}
+	}()
+	src, dst := hgtdata.Endpoints(kind)
+	ps := make([]hgtdata.Pair, len(pairs))
+	for i, p := range pairs {
+		if int(p[0]) >= g.Len() || int(p[1]) >= g.Len() || g.Node(p[0]).Kind != src || g.Node(p[1]).Kind != dst {
+			return nil, fmt.Errorf("hgt: probabilities: pair %d (%d, %d) is not a %s → %s pair of the graph", i, p[0], p[1], src, dst)
+		}
+		ps[i] = hgtdata.Pair{Kind: kind, From: p[0], To: p[1]}
+	}
+	ix := hgtdata.IndexNodes(g)
+	mg := hgtdata.NewMessageGraph(g, ix, nil)
+	v := newView(mg, m.layout.Features(g, mg), m.layout.NumFeatures(), m.cfg.Heads)
+	return m.net.probabilities(v, ps), nil
+}
+
 // candidate is a scored non-edge.
 type candidate struct {
 	pair hgtdata.Pair
