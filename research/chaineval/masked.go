@@ -2,7 +2,6 @@ package chaineval
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -611,11 +610,7 @@ type MaskedReport struct {
 }
 
 // WriteJSON writes the report as indented JSON.
-func (r MaskedReport) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
-}
+func (r MaskedReport) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
 
 // WriteMarkdown writes the report's table.
 func (r MaskedReport) WriteMarkdown(w io.Writer) error {

@@ -330,10 +330,13 @@ func multiStep(chains []Chain, all Summary) Summary {
 }
 
 // WriteJSON writes the report as indented JSON.
-func (r Report) WriteJSON(w io.Writer) error {
+func (r Report) WriteJSON(w io.Writer) error { return writeJSON(w, r) }
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return enc.Encode(v)
 }
 
 // WriteMarkdown writes the report's table: per set and method, link coverage and precision,
