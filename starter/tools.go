@@ -230,22 +230,41 @@ func toolsList(args []string, s streams) error {
 		return err
 	}
 	var sources []neo4j.Source
+	var model neo4j.ModelRecord
 	if err := c.withGraph(time.Minute, func(ctx context.Context, store *neo4j.Store) (err error) {
-		sources, err = store.Sources(ctx)
+		if sources, err = store.Sources(ctx); err != nil {
+			return err
+		}
+		if model.Version, err = store.ActiveModel(ctx); err != nil || model.Version == "" {
+			return err
+		}
+		rec, err := store.LoadModel(ctx, model.Version, false)
+		if errors.Is(err, neo4j.ErrNoModel) {
+			return nil // activated, its record since removed: the version is all there is
+		}
+		model = rec
 		return err
 	}); err != nil {
 		return err
 	}
 	if len(sources) == 0 {
 		fmt.Fprintln(s.out, "no sources: navi tools import adds one")
-		return nil
+	} else {
+		tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "SOURCE\tAPIS\tACTIVE\tRETIRED\tORIGIN")
+		for _, src := range sources {
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", terminalSafe(src.Name), src.APIs, src.Active, src.Retired, terminalSafe(src.Origin))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
 	}
-	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "SOURCE\tAPIS\tACTIVE\tRETIRED\tORIGIN")
-	for _, src := range sources {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\n", terminalSafe(src.Name), src.APIs, src.Active, src.Retired, terminalSafe(src.Origin))
+	if model.Version == "" {
+		fmt.Fprintln(s.out, "link predictor: none active (navi schedule retrain trains one)")
+	} else {
+		fmt.Fprintf(s.out, "link predictor: %s active (validation AUC %.3f); search reads its predicted weights\n", model.Version, model.ValAUC)
 	}
-	return tw.Flush()
+	return nil
 }
 
 // toolsRemove removes a source from the graph: its APIs, their edges, and the parameters no
