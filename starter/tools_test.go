@@ -255,7 +255,7 @@ paths:
 	require.NoError(t, tools([]string{"list"}, streams{&out, io.Discard}))
 	assert.Regexp(t, `(?m)^`+src+`\s+2\s+1\s+1\s+pets\.example$`, out.String())
 	assert.Regexp(t, `(?m)^`+src+`_ee\s+2\s+2\s+0\s+pets\.corp\.internal$`, out.String())
-	assert.Regexp(t, `(?m)^link predictor: (none active \(navi schedule retrain trains one\)|hgt-\S+ active \(validation AUC \d\.\d{3}\); search reads its predicted weights)$`, out.String())
+	assert.Regexp(t, `(?m)^link predictor: (none active \(navi schedule retrain trains one\)|\S+ active \(validation AUC \d\.\d{3}\); search reads its predicted weights)$`, out.String())
 
 	out.Reset()
 	require.NoError(t, tools([]string{"show", src + "_ee.deletePet"}, streams{&out, io.Discard}))
