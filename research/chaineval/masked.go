@@ -34,16 +34,14 @@ const (
 	// PredictCosine links each input to the outputs whose text the sentence encoder finds
 	// closest (cosine of name and description), at LinkOptions.Similar or above.
 	PredictCosine = "cosine"
-	// PredictHGT links each input to the outputs the HGT, trained on the observed flows of
-	// the kept chains (hgtdata.Observed), predicts at its validation threshold or above.
+	// PredictHGT links each input to the outputs the HGT, trained on observed flows only
+	// (hgtdata.Observed: the kept chains' and other dev sets'), predicts at its validation
+	// threshold or above.
 	PredictHGT = "hgt"
 )
 
 // Predictors are the predictors Masked compares, in report order.
 var Predictors = []string{PredictNone, PredictCatalog, PredictCosine, PredictHGT}
-
-// MaskedRhos are the fractions of chains held out that `navi eval chains -masked` reports.
-var MaskedRhos = []float64{0.3, 0.5}
 
 // predictedPerInput is how many predicted producers an input keeps at most, best first: the
 // catalog linker's own bound (LinkOptions.PerInput), so no predictor links more widely.
@@ -56,7 +54,9 @@ type MaskedResult struct {
 	Predictor string  `json:"predictor"`
 	// Test counts the held-out chains (of two APIs or more, with a flow), Masked their flows
 	// into linkable catalog inputs, Train the flows recorded from the kept chains.
-	Test, Masked, Train int
+	Test   int `json:"test"`
+	Masked int `json:"masked"`
+	Train  int `json:"train"`
 	// Predicted counts the FEEDS edges the predictor added, into every unlinked input.
 	Predicted int `json:"predicted"`
 	// Links measures the graph's links against the held-out chains' flows; Chains is their
