@@ -52,8 +52,9 @@ type MaskedResult struct {
 	Set       string  `json:"set"`
 	Rho       float64 `json:"rho"`
 	Predictor string  `json:"predictor"`
-	// Test counts the held-out chains (of two APIs or more, with a flow), Masked their flows
-	// into linkable catalog inputs, Train the flows recorded from the kept chains.
+	// Test counts the held-out chains (of two APIs or more, with a flow), Masked their distinct
+	// flows (Links.Flows those into linkable catalog inputs), Train the flows recorded from the
+	// kept chains.
 	Test   int `json:"test"`
 	Masked int `json:"masked"`
 	Train  int `json:"train"`
