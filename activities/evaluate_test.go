@@ -2,6 +2,7 @@ package activities_test
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 
 	"github.com/naviagent/navi/activities"
 	"github.com/naviagent/navi/neo4j"
+	"github.com/naviagent/navi/twnm/hgt/hgtspec"
 )
 
 // modelRegistry is the model part of a ModelStore, in memory: EvaluateModel's decision is
@@ -18,6 +20,7 @@ import (
 type modelRegistry struct {
 	activities.ModelStore
 	models map[string]float64
+	hits   map[string]float64 // FEEDS hit@1 in the saved metrics, where a model has one
 	active string
 }
 
@@ -26,7 +29,15 @@ func (r modelRegistry) LoadModel(_ context.Context, version string, _ bool) (neo
 	if !ok {
 		return neo4j.ModelRecord{}, neo4j.ErrNoModel
 	}
-	return neo4j.ModelRecord{Version: version, ValAUC: auc}, nil
+	rec := neo4j.ModelRecord{Version: version, ValAUC: auc, Metrics: `{"AUC":0.9}`}
+	if hit, ok := r.hits[version]; ok {
+		b, err := json.Marshal(hgtspec.Metrics{ValAUC: auc, FeedsHit1: hit, FeedsRanked: 10})
+		if err != nil {
+			return rec, err
+		}
+		rec.Metrics = string(b)
+	}
+	return rec, nil
 }
 
 func (r modelRegistry) ActiveModel(context.Context) (string, error) { return r.active, nil }
@@ -39,23 +50,35 @@ func TestEvaluateModel(t *testing.T) {
 		active   string
 		notWorse bool
 		reason   string
+		hits     map[string]float64
 	}{
-		{"no active model", map[string]float64{"new": 0.6}, "", true, "no model is active"},
-		{"better", map[string]float64{"new": 0.8, "old": 0.7}, "old", true, "validation AUC 0.8000 is not worse than the active old's 0.7000"},
-		{"equal", map[string]float64{"new": 0.7, "old": 0.7}, "old", true, "not worse than"},
-		{"worse", map[string]float64{"new": 0.6, "old": 0.7}, "old", false, "validation AUC 0.6000 is worse than the active old's 0.7000"},
-		{"new has no validation AUC", map[string]float64{"new": nan, "old": 0.7}, "old", false, "new has no validation AUC"},
-		{"active has no validation AUC", map[string]float64{"new": 0.6, "old": nan}, "old", true, "the active old has no validation AUC"},
-		{"active never saved", map[string]float64{"new": 0.6}, "old", true, "the active model old has no saved metrics"},
+		{"no active model", map[string]float64{"new": 0.6}, "", true, "no model is active", nil},
+		{"better", map[string]float64{"new": 0.8, "old": 0.7}, "old", true, "validation AUC 0.8000 is not worse than the active old's 0.7000", nil},
+		{"equal", map[string]float64{"new": 0.7, "old": 0.7}, "old", true, "not worse than", nil},
+		{"worse", map[string]float64{"new": 0.6, "old": 0.7}, "old", false, "validation AUC 0.6000 is worse than the active old's 0.7000", nil},
+		{"new has no validation AUC", map[string]float64{"new": nan, "old": 0.7}, "old", false, "new has no validation AUC", nil},
+		{"active has no validation AUC", map[string]float64{"new": 0.6, "old": nan}, "old", true, "the active old has no validation AUC", nil},
+		{"active never saved", map[string]float64{"new": 0.6}, "old", true, "the active model old has no saved metrics", nil},
+		{"better AUC, producers ranked worse", map[string]float64{"new": 0.8, "old": 0.7}, "old", false,
+			"validation AUC 0.8000 is not worse than the active old's 0.7000; FEEDS hit@1 0.400 is worse than the active's 0.600",
+			map[string]float64{"new": 0.4, "old": 0.6}},
+		{"better on both", map[string]float64{"new": 0.8, "old": 0.7}, "old", true, "; FEEDS hit@1 0.700 is not worse than the active's 0.600",
+			map[string]float64{"new": 0.7, "old": 0.6}},
+		{"the active model has no hit@1: AUC decides", map[string]float64{"new": 0.8, "old": 0.7}, "old", true, "validation AUC 0.8000 is not worse than the active old's 0.7000",
+			map[string]float64{"new": 0.1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := &activities.Activities{Models: modelRegistry{models: tt.models, active: tt.active}}
+			a := &activities.Activities{Models: modelRegistry{models: tt.models, hits: tt.hits, active: tt.active}}
 			res, err := execute[activities.EvaluateResult](t, a, "EvaluateModel", "new")
 			require.NoError(t, err)
 			assert.Equal(t, tt.notWorse, res.NotWorse)
 			assert.Contains(t, res.Reason, tt.reason)
 			assert.False(t, math.IsNaN(res.ValAUC) || math.IsNaN(res.ActiveValAUC), "NaN cannot travel as JSON")
+			assert.False(t, math.IsNaN(res.FeedsHit1) || math.IsNaN(res.ActiveFeedsHit1), "NaN cannot travel as JSON")
+			if len(tt.hits) < 2 {
+				assert.NotContains(t, res.Reason, "hit@1", "AUC alone decides where a model has no hit@1")
+			}
 		})
 	}
 	a := &activities.Activities{Models: modelRegistry{models: map[string]float64{}}}

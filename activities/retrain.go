@@ -20,6 +20,7 @@ import (
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/hgt"
+	"github.com/naviagent/navi/twnm/hgt/hgtspec"
 )
 
 // The activity's input and results are the contract's: the workflows use them without
@@ -144,7 +145,9 @@ func (a *Activities) TrainModel(ctx context.Context, in TrainInput) (TrainResult
 	return res, nil
 }
 
-// EvaluateModel compares the validation AUC of version with the active model's.
+// EvaluateModel compares the validation AUC of version with the active model's, and where both
+// measured it, their FEEDS hit@1 on their held-out split (hgtspec.Metrics.FeedsHit1): a model
+// that ranks edges well but picks worse producers for a plan is not activated.
 func (a *Activities) EvaluateModel(ctx context.Context, version string) (EvaluateResult, error) {
 	store, err := a.models()
 	if err != nil {
@@ -186,7 +189,26 @@ func (a *Activities) EvaluateModel(ctx context.Context, version string) (Evaluat
 		}
 		res.Reason = fmt.Sprintf("validation AUC %.4f is %s the active %s's %.4f", rec.ValAUC, verdict, active, cur.ValAUC)
 	}
+	hit, curHit := feedsHit1(rec), feedsHit1(cur)
+	res.FeedsHit1, res.ActiveFeedsHit1 = finite(hit), finite(curHit)
+	if !math.IsNaN(hit) && !math.IsNaN(curHit) {
+		verdict := "not worse than"
+		if hit < curHit {
+			verdict, res.NotWorse = "worse than", false
+		}
+		res.Reason += fmt.Sprintf("; FEEDS hit@1 %.3f is %s the active's %.3f", hit, verdict, curHit)
+	}
 	return res, nil
+}
+
+// feedsHit1 is a saved model's FEEDS hit@1, NaN where its metrics have none (a test split
+// without FEEDS edges, or a model trained before the figure existed).
+func feedsHit1(r neo4j.ModelRecord) float64 {
+	var m hgtspec.Metrics
+	if json.Unmarshal([]byte(r.Metrics), &m) != nil || m.FeedsRanked == 0 {
+		return math.NaN()
+	}
+	return m.FeedsHit1
 }
 
 // finite replaces NaN (a metric with nothing to measure) by 0, which JSON can carry.

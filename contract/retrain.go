@@ -34,8 +34,14 @@ type EvaluateResult struct {
 	ValAUC       float64 `json:"val_auc"`
 	Active       string  `json:"active,omitempty"`
 	ActiveValAUC float64 `json:"active_val_auc,omitempty"`
+	// FeedsHit1 and ActiveFeedsHit1 are the two models' hgtspec.Metrics.FeedsHit1 on their
+	// held-out test split (0 where a model has none): how often the model ranks an input's
+	// observed producer first, the output a plan would bind.
+	FeedsHit1       float64 `json:"feeds_hit1,omitempty"`
+	ActiveFeedsHit1 float64 `json:"active_feeds_hit1,omitempty"`
 	// NotWorse is set when the model may replace the active one: no model is active, or its
-	// validation AUC is at least the active one's.
+	// validation AUC is at least the active one's and, where both models measured it, so is
+	// its FEEDS hit@1.
 	NotWorse bool   `json:"not_worse"`
 	Reason   string `json:"reason"`
 }

@@ -194,6 +194,10 @@ func TestTrainBeatsBaselines(t *testing.T) {
 	assert.Greater(t, met.ACC, 0.7)
 	assert.Equal(t, "behavioural", met.Targets)
 	assert.Equal(t, met.TrainEdges+met.ValEdges+met.TestEdges, hgtdata.CountBehavioural(g))
+	t.Logf("FEEDS hit@1 %.3f over %d test edges", met.FeedsHit1, met.FeedsRanked)
+	assert.Positive(t, met.FeedsRanked, "the test split's FEEDS edges are ranked")
+	assert.Greater(t, met.FeedsHit1, 0.0, "the planted producers are found")
+	assert.LessOrEqual(t, met.FeedsHit1, 1.0)
 	assert.Equal(t, met, m.Metrics())
 	assert.True(t, strings.HasPrefix(m.Version(), "hgt-"), m.Version())
 }

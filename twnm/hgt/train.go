@@ -225,7 +225,58 @@ func (tr *trainer) fit(ctx context.Context, progress func(Progress)) (Metrics, e
 		}
 		met.BaselineAUC = hgtdata.BaselineAUCs(tr.g, tr.testMG, known, testPos, tr.testNeg)
 	}
+	met.FeedsHit1, met.FeedsRanked = tr.feedsHit1(testPos)
 	return met, nil
+}
+
+// feedsHit1 is Metrics.FeedsHit1 over the test view: for each FEEDS positive of test, whether
+// its producer scores above every other parameter that some API outputs and that is no known
+// producer of the same input (a tie is a miss).
+func (tr *trainer) feedsHit1(test []hgtdata.Pair) (float64, int) {
+	var feeds []hgtdata.Pair
+	for _, q := range test {
+		if q.Kind == twnm.Feeds {
+			feeds = append(feeds, q)
+		}
+	}
+	if len(feeds) == 0 {
+		return math.NaN(), 0
+	}
+	var outputs []twnm.NodeID
+	for _, n := range tr.g.Nodes() {
+		if n.Kind == twnm.KindParam && len(tr.g.Producers(n.ID)) > 0 {
+			outputs = append(outputs, n.ID)
+		}
+	}
+	v := tr.testView
+	p := newPass()
+	h := tr.net.embed(p, v)
+	d := &tr.net.dec[hgtdata.PredictedIndex(twnm.Feeds)]
+	proj := p.t.MatMul(h[twnm.KindParam], p.v(d.w)).Value.RawMatrix() // n_param×d
+	hp := h[twnm.KindParam].Value.RawMatrix()
+	score := func(from, to twnm.NodeID) float64 { // the logit less the bias, which every pair shares
+		a, b := v.ix.Row[from], v.ix.Row[to]
+		s := 0.0
+		for k := range proj.Cols {
+			s += proj.Data[a*proj.Stride+k] * hp.Data[b*hp.Stride+k]
+		}
+		return s
+	}
+	hits := 0
+	for _, q := range feeds {
+		truth := score(q.From, q.To)
+		hit := true
+		for _, o := range outputs {
+			if o != q.From && tr.sampler.IsNegative(hgtdata.Pair{Kind: twnm.Feeds, From: o, To: q.To}) && score(o, q.To) >= truth {
+				hit = false
+				break
+			}
+		}
+		if hit {
+			hits++
+		}
+	}
+	return float64(hits) / float64(len(feeds)), len(feeds)
 }
 
 // newAdam is the optimiser: AdamW with the configured step and decay and the usual moment

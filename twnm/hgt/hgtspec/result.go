@@ -28,6 +28,12 @@ type Metrics struct {
 	// DerivedEdges how many of the positives were derived THEN candidates.
 	Targets      string
 	DerivedEdges int
+	// FeedsHit1 is the share of the test split's FEEDS edges whose producer the model ranks
+	// first, among every parameter some API outputs, for that input (other known producers
+	// of it left out): the output a plan would bind. FeedsRanked counts those edges; NaN and
+	// 0 when the test split has none.
+	FeedsHit1   float64
+	FeedsRanked int
 }
 
 // Metrics travel as JSON (activity results, the model file), and a split too small to measure
@@ -60,6 +66,8 @@ type fileMetrics struct {
 	Threshold            float64
 	Targets              string
 	DerivedEdges         int
+	FeedsHit1            *float64 `json:",omitempty"`
+	FeedsRanked          int      `json:",omitempty"`
 }
 
 // NullIfNaN is x, or nil for NaN and infinities: JSON has null, and not NaN.
@@ -82,7 +90,7 @@ func toFile(m Metrics) fileMetrics {
 	f := fileMetrics{ACC: NullIfNaN(m.ACC), F1: NullIfNaN(m.F1), AUC: NullIfNaN(m.AUC), ValAUC: NullIfNaN(m.ValAUC),
 		Epochs: m.Epochs, BestEpoch: m.BestEpoch, EpochTime: m.EpochTime, TrainTime: m.TrainTime,
 		TrainEdges: m.TrainEdges, ValEdges: m.ValEdges, TestEdges: m.TestEdges, Threshold: m.Threshold,
-		Targets: m.Targets, DerivedEdges: m.DerivedEdges}
+		Targets: m.Targets, DerivedEdges: m.DerivedEdges, FeedsHit1: NullIfNaN(m.FeedsHit1), FeedsRanked: m.FeedsRanked}
 	if m.BaselineAUC != nil {
 		f.BaselineAUC = map[string]*float64{}
 		for k, v := range m.BaselineAUC {
@@ -96,7 +104,7 @@ func fromFile(f fileMetrics) Metrics {
 	m := Metrics{ACC: NaNIfNull(f.ACC), F1: NaNIfNull(f.F1), AUC: NaNIfNull(f.AUC), ValAUC: NaNIfNull(f.ValAUC),
 		Epochs: f.Epochs, BestEpoch: f.BestEpoch, EpochTime: f.EpochTime, TrainTime: f.TrainTime,
 		TrainEdges: f.TrainEdges, ValEdges: f.ValEdges, TestEdges: f.TestEdges, Threshold: f.Threshold,
-		Targets: f.Targets, DerivedEdges: f.DerivedEdges}
+		Targets: f.Targets, DerivedEdges: f.DerivedEdges, FeedsHit1: NaNIfNull(f.FeedsHit1), FeedsRanked: f.FeedsRanked}
 	if f.BaselineAUC != nil {
 		m.BaselineAUC = map[string]float64{}
 		for k, v := range f.BaselineAUC {
