@@ -311,6 +311,65 @@ func TestDerivedTargets(t *testing.T) {
 	assert.Len(t, preds, 5, "no behavioural edge to weigh; five missing THEN edges proposed")
 }
 
+// Probabilities scores chosen pairs: the trained model puts the graph's FEEDS edges above
+// output→input pairs that are no edge, and refuses pairs of the wrong node kinds.
+func TestProbabilities(t *testing.T) {
+	g := smallSynthetic(t, 1)
+	cfg := smallConfig()
+	cfg.Epochs = 20
+	m, _, err := Train(context.Background(), g, cfg, nil)
+	require.NoError(t, err)
+
+	var pos, neg [][2]twnm.NodeID
+	var outputs, inputs []twnm.NodeID
+	for _, n := range g.Nodes() {
+		if n.Kind != twnm.KindParam {
+			continue
+		}
+		if len(g.Producers(n.ID)) > 0 {
+			outputs = append(outputs, n.ID)
+		}
+		if slices.ContainsFunc(g.Out(n.ID), func(e *twnm.Edge) bool { return e.Kind == twnm.InputOf }) {
+			inputs = append(inputs, n.ID)
+		}
+	}
+	for _, e := range g.Edges() {
+		if e.Kind == twnm.Feeds {
+			pos = append(pos, [2]twnm.NodeID{e.From, e.To})
+		}
+	}
+	for _, o := range outputs {
+		for _, in := range inputs {
+			if _, ok := g.Edge(twnm.Feeds, o, in); !ok && o != in {
+				neg = append(neg, [2]twnm.NodeID{o, in})
+			}
+		}
+	}
+	require.NotEmpty(t, pos)
+	require.NotEmpty(t, neg)
+	pp, err := m.Probabilities(context.Background(), g, twnm.Feeds, pos)
+	require.NoError(t, err)
+	np, err := m.Probabilities(context.Background(), g, twnm.Feeds, neg)
+	require.NoError(t, err)
+	require.Len(t, pp, len(pos))
+	require.Len(t, np, len(neg))
+	mean := func(xs []float64) float64 {
+		s := 0.0
+		for _, x := range xs {
+			assert.True(t, x > 0 && x < 1)
+			s += x
+		}
+		return s / float64(len(xs))
+	}
+	assert.Greater(t, mean(pp), mean(np), "edges score above non-edges")
+
+	api := g.APIs()[0]
+	_, err = m.Probabilities(context.Background(), g, twnm.Feeds, [][2]twnm.NodeID{{api, pos[0][1]}})
+	assert.ErrorContains(t, err, "is not a Param → Param pair")
+	_, err = m.Probabilities(context.Background(), g, twnm.InputOf, pos)
+	assert.ErrorContains(t, err, "predicts no INPUT_OF edges")
+}
+
 func TestPredict(t *testing.T) {
 	g := smallSynthetic(t, 1)
 	cfg := smallConfig()
