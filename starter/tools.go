@@ -235,14 +235,7 @@ func toolsList(args []string, s streams) error {
 		if sources, err = store.Sources(ctx); err != nil {
 			return err
 		}
-		if model.Version, err = store.ActiveModel(ctx); err != nil || model.Version == "" {
-			return err
-		}
-		rec, err := store.LoadModel(ctx, model.Version, false)
-		if errors.Is(err, neo4j.ErrNoModel) {
-			return nil // activated, its record since removed: the version is all there is
-		}
-		model = rec
+		model, err = activeModel(ctx, store)
 		return err
 	}); err != nil {
 		return err
@@ -259,12 +252,30 @@ func toolsList(args []string, s streams) error {
 			return err
 		}
 	}
-	if model.Version == "" {
-		fmt.Fprintln(s.out, "link predictor: none active (navi schedule retrain trains one)")
-	} else {
-		fmt.Fprintf(s.out, "link predictor: %s active (validation AUC %.3f); search reads its predicted weights\n", model.Version, model.ValAUC)
-	}
+	fmt.Fprintln(s.out, "link predictor: "+predictorLine(model))
 	return nil
+}
+
+// activeModel is the active link-prediction model's record: only its version where the record
+// is gone, and nothing where no model is active.
+func activeModel(ctx context.Context, store *neo4j.Store) (neo4j.ModelRecord, error) {
+	v, err := store.ActiveModel(ctx)
+	if err != nil || v == "" {
+		return neo4j.ModelRecord{}, err
+	}
+	rec, err := store.LoadModel(ctx, v, false)
+	if errors.Is(err, neo4j.ErrNoModel) {
+		return neo4j.ModelRecord{Version: v}, nil // activated, its record since removed
+	}
+	return rec, err
+}
+
+// predictorLine says which link-prediction model search reads.
+func predictorLine(m neo4j.ModelRecord) string {
+	if m.Version == "" {
+		return "none active (navi schedule retrain trains one)"
+	}
+	return fmt.Sprintf("%s active (validation AUC %.3f); search reads its predicted weights", m.Version, m.ValAUC)
 }
 
 // toolsRemove removes a source from the graph: its APIs, their edges, and the parameters no
@@ -318,6 +329,11 @@ func showAPI(ctx context.Context, store *neo4j.Store, api string, s streams) err
 		showSpec(s.out, *a)
 	}
 	field(s.out, "status", "%s, %d successful and %d failed calls%s", n.Status, n.Success, n.Failure, judged(n.FailedBy))
+	model, err := activeModel(ctx, store)
+	if err != nil {
+		return err
+	}
+	field(s.out, "links", "%s", predictorLine(model))
 	goals, err := store.Goals(ctx, api)
 	if err != nil {
 		return err
