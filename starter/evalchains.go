@@ -111,15 +111,9 @@ func evalMasked(ctx context.Context, sets []chaineval.Set, rhos string, seed uin
 		}
 		ratios = append(ratios, v)
 	}
-	rep := chaineval.MaskedReport{Seed: seed}
-	for _, set := range sets {
-		for _, rho := range ratios {
-			res, err := chaineval.Masked(ctx, set, sets, rho, seed, s.err)
-			if err != nil {
-				return fmt.Errorf("navi eval chains: %w", err)
-			}
-			rep.Results = append(rep.Results, res...)
-		}
+	rep, err := chaineval.MaskedAll(ctx, sets, ratios, seed, s.err)
+	if err != nil {
+		return fmt.Errorf("navi eval chains: %w", err)
 	}
 	if out != "" {
 		if err := writeReports(out, maskedJSONFile, rep.WriteJSON, maskedMarkdownFile, rep.WriteMarkdown); err != nil {

@@ -81,15 +81,61 @@ type maskedSplit struct {
 	texts    map[string][]float64 // sentence embeddings of parameter texts
 }
 
-// Masked runs the masked setting on set at ratio rho (seeded) with every predictor. The HGT
-// trains on the kept chains of set and on every chain of the sets of others of another family
-// (other dev sets, each over its own catalog): the model is inductive (it reads node features,
-// not node identities), and one set's few distinct flows are too few to learn from.
-func Masked(ctx context.Context, set Set, others []Set, rho float64, seed uint64, progress io.Writer) ([]MaskedResult, error) {
+// MaskedAll runs the masked setting on every set at every ratio (seeded), with every
+// predictor. The HGT trains on the kept chains of the set and on every chain of the sets of
+// another family (other dev sets, each over its own catalog): the model is inductive (it reads
+// node features, not node identities), and one set's few distinct flows are too few to learn
+// from. Each set's graph with all its chains recorded is built once, when an HGT first needs it.
+func MaskedAll(ctx context.Context, sets []Set, rhos []float64, seed uint64, progress io.Writer) (MaskedReport, error) {
+	histories := make([]*twnm.Graph, len(sets))
+	history := func(i int) (*twnm.Graph, error) {
+		if histories[i] == nil {
+			sp, err := prepare(ctx, sets[i], 0, 0)
+			if err != nil {
+				return nil, err
+			}
+			g, _, err := sp.graph()
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", sets[i].Name, err)
+			}
+			sp.embedParams(g)
+			histories[i] = g
+		}
+		return histories[i], nil
+	}
+	rep := MaskedReport{Seed: seed}
+	for _, set := range sets {
+		others := func() ([]*twnm.Graph, error) {
+			var gs []*twnm.Graph
+			for i, o := range sets {
+				if o.Family == set.Family {
+					continue
+				}
+				g, err := history(i)
+				if err != nil {
+					return nil, err
+				}
+				gs = append(gs, g)
+			}
+			return gs, nil
+		}
+		for _, rho := range rhos {
+			res, err := masked(ctx, set, others, rho, seed, progress)
+			if err != nil {
+				return rep, err
+			}
+			rep.Results = append(rep.Results, res...)
+		}
+	}
+	return rep, nil
+}
+
+// masked runs the masked setting on set at ratio rho with every predictor; others gives the
+// graphs of the other families' sets that the HGT trains on besides set's kept chains.
+func masked(ctx context.Context, set Set, others func() ([]*twnm.Graph, error), rho float64, seed uint64, progress io.Writer) ([]MaskedResult, error) {
 	if !(rho > 0 && rho < 1) {
 		return nil, fmt.Errorf("masked %s: ratio %v must be in (0, 1)", set.Name, rho)
 	}
-	others = slices.DeleteFunc(slices.Clone(others), func(o Set) bool { return o.Family == set.Family })
 	sp, err := prepare(ctx, set, rho, seed)
 	if err != nil {
 		return nil, err
@@ -245,40 +291,9 @@ func trainFlows(chains []Chain) int {
 // "API.param", described by the input), and the kept chains' feedback recorded; iso maps the
 // unlinked inputs to their nodes.
 func (sp maskedSplit) graph() (*twnm.Graph, map[apiParam]twnm.NodeID, error) {
-	g0 := sp.g0
 	g := twnm.New()
-	for _, id := range g0.APIs() {
-		a := *g0.Node(id).API
-		nid, err := g.AddAPIWithParams(a, func(p twnm.Param, input bool) string {
-			if input && sp.unlinked[apiParam{a.Name, p.Name}] {
-				return a.Name + "." + p.Name
-			}
-			n, _ := g0.ParamOf(a.Name, p.Name, input)
-			return g0.Node(n).Name
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		n0 := g0.Node(id)
-		g.Node(nid).Embedding, g.Node(nid).Status = n0.Embedding, n0.Status
-	}
-	for _, n := range g.Nodes() {
-		if n.Kind == twnm.KindAPI {
-			continue
-		}
-		if id, ok := g0.ParamByName(n.Name); ok {
-			n.Type, n.Description = g0.Node(id).Type, g0.Node(id).Description
-		}
-	}
-	for _, e := range g0.Edges() {
-		if e.Kind != twnm.Feeds {
-			continue
-		}
-		from, ok1 := g.ParamByName(g0.Node(e.From).Name)
-		to, ok2 := g.ParamByName(g0.Node(e.To).Name)
-		if ok1 && ok2 {
-			g.AddEdge(twnm.Feeds, from, to).Confidence = e.Confidence
-		}
+	if err := copyGraph(g, sp.g0, "", func(api, param string) bool { return sp.unlinked[apiParam{api, param}] }); err != nil {
+		return nil, nil, err
 	}
 	iso := map[apiParam]twnm.NodeID{}
 	for in := range sp.unlinked {
@@ -412,25 +427,17 @@ func keepBest(g *twnm.Graph, cands []scored, to twnm.NodeID) int {
 }
 
 // hgtLinks trains the HGT on observed edges (hgtdata.Observed): those of g (the kept chains'
-// flows and calls) and those of every chain of others, in one graph of disjoint parts, its
+// flows and calls) and those of the graphs others gives, in one graph of disjoint parts, its
 // node features the sentence embeddings of the APIs' and parameters' texts. It links each
 // unlinked input of g to the output nodes the model predicts at its validation threshold or
 // above, the best predictedPerInput.
-func (sp maskedSplit) hgtLinks(ctx context.Context, g *twnm.Graph, iso map[apiParam]twnm.NodeID, others []Set) (int, string, error) {
+func (sp maskedSplit) hgtLinks(ctx context.Context, g *twnm.Graph, iso map[apiParam]twnm.NodeID, others func() ([]*twnm.Graph, error)) (int, string, error) {
 	sp.embedParams(g)
-	parts := []*twnm.Graph{g}
-	for _, o := range others {
-		osp, err := prepare(ctx, o, 0, 0)
-		if err != nil {
-			return 0, "", err
-		}
-		og, _, err := osp.graph()
-		if err != nil {
-			return 0, "", fmt.Errorf("%s: %w", o.Name, err)
-		}
-		osp.embedParams(og)
-		parts = append(parts, og)
+	rest, err := others()
+	if err != nil {
+		return 0, "", err
 	}
+	parts := append([]*twnm.Graph{g}, rest...)
 	train, err := disjointUnion(parts)
 	if err != nil {
 		return 0, "", err
@@ -503,41 +510,56 @@ func disjointUnion(parts []*twnm.Graph) (*twnm.Graph, error) {
 	}
 	u := twnm.New()
 	for i, g := range parts {
-		prefix := fmt.Sprintf("%d/", i)
-		for _, id := range g.APIs() {
-			a := *g.Node(id).API
-			orig := a.Name
-			a.Name = prefix + orig
-			a.Check = "" // another part's API by its own name
-			nid, err := u.AddAPIWithParams(a, func(p twnm.Param, input bool) string {
-				n, _ := g.ParamOf(orig, p.Name, input)
-				return prefix + g.Node(n).Name
-			})
-			if err != nil {
-				return nil, err
-			}
-			copyStats(u.Node(nid), g.Node(id))
-		}
-		for _, n := range g.Nodes() {
-			if n.Kind == twnm.KindParam {
-				if id, ok := u.ParamByName(prefix + n.Name); ok {
-					copyStats(u.Node(id), n)
-				}
-			}
-		}
-		for _, e := range g.Edges() {
-			if !e.Kind.Behavioural() {
-				continue
-			}
-			from, ok1 := byName(u, prefix, g.Node(e.From))
-			to, ok2 := byName(u, prefix, g.Node(e.To))
-			if ok1 && ok2 {
-				ne := u.AddEdge(e.Kind, from, to)
-				ne.Count, ne.Success, ne.Weight, ne.Confidence = e.Count, e.Success, e.Weight, e.Confidence
-			}
+		if err := copyGraph(u, g, fmt.Sprintf("%d/", i), nil); err != nil {
+			return nil, err
 		}
 	}
 	return u, nil
+}
+
+// copyGraph adds g's APIs, parameters and behavioural edges to u, with what search and the
+// HGT's features read of them, every node name prefixed by prefix. An input that own (when
+// set) names gets a parameter node of its own, named "<prefix>API.param" and described by
+// the input, and none of the links of the node it had.
+func copyGraph(u, g *twnm.Graph, prefix string, own func(api, param string) bool) error {
+	for _, id := range g.APIs() {
+		a := *g.Node(id).API
+		orig := a.Name
+		if prefix != "" {
+			a.Name = prefix + orig
+			a.Check = "" // another part's API by its own name
+		}
+		nid, err := u.AddAPIWithParams(a, func(p twnm.Param, input bool) string {
+			if input && own != nil && own(orig, p.Name) {
+				return prefix + orig + "." + p.Name
+			}
+			n, _ := g.ParamOf(orig, p.Name, input)
+			return prefix + g.Node(n).Name
+		})
+		if err != nil {
+			return err
+		}
+		copyStats(u.Node(nid), g.Node(id))
+	}
+	for _, n := range g.Nodes() {
+		if n.Kind == twnm.KindParam {
+			if id, ok := u.ParamByName(prefix + n.Name); ok {
+				copyStats(u.Node(id), n)
+			}
+		}
+	}
+	for _, e := range g.Edges() {
+		if !e.Kind.Behavioural() {
+			continue
+		}
+		from, ok1 := byName(u, prefix, g.Node(e.From))
+		to, ok2 := byName(u, prefix, g.Node(e.To))
+		if ok1 && ok2 {
+			ne := u.AddEdge(e.Kind, from, to)
+			ne.Count, ne.Success, ne.Weight, ne.Confidence = e.Count, e.Success, e.Weight, e.Confidence
+		}
+	}
+	return nil
 }
 
 // copyStats copies what the HGT's features read of a node: its embedding and statistics.

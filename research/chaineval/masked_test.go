@@ -87,11 +87,20 @@ func TestMaskedSplit(t *testing.T) {
 func TestMaskedPredictors(t *testing.T) {
 	set, err := ToolWorldSet(60, 1, toolworld.DifficultyRenamed)
 	require.NoError(t, err)
+	sibling, err := ToolWorldSet(20, 2, toolworld.DifficultyAll)
+	require.NoError(t, err)
+	sibling.Name = "ToolWorld sibling"
 	// Another set of the same catalog's family is left out of the HGT's training: it would
 	// show the model the held-out flows.
-	res, err := Masked(context.Background(), set, []Set{set}, 0.3, 1, nil)
+	rep, err := MaskedAll(context.Background(), []Set{set, sibling}, []float64{0.3}, 1, nil)
 	require.NoError(t, err)
-	require.Len(t, res, len(Predictors))
+	require.Len(t, rep.Results, 2*len(Predictors))
+	res := rep.Results[:len(Predictors)]
+	for _, r := range rep.Results {
+		if r.Predictor == PredictHGT {
+			assert.Contains(t, r.Note, "(sets: 1)", "%s trains on no set of its own family", r.Set)
+		}
+	}
 	by := map[string]MaskedResult{}
 	for _, r := range res {
 		by[r.Predictor] = r
