@@ -2,8 +2,9 @@ package planner
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -18,12 +19,7 @@ func ungrounded(c Context, params map[string]string) (key, value string, ok bool
 		return "", "", false
 	}
 	seen := seenText(c)
-	keys := make([]string, 0, len(params))
-	for k := range params {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
 		if v := params[k]; !seen.has(v) {
 			return k, v, true
 		}
