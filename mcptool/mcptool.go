@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"slices"
@@ -203,10 +204,10 @@ func api(provider string, where toolspec.MCPTool, t *mcp.Tool) (toolspec.API, er
 		}
 	}
 	var err error
-	if a.Inputs, err = params(t.InputSchema, true); err != nil {
+	if a.Inputs, err = inputParams(t.InputSchema); err != nil {
 		return a, fmt.Errorf("input schema: %w", err)
 	}
-	if a.Outputs, err = params(t.OutputSchema, false); err != nil {
+	if a.Outputs, err = outputParams(t.OutputSchema); err != nil {
 		return a, fmt.Errorf("output schema: %w", err)
 	}
 	if len(a.Outputs) == 0 {
@@ -225,9 +226,9 @@ type objectSchema struct {
 	Required []string `json:"required"`
 }
 
-// params reads the properties of an object schema, sorted by name, required ones first for
-// inputs. A nil schema has none.
-func params(schema any, inputs bool) ([]toolspec.Param, error) {
+// inputParams reads the properties of a tool's input schema, required ones first, then by
+// name. A nil schema has none.
+func inputParams(schema any) ([]toolspec.Param, error) {
 	if schema == nil {
 		return nil, nil
 	}
@@ -245,12 +246,8 @@ func params(schema any, inputs bool) ([]toolspec.Param, error) {
 	}
 	var out []toolspec.Param
 	for name, p := range s.Properties {
-		q := toolspec.Param{Name: name, Type: schemaType(p.Type), Description: p.Description}
-		if inputs {
-			q.Required = required[name]
-			q.Enum = toolspec.EnumValues(p.Enum)
-		}
-		out = append(out, q)
+		out = append(out, toolspec.Param{Name: name, Type: schemaType(p.Type), Description: p.Description,
+			Required: required[name], Enum: toolspec.EnumValues(p.Enum)})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Required != out[j].Required {
@@ -259,6 +256,94 @@ func params(schema any, inputs bool) ([]toolspec.Param, error) {
 		return out[i].Name < out[j].Name
 	})
 	return out, nil
+}
+
+// maxOutputDepth bounds how deep into a tool's structured answer outputs are read (see
+// outputParams): deep enough for an id in a list inside an object, and a stop for a schema
+// that nests without end.
+const maxOutputDepth = 6
+
+// outputParams reads the fields of a tool's output schema: the top-level properties sorted by
+// name, then, breadth first, those inside its lists of records and the objects that wrap them
+// to maxOutputDepth, each with its path ("tracks.items[].uri") and named by
+// toolspec.NestedName. A nil schema has none.
+func outputParams(schema any) ([]toolspec.Param, error) {
+	if schema == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return nil, err
+	}
+	var top map[string]any
+	if err := json.Unmarshal(b, &top); err != nil {
+		return nil, err
+	}
+	type level struct {
+		path    string   // where the object lies, "" at the top; "key[]" for a list's items
+		parents []string // the keys of the enclosing fields, outermost first
+		schema  map[string]any
+	}
+	var out []toolspec.Param
+	taken := map[string]bool{}
+	queue := []level{{schema: top}}
+	for depth := 0; len(queue) > 0 && depth < maxOutputDepth; depth++ {
+		var next []level
+		for _, l := range queue {
+			props, _ := l.schema["properties"].(map[string]any)
+			for _, k := range slices.Sorted(maps.Keys(props)) {
+				p, _ := props[k].(map[string]any)
+				if k == "" || p == nil {
+					continue
+				}
+				name, ok := toolspec.NestedName(taken, l.parents, k)
+				if !ok {
+					continue
+				}
+				taken[name] = true
+				q := toolspec.Param{Name: name, Type: schemaType(p["type"])}
+				q.Description, _ = p["description"].(string)
+				path := k
+				if l.path != "" {
+					path = l.path + "." + k
+					q.Path = path
+				}
+				out = append(out, q)
+				child := level{path: path, parents: append(slices.Clone(l.parents), k), schema: p}
+				if items := listOfRecords(p); items != nil {
+					child.path, child.schema = path+"[]", items
+				} else if !wrapsRecords(p) {
+					continue
+				}
+				next = append(next, child)
+			}
+		}
+		queue = next
+	}
+	return out, nil
+}
+
+// listOfRecords is the item schema of a list of records (an array whose items have
+// properties), nil for any other schema.
+func listOfRecords(schema map[string]any) map[string]any {
+	items, _ := schema["items"].(map[string]any)
+	if props, _ := items["properties"].(map[string]any); len(props) > 0 {
+		return items
+	}
+	return nil
+}
+
+// wrapsRecords reports whether an object schema holds a list of records (a page:
+// {"items": [...], "total": 3}). As in the OpenAPI importer, outputs are read inside lists
+// of records and the objects that wrap them, not inside a record nested in a record.
+func wrapsRecords(schema map[string]any) bool {
+	props, _ := schema["properties"].(map[string]any)
+	for _, p := range props {
+		if m, _ := p.(map[string]any); m != nil && listOfRecords(m) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // schemaType is a JSON schema type as a catalog type: its one type, or the first that is not

@@ -3,6 +3,7 @@ package toolspec
 import (
 	"encoding/json"
 	"sort"
+	"strings"
 	"unicode"
 )
 
@@ -23,7 +24,7 @@ const (
 // to link to until an answer shows them.
 //
 // A field is named by its key, or, where a's inputs or outputs already use that name, by its
-// parent's key and its own ("meetings_time"); a name still taken is left out. Keys that are
+// parent's key and its own ("meetings_time"; see NestedName); a name still taken is left out. Keys that are
 // not identifiers (data such as dates or ids used as keys) end the walk below them. The result
 // is in path order, at most MaxObserved outputs.
 func Observe(a API, answer map[string]any) []Param {
@@ -44,11 +45,12 @@ func Observe(a API, answer map[string]any) []Param {
 		if listed[path] {
 			return
 		}
-		name := key
-		if taken[name] && parent != "" {
-			name = parent + "_" + key
+		var parents []string
+		if parent != "" {
+			parents = []string{parent}
 		}
-		if taken[name] {
+		name, ok := NestedName(taken, parents, key)
+		if !ok {
 			return
 		}
 		taken[name] = true
@@ -173,4 +175,21 @@ func AddOutputs(a API, ps []Param) (API, int) {
 	}
 	a.Outputs = outs
 	return a, added
+}
+
+// NestedName is the output name of a field key found inside the objects and lists named by
+// parents (outermost first), given the names taken: the key where it is free, else joined to
+// its parents' keys from the nearest out (a credits answer's own id taken, its cast's id is
+// cast_id; a track's uri inside tracks.items is items_uri, then tracks_items_uri), else with
+// "item" between the parents and the key (cast_id taken too: cast_item_id). ok is false when
+// even that is taken. A top-level field (no parents) has its key or nothing.
+func NestedName(taken map[string]bool, parents []string, key string) (name string, ok bool) {
+	name = key
+	for i := len(parents) - 1; i >= 0 && taken[name]; i-- {
+		name = parents[i] + "_" + name
+	}
+	if taken[name] && len(parents) > 0 {
+		name = strings.Join(parents, "_") + "_item_" + key
+	}
+	return name, !taken[name]
 }

@@ -98,3 +98,25 @@ func TestAddOutputs(t *testing.T) {
 	assert.Equal(t, []Param{{Name: "id"}, {Name: "first", Path: "items[].name"}, {Name: "total", Type: "number"}}, got.Outputs)
 	assert.Len(t, a.Outputs, 2, "the API given is not changed")
 }
+
+func TestNestedName(t *testing.T) {
+	taken := map[string]bool{"id": true, "cast_id": true, "uri": true, "items_uri": true}
+	for _, c := range []struct {
+		parents []string
+		key     string
+		want    string
+		ok      bool
+	}{
+		{nil, "title", "title", true},
+		{nil, "id", "id", false}, // a top-level field has its key or nothing
+		{[]string{"results"}, "name", "name", true},
+		{[]string{"results"}, "id", "results_id", true},
+		{[]string{"cast"}, "id", "cast_item_id", true},                  // cast_id taken
+		{[]string{"tracks", "items"}, "uri", "tracks_items_uri", true}, // uri, items_uri taken
+	} {
+		got, ok := NestedName(taken, c.parents, c.key)
+		assert.Equal(t, c.want, got, "%v %s", c.parents, c.key)
+		assert.Equal(t, c.ok, ok, "%v %s", c.parents, c.key)
+	}
+	assert.Equal(t, map[string]bool{"id": true, "cast_id": true, "uri": true, "items_uri": true}, taken, "taken is only read")
+}

@@ -262,7 +262,7 @@ func (s *abSearch) unused() bool {
 func (s *abSearch) ground(t *abTree) bool {
 	g := false
 	for _, in := range t.inputs {
-		g = g || in.Source == SupplyGiven
+		g = g || in.Source == SupplyGiven && !s.listed(t.api, in.Param)
 	}
 	for _, k := range t.kids {
 		g = s.ground(k) || g
@@ -272,6 +272,25 @@ func (s *abSearch) ground(t *abTree) bool {
 	}
 	s.grounded[t.api] = g
 	return g
+}
+
+// listed reports whether api's input bound by param takes one of a list of values its schema
+// gives (Param.Enum): such a value picks one of the API's own options ("movie" of all, movie,
+// tv and person) and identifies nothing the user named, so it grounds no branch; a
+// request's "movie" would otherwise make a trending list the producer of every film.
+func (s *abSearch) listed(api, param NodeID) bool {
+	n := s.g.Node(api)
+	if n == nil || n.API == nil {
+		return false
+	}
+	for _, p := range n.API.Inputs {
+		if len(p.Enum) > 0 {
+			if id, ok := s.g.ParamOf(n.API.Name, p.Name, true); ok && id == param {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // resolveAPI binds the inputs of api, at depth d with path score p, and returns the product
@@ -518,9 +537,9 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 		for _, e := range s.g.Inputs(l.api) {
 			_, ok := s.known.get(l.api, e.From)
 			switch {
-			case ok:
+			case ok && !s.listed(l.api, e.From):
 				c.stated++
-			case e.Required:
+			case !ok && e.Required:
 				c.unbound++
 			}
 		}

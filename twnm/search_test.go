@@ -517,6 +517,27 @@ func TestAlphaBetaPrefersGroundedBranch(t *testing.T) {
 	}
 }
 
+// A value picked from an input's own list (its schema's enum) identifies nothing the user
+// named: "the director of the top-rated movie" states "movie", one of a trending list's media
+// types, and that must not make the list the producer of the film over the top-rated one.
+func TestAlphaBetaListedValueDoesNotGround(t *testing.T) {
+	trending := tool("Trending", "media_type", "movie_id")
+	trending.Inputs[0].Enum = []string{"all", "movie", "tv"}
+	g := graphOf(t, tool("Credits", "movie_id", "director"), trending, tool("Popular", "", "movie_id"))
+	known := map[string]string{"media_type": "movie"}
+	sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Credits"), Known: known,
+		Relevance: map[string]float64{"Popular": 1, "Trending": 0.5}})
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"Credits", "Popular"}, names(g, sg.APIs), "the more relevant producer, the listed value grounding nothing")
+
+	trending.Inputs[0].Enum = nil // a free value the user stated grounds its branch
+	g = graphOf(t, tool("Credits", "movie_id", "director"), trending, tool("Popular", "", "movie_id"))
+	sg, err = DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Credits"), Known: known,
+		Relevance: map[string]float64{"Popular": 1, "Trending": 0.5}})
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"Credits", "Trending"}, names(g, sg.APIs))
+}
+
 func TestAlphaBetaAsksWhatAPersonKnows(t *testing.T) {
 	// AddAlarm needs a token, which GetToken makes from a user name and a password. With the
 	// user name known, the plan asks for the password rather than for the token; a city,

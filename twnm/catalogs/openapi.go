@@ -560,11 +560,18 @@ func openAPIInputs(o openAPIOp) ([]twnm.Param, error) {
 	return out, nil
 }
 
+// maxOutputDepth bounds how deep into an answer's lists outputs are read: deep enough for an
+// id inside a list inside a page (tracks.items[].uri), and a stop for recursive schemas.
+const maxOutputDepth = 6
+
+// openAPIOutputs is what an operation's first 2xx JSON answer gives: its top-level fields,
+// then, breadth first, the fields inside its lists of records and the objects that wrap them
+// (holdsRecords), to maxOutputDepth, each with its path (see twnm.Param.Path).
 func openAPIOutputs(op *openapi3.Operation) ([]twnm.Param, error) {
 	if op.Responses == nil {
 		return nil, nil
 	}
-	var ref *openapi3.SchemaRef
+	var mt *openapi3.MediaType
 	for _, code := range op.Responses.Keys() { // sorted, so "200" before "201" before "2XX"
 		if !strings.HasPrefix(code, "2") {
 			continue
@@ -573,51 +580,110 @@ func openAPIOutputs(op *openapi3.Operation) ([]twnm.Param, error) {
 		if r == nil || r.Value == nil {
 			return nil, fieldError("responses."+code, fmt.Errorf("unresolved"))
 		}
-		if ref = jsonSchema(r.Value.Content); ref != nil {
+		if mt = jsonMediaType(r.Value.Content); mt != nil {
 			break
 		}
 	}
-	if ref == nil {
+	if mt == nil {
 		return nil, nil
 	}
-	props := objectProps(ref)
-	var out []twnm.Param
-	names := make(map[string]bool, len(props))
-	for _, p := range props {
-		names[p.name] = true
-		out = append(out, twnm.Param{Name: p.name, Type: schemaType(p.schema), Description: schemaDesc(p.schema)})
-	}
-	// The fields of the items of a list (results[].id) are outputs too, found by their path
-	// in the first item; named by the field, or by list and field where the answer has a field
-	// of that name already (the credits' own id: cast_id), or by list, "item" and field where
-	// that is taken too (the cast's own cast_id: the cast's id is cast_item_id).
-	for _, p := range props {
-		if !isArrayOfObjects(p.schema) {
-			continue
-		}
-		for _, ip := range objectProps(p.schema) {
-			name := ip.name
-			for _, alt := range []string{p.name + "_" + ip.name, p.name + "_item_" + ip.name} {
-				if names[name] {
-					name = alt
-				}
-			}
-			if names[name] {
-				continue
-			}
-			names[name] = true
-			out = append(out, twnm.Param{Name: name, Type: schemaType(ip.schema), Description: schemaDesc(ip.schema),
-				Path: p.name + "[]." + ip.name})
-		}
-	}
-	return out, nil
+	var o outputs
+	o.schema(mt.Schema)
+	return o.params, nil
 }
 
-// jsonSchema returns the schema of the JSON media type of content: application/json, else
-// the first (by name) whose type ends in +json or /json.
+// outputs gathers an answer's fields, shallow ones first, so that a top-level field keeps
+// its plain name and a nested one of the same name takes its parents' (toolspec.NestedName).
+type outputs struct {
+	params []twnm.Param
+	names  map[string]bool // output names taken
+}
+
+// field is a field of an answer found at path, inside the lists and objects of parents.
+type field struct {
+	path    string
+	parents []string // the keys of the enclosing fields, outermost first
+	name    string
+}
+
+func (o *outputs) add(f field, typ, desc string) {
+	if o.names == nil {
+		o.names = map[string]bool{}
+	}
+	name, ok := toolspec.NestedName(o.names, f.parents, f.name)
+	if !ok {
+		return
+	}
+	o.names[name] = true
+	p := twnm.Param{Name: name, Type: typ, Description: desc}
+	if len(f.parents) > 0 {
+		p.Path = f.path
+	}
+	o.params = append(o.params, p)
+}
+
+// schema reads the fields of an answer's schema breadth first, to maxOutputDepth. A schema
+// inside itself (a comment's replies are comments) is read once, at its shallowest.
+func (o *outputs) schema(ref *openapi3.SchemaRef) {
+	type level struct {
+		f       field
+		schema  *openapi3.SchemaRef
+		outside []*openapi3.Schema // the schemas of the enclosing levels
+	}
+	queue := []level{{schema: ref}}
+	for depth := 0; len(queue) > 0 && depth < maxOutputDepth; depth++ {
+		var next []level
+		for _, l := range queue {
+			if l.schema == nil || l.schema.Value == nil || slices.Contains(l.outside, l.schema.Value) {
+				continue
+			}
+			outside := append(slices.Clone(l.outside), l.schema.Value)
+			sep := "."
+			if l.f.path != "" && l.schema.Value.Items != nil {
+				sep = "[]."
+			}
+			for _, p := range objectProps(l.schema) {
+				f := field{path: p.name, name: p.name}
+				if l.f.path != "" {
+					f.path = l.f.path + sep + p.name
+					f.parents = append(slices.Clone(l.f.parents), l.f.name)
+				}
+				o.add(f, schemaType(p.schema), schemaDesc(p.schema))
+				if holdsRecords(p.schema) {
+					next = append(next, level{f: f, schema: p.schema, outside: outside})
+				}
+			}
+		}
+		queue = next
+	}
+}
+
+// holdsRecords reports whether a field's schema is a list of records (objects with
+// properties), or an object that wraps one (a page: {"items": [...], "total": 3}); outputs
+// are read inside those. A record nested in a record (a film's collection) is left as one
+// output: read inside, its fields took the place of the lists' ids in RestBench's chains.
+func holdsRecords(ref *openapi3.SchemaRef) bool {
+	return isListOfRecords(ref) || slices.ContainsFunc(objectProps(ref), func(p prop) bool { return isListOfRecords(p.schema) })
+}
+
+// isListOfRecords reports whether a schema is an array whose items have properties.
+func isListOfRecords(ref *openapi3.SchemaRef) bool {
+	return ref != nil && ref.Value != nil && ref.Value.Items != nil && len(objectProps(ref.Value.Items)) > 0
+}
+
+// jsonSchema returns the schema of the JSON media type of content (see jsonMediaType).
 func jsonSchema(content openapi3.Content) *openapi3.SchemaRef {
-	if mt := content.Get("application/json"); mt != nil && mt.Schema != nil {
+	if mt := jsonMediaType(content); mt != nil {
 		return mt.Schema
+	}
+	return nil
+}
+
+// jsonMediaType returns the JSON media type of content that has a schema: application/json,
+// else the first (by name) whose type ends in +json or /json.
+func jsonMediaType(content openapi3.Content) *openapi3.MediaType {
+	if mt := content.Get("application/json"); mt != nil && mt.Schema != nil {
+		return mt
 	}
 	types := make([]string, 0, len(content))
 	for t := range content {
@@ -628,7 +694,7 @@ func jsonSchema(content openapi3.Content) *openapi3.SchemaRef {
 		base, _, _ := strings.Cut(strings.ToLower(t), ";")
 		base = strings.TrimSpace(base)
 		if mt := content[t]; mt != nil && mt.Schema != nil && (strings.HasSuffix(base, "+json") || strings.HasSuffix(base, "/json")) {
-			return mt.Schema
+			return mt
 		}
 	}
 	return nil
@@ -687,14 +753,6 @@ func objectProps(ref *openapi3.SchemaRef) []prop {
 	}
 	walk(s)
 	return out
-}
-
-// isArrayOfObjects reports whether a schema is an array whose items have properties.
-func isArrayOfObjects(ref *openapi3.SchemaRef) bool {
-	if ref == nil || ref.Value == nil || ref.Value.Items == nil {
-		return false
-	}
-	return len(objectProps(ref.Value.Items)) > 0
 }
 
 // schemaType names a schema's type: its declared type(s), else "object" or "array" by shape,

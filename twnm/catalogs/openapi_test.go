@@ -32,9 +32,18 @@ func TestOpenAPITMDB(t *testing.T) {
 		{Name: "include_adult", Type: "boolean", Description: "Choose whether to inlcude adult (pornography) content in the results.", In: "query"},
 		{Name: "region", Type: "string", Description: "Specify a ISO 3166-1 code to filter release dates. Must be uppercase.", In: "query"},
 	}, a.Inputs)
-	// Top-level properties, then the properties of the items of the "results" array.
+	// Top-level properties, then the properties of the items of the "results" array, then
+	// those of the items of each result's "known_for" list, a level deeper.
 	assert.Equal(t, []string{"page", "results", "total_pages", "total_results",
-		"adult", "id", "known_for", "name", "popularity", "profile_path"}, paramNames(a.Outputs))
+		"adult", "id", "known_for", "name", "popularity", "profile_path"}, paramNames(a.Outputs[:10]))
+	var knownForID twnm.Param
+	for _, p := range a.Outputs {
+		if p.Name == "known_for_id" {
+			knownForID = p
+		}
+	}
+	assert.Equal(t, "results[].known_for[].id", knownForID.Path,
+		"a field two lists deep, named with its list's key since id is taken")
 	assert.Equal(t, twnm.Param{Name: "results", Type: "array"}, a.Outputs[1])
 	assert.Equal(t, twnm.Param{Name: "id", Type: "integer", Path: "results[].id", Entity: "person"}, a.Outputs[5],
 		"the first result's id, a person's by the shape of the results")
@@ -337,4 +346,52 @@ paths:
 		"unit":     {"celsius", "fahrenheit"}, // a body property's own
 		"filter":   nil,                       // objects are no values a request states
 	}, enums)
+}
+
+func TestOpenAPINestedOutputs(t *testing.T) {
+	spec := `openapi: 3.0.0
+info: {title: music, version: "1"}
+servers: [{url: "https://api.example"}]
+paths:
+  /search:
+    get:
+      operationId: search
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  id: {type: string}
+                  tracks:
+                    type: object
+                    properties:
+                      total: {type: integer}
+                      items:
+                        type: array
+                        items:
+                          type: object
+                          properties:
+                            uri: {type: string, description: The track's URI.}
+                            id: {type: string}
+                            album:
+                              type: object
+                              properties:
+                                id: {type: string}
+`
+	c, err := OpenAPI(writeFile(t, "music.yaml", spec))
+	require.NoError(t, err)
+	require.Len(t, c.APIs, 1)
+	assert.Equal(t, []twnm.Param{
+		{Name: "id", Type: "string"},
+		{Name: "tracks", Type: "object"},
+		{Name: "items", Type: "array", Path: "tracks.items"},
+		{Name: "total", Type: "integer", Path: "tracks.total"},
+		{Name: "album", Type: "object", Path: "tracks.items[].album"},
+		{Name: "items_id", Type: "string", Path: "tracks.items[].id"},
+		{Name: "uri", Type: "string", Description: "The track's URI.", Path: "tracks.items[].uri"},
+	}, c.APIs[0].Outputs, "fields inside a page and its list of records, shallow first; a taken name joined to "+
+		"its parents' keys; a record inside a record (the album) is one output")
 }
