@@ -152,24 +152,31 @@ func TestAgentOnRealStack(t *testing.T) {
 				var s string
 				require.NoError(t, dc.FromPayload(e.GetUserMetadata().GetSummary(), &s))
 				summaries = append(summaries, s)
-			case enumspb.EVENT_TYPE_MARKER_RECORDED: // a local activity: the graph-first planner's decisions
-				if e.GetMarkerRecordedEventAttributes().GetMarkerName() == "LocalActivity" {
-					var s string
-					require.NoError(t, dc.FromPayload(e.GetUserMetadata().GetSummary(), &s))
-					summaries = append(summaries, "local "+s)
+			case enumspb.EVENT_TYPE_MARKER_RECORDED: // a local activity: decisions, graph reads and writes
+				m := e.GetMarkerRecordedEventAttributes()
+				if m.GetMarkerName() != "LocalActivity" {
+					continue
 				}
-			case enumspb.EVENT_TYPE_ACTIVITY_TASK_STARTED:
-				if len(summaries) == 2 {
-					retrieveAttempt = e.GetActivityTaskStartedEventAttributes().GetAttempt()
+				var s string
+				require.NoError(t, dc.FromPayload(e.GetUserMetadata().GetSummary(), &s))
+				summaries = append(summaries, "local "+s)
+				if strings.HasPrefix(s, "retrieve: ") {
+					var data struct{ Attempt int32 }
+					require.NoError(t, dc.FromPayloads(m.GetDetails()["data"], &data))
+					retrieveAttempt = data.Attempt
 				}
 			}
 		}
 		// The first decision is the worker's default planner's, an activity; once the run
-		// knows it is graph-first, its decisions are local activities.
+		// knows it is graph-first, its decisions are local activities. Retrieval and the
+		// feedback write are local activities; the tool call is an activity. The last
+		// decision and the feedback write run at once.
+		require.Len(t, summaries, 6)
 		assert.Equal(t, []string{
-			"decide: step 1 (worker default)", `retrieve: "` + tt.query[:59] + `…"`,
-			"local decide: step 2 (graph-first)", "call geo.Elevation", "feedback: 1 calls, 0 transitions", "local decide: step 3 (graph-first)",
-		}, summaries)
+			"decide: step 1 (worker default)", `local retrieve: "` + tt.query[:59] + `…"`,
+			"local decide: step 2 (graph-first)", "call geo.Elevation",
+		}, summaries[:4])
+		assert.ElementsMatch(t, []string{"local feedback: 1 calls, 0 transitions", "local decide: step 3 (graph-first)"}, summaries[4:])
 		assert.Equal(t, int32(3), retrieveAttempt, "the history records the attempt that succeeded")
 
 		replayAndRecord(t, hist, "query_v9_navi_types")

@@ -828,21 +828,10 @@ func (r *run) recordFeedback(ch *execution) {
 		return
 	}
 	info := workflow.GetInfo(r.ctx)
-	ctx := feedbackContext(r.ctx, fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs)))
+	summary := fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs))
 	in := contract.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
 		Invocations: ch.invs, Transitions: ch.trs, Goals: r.servedGoals(ch)}
-	r.feedback = append(r.feedback, workflow.ExecuteActivity(ctx, r.activity(contract.ActivityRecordFeedback), in))
-}
-
-// feedbackContext is ctx with the options of a RecordFeedback activity: a graph write, retried
-// until the graph is back.
-func feedbackContext(ctx workflow.Context, summary string) workflow.Context {
-	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		HeartbeatTimeout:    contract.KeepAliveTimeout,
-		RetryPolicy:         graphRetry(),
-		Summary:             summary,
-	})
+	r.feedback = append(r.feedback, r.graphActivity(summary, contract.ActivityRecordFeedback, in))
 }
 
 // servedGoals pairs the sub-goals of the last retrieval with the APIs of a chain that ran to

@@ -57,6 +57,13 @@ const (
 	// the request ("which team?" answered "Arsenal" still searched the team "Rome").
 	latestReadChange  = "latest-read"
 	latestReadVersion = 1
+	// localGraphChange marks runs whose retrieval and feedback writes run as local activities:
+	// each is one read or write transaction of the worker's own Neo4j store, and a local
+	// activity saves Temporal scheduling it, a worker polling it and a workflow task for its
+	// result (its result is still recorded, as a marker). The first change after the current
+	// type, it calls workflow.GetVersion itself (see version).
+	localGraphChange  = "local-graph"
+	localGraphVersion = 1
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000
@@ -449,12 +456,7 @@ func (r *run) ask(question string, params []string) (answer string, answered boo
 // retrieve recalls candidates and their plans from the tool graph. When the planner split the
 // request into several sub-intents, retrieval searches for each of them.
 func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
-	ctx := workflow.WithActivityOptions(r.ctx, workflow.ActivityOptions{
-		StartToCloseTimeout: time.Minute,
-		HeartbeatTimeout:    contract.KeepAliveTimeout,
-		RetryPolicy:         graphRetry(),
-		Summary:             "retrieve: " + quote(d.RecallDescription, 60),
-	})
+	summary := "retrieve: " + quote(d.RecallDescription, 60)
 	texts := []string{r.pc.Query}
 	for _, qa := range r.pc.Clarifications {
 		texts = append(texts, qa.Answer)
@@ -468,7 +470,7 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 		in.Known, in.Answers = nil, r.pc.Clarifications
 	}
 	var res contract.RetrieveResult
-	if err := workflow.ExecuteActivity(ctx, r.activity(contract.ActivityRetrieve), in).Get(r.ctx, &res); err != nil {
+	if err := r.graphActivity(summary, contract.ActivityRetrieve, in).Get(r.ctx, &res); err != nil {
 		r.trace(TraceRetrieve, false, "retrieval failed: "+rootMessage(err))
 		return fmt.Errorf("retrieve: %w", err)
 	}
@@ -628,6 +630,34 @@ func graphRetry() *temporal.RetryPolicy {
 		InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 20,
 		NonRetryableErrorTypes: contract.ErrorTypes(contract.ErrTypeInvalidInput, contract.ErrTypeGraphAuth, contract.ErrTypeBadPlan, contract.ErrTypeNoGraphStore, contract.ErrTypeNotInGraph),
 	}
+}
+
+// graphActivity starts activity, a read or write of the worker's graph store, retried until
+// the graph is back: as a local activity since localGraphVersion, else as an activity.
+func (r *run) graphActivity(summary, activity string, in any) workflow.Future {
+	if workflow.GetVersion(r.ctx, localGraphChange, workflow.DefaultVersion, localGraphVersion) >= localGraphVersion {
+		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
+			StartToCloseTimeout: time.Minute, ScheduleToCloseTimeout: graphRetryFor, RetryPolicy: graphRetry(), Summary: summary,
+		})
+		return workflow.ExecuteLocalActivity(ctx, r.activity(activity), in)
+	}
+	return workflow.ExecuteActivity(graphContext(r.ctx, summary), r.activity(activity), in)
+}
+
+// graphRetryFor bounds a local graph activity's attempts together: graphRetry's 20 attempts
+// at most 30 s apart, each at most a minute. A local activity's end-to-end timeout is its
+// single attempt's unless set.
+const graphRetryFor = 30 * time.Minute
+
+// graphContext is ctx with the options of an activity that reads or writes the graph store,
+// retried until the graph is back.
+func graphContext(ctx workflow.Context, summary string) workflow.Context {
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout: time.Minute,
+		HeartbeatTimeout:    contract.KeepAliveTimeout,
+		RetryPolicy:         graphRetry(),
+		Summary:             summary,
+	})
 }
 
 // rootMessage is the innermost message of an activity error, which says what went wrong.

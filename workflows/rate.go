@@ -46,7 +46,7 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 		return RateResult{}, fmt.Errorf("rate: the request names no workflow")
 	}
 	activity := activityNamer(ctx)
-	ctx = feedbackContext(ctx, fmt.Sprintf("rating of %s: %s", req.Workflow, verdict(req.Good)))
+	ctx = graphContext(ctx, fmt.Sprintf("rating of %s: %s", req.Workflow, verdict(req.Good)))
 	self := workflow.GetInfo(ctx).WorkflowExecution.ID
 	var res RateResult
 	for i, ch := range req.Chains {
