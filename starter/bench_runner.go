@@ -13,7 +13,6 @@ import (
 	"go.temporal.io/sdk/client"
 
 	"github.com/naviagent/navi/bench"
-	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/workflows"
 )
@@ -46,10 +45,10 @@ func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task
 	ctx, cancel := context.WithTimeout(ctx, r.timeout)
 	defer cancel()
 	start := time.Now()
-	run, err := r.tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: r.taskQueue, WorkflowExecutionTimeout: r.timeout, WorkflowTaskTimeout: contract.WorkflowTaskTimeout,
+	run, err := workflows.StartQuery(ctx, r.tc, client.StartWorkflowOptions{
+		ID: id, TaskQueue: r.taskQueue, WorkflowExecutionTimeout: r.timeout,
 		StaticSummary: fmt.Sprintf("navi bench %s %s: %s", v.Name, t.ID, oneLine(t.Query, 80)),
-	}, contract.Prefixed(contract.WorkflowQuery), req)
+	}, req)
 	if err != nil {
 		return bench.Outcome{WorkflowID: id}, fmt.Errorf("start workflow %s: %w", id, err)
 	}

@@ -9,7 +9,6 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/workflows"
@@ -85,9 +84,8 @@ func (c *command) runScenario(ctx context.Context, tc client.Client, out io.Writ
 		}()
 		field(out, "fault", "%s is %s for this run (the tool world answers %s with HTTP 503)", f.API, f.Mode, f.API)
 	}
-	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: c.cfg.TaskQueue, StaticSummary: "demo " + sc.label,
-		WorkflowTaskTimeout: contract.WorkflowTaskTimeout},
-		contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: sc.query, Planner: planner})
+	run, err := workflows.StartQuery(ctx, tc, client.StartWorkflowOptions{ID: id, TaskQueue: c.cfg.TaskQueue, StaticSummary: "demo " + sc.label},
+		workflows.QueryRequest{Query: sc.query, Planner: planner})
 	if err != nil {
 		return workflows.QueryResult{}, fmt.Errorf("start workflow %s: %w", id, err)
 	}

@@ -14,7 +14,6 @@ import (
 
 	"go.temporal.io/sdk/client"
 
-	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/research/agenteval"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/twnm/recall"
@@ -200,10 +199,10 @@ func (a agentAsker) ask(ctx context.Context, q agenteval.Question) (agenteval.Re
 	res := agenteval.Result{Question: q, WorkflowID: id}
 	req := workflows.QueryRequest{Query: q.Text, Planner: a.planner, Search: a.search, NoFeedback: true, ClarifyDeadline: a.deadline}
 	start := time.Now()
-	run, err := a.tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: a.taskQueue, WorkflowExecutionTimeout: 5 * time.Minute, WorkflowTaskTimeout: contract.WorkflowTaskTimeout,
+	run, err := workflows.StartQuery(ctx, a.tc, client.StartWorkflowOptions{
+		ID: id, TaskQueue: a.taskQueue, WorkflowExecutionTimeout: 5 * time.Minute,
 		StaticSummary: "navi eval agent " + q.ID + ": " + oneLine(q.Text, 80),
-	}, contract.Prefixed(contract.WorkflowQuery), req)
+	}, req)
 	if err != nil {
 		return res, fmt.Errorf("start workflow %s: %w", id, err)
 	}

@@ -14,7 +14,6 @@ import (
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
-	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/twnm"
@@ -148,13 +147,12 @@ func (w *waitFlags) notices(s streams) io.Writer {
 // start starts a query workflow, says where to see it, and unless told not to, waits for its
 // result and prints it.
 func (c *command) start(ctx context.Context, tc client.Client, s streams, wf *waitFlags, id string, req workflows.QueryRequest, summary string) error {
-	run, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+	run, err := workflows.StartQuery(ctx, tc, client.StartWorkflowOptions{
 		ID:                       id,
 		TaskQueue:                c.cfg.TaskQueue,
 		WorkflowExecutionTimeout: 24*time.Hour + max(req.ClarifyDeadline, workflows.DefaultClarifyDeadline),
 		StaticSummary:            summary,
-		WorkflowTaskTimeout:      contract.WorkflowTaskTimeout,
-	}, contract.Prefixed(contract.WorkflowQuery), req)
+	}, req)
 	if err != nil {
 		return fmt.Errorf("start workflow %s: %w", id, err)
 	}

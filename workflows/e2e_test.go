@@ -18,6 +18,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/api/serviceerror"
+	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/temporal"
@@ -514,6 +515,37 @@ func TestAgentRunsTheRequestsOtherParts(t *testing.T) {
 	require.NoError(t, v.Get(&st))
 	assert.Equal(t, []string{"stay.SearchHotels"}, st.Branches)
 	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v6_parallel")
+}
+
+// TestStartQueryAgainFindsTheRun starts a query twice under one ID, as StartQuery does when a
+// start's reply is lost in transit: the second start returns the run the first one started,
+// and no second run exists.
+func TestStartQueryAgainFindsTheRun(t *testing.T) {
+	a := startAgent(t, agentOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	id := stacktest.UniqueName("navi-e2e-restart-")
+	opts := client.StartWorkflowOptions{ID: id, TaskQueue: a.taskQueue}
+	first, err := workflows.StartQuery(ctx, a.c, opts, workflows.QueryRequest{Query: elevationQuery})
+	require.NoError(t, err)
+	again, err := workflows.StartQuery(ctx, a.c, opts, workflows.QueryRequest{Query: elevationQuery})
+	require.NoError(t, err)
+	assert.Equal(t, first.GetRunID(), again.GetRunID(), "the second start found the first run")
+	var res workflows.QueryResult
+	require.NoError(t, again.Get(ctx, &res))
+	assert.Equal(t, workflows.StatusAnswered, res.Status)
+	// Visibility lags the history by a moment: wait for the run to be listed as closed.
+	var listed int
+	require.Eventually(t, func() bool {
+		runs, err := a.c.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
+			Query: fmt.Sprintf("WorkflowId = %q AND ExecutionStatus = 'Completed'", id)})
+		listed = len(runs.GetExecutions())
+		return err == nil && listed > 0
+	}, 10*time.Second, 200*time.Millisecond)
+	assert.Equal(t, 1, listed, "one run under the ID")
+
+	_, err = workflows.StartQuery(ctx, a.c, client.StartWorkflowOptions{TaskQueue: a.taskQueue}, workflows.QueryRequest{Query: elevationQuery})
+	assert.ErrorContains(t, err, "the workflow ID is empty")
 }
 
 // replayAndRecord replays a history on this code and, when NAVI_RECORD_HISTORIES names a

@@ -20,7 +20,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.temporal.io/sdk/client"
 
-	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/internal/devstack"
 	"github.com/naviagent/navi/internal/stacktest"
@@ -199,9 +198,9 @@ func TestClusterSurvivesFaults(t *testing.T) {
 // query runs one query to its end, approving its writes (the run asks nothing).
 func query(ctx context.Context, c client.Client, queue, id, text string) run {
 	r := run{id: id, start: time.Now()}
-	wr, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-		ID: id, TaskQueue: queue, WorkflowExecutionTimeout: 5 * time.Minute, WorkflowTaskTimeout: contract.WorkflowTaskTimeout,
-	}, contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{
+	wr, err := workflows.StartQuery(ctx, c, client.StartWorkflowOptions{
+		ID: id, TaskQueue: queue, WorkflowExecutionTimeout: 5 * time.Minute,
+	}, workflows.QueryRequest{
 		Query: text, Confirm: toolspec.ConfirmNever, NoFeedback: true, ClarifyDeadline: 2 * time.Second,
 	})
 	if err != nil {
