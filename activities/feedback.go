@@ -19,49 +19,50 @@ import (
 // The activity's input and results are the contract's: the workflows use them without
 // linking this package.
 type (
-	FeedbackInput = contract.FeedbackInput
-	GoalFeedback  = contract.GoalFeedback
+	FeedbackInput  = contract.FeedbackInput
+	FeedbackResult = contract.FeedbackResult
+	GoalFeedback   = contract.GoalFeedback
 )
 
 // RecordFeedback adds a chain's invocation outcomes and data flows to the graph's statistics
 // in Neo4j (counts, THEN and FEEDS edges, Eq. 4 weights) in one transaction that also marks
 // the chain's key, so a retried attempt never counts a chain twice. A Neo4j that is down is
-// retried.
-func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) error {
+// retried. It answers with what it recorded (contract.FeedbackResult).
+func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) (FeedbackResult, error) {
 	defer keepAlive(ctx)()
 	if a.Store == nil {
-		return temporal.NewNonRetryableApplicationError("feedback: the worker has no graph store", ErrTypeNoGraphStore, nil)
+		return FeedbackResult{}, temporal.NewNonRetryableApplicationError("feedback: the worker has no graph store", ErrTypeNoGraphStore, nil)
 	}
 	if strings.TrimSpace(in.Key) == "" {
-		return temporal.NewNonRetryableApplicationError("feedback: the chain key is empty", ErrTypeInvalidInput, nil)
+		return FeedbackResult{}, temporal.NewNonRetryableApplicationError("feedback: the chain key is empty", ErrTypeInvalidInput, nil)
 	}
 	fresh, err := a.Store.RecordFeedbackOnce(ctx, in.Key, in.Invocations, in.Transitions)
 	if errors.Is(err, neo4j.ErrNotInGraph) {
 		// The graph lost an API the chain called (a catalog re-imported without it): no
 		// retry brings it back, and the run should not wait on one.
-		return temporal.NewNonRetryableApplicationError("feedback: "+err.Error(), ErrTypeNotInGraph, err)
+		return FeedbackResult{}, temporal.NewNonRetryableApplicationError("feedback: "+err.Error(), ErrTypeNotInGraph, err)
 	}
 	if err != nil {
-		return graphError(err)
+		return FeedbackResult{}, graphError(err)
 	}
 	if err := a.recordGoals(ctx, in); err != nil {
-		return err
+		return FeedbackResult{}, err
 	}
 	forgot := 0
 	for _, key := range in.Forget {
 		n, err := a.Store.ForgetGoals(ctx, key)
 		if err != nil {
-			return graphError(err)
+			return FeedbackResult{}, graphError(err)
 		}
 		forgot += n
 	}
 	outputs, err := a.addObserved(ctx, in)
 	if err != nil {
-		return err
+		return FeedbackResult{}, err
 	}
 	activity.GetLogger(ctx).Info("recorded feedback", "key", in.Key, "invocations", len(in.Invocations),
 		"transitions", len(in.Transitions), "goals", len(in.Goals), "goalsForgotten", forgot, "outputsAdded", outputs, "alreadyRecorded", !fresh)
-	return nil
+	return FeedbackResult{Recorded: in, Fresh: fresh}, nil
 }
 
 // addObserved adds to the APIs the outputs that the chain's successful calls saw in their

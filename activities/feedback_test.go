@@ -60,7 +60,7 @@ func thenCount(t *testing.T, store *neo4j.Store, from, to string) int64 {
 
 func recordFeedback(t *testing.T, a *activities.Activities, in activities.FeedbackInput) error {
 	t.Helper()
-	_, err := execute[struct{}](t, a, "RecordFeedback", in)
+	_, err := execute[activities.FeedbackResult](t, a, "RecordFeedback", in)
 	return err
 }
 
@@ -79,7 +79,11 @@ func TestRecordFeedbackCountsAChainOnce(t *testing.T) {
 	}
 
 	for attempt := 1; attempt <= 2; attempt++ {
-		require.NoError(t, recordFeedback(t, a, in), "attempt %d", attempt)
+		res, err := execute[activities.FeedbackResult](t, a, "RecordFeedback", in)
+		require.NoError(t, err, "attempt %d", attempt)
+		assert.Equal(t, in.Key, res.Recorded.Key, "the result holds the chain recorded, for the run's history")
+		assert.Len(t, res.Recorded.Invocations, 2)
+		assert.Equal(t, attempt == 1, res.Fresh, "only the first attempt counts the chain")
 		s, f := counts(t, store, locate)
 		assert.Equal(t, [2]int64{1, 0}, [2]int64{s, f}, "%s after attempt %d", locate, attempt)
 		s, f = counts(t, store, forecast)

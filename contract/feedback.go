@@ -19,6 +19,15 @@ type FeedbackInput struct {
 	Forget []string `json:"forget,omitempty"`
 }
 
+// FeedbackResult is what RecordFeedback recorded: its input, so that a run's history keeps the
+// chain where the write ran as a local activity (whose marker holds its result, not its
+// input) for `navi rate`, and whether this attempt counted it (false: the key was recorded
+// before).
+type FeedbackResult struct {
+	Recorded FeedbackInput `json:"recorded"`
+	Fresh    bool          `json:"fresh"`
+}
+
 // GoalFeedback is one sub-goal of a request and the API that served it.
 type GoalFeedback struct {
 	API  string `json:"api"`

@@ -59,24 +59,16 @@ func rate(args []string, s streams) error {
 	})
 }
 
-// recordedChains reads the feedback run id recorded (its RecordFeedback activities' inputs)
-// from its latest run's history.
+// recordedChains reads the feedback run id recorded (workflows.RecordedFeedback) from its
+// latest run's history.
 func recordedChains(ctx context.Context, tc client.Client, dc converter.DataConverter, id string) ([]contract.FeedbackInput, error) {
 	h, err := fetchHistory(ctx, tc, id, "")
 	if err != nil {
 		return nil, err
 	}
-	var chains []contract.FeedbackInput
-	for _, e := range h.GetEvents() {
-		a := e.GetActivityTaskScheduledEventAttributes()
-		if !contract.Is(a.GetActivityType().GetName(), contract.ActivityRecordFeedback) {
-			continue
-		}
-		var in contract.FeedbackInput
-		if err := dc.FromPayloads(a.GetInput(), &in); err != nil {
-			return nil, explainEncrypted(fmt.Errorf("navi rate: read the feedback of %s (event %d): %w", id, e.GetEventId(), err))
-		}
-		chains = append(chains, in)
+	chains, err := workflows.RecordedFeedback(h, dc)
+	if err != nil {
+		return nil, explainEncrypted(fmt.Errorf("navi rate: %s: %w", id, err))
 	}
 	return chains, nil
 }

@@ -438,14 +438,15 @@ func TestWorkerCrashResumesWithoutRepeatingCalls(t *testing.T) {
 	// recorded has every call succeeding, and the history shows the lost attempt as such.
 	hist := history(ctx, t, c, run.GetID(), run.GetRunID())
 	var lost, failedFeedback bool
-	for _, e := range hist.Events {
-		if a := e.GetActivityTaskScheduledEventAttributes(); a != nil && a.GetActivityType().GetName() == contract.Prefixed(contract.ActivityRecordFeedback) {
-			var in activities.FeedbackInput
-			require.NoError(t, converter.GetDefaultDataConverter().FromPayloads(a.Input, &in))
-			for _, inv := range in.Invocations {
-				failedFeedback = failedFeedback || !inv.Success
-			}
+	chains, err := workflows.RecordedFeedback(hist, converter.GetDefaultDataConverter())
+	require.NoError(t, err)
+	require.NotEmpty(t, chains, "the run recorded its chain")
+	for _, in := range chains {
+		for _, inv := range in.Invocations {
+			failedFeedback = failedFeedback || !inv.Success
 		}
+	}
+	for _, e := range hist.Events {
 		if a := e.GetActivityTaskTimedOutEventAttributes(); a != nil {
 			lost = true
 		}

@@ -119,11 +119,11 @@ type feedbackSink struct {
 }
 
 func (f *feedbackSink) on(env *testsuite.TestWorkflowEnvironment) {
-	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) error {
+	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) (activities.FeedbackResult, error) {
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.runs = append(f.runs, in)
-		return nil
+		return activities.FeedbackResult{Recorded: in, Fresh: true}, nil
 	})
 }
 

@@ -30,9 +30,9 @@ func TestRateWorkflow(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newEnv(t, nil)
 			var got []activities.FeedbackInput
-			env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) error {
+			env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(func(_ context.Context, in activities.FeedbackInput) (activities.FeedbackResult, error) {
 				got = append(got, in)
-				return nil
+				return activities.FeedbackResult{Recorded: in, Fresh: true}, nil
 			})
 			env.ExecuteWorkflow(RateWorkflow, RateRequest{Workflow: "run", Good: tt.good, Chains: []contract.FeedbackInput{chain}})
 			require.True(t, env.IsWorkflowCompleted())
@@ -56,8 +56,8 @@ func TestRateWorkflow(t *testing.T) {
 	}
 	// A graph that stays down fails the rating, saying which chain; one that comes back is retried.
 	env := newEnv(t, nil)
-	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(errors.New("neo4j is down")).Once()
-	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(nil).Once()
+	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(activities.FeedbackResult{}, errors.New("neo4j is down")).Once()
+	env.OnActivity("navi.RecordFeedback", mock.Anything, mock.Anything).Return(activities.FeedbackResult{}, nil).Once()
 	env.ExecuteWorkflow(RateWorkflow, RateRequest{Workflow: "run", Chains: []contract.FeedbackInput{chain}})
 	require.NoError(t, env.GetWorkflowError(), "retried after the graph came back")
 	env.AssertExpectations(t)
