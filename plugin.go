@@ -8,8 +8,9 @@
 //	w.RegisterWorkflow(MyWorkflow) // the application's own, beside Navi's
 //	err = w.Run(worker.InterruptCh())
 //
-// Start a query by its registered name: c.ExecuteWorkflow(ctx, opts, "navi.QueryWorkflowV2",
-// workflows.QueryRequest{Query: "..."}) (contract.Prefixed(contract.WorkflowQuery)).
+// Start a query with workflows.StartQuery(ctx, c, opts, workflows.QueryRequest{Query: "..."}),
+// which retries a start lost in transit under opts.ID, or by its registered name:
+// c.ExecuteWorkflow(ctx, opts, "navi.QueryWorkflowV2", ...) (contract.Prefixed(contract.WorkflowQuery)).
 package navi
 
 import (

@@ -116,8 +116,8 @@ func TestHostWorkerRunsNavi(t *testing.T) {
 	require.NoError(t, hello.Get(ctx, &greeting))
 	assert.Equal(t, "hello ops: the host decided for ops", greeting)
 
-	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: stacktest.UniqueName("host-navi-"), TaskQueue: queue},
-		contract.Prefixed(contract.WorkflowQuery), workflows.QueryRequest{Query: "What is the ground elevation at latitude 25.2048, longitude 55.2708?"})
+	run, err := workflows.StartQuery(ctx, c, client.StartWorkflowOptions{ID: stacktest.UniqueName("host-navi-"), TaskQueue: queue},
+		workflows.QueryRequest{Query: "What is the ground elevation at latitude 25.2048, longitude 55.2708?"})
 	require.NoError(t, err)
 	var res workflows.QueryResult
 	require.NoError(t, run.Get(ctx, &res))
