@@ -44,6 +44,17 @@ func fallBack(ctx context.Context, in DecideInput, llmRes planner.Result, reason
 	return res, nil
 }
 
+// PlannerName is the planner a run that names none gets on this worker: the LLM planner when
+// the worker has one, else graph-first (as Decide chooses). A run asks it, as a local
+// activity, before its first decision, so that a graph-first run decides locally from its
+// first step on.
+func (a *Activities) PlannerName(context.Context) (string, error) {
+	if a.LLM != nil {
+		return PlannerLLM, nil
+	}
+	return PlannerGraphFirst, nil
+}
+
 // Decide runs one planner step and projects its first decision onto the actions the run's
 // state admits (planner.ProjectAll; Result.Projection), taking the other call_api decisions of
 // its dependency rank along, their plans merged: the decision and its replacement are made

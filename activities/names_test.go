@@ -17,7 +17,8 @@ func TestContractNamesTheActivities(t *testing.T) {
 	names := []string{contract.ActivityDecide, contract.ActivityRetrieve, contract.ActivityCallTool,
 		contract.ActivityRecombine, contract.ActivityRecordFeedback,
 		contract.ActivityPropagateWeights, contract.ActivityTrainModel, contract.ActivityEvaluateModel,
-		contract.ActivityWriteModelPredictions, contract.ActivityPruneAndProbe, contract.ActivityActivateModel}
+		contract.ActivityWriteModelPredictions, contract.ActivityPruneAndProbe, contract.ActivityActivateModel,
+		contract.ActivityPlannerName}
 	typ := reflect.TypeOf(&activities.Activities{})
 	var methods []string
 	for i := range typ.NumMethod() {

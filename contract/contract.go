@@ -26,6 +26,7 @@ const (
 	ActivityWriteModelPredictions = "WriteModelPredictions"
 	ActivityPruneAndProbe         = "PruneAndProbe"
 	ActivityActivateModel         = "ActivateModel"
+	ActivityPlannerName           = "PlannerName"
 )
 
 // Names of Navi's workflows: the functions of package workflows, registered under these with

@@ -168,16 +168,16 @@ func TestAgentOnRealStack(t *testing.T) {
 				}
 			}
 		}
-		// The first decision is the worker's default planner's, an activity; once the run
-		// knows it is graph-first, its decisions are local activities. Retrieval and the
-		// feedback write are local activities; the tool call is an activity. The last
-		// decision and the feedback write run at once.
-		require.Len(t, summaries, 6)
+		// The run names no planner: it asks the worker which it runs, then decides locally
+		// (graph-first) from its first step. Retrieval and the feedback write are local
+		// activities too; the tool call is the one activity. The last decision and the
+		// feedback write run at once.
+		require.Len(t, summaries, 7)
 		assert.Equal(t, []string{
-			"decide: step 1 (worker default)", `local retrieve: "` + tt.query[:59] + `…"`,
+			"local the worker's planner", "local decide: step 1 (graph-first)", `local retrieve: "` + tt.query[:59] + `…"`,
 			"local decide: step 2 (graph-first)", "call geo.Elevation",
-		}, summaries[:4])
-		assert.ElementsMatch(t, []string{"local feedback: 1 calls, 0 transitions", "local decide: step 3 (graph-first)"}, summaries[4:])
+		}, summaries[:5])
+		assert.ElementsMatch(t, []string{"local feedback: 1 calls, 0 transitions", "local decide: step 3 (graph-first)"}, summaries[5:])
 		assert.Equal(t, int32(3), retrieveAttempt, "the history records the attempt that succeeded")
 
 		replayAndRecord(t, hist, "query_v9_navi_types")

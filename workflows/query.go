@@ -61,9 +61,12 @@ const (
 	// each is one read or write transaction of the worker's own Neo4j store, and a local
 	// activity saves Temporal scheduling it, a worker polling it and a workflow task for its
 	// result (its result is still recorded, as a marker). The first change after the current
-	// type, it calls workflow.GetVersion itself (see version).
-	localGraphChange  = "local-graph"
-	localGraphVersion = 1
+	// type, it calls workflow.GetVersion itself (see version). At localFirstDecideVersion, a
+	// run that names no planner asks the worker which it runs (PlannerName, a local activity)
+	// before its first decision, so that a graph-first run decides locally from its first step.
+	localGraphChange        = "local-graph"
+	localGraphVersion       = 1
+	localFirstDecideVersion = 2
 	// maxHistoryEvents continues a run as new before its history grows past this many events,
 	// well under Temporal's limits.
 	maxHistoryEvents = 10000
@@ -300,13 +303,25 @@ func (r *run) decide() (planner.Result, error) {
 	if name == "" {
 		name = r.state.Planner // what the worker's default turned out to be
 	}
+	planned := r.req.Planner
+	if name == "" && workflow.GetVersion(r.ctx, localGraphChange, workflow.DefaultVersion, localFirstDecideVersion) >= localFirstDecideVersion {
+		// The worker says which planner it runs; the decision then names it, so that a
+		// worker configured otherwise that takes the step over decides it alike.
+		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
+			StartToCloseTimeout: 10 * time.Second, ScheduleToCloseTimeout: time.Minute, Summary: "the worker's planner",
+		})
+		if err := workflow.ExecuteLocalActivity(ctx, r.activity(contract.ActivityPlannerName)).Get(r.ctx, &name); err != nil {
+			return planner.Result{}, fmt.Errorf("ask the worker's planner: %w", err)
+		}
+		planned = name
+	}
 	if name == "" {
 		name = "worker default"
 	}
 	retry := &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 30 * time.Second, MaximumAttempts: 5,
 		NonRetryableErrorTypes: contract.ErrorTypes(contract.ErrTypePlannerInvalidOutput, contract.ErrTypeLLMUnauthorized, contract.ErrTypeLLMRejected, contract.ErrTypeNoLLM, contract.ErrTypeInvalidInput)}
 	label := fmt.Sprintf("decide: step %d (%s)", r.state.Step, name)
-	in := contract.DecideInput{Planner: r.req.Planner, Context: r.pc, NoInertia: r.req.NoInertia}
+	in := contract.DecideInput{Planner: planned, Context: r.pc, NoInertia: r.req.NoInertia}
 	var fut workflow.Future
 	if name == contract.PlannerGraphFirst && version(r.ctx, localDecideChange, localDecideVersion) >= localDecideVersion {
 		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
@@ -635,7 +650,7 @@ func graphRetry() *temporal.RetryPolicy {
 // graphActivity starts activity, a read or write of the worker's graph store, retried until
 // the graph is back: as a local activity since localGraphVersion, else as an activity.
 func (r *run) graphActivity(summary, activity string, in any) workflow.Future {
-	if workflow.GetVersion(r.ctx, localGraphChange, workflow.DefaultVersion, localGraphVersion) >= localGraphVersion {
+	if workflow.GetVersion(r.ctx, localGraphChange, workflow.DefaultVersion, localFirstDecideVersion) >= localGraphVersion {
 		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
 			StartToCloseTimeout: time.Minute, ScheduleToCloseTimeout: graphRetryFor, RetryPolicy: graphRetry(), Summary: summary,
 		})
