@@ -258,14 +258,9 @@ func inputParams(schema any) ([]toolspec.Param, error) {
 	return out, nil
 }
 
-// maxOutputDepth bounds how deep into a tool's structured answer outputs are read (see
-// outputParams): deep enough for an id in a list inside an object, and a stop for a schema
-// that nests without end.
-const maxOutputDepth = 6
-
 // outputParams reads the fields of a tool's output schema: the top-level properties sorted by
 // name, then, breadth first, those inside its lists of records and the objects that wrap them
-// to maxOutputDepth, each with its path ("tracks.items[].uri") and named by
+// to toolspec.MaxOutputDepth, each with its path ("tracks.items[].uri") and named by
 // toolspec.NestedName. A nil schema has none.
 func outputParams(schema any) ([]toolspec.Param, error) {
 	if schema == nil {
@@ -287,7 +282,7 @@ func outputParams(schema any) ([]toolspec.Param, error) {
 	var out []toolspec.Param
 	taken := map[string]bool{}
 	queue := []level{{schema: top}}
-	for depth := 0; len(queue) > 0 && depth < maxOutputDepth; depth++ {
+	for depth := 0; len(queue) > 0 && depth < toolspec.MaxOutputDepth; depth++ {
 		var next []level
 		for _, l := range queue {
 			props, _ := l.schema["properties"].(map[string]any)

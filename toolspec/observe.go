@@ -24,9 +24,9 @@ const (
 // to link to until an answer shows them.
 //
 // A field is named by its key, or, where a's inputs or outputs already use that name, by its
-// parent's key and its own ("meetings_time"; see NestedName); a name still taken is left out. Keys that are
-// not identifiers (data such as dates or ids used as keys) end the walk below them. The result
-// is in path order, at most MaxObserved outputs.
+// parent's key and its own ("meetings_time"), else with "item" between them (NestedName); a
+// name still taken is left out. Keys that are not identifiers (data such as dates or ids used
+// as keys) end the walk below them. The result is in path order, at most MaxObserved outputs.
 func Observe(a API, answer map[string]any) []Param {
 	listed := map[string]bool{}
 	taken := map[string]bool{}
@@ -176,6 +176,11 @@ func AddOutputs(a API, ps []Param) (API, int) {
 	a.Outputs = outs
 	return a, added
 }
+
+// MaxOutputDepth bounds how deep into an answer's schema the importers read outputs (the
+// lists of records and the pages that wrap them): deep enough for an id in a list inside a
+// page (tracks.items[].uri), and a stop for a schema that nests without end.
+const MaxOutputDepth = 6
 
 // NestedName is the output name of a field key found inside the objects and lists named by
 // parents (outermost first), given the names taken: the key where it is free, else joined to

@@ -111,7 +111,7 @@ func TestNestedName(t *testing.T) {
 		{nil, "id", "id", false}, // a top-level field has its key or nothing
 		{[]string{"results"}, "name", "name", true},
 		{[]string{"results"}, "id", "results_id", true},
-		{[]string{"cast"}, "id", "cast_item_id", true},                  // cast_id taken
+		{[]string{"cast"}, "id", "cast_item_id", true},                 // cast_id taken
 		{[]string{"tracks", "items"}, "uri", "tracks_items_uri", true}, // uri, items_uri taken
 	} {
 		got, ok := NestedName(taken, c.parents, c.key)

@@ -305,8 +305,8 @@ func (r *run) decide() (planner.Result, error) {
 	}
 	planned := r.req.Planner
 	if name == "" && workflow.GetVersion(r.ctx, localGraphChange, workflow.DefaultVersion, localFirstDecideVersion) >= localFirstDecideVersion {
-		// The worker says which planner it runs; the decision then names it, so that a
-		// worker configured otherwise that takes the step over decides it alike.
+		// The worker says which planner it runs; the first decision then names it, so that a
+		// worker configured otherwise that takes that step over decides it alike.
 		ctx := workflow.WithLocalActivityOptions(r.ctx, workflow.LocalActivityOptions{
 			StartToCloseTimeout: 10 * time.Second, ScheduleToCloseTimeout: time.Minute, Summary: "the worker's planner",
 		})

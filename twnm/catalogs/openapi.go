@@ -560,18 +560,14 @@ func openAPIInputs(o openAPIOp) ([]twnm.Param, error) {
 	return out, nil
 }
 
-// maxOutputDepth bounds how deep into an answer's lists outputs are read: deep enough for an
-// id inside a list inside a page (tracks.items[].uri), and a stop for recursive schemas.
-const maxOutputDepth = 6
-
 // openAPIOutputs is what an operation's first 2xx JSON answer gives: its top-level fields,
 // then, breadth first, the fields inside its lists of records and the objects that wrap them
-// (holdsRecords), to maxOutputDepth, each with its path (see twnm.Param.Path).
+// (holdsRecords), to toolspec.MaxOutputDepth, each with its path (see twnm.Param.Path).
 func openAPIOutputs(op *openapi3.Operation) ([]twnm.Param, error) {
 	if op.Responses == nil {
 		return nil, nil
 	}
-	var mt *openapi3.MediaType
+	var ref *openapi3.SchemaRef
 	for _, code := range op.Responses.Keys() { // sorted, so "200" before "201" before "2XX"
 		if !strings.HasPrefix(code, "2") {
 			continue
@@ -580,15 +576,15 @@ func openAPIOutputs(op *openapi3.Operation) ([]twnm.Param, error) {
 		if r == nil || r.Value == nil {
 			return nil, fieldError("responses."+code, fmt.Errorf("unresolved"))
 		}
-		if mt = jsonMediaType(r.Value.Content); mt != nil {
+		if ref = jsonSchema(r.Value.Content); ref != nil {
 			break
 		}
 	}
-	if mt == nil {
+	if ref == nil {
 		return nil, nil
 	}
 	var o outputs
-	o.schema(mt.Schema)
+	o.schema(ref)
 	return o.params, nil
 }
 
@@ -622,7 +618,7 @@ func (o *outputs) add(f field, typ, desc string) {
 	o.params = append(o.params, p)
 }
 
-// schema reads the fields of an answer's schema breadth first, to maxOutputDepth. A schema
+// schema reads the fields of an answer's schema breadth first, to toolspec.MaxOutputDepth. A schema
 // inside itself (a comment's replies are comments) is read once, at its shallowest.
 func (o *outputs) schema(ref *openapi3.SchemaRef) {
 	type level struct {
@@ -631,7 +627,7 @@ func (o *outputs) schema(ref *openapi3.SchemaRef) {
 		outside []*openapi3.Schema // the schemas of the enclosing levels
 	}
 	queue := []level{{schema: ref}}
-	for depth := 0; len(queue) > 0 && depth < maxOutputDepth; depth++ {
+	for depth := 0; len(queue) > 0 && depth < toolspec.MaxOutputDepth; depth++ {
 		var next []level
 		for _, l := range queue {
 			if l.schema == nil || l.schema.Value == nil || slices.Contains(l.outside, l.schema.Value) {
@@ -671,19 +667,11 @@ func isListOfRecords(ref *openapi3.SchemaRef) bool {
 	return ref != nil && ref.Value != nil && ref.Value.Items != nil && len(objectProps(ref.Value.Items)) > 0
 }
 
-// jsonSchema returns the schema of the JSON media type of content (see jsonMediaType).
+// jsonSchema returns the schema of the JSON media type of content: application/json, else
+// the first (by name) whose type ends in +json or /json.
 func jsonSchema(content openapi3.Content) *openapi3.SchemaRef {
-	if mt := jsonMediaType(content); mt != nil {
-		return mt.Schema
-	}
-	return nil
-}
-
-// jsonMediaType returns the JSON media type of content that has a schema: application/json,
-// else the first (by name) whose type ends in +json or /json.
-func jsonMediaType(content openapi3.Content) *openapi3.MediaType {
 	if mt := content.Get("application/json"); mt != nil && mt.Schema != nil {
-		return mt
+		return mt.Schema
 	}
 	types := make([]string, 0, len(content))
 	for t := range content {
@@ -694,7 +682,7 @@ func jsonMediaType(content openapi3.Content) *openapi3.MediaType {
 		base, _, _ := strings.Cut(strings.ToLower(t), ";")
 		base = strings.TrimSpace(base)
 		if mt := content[t]; mt != nil && mt.Schema != nil && (strings.HasSuffix(base, "+json") || strings.HasSuffix(base, "/json")) {
-			return mt
+			return mt.Schema
 		}
 	}
 	return nil
