@@ -175,3 +175,34 @@ func single[T driver.RecordValue](res *driver.EagerResult, key string) (T, error
 	v, _, err := driver.GetRecordValue[T](res.Records[0], key)
 	return v, err
 }
+
+// apiDescriptions reads the descriptions of active APIs, spread over the graph: every k-th
+// by name, so that a warm-up touches each catalog.
+const apiDescriptions = `
+MATCH (a:API)
+WHERE coalesce(a.status, 'active') = 'active' AND coalesce(a.description, '') <> ''
+WITH a ORDER BY a.name
+WITH collect(a.description) AS ds
+WITH ds, toInteger(ceil(toFloat(size(ds)) / $limit)) AS k
+UNWIND range(0, size(ds) - 1, CASE WHEN k < 1 THEN 1 ELSE k END) AS i
+RETURN ds[i] AS description
+LIMIT $limit`
+
+// APIDescriptions returns at most limit descriptions of the graph's active APIs, spread over
+// it by name: requests a warm-up can ask that the graph serves.
+func (s *Store) APIDescriptions(ctx context.Context, limit int) ([]string, error) {
+	if limit <= 0 {
+		return nil, nil
+	}
+	res, err := s.run(ctx, "read API descriptions", false, apiDescriptions, map[string]any{"limit": int64(limit)})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(res.Records))
+	for _, r := range res.Records {
+		if d, ok := r.AsMap()["description"].(string); ok {
+			out = append(out, d)
+		}
+	}
+	return out, nil
+}

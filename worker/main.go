@@ -15,6 +15,7 @@ import (
 	_ "net/http/pprof"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -30,8 +31,10 @@ import (
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/config"
 	"github.com/naviagent/navi/mcptool"
+	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
 	"github.com/naviagent/navi/planner/llm"
+	"github.com/naviagent/navi/retrieval"
 	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/workflows"
@@ -46,6 +49,13 @@ func main() {
 	train := fs.String("train-queue", config.Getenv("NAVI_TRAIN_TASK_QUEUE", workflows.DefaultTrainQueue),
 		"task queue of the training activities this worker also runs; \"off\" runs none (NAVI_TRAIN_TASK_QUEUE)")
 	modelDir := fs.String("model-dir", config.Getenv("NAVI_MODEL_DIR", ".state/models"), "where trained model files are also written (NAVI_MODEL_DIR)")
+	warmDefault, err := strconv.Atoi(config.Getenv("NAVI_WARMUP", strconv.Itoa(retrieval.DefaultWarmRequests)))
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "navi-worker: NAVI_WARMUP %q: want a number of retrievals\n", os.Getenv("NAVI_WARMUP"))
+		os.Exit(2)
+	}
+	warm := fs.Int("warmup", warmDefault,
+		"retrievals run against the graph store before the worker polls, so that a restarted Neo4j has compiled its query paths before users pay for it; 0: none (NAVI_WARMUP)")
 	pprofAddr := fs.String("pprof", config.Getenv("NAVI_PPROF_ADDR", ""), "address to serve Go's profiles on (/debug/pprof/), such as 127.0.0.1:6060; empty: none (NAVI_PPROF_ADDR)")
 	_ = fs.Parse(os.Args[1:])
 
@@ -59,7 +69,7 @@ func main() {
 		// net/http/pprof registers on the default mux, which nothing else here serves.
 		go func() { logger.Error("pprof server stopped", "error", http.ListenAndServe(*pprofAddr, nil)) }()
 	}
-	if err := run(cfg, options{outputDir: *outputDir, trainQueue: *train, modelDir: *modelDir}, logger); err != nil {
+	if err := run(cfg, options{outputDir: *outputDir, trainQueue: *train, modelDir: *modelDir, warm: *warm}, logger); err != nil {
 		fmt.Fprintf(os.Stderr, "navi-worker: %v\n", err)
 		os.Exit(1)
 	}
@@ -70,6 +80,7 @@ type options struct {
 	outputDir  string
 	trainQueue string // "off": no training worker
 	modelDir   string
+	warm       int // retrievals of the warm-up (0: none)
 }
 
 func run(cfg config.Config, o options, logger *slog.Logger) error {
@@ -87,6 +98,7 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 	}
 	defer store.Close(context.Background())
 	acts.Store, acts.Models, acts.ModelDir = store, store, o.modelDir
+	warmStore(store, acts.Embedder, o.warm, logger)
 	// With payloads encrypted, the requests the graph learns from keep no text in Neo4j.
 	if cdc, err := cfg.Codec(); err == nil && cdc != nil {
 		acts.NoGoalText = true
@@ -134,6 +146,37 @@ func run(cfg config.Config, o options, logger *slog.Logger) error {
 	}
 	return w.Run(worker.InterruptCh())
 }
+
+// warmStore runs n retrievals against the graph store before the worker takes work (see
+// retrieval.Warm), with requests the graph's own API descriptions make. A graph with no APIs
+// yet has nothing to warm; a store that fails is logged, and the worker starts all the same:
+// its activities retry while Neo4j is down.
+func warmStore(store *neo4j.Store, emb embed.Embedder, n int, logger *slog.Logger) {
+	if n <= 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), retrieval.DefaultWarmBudget)
+	defer cancel()
+	texts, err := store.APIDescriptions(ctx, warmTexts)
+	if err != nil {
+		logger.Warn("graph store not warmed", "error", err)
+		return
+	}
+	if len(texts) == 0 {
+		logger.Info("graph store not warmed: the graph has no API yet")
+		return
+	}
+	st, err := retrieval.Warm(ctx, store, emb, texts, retrieval.WarmOptions{Requests: n})
+	if err != nil {
+		logger.Warn("graph store warmed in part", "retrievals", st.Retrievals, "elapsed", st.Elapsed.Round(time.Millisecond), "error", err)
+		return
+	}
+	logger.Info("graph store warmed", "retrievals", st.Retrievals, "apis", len(texts), "elapsed", st.Elapsed.Round(time.Millisecond),
+		"first", st.First.Round(time.Millisecond), "last", st.Last.Round(time.Millisecond))
+}
+
+// warmTexts is how many API descriptions a warm-up asks with, in turn.
+const warmTexts = 100
 
 // newActivities builds the activities' dependencies other than the graph store: the
 // embedder the graph was built with, the LLM planner when NAVI_LLM_* configure one, and the
