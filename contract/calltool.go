@@ -67,12 +67,16 @@ func NonRetryableToolErrorTypes() []string {
 
 // Defaults of ToolRetryPolicy, for the hints a catalog API leaves out.
 const (
-	DefaultToolAttempts         = 3
-	DefaultToolInitialInterval  = time.Second
-	DefaultToolBackoff          = 2.0
-	DefaultToolMaxInterval      = 10 * time.Second
-	DefaultToolStartToClose     = 30 * time.Second
-	DefaultToolHeartbeatTimeout = 5 * time.Second
+	DefaultToolAttempts        = 3
+	DefaultToolInitialInterval = time.Second
+	DefaultToolBackoff         = 2.0
+	DefaultToolMaxInterval     = 10 * time.Second
+	DefaultToolStartToClose    = 30 * time.Second
+	// DefaultToolHeartbeatTimeout is KeepAliveTimeout: a tool call beats every second while
+	// its request is in flight (toolcall.DefaultHeartbeatInterval), and a call on a worker
+	// that died is retried elsewhere 3 s later, plus the retry's first interval (5 s added
+	// 6.2 s at the 95th percentile to the runs a worker kill struck).
+	DefaultToolHeartbeatTimeout = KeepAliveTimeout
 	// toolTimeoutGrace is added to an API's own timeout for the start-to-close timeout, so
 	// that the call times out first and the failure says so (ToolUnavailable, with the API's
 	// timeout) instead of being a bare activity timeout.
