@@ -289,7 +289,7 @@ func TestCallToolRetryPolicy(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			start, hb, p := activities.ToolRetryPolicy(tt.api)
 			assert.Equal(t, tt.start, start)
-			assert.Equal(t, 5*time.Second, hb, "five heartbeats of toolcall.Client's second")
+			assert.Equal(t, 3*time.Second, hb, "three of toolcall.Client's one-second beats: a dead worker's call is retried in seconds")
 			require.NotNil(t, p)
 			assert.Equal(t, tt.attempts, p.MaximumAttempts)
 			assert.Equal(t, tt.initial, p.InitialInterval)
