@@ -290,13 +290,13 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 	searchExclude := writersOff(g, found.Chain)
 	maps.Copy(searchExclude, excludeIDs)
 	reqs := make([]twnm.SearchRequest, len(targets))
-	named := namedAPIs(g, found)
+	named, said := namedAPIs(g, found), recall.Says(in.Text)
 	for i, t := range targets {
 		ex := maps.Clone(searchExclude)
 		if !excludeIDs[t.API] {
 			delete(ex, t.API)
 		}
-		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: ex, Relevance: relevance, Named: named}
+		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: ex, Relevance: relevance, Named: named, Said: said}
 	}
 	subs, err := twnm.SearchTargets(ctx, g, searcher, reqs)
 	if err != nil {
@@ -445,7 +445,7 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 	known := extract.Values(text, sl)
 	exclude := writersOff(g, found.Chain)
 	delete(exclude, id)
-	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance, Named: namedAPIs(g, found)}
+	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance, Named: namedAPIs(g, found), Said: recall.Says(text)}
 	subs, err := twnm.SearchTargets(ctx, g, s, []twnm.SearchRequest{req})
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: graph search: %w", found.Final, err)

@@ -171,6 +171,7 @@ func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 		grounded: map[NodeID]bool{},
 		wanted:   resolveNames(g, req.Wanted),
 		exclude:  req.Exclude,
+		said:     req.Said,
 		onPath:   map[NodeID]bool{req.Target: true},
 		chosen:   map[NodeID]bool{req.Target: true},
 	}
@@ -196,6 +197,7 @@ type abSearch struct {
 	known     knownValues
 	wanted    []NodeID
 	exclude   map[NodeID]bool
+	said      func(string) bool
 	used      map[string]int  // stated values the partial subgraph binds, with how many inputs
 	grounded  map[NodeID]bool // chosen APIs whose branch binds a stated value
 	onPath    map[NodeID]bool // APIs on the current path: expanding one again would be a cycle
@@ -525,7 +527,7 @@ func (s *abSearch) undo(mark int) {
 
 // candidates returns the producers that may bind u, scored by Eq. 22 and sorted best first.
 func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
-	links := local(s.g, producerLinks(s.g, u, consumer, s.exclude), consumer, s.relevance)
+	links := local(s.g, producerLinks(s.g, u, consumer, s.exclude, s.said), consumer, s.relevance)
 	cands := make([]abCandidate, 0, len(links))
 	for _, l := range links {
 		if s.onPath[l.api] {

@@ -62,7 +62,7 @@ func producersOf(g *Graph, api, param string, exclude map[NodeID]bool) int {
 	if !ok || !ok2 {
 		return 0
 	}
-	return len(producerLinks(g, node, id, exclude))
+	return len(producerLinks(g, node, id, exclude, nil))
 }
 
 // ErrPlanCycle is wrapped by Plan when the subgraph's bindings form a cycle.

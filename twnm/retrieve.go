@@ -64,7 +64,7 @@ func (g *Graph) Feeds(producer, consumer NodeID) bool {
 		if !g.feedable(in.From) {
 			continue
 		}
-		for _, l := range producerLinks(g, in.From, consumer, nil) {
+		for _, l := range producerLinks(g, in.From, consumer, nil, nil) {
 			if l.api == producer {
 				return true
 			}
@@ -90,7 +90,7 @@ func (g *Graph) RequiredProducers(api NodeID) map[NodeID][]NodeID {
 		if !in.Required || !g.feedable(in.From) {
 			continue
 		}
-		for _, l := range producerLinks(g, in.From, api, nil) {
+		for _, l := range producerLinks(g, in.From, api, nil, nil) {
 			out[in.From] = append(out[in.From], l.api)
 		}
 	}

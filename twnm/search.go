@@ -32,6 +32,12 @@ type SearchRequest struct {
 	// recall.Result.Relevance, by API name; higher is more relevant). Among producers that
 	// bind an input equally well, the search prefers the more relevant (optional).
 	Relevance map[string]float64
+	// Said reports whether the request says a word (optional; nil: every word is said). An
+	// output that names a role of the input it would bind, words its concept adds to the
+	// input's ("leader" of leader_team_id for team_id), binds it only where the request says
+	// one of them: the league leader's id is no team the request asked about unless it asks
+	// for the leader.
+	Said func(word string) bool
 	// Named lists the APIs the request names besides what it asks for: the thing whose
 	// attribute the target takes ("the elevation at the location of the best hotel" names the
 	// hotel's APIs). Among branches that bind a stated value alike, one through a named API
@@ -301,11 +307,11 @@ func local(g *Graph, ls []link, consumer NodeID, relevance map[string]float64) [
 
 // producerLinks returns, for each usable producer of parameter p, its strongest link, by
 // API ID; consumer and excluded APIs are left out.
-func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool) []link {
+func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool, said func(string) bool) []link {
 	var ls []link
 	at := map[NodeID]int{} // API → its link in ls: one link per API, the strongest
 	add := func(api, output NodeID, w float64) {
-		if api == consumer || !usableAPI(g, api, exclude) {
+		if api == consumer || !usableAPI(g, api, exclude) || said != nil && !roleSaid(g, api, output, consumer, p, said) {
 			return
 		}
 		if i, ok := at[api]; ok {
@@ -335,6 +341,32 @@ func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool) []link
 	}
 	sort.Slice(ls, func(i, j int) bool { return ls[i].api < ls[j].api })
 	return ls
+}
+
+// roleSaid reports whether the output of api (parameter node output) may bind the input p of
+// consumer as far as roles go: unless the output's concept holds every word of the input's,
+// which names its resource (two words or more: team id, not id), and adds words of its own
+// (leader team id), the request must say one of those (SearchRequest.Said).
+func roleSaid(g *Graph, api, output, consumer, p NodeID, said func(string) bool) bool {
+	in, ok1 := g.concepts[[3]NodeID{consumer, p, 1}]
+	out, ok2 := g.concepts[[3]NodeID{api, output, 0}]
+	if !ok1 || !ok2 {
+		return true
+	}
+	inWords, outWords := strings.Fields(in), strings.Fields(out)
+	if len(inWords) < 2 || len(outWords) <= len(inWords) {
+		return true
+	}
+	var role []string
+	for _, w := range outWords {
+		if !slices.Contains(inWords, w) {
+			role = append(role, w)
+		}
+	}
+	if len(outWords)-len(role) != len(inWords) {
+		return true // not the input's concept with words added: another concept the links joined
+	}
+	return slices.ContainsFunc(role, said)
 }
 
 // SimilarWeight scales the link of a producer whose output joined the consumer's input's

@@ -699,3 +699,41 @@ func TestSearchKeepsToTheSource(t *testing.T) {
 		}
 	}
 }
+
+// An output that names a role of the input it would bind (the league leader's team id for a
+// team id) binds it only where the request says the role: "the next match of Bayern" asks
+// about a team, not the leader of Bayern's league, and the plan asks for the team instead.
+func TestSearchAsksForARoleTheRequestDoesNotSay(t *testing.T) {
+	alias := func(p Param, input bool) string {
+		if p.Name == "leader_team_id" {
+			return "team_id" // joined the team id's node, as the links join them
+		}
+		return p.Name
+	}
+	leader := func(w string) bool { return w == "leader" }
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		for _, tc := range []struct {
+			name        string
+			said        func(string) bool
+			wantAPIs    []string
+			wantMissing []string
+		}{
+			{"no request text", nil, []string{"Fixtures", "Standings"}, nil},
+			{"the role said", leader, []string{"Fixtures", "Standings"}, nil},
+			{"the role not said", func(string) bool { return false }, []string{"Fixtures"}, []string{"Fixtures.team_id"}},
+		} {
+			t.Run(fmt.Sprintf("%T/%s", s, tc.name), func(t *testing.T) {
+				g := New()
+				for _, a := range []API{tool("Standings", "league", "leader_team_id"), tool("Fixtures", "team_id", "match_id")} {
+					_, err := g.AddAPIWithParams(a, alias)
+					require.NoError(t, err)
+				}
+				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Fixtures"),
+					Known: map[string]string{"league": "Serie A"}, Said: tc.said})
+				require.NoError(t, err)
+				assert.ElementsMatch(t, tc.wantAPIs, names(g, sg.APIs))
+				assert.Equal(t, tc.wantMissing, supplyNames(g, sg.Missing()))
+			})
+		}
+	}
+}
