@@ -1,7 +1,8 @@
 package subgoal
 
 // askVerbs only ask for something when a recipient follows them: "provide me with the details",
-// "give us a list", "show me the reviews".
+// "give us a list". A verb that names a read ("show me the reviews", "find me a hotel") is no
+// ask verb: it says what the tool does.
 var askVerbs = english.Set("ask-verbs")
 
 // recipient reports whether w is a pronoun an ask verb gives to ("me", "us", "them").

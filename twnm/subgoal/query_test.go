@@ -10,8 +10,10 @@ func TestQuery(t *testing.T) {
 	tests := []struct{ text, want string }{
 		{"provide me with the details of the album", "the details of the album"},
 		{"give us a list of language codes", "a list of language codes"},
-		{"Show me, please, the reviews", "please, the reviews"},
+		{"Tell me, please, the score", "please, the score"},
 		{"tell them the score", "the score"},
+		{"Show me the reviews", "Show me the reviews"}, // a read, a tool's own action: it stays
+		{"find me a hotel in Prague", "find me a hotel in Prague"},
 		{"find hotels in Rome", "find hotels in Rome"},             // no recipient: the verb names the task
 		{"convert me 100 USD to EUR", "convert me 100 USD to EUR"}, // a verb that does something
 		{"provide me with", "provide me with"},                     // nothing would be left
