@@ -180,7 +180,7 @@ bin/navi-toolworld: $(GO_SOURCES)
 
 # The dev server is its own Go module; a cold build takes minutes, so it is rebuilt only when
 # its sources change.
-bin/navi-devserver: devserver/main.go devserver/go.mod devserver/go.sum
+bin/navi-devserver: $(wildcard devserver/*.go) devserver/go.mod devserver/go.sum
 	@$(need_go)
 	@echo "building the embedded Temporal dev server (a cold build takes about 10 minutes)..."
 	cd devserver && $(GO) build -o ../$@ .

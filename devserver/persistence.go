@@ -54,8 +54,11 @@ func (o options) persistence(conf *config.Config) error {
 		// pragma under its own name ("_journal_mode" would be an unknown pragma, silently
 		// ignored). WAL with synchronous=NORMAL syncs at checkpoints instead of on every
 		// commit: a crash of the process loses nothing, a crash of the machine at most the
-		// last transactions, which is right for a development server.
-		ConnectAttributes: map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": "normal", "busy_timeout": "5000"},
+		// last transactions, which is right for a development server. A page cache of 64 MiB
+		// a connection (SQLite's default is 2 MiB) keeps the tables' hot pages in the process
+		// as the store fills: after some 4,000 runs Temporal spent 8.1–8.8 s of CPU per 300
+		// queries with the default, 6.3–7.7 s with it (at 340–590 MB).
+		ConnectAttributes: map[string]string{"mode": "rwc", "journal_mode": "wal", "synchronous": "normal", "busy_timeout": "5000", "cache_size": "-65536"},
 	}
 	if _, err := os.Stat(o.DBFile); errors.Is(err, os.ErrNotExist) {
 		if err := sqliteschema.SetupSchema(&sqlConf); err != nil {
