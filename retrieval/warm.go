@@ -17,7 +17,7 @@ const (
 	// DefaultWarmRequests is how many retrievals a warm-up runs. Neo4j compiles its hot paths
 	// (Cypher's runtime, Bolt, the indexes) once it has run them many times: on a 2-core
 	// machine the first 300 queries after a restart took 2.1 times as long as the 300 of the
-	// steady state, 1.5–1.6 times after 400 retrievals of warm-up, and no less after 1,000.
+	// steady state, 1.3–1.8 times after 400 retrievals of warm-up, and no less after 1,000.
 	DefaultWarmRequests = 400
 	// DefaultWarmBudget bounds a warm-up's time, however slow the store.
 	DefaultWarmBudget = 30 * time.Second
