@@ -5,6 +5,7 @@ import (
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 // Action is what a request asks done to its object, or what a tool does to it: the four
@@ -71,7 +72,7 @@ func firstAction(text string) Action {
 func RequestAction(text string) Action {
 	t := strings.TrimSpace(text)
 	if f := strings.Fields(strings.ToLower(t)); len(f) > 0 {
-		if questionWords[strings.TrimRight(f[0], "'s")] {
+		if subgoal.QuestionWord(f[0]) || subgoal.QuestionWord(strings.TrimRight(f[0], "'s")) {
 			return ActionRead
 		}
 	}
@@ -90,7 +91,7 @@ func requestFrame(text string) bool {
 	var words []string // the first two, after a greeting
 	for _, w := range strings.Fields(strings.ToLower(text)) {
 		w = strings.Trim(w, ",.!")
-		if len(words) == 0 && (w == "" || greetings[w]) {
+		if len(words) == 0 && (w == "" || subgoal.Courtesy(w)) {
 			continue // a greeting opens many requests
 		}
 		if words = append(words, w); len(words) == 2 {
@@ -100,13 +101,9 @@ func requestFrame(text string) bool {
 	return len(words) == 2 && words[1] == "you" && requestModals[words[0]]
 }
 
-// Words of a question's frame: the question words that open a question for information, the
-// greetings before a request, and the modals of "can you …?".
-var (
-	questionWords = english.Set("question-words")
-	greetings     = english.Set("greetings")
-	requestModals = english.Set("request-modals")
-)
+// requestModals are the modals of "can you …?". The question words that open a question for
+// information and the courtesies before a request are subgoal's (QuestionWord, Courtesy).
+var requestModals = english.Set("request-modals")
 
 // ChangesState reports whether api creates, updates or deletes what it acts on (APIAction).
 func ChangesState(api twnm.API) bool {
@@ -155,3 +152,4 @@ func (r *Result) Action() Action {
 	}
 	return RequestAction(r.Whole().Text)
 }
+

@@ -23,6 +23,10 @@ func TestRequestAction(t *testing.T) {
 		{"Is it going to rain in Paris tomorrow?", ActionRead},
 		{"Hi, can you set an alarm for 8 am?", ActionCreate},
 		{"Can you turn on my living room light at 7 pm?", ActionUnknown}, // a request, not a question
+		{"Thanks! Could you turn the heating up?", ActionUnknown},        // subgoal.Courtesy: "thanks" before the frame
+		{"Please, could you dim the lights in the hall?", ActionUnknown}, // subgoal.Courtesy: "please"
+		{"what's the status of my parcel", ActionRead},                   // subgoal.QuestionWord: a contraction
+		{"Who's playing at the stadium tonight", ActionRead},
 		{"Could you check my reminders?", ActionRead},
 		{"I need a hotel reservation in Paris", ActionCreate},
 		{"the weather in Paris", ActionUnknown},

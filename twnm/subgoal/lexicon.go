@@ -398,6 +398,10 @@ func Preposition(w string) bool { return prepositions[w] }
 // one that may also open a relative clause.
 func QuestionWord(w string) bool { return whWords[strings.ReplaceAll(w, "’", "'")] }
 
+// Courtesy reports whether w (lowercase) is a word of courtesy or a filler that may open a
+// request before its frame ("hi, can you …", "please, could you …").
+func Courtesy(w string) bool { return chitchat[w] || fillers[w] }
+
 // ordinalWords are the ordinal numbers' names in their order ("first" is 1).
 var ordinalWords = english.Entries("ordinals")
 
