@@ -152,4 +152,3 @@ func (r *Result) Action() Action {
 	}
 	return RequestAction(r.Whole().Text)
 }
-

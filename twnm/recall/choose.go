@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/naviagent/navi/twnm/extract"
 	"github.com/naviagent/navi/twnm/lexicon"
@@ -261,7 +262,10 @@ func (c *choice) moveLeader(best string) string {
 		for _, p := range top {
 			// Unlike a consumer's move, this one holds where the two feed each other (a
 			// geocoder and its reverse): what the request asks for decides.
-			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) {
+			// A leader that takes a value the request states in digits, which p does not,
+			// stays where it cannot feed p: the value would go unused (takesMore).
+			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) &&
+				(links.Feeds(best, p) || !takesMore(whole.Text, links, best, p)) {
 				best = p
 				break
 			}
@@ -1011,9 +1015,25 @@ func takesMore(request string, links Links, consumer, producer string) bool {
 	mine := stated(request, links, consumer)
 	for _, p := range a.Inputs {
 		v, ok := mine[consumer+"\x00"+p.Name]
-		if ok && !theirs[v] && extract.NumberType(p.Type) {
+		if ok && !theirs[v] && (extract.NumberType(p.Type) || writtenInDigits(v)) {
 			return true
 		}
 	}
 	return false
+}
+
+// writtenInDigits reports whether v is written in digits and the marks between them (a date,
+// a time, an amount): a value read by its shape, as a number is, never free text that shares
+// a word with an input's name.
+func writtenInDigits(v string) bool {
+	digits := false
+	for _, r := range v {
+		switch {
+		case unicode.IsDigit(r):
+			digits = true
+		case !strings.ContainsRune("-/:.,+T ", r):
+			return false
+		}
+	}
+	return digits
 }

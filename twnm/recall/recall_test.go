@@ -250,6 +250,44 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 	assert.Equal(t, "FindStop", r.Final)
 }
 
+func TestChooseLeaderKeepsAStatedDate(t *testing.T) {
+	// The hotel search and the prices it feeds tie. The request names the hotel, which the
+	// search gives, and nothing the prices give: the reverse move would hand the lead to the
+	// search. But the prices take the stated day, which the search does not (it is optional
+	// there, and stated reads required inputs), and they cannot feed the search: the day
+	// would go unused, so the prices stay. Without the day, the search leads.
+	l := links{feeds: map[[2]string]bool{{"SearchHotels", "HotelPrices"}: true},
+		apis: map[string]twnm.API{
+			"SearchHotels": {Name: "SearchHotels", Description: "Finds the best hotel in a city.",
+				Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true}, {Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD."}},
+				Outputs: []twnm.Param{{Name: "hotel_id"}, {Name: "hotel_name"}}},
+			"HotelPrices": {Name: "HotelPrices", Description: "Price of a stay at a hotel.",
+				Inputs: []twnm.Param{{Name: "hotel_id", Type: "string", Required: true},
+					{Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD.", Required: true}},
+				Outputs: []twnm.Param{{Name: "total_price"}}}}}
+	for _, tc := range []struct{ text, want string }{
+		{"How much would the best hotel in Amsterdam cost from 2026-12-20?", "HotelPrices"},
+		{"How much would the best hotel in Amsterdam cost?", "SearchHotels"},
+	} {
+		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "HotelPrices", Score: 1}, Match{Name: "SearchHotels", Score: 1})}}
+		r.Goals[0].Text = tc.text
+		require.NoError(t, Choose(r, l, Options{}))
+		assert.Equal(t, tc.want, r.Final, tc.text)
+	}
+}
+
+func TestWrittenInDigits(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{"2026-12-20", true}, {"20:00", true}, {"3", true}, {"1,250.50", true}, {"2026-12-20T20:00", true},
+		{"Amsterdam", false}, {"trk-12345", false}, {"-", false}, {"", false},
+	} {
+		assert.Equal(t, tc.want, writtenInDigits(tc.v), tc.v)
+	}
+}
+
 func TestChooseConsumerGivesWhatTheHeadAsks(t *testing.T) {
 	// "What amenities does the best hotel in Vienna have?": the hotel search leads (1, .8 for
 	// the details); the request's words in the details' document are the search's too, but
