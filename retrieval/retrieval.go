@@ -217,7 +217,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 		} else {
 			found, err = recall.Retrieve(ctx, rd.RecallSource(true), emb, desc, opts)
 		}
-		if err != nil || !found.Serves() {
+		if err != nil || !found.Whole().Relevant {
 			return err
 		}
 		found.Without(exclude)
@@ -240,7 +240,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 		head := subGoalOf(*found.Focus)
 		res.Head = &head
 	}
-	if !found.Serves() {
+	if !found.Whole().Relevant {
 		return res, nil
 	}
 	if len(pool) == 0 {

@@ -323,16 +323,14 @@ func (r *Result) Whole() Goal {
 	return Goal{}
 }
 
-// Serves reports whether some tool serves the request: the whole request has a relevant
-// candidate, and so does one of its clauses at least. The whole request adds frames,
-// courtesies and values to its clauses, no task of its own: where no clause finds a tool
-// ("order a large pizza with extra cheese"), the words around them do not make one.
-func (r *Result) Serves() bool {
-	if !r.Whole().Relevant {
-		return false
+// Relevant reports whether every part of the request has a relevant candidate.
+func (r *Result) Relevant() bool {
+	for _, g := range r.Goals {
+		if !g.Relevant {
+			return false
+		}
 	}
-	clauses := r.Clauses()
-	return len(clauses) == 0 || slices.ContainsFunc(clauses, func(g Goal) bool { return g.Relevant })
+	return true
 }
 
 // Retrieve splits request into sub-goals and retrieves candidates for each from src: BM25 and

@@ -872,22 +872,3 @@ func TestBoundClauses(t *testing.T) {
 	assert.Equal(t, short, same)
 	assert.Zero(t, skipped)
 }
-
-func TestServes(t *testing.T) {
-	irrelevant := func(g Goal) Goal { g.Relevant = false; return g }
-	for _, tc := range []struct {
-		name  string
-		goals []Goal
-		want  bool
-	}{
-		{"a clause and the whole", []Goal{goal(0, false), goal(1, true)}, true},
-		{"one clause of two", []Goal{irrelevant(goal(0, false)), goal(1, false), goal(2, true)}, true},
-		{"no clause finds a tool", []Goal{irrelevant(goal(0, false)), goal(1, true)}, false},
-		{"the whole finds none", []Goal{goal(0, false), irrelevant(goal(1, true))}, false},
-		{"the whole alone", []Goal{goal(0, true)}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			assert.Equal(t, tc.want, (&Result{Goals: tc.goals}).Serves())
-		})
-	}
-}
