@@ -35,7 +35,7 @@ func TestPlanChain(t *testing.T) {
 	// The registration is the more relevant producer, but it writes: not unless chosen.
 	relevance := map[string]float64{"RegisterPlace": 1, "Geocode": .1, "Weather": 1}
 	found := func(final string, chain ...string) *recall.Result {
-		return &recall.Result{Final: final, Chain: chain}
+		return &recall.Result{Final: final, Chain: chain, Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true}}}
 	}
 	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "Weather"), relevance, text, recall.Options{})
 	require.NoError(t, err)
@@ -48,6 +48,20 @@ func TestPlanChain(t *testing.T) {
 	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Forecast"), relevance, text, recall.Options{})
 	require.NoError(t, err)
 	assert.Nil(t, plan, "a final step the graph lacks")
+
+	// What Retrieve offers no chain for is planned by none: a request under the relevance
+	// floor, and a final step that writes where the request asks to read.
+	under := found("Weather", "Weather")
+	under.Goals[0].Relevant = false
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), under, relevance, text, recall.Options{})
+	require.NoError(t, err)
+	assert.Nil(t, plan, "no tool serves the request")
+	write := twnm.API{Name: "DeletePlace", Description: "Delete a place.", Endpoint: &twnm.Endpoint{Method: "DELETE", Path: "/places"},
+		Inputs: []twnm.Param{city}, Outputs: []twnm.Param{{Name: "deleted", Type: "boolean"}}}
+	require.NoError(t, g.Integrate(ctx, write))
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("DeletePlace", "DeletePlace"), relevance, text, recall.Options{})
+	require.NoError(t, err)
+	assert.Nil(t, plan, "a question is not answered by a deletion")
 }
 
 // A request that names the thing whose attribute the final step takes plans through that
@@ -103,7 +117,7 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 		found := &recall.Result{Final: "geo.Elevation", Chain: []string{"geo.Elevation"}, Goals: []recall.Goal{
 			{Goal: subgoal.Goal{Text: "Find the best hotel in Singapore"}},
 			{Goal: subgoal.Goal{Text: "what is the ground elevation in Singapore"}},
-			{Goal: subgoal.Goal{Text: "Find the best hotel in Singapore, and what is the ground elevation in Singapore?", Whole: true}},
+			{Goal: subgoal.Goal{Text: "Find the best hotel in Singapore, and what is the ground elevation in Singapore?", Whole: true}, Relevant: true},
 		}, Focus: &recall.Goal{Goal: subgoal.Goal{Text: "what is the ground elevation"}}}
 		plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, found.Whole().Text, recall.Options{})
 		require.NoError(t, err)
@@ -113,7 +127,7 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 		t.Run(tt.text+" | "+tt.head, func(t *testing.T) {
 			final := tt.want[len(tt.want)-1]
 			found := &recall.Result{Final: final, Chain: []string{final},
-				Goals: []recall.Goal{{Goal: subgoal.Goal{Text: tt.text, Whole: true}}}}
+				Goals: []recall.Goal{{Goal: subgoal.Goal{Text: tt.text, Whole: true}, Relevant: true}}}
 			if tt.head != "" {
 				found.Focus = &recall.Goal{Goal: subgoal.Goal{Text: tt.head}}
 			}
@@ -143,7 +157,7 @@ func TestPlanChainInputNamedByAWord(t *testing.T) {
 	require.NoError(t, err)
 	const text = "first line of the lyrics of track 98765"
 	found := &recall.Result{Final: "lyrico.Lyrics", Chain: []string{"lyrico.Lyrics"},
-		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}}},
+		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true}},
 		Focus: &recall.Goal{Goal: subgoal.Goal{Text: "first line of the lyrics"}}}
 	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, text, recall.Options{})
 	require.NoError(t, err)

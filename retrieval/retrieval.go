@@ -434,9 +434,13 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 // the final step with the values text states, relevance ranking producers that bind alike
 // (retrieval's, read before recall.Choose rescores the clauses), an API that creates, updates
 // or deletes only where found.Chain (retrieval's choice) holds it, and the request's other
-// parts joined (joinParts.join). It returns the plan's APIs in calling order; nil when the final
-// step is not in g or the search finds no plan. `navi eval retrieval` scores it.
+// parts joined (joinParts.join). It returns the plan's APIs in calling order; nil where Retrieve
+// offers none: the request under the relevance floor (no tool serves it), the final step
+// refused (writeAgainstRequest), not in g, or no plan found. `navi eval retrieval` scores it.
 func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recall.Result, relevance map[string]float64, text string, opts recall.Options) ([]string, error) {
+	if !found.Whole().Relevant || writeAgainstRequest(found, g) != "" {
+		return nil, nil
+	}
 	id, ok := g.APIByName(found.Final)
 	if !ok {
 		return nil, nil
