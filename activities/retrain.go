@@ -146,8 +146,9 @@ func (a *Activities) TrainModel(ctx context.Context, in TrainInput) (TrainResult
 }
 
 // EvaluateModel compares the validation AUC of version with the active model's, and where both
-// measured it, their FEEDS hit@1 on their held-out split (hgtspec.Metrics.FeedsHit1): a model
-// that ranks edges well but picks worse producers for a plan is not activated.
+// measured it, the share of their held-out flows that a plan recovers through their predictions
+// (hgtspec.Metrics.MaskedChains; between models saved before it, their FEEDS hit@1): a model
+// that ranks edges well but plans worse is not activated.
 func (a *Activities) EvaluateModel(ctx context.Context, version string) (EvaluateResult, error) {
 	store, err := a.models()
 	if err != nil {
@@ -189,26 +190,56 @@ func (a *Activities) EvaluateModel(ctx context.Context, version string) (Evaluat
 		}
 		res.Reason = fmt.Sprintf("validation AUC %.4f is %s the active %s's %.4f", rec.ValAUC, verdict, active, cur.ValAUC)
 	}
-	hit, curHit := feedsHit1(rec), feedsHit1(cur)
-	res.FeedsHit1, res.ActiveFeedsHit1 = finite(hit), finite(curHit)
-	if !math.IsNaN(hit) && !math.IsNaN(curHit) {
+	// The plans that recover held-out flows decide where both models measured them; between
+	// models saved before that figure, the producers they rank first.
+	mine, theirs := savedMetrics(rec), savedMetrics(cur)
+	res.FeedsHit1, res.ActiveFeedsHit1 = finite(feedsHit1(mine)), finite(feedsHit1(theirs))
+	res.MaskedChains, res.ActiveMaskedChains = finite(maskedChains(mine)), finite(maskedChains(theirs))
+	for _, f := range []struct {
+		name     string
+		new, cur float64
+	}{
+		{"masked chains", maskedChains(mine), maskedChains(theirs)},
+		{"FEEDS hit@1", feedsHit1(mine), feedsHit1(theirs)},
+	} {
+		if math.IsNaN(f.new) || math.IsNaN(f.cur) {
+			continue
+		}
 		verdict := "not worse than"
-		if hit < curHit {
+		if f.new < f.cur {
 			verdict, res.NotWorse = "worse than", false
 		}
-		res.Reason += fmt.Sprintf("; FEEDS hit@1 %.3f is %s the active's %.3f", hit, verdict, curHit)
+		res.Reason += fmt.Sprintf("; %s %.3f is %s the active's %.3f", f.name, f.new, verdict, f.cur)
+		break
 	}
 	return res, nil
 }
 
-// feedsHit1 is a saved model's FEEDS hit@1, NaN where its metrics have none (a test split
-// without FEEDS edges, or a model trained before the figure existed).
-func feedsHit1(r neo4j.ModelRecord) float64 {
+// savedMetrics decodes a saved model's metrics; a model saved without them has none (zero).
+func savedMetrics(r neo4j.ModelRecord) hgtspec.Metrics {
 	var m hgtspec.Metrics
-	if json.Unmarshal([]byte(r.Metrics), &m) != nil || m.FeedsRanked == 0 {
+	if json.Unmarshal([]byte(r.Metrics), &m) != nil {
+		return hgtspec.Metrics{}
+	}
+	return m
+}
+
+// feedsHit1 is a model's FEEDS hit@1, NaN where its metrics have none (a test split without
+// FEEDS edges, or a model trained before the figure existed).
+func feedsHit1(m hgtspec.Metrics) float64 {
+	if m.FeedsRanked == 0 {
 		return math.NaN()
 	}
 	return m.FeedsHit1
+}
+
+// maskedChains is the share of held-out flows a plan recovers through a model's predictions
+// (hgtspec.Metrics.MaskedChains), NaN where its metrics have none.
+func maskedChains(m hgtspec.Metrics) float64 {
+	if m.MaskedSearches == 0 {
+		return math.NaN()
+	}
+	return m.MaskedChains
 }
 
 // finite replaces NaN (a metric with nothing to measure) by 0, which JSON can carry.

@@ -39,9 +39,14 @@ type EvaluateResult struct {
 	// observed producer first, the output a plan would bind.
 	FeedsHit1       float64 `json:"feeds_hit1,omitempty"`
 	ActiveFeedsHit1 float64 `json:"active_feeds_hit1,omitempty"`
+	// MaskedChains and ActiveMaskedChains are the two models' hgtspec.Metrics.MaskedChains
+	// (0 where a model has none): the share of held-out flows a plan recovers through the
+	// model's predictions.
+	MaskedChains       float64 `json:"masked_chains,omitempty"`
+	ActiveMaskedChains float64 `json:"active_masked_chains,omitempty"`
 	// NotWorse is set when the model may replace the active one: no model is active, or its
 	// validation AUC is at least the active one's and, where both models measured it, so is
-	// its FEEDS hit@1.
+	// its masked-chain figure (between models saved before it, its FEEDS hit@1).
 	NotWorse bool   `json:"not_worse"`
 	Reason   string `json:"reason"`
 }

@@ -2,6 +2,8 @@ package twnm
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 )
@@ -279,6 +281,45 @@ func (g *Graph) addNode(kind NodeKind, name string) (*Node, bool) {
 	g.in = append(g.in, nil)
 	g.byName[key] = n.ID
 	return n, true
+}
+
+// Without returns a copy of g without the edges drop reports: the graph as search would see
+// it had those links never been known (a link predictor's held-out flows). Nodes and the kept
+// edges are copies with their statistics; catalog entries, member lists and embeddings are
+// shared and must not be changed. The copy clusters no parameter it is given later by
+// meaning (it has no embedder).
+func (g *Graph) Without(drop func(*Edge) bool) *Graph {
+	c := &Graph{nodes: make([]*Node, len(g.nodes)), byName: maps.Clone(g.byName), byEdge: make(map[edgeKey]*Edge, len(g.byEdge)),
+		out: make([][]*Edge, len(g.out)), in: make([][]*Edge, len(g.in)), params: maps.Clone(g.params), concepts: maps.Clone(g.concepts)}
+	for i, n := range g.nodes {
+		cp := *n
+		cp.FailedBy = maps.Clone(n.FailedBy)
+		cp.recent = window{days: maps.Clone(n.recent.days)}
+		c.nodes[i] = &cp
+	}
+	for _, e := range g.edges {
+		if drop != nil && drop(e) {
+			continue
+		}
+		cp := *e
+		cp.recent = window{days: maps.Clone(e.recent.days)}
+		c.edges = append(c.edges, &cp)
+		c.byEdge[edgeKey{cp.From, cp.To, cp.Kind}] = &cp
+		c.out[cp.From] = append(c.out[cp.From], &cp)
+		c.in[cp.To] = append(c.in[cp.To], &cp)
+	}
+	return c
+}
+
+// RemoveEdge takes e out of g, where it is; the other edges keep their order.
+func (g *Graph) RemoveEdge(e *Edge) {
+	k := edgeKey{e.From, e.To, e.Kind}
+	if g.byEdge[k] != e {
+		return
+	}
+	delete(g.byEdge, k)
+	drop := func(es []*Edge) []*Edge { return slices.DeleteFunc(es, func(x *Edge) bool { return x == e }) }
+	g.edges, g.out[e.From], g.in[e.To] = drop(g.edges), drop(g.out[e.From]), drop(g.in[e.To])
 }
 
 // AddEdge returns the edge of the given kind between two nodes, adding it if it is new.

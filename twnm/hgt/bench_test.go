@@ -212,7 +212,9 @@ func TestBenchmarkTable(t *testing.T) {
 		if sel["c"] {
 			r := measure(t, g, cfg)
 			row("(c) generated, ToolBench size", r)
-			notes = append(notes, "(c) baselines: "+baselineList(r.met.BaselineAUC)+fmt.Sprintf("; threshold %.3f", r.met.Threshold))
+			notes = append(notes, "(c) baselines: "+baselineList(r.met.BaselineAUC)+fmt.Sprintf("; threshold %.3f", r.met.Threshold)+
+				fmt.Sprintf("; FEEDS hit@1 %.3f over %d held-out flows, masked chains %.3f over %d searches",
+					r.met.FeedsHit1, r.met.FeedsRanked, r.met.MaskedChains, r.met.MaskedSearches))
 		}
 	}
 	out.WriteString("\n")

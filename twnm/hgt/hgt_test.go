@@ -198,6 +198,9 @@ func TestTrainBeatsBaselines(t *testing.T) {
 	assert.Positive(t, met.FeedsRanked, "the test split's FEEDS edges are ranked")
 	assert.Greater(t, met.FeedsHit1, 0.0, "the planted producers are found")
 	assert.LessOrEqual(t, met.FeedsHit1, 1.0)
+	t.Logf("masked chains %.3f over %d searches", met.MaskedChains, met.MaskedSearches)
+	assert.GreaterOrEqual(t, met.MaskedSearches, met.FeedsRanked, "a search from every API that requires a held-out input")
+	assert.True(t, met.MaskedChains >= 0 && met.MaskedChains <= 1, "a share")
 	assert.Equal(t, met, m.Metrics())
 	assert.True(t, strings.HasPrefix(m.Version(), "hgt-"), m.Version())
 }
@@ -544,4 +547,48 @@ func TestJSONCarriesNaN(t *testing.T) {
 	assert.True(t, math.IsNaN(pb.ValAUC))
 	pb.ValAUC, p.ValAUC = 0, 0
 	assert.Equal(t, p, pb)
+}
+
+// maskedChains removes the held-out flows, links each input to the model's pick in turn and
+// searches from the input's consumer: a plan through the right producer recovers the flow,
+// one through another producer does not, and the caller's graph keeps its edges.
+func TestMaskedChains(t *testing.T) {
+	g := twnm.New()
+	for _, a := range []twnm.API{
+		{Name: "A", Description: "Finds a place.", Inputs: []twnm.Param{{Name: "query", Type: "string", Required: true}},
+			Outputs: []twnm.Param{{Name: "place_ref", Type: "string"}}},
+		{Name: "B", Description: "Finds a person.", Inputs: []twnm.Param{{Name: "name", Type: "string", Required: true}},
+			Outputs: []twnm.Param{{Name: "person_ref", Type: "string"}}},
+		{Name: "C", Description: "Weather at a place.", Inputs: []twnm.Param{{Name: "location_code", Type: "string", Required: true}},
+			Outputs: []twnm.Param{{Name: "temperature", Type: "number"}}},
+	} {
+		_, err := g.AddAPI(a)
+		require.NoError(t, err)
+	}
+	x, _ := g.ParamOf("A", "place_ref", false)
+	y, _ := g.ParamOf("B", "person_ref", false)
+	z, _ := g.ParamOf("C", "location_code", true)
+	g.AddEdge(twnm.Feeds, x, z).Confidence = 1
+	held := hgtdata.Pair{Kind: twnm.Feeds, From: x, To: z}
+	ctx := context.Background()
+
+	rate, n, err := maskedChains(ctx, g, []producerPick{{feeds: held, best: x, p: 0.9}})
+	require.NoError(t, err)
+	assert.Equal(t, 1, n, "one API requires the input")
+	assert.Equal(t, 1.0, rate, "the plan runs through A, which outputs the held-out producer")
+
+	rate, n, err = maskedChains(ctx, g, []producerPick{{feeds: held, best: y, p: 0.9}})
+	require.NoError(t, err)
+	assert.Equal(t, 1, n)
+	assert.Equal(t, 0.0, rate, "the plan runs through B")
+
+	_, ok := g.Edge(twnm.Feeds, x, z)
+	assert.True(t, ok, "the held-out edge stays in the caller's graph")
+	_, ok = g.Edge(twnm.Feeds, y, z)
+	assert.False(t, ok, "the predicted link is not added to it")
+
+	rate, n, err = maskedChains(ctx, g, nil)
+	require.NoError(t, err)
+	assert.True(t, math.IsNaN(rate))
+	assert.Zero(t, n)
 }

@@ -226,6 +226,10 @@ func (tr *trainer) fit(ctx context.Context, progress func(Progress)) (Metrics, e
 		met.BaselineAUC = hgtdata.BaselineAUCs(tr.g, tr.testMG, known, testPos, tr.testNeg)
 	}
 	met.FeedsHit1, met.FeedsRanked = tr.feedsHit1(testPos)
+	var err error
+	if met.MaskedChains, met.MaskedSearches, err = tr.maskedChains(ctx, testPos); err != nil {
+		return Metrics{}, err
+	}
 	return met, nil
 }
 
@@ -233,6 +237,31 @@ func (tr *trainer) fit(ctx context.Context, progress func(Progress)) (Metrics, e
 // its producer scores above every other parameter that some API outputs and that is no known
 // producer of the same input (a tie is a miss).
 func (tr *trainer) feedsHit1(test []hgtdata.Pair) (float64, int) {
+	picks := tr.bestProducers(test)
+	if len(picks) == 0 {
+		return math.NaN(), 0
+	}
+	hits := 0
+	for _, pk := range picks {
+		if pk.best == pk.feeds.From {
+			hits++
+		}
+	}
+	return float64(hits) / float64(len(picks)), len(picks)
+}
+
+// producerPick is the model's best producer for the input of one held-out FEEDS edge, with
+// its probability.
+type producerPick struct {
+	feeds hgtdata.Pair
+	best  twnm.NodeID
+	p     float64
+}
+
+// bestProducers ranks, for each FEEDS positive of test, every parameter that some API outputs
+// and that is no known producer of the same input (the edge's own producer included), over the
+// test view, and picks the best; on a tie another parameter beats the true producer.
+func (tr *trainer) bestProducers(test []hgtdata.Pair) []producerPick {
 	var feeds []hgtdata.Pair
 	for _, q := range test {
 		if q.Kind == twnm.Feeds {
@@ -240,7 +269,7 @@ func (tr *trainer) feedsHit1(test []hgtdata.Pair) (float64, int) {
 		}
 	}
 	if len(feeds) == 0 {
-		return math.NaN(), 0
+		return nil
 	}
 	var outputs []twnm.NodeID
 	for _, n := range tr.g.Nodes() {
@@ -254,6 +283,7 @@ func (tr *trainer) feedsHit1(test []hgtdata.Pair) (float64, int) {
 	d := &tr.net.dec[hgtdata.PredictedIndex(twnm.Feeds)]
 	proj := p.t.MatMul(h[twnm.KindParam], p.v(d.w)).Value.RawMatrix() // n_param×d
 	hp := h[twnm.KindParam].Value.RawMatrix()
+	bias := d.b.Value.At(0, 0)
 	score := func(from, to twnm.NodeID) float64 { // the logit less the bias, which every pair shares
 		a, b := v.ix.Row[from], v.ix.Row[to]
 		s := 0.0
@@ -262,21 +292,93 @@ func (tr *trainer) feedsHit1(test []hgtdata.Pair) (float64, int) {
 		}
 		return s
 	}
-	hits := 0
+	picks := make([]producerPick, 0, len(feeds))
 	for _, q := range feeds {
-		truth := score(q.From, q.To)
-		hit := true
+		best, top := q.From, score(q.From, q.To)
 		for _, o := range outputs {
-			if o != q.From && tr.sampler.IsNegative(hgtdata.Pair{Kind: twnm.Feeds, From: o, To: q.To}) && score(o, q.To) >= truth {
-				hit = false
-				break
+			if o == q.From || !tr.sampler.IsNegative(hgtdata.Pair{Kind: twnm.Feeds, From: o, To: q.To}) {
+				continue
+			}
+			if s := score(o, q.To); s > top || s == top && best == q.From {
+				best, top = o, s
 			}
 		}
-		if hit {
-			hits++
+		picks = append(picks, producerPick{feeds: q, best: best, p: sigmoid(top + bias)})
+	}
+	return picks
+}
+
+// maskedChains is Metrics.MaskedChains: the graph without the test split's FEEDS edges, each
+// held-out input linked to the model's best producer for it (a predicted link at its
+// probability) in turn, is searched from every API that requires the input, every other
+// required input taken as stated (a request gives a search its query: requiredInputs); a search is a recovery
+// when its plan reaches an API that outputs the edge's true producer. It returns the share of
+// recoveries and the number of searches.
+func (tr *trainer) maskedChains(ctx context.Context, test []hgtdata.Pair) (float64, int, error) {
+	return maskedChains(ctx, tr.g, tr.bestProducers(test))
+}
+
+// requiredInputs names, by canonical name as SearchRequest.Known keys a node, every parameter
+// node that some API of g requires.
+func requiredInputs(g *twnm.Graph) map[string]string {
+	known := map[string]string{}
+	for _, id := range g.APIs() {
+		for _, e := range g.Inputs(id) {
+			if e.Required {
+				known[g.Node(e.From).Name] = "stated"
+			}
 		}
 	}
-	return float64(hits) / float64(len(feeds)), len(feeds)
+	return known
+}
+
+func maskedChains(ctx context.Context, g *twnm.Graph, picks []producerPick) (float64, int, error) {
+	if len(picks) == 0 {
+		return math.NaN(), 0, nil
+	}
+	held := map[[2]twnm.NodeID]bool{}
+	for _, pk := range picks {
+		held[[2]twnm.NodeID{pk.feeds.From, pk.feeds.To}] = true
+	}
+	masked := g.Without(func(e *twnm.Edge) bool { return e.Kind == twnm.Feeds && held[[2]twnm.NodeID{e.From, e.To}] })
+	search := twnm.DefaultAlphaBeta()
+	known := requiredInputs(masked)
+	recovered, searched := 0, 0
+	for _, pk := range picks {
+		var link *twnm.Edge
+		if _, ok := masked.Edge(twnm.Feeds, pk.best, pk.feeds.To); !ok && pk.best != pk.feeds.To {
+			link = masked.AddEdge(twnm.Feeds, pk.best, pk.feeds.To)
+			link.Predicted, link.HasPrediction = pk.p, true
+		}
+		truth := g.Producers(pk.feeds.From)
+		held := masked.Node(pk.feeds.To).Name
+		value, had := known[held]
+		delete(known, held)
+		for _, e := range masked.Out(pk.feeds.To) {
+			if e.Kind != twnm.InputOf || !e.Required {
+				continue
+			}
+			sub, err := search.Search(ctx, masked, twnm.SearchRequest{Target: e.To, Known: known})
+			if err != nil {
+				return 0, 0, fmt.Errorf("masked chains: search from %s: %w", masked.Node(e.To).Name, err)
+			}
+			searched++
+			names := sub.APINames(masked)
+			if slices.ContainsFunc(truth, func(api twnm.NodeID) bool { return api != e.To && slices.Contains(names, g.Node(api).Name) }) {
+				recovered++
+			}
+		}
+		if had {
+			known[held] = value
+		}
+		if link != nil {
+			masked.RemoveEdge(link)
+		}
+	}
+	if searched == 0 {
+		return math.NaN(), 0, nil
+	}
+	return float64(recovered) / float64(searched), searched, nil
 }
 
 // newAdam is the optimiser: AdamW with the configured step and decay and the usual moment

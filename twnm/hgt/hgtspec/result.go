@@ -34,6 +34,13 @@ type Metrics struct {
 	// 0 when the test split has none.
 	FeedsHit1   float64
 	FeedsRanked int
+	// MaskedChains is the share of plans that recover a held-out flow through the model's
+	// prediction: the test split's FEEDS edges removed from the graph, each input linked to the
+	// model's best producer for it in turn, and graph search run from every API that requires
+	// the input; a plan recovers the flow when it reaches an API that outputs the true
+	// producer. MaskedSearches counts those searches; NaN and 0 when there are none.
+	MaskedChains   float64
+	MaskedSearches int
 }
 
 // Metrics travel as JSON (activity results, the model file), and a split too small to measure
@@ -68,6 +75,8 @@ type fileMetrics struct {
 	DerivedEdges         int
 	FeedsHit1            *float64 `json:",omitempty"`
 	FeedsRanked          int      `json:",omitempty"`
+	MaskedChains         *float64 `json:",omitempty"`
+	MaskedSearches       int      `json:",omitempty"`
 }
 
 // NullIfNaN is x, or nil for NaN and infinities: JSON has null, and not NaN.
@@ -90,7 +99,8 @@ func toFile(m Metrics) fileMetrics {
 	f := fileMetrics{ACC: NullIfNaN(m.ACC), F1: NullIfNaN(m.F1), AUC: NullIfNaN(m.AUC), ValAUC: NullIfNaN(m.ValAUC),
 		Epochs: m.Epochs, BestEpoch: m.BestEpoch, EpochTime: m.EpochTime, TrainTime: m.TrainTime,
 		TrainEdges: m.TrainEdges, ValEdges: m.ValEdges, TestEdges: m.TestEdges, Threshold: m.Threshold,
-		Targets: m.Targets, DerivedEdges: m.DerivedEdges, FeedsHit1: NullIfNaN(m.FeedsHit1), FeedsRanked: m.FeedsRanked}
+		Targets: m.Targets, DerivedEdges: m.DerivedEdges, FeedsHit1: NullIfNaN(m.FeedsHit1), FeedsRanked: m.FeedsRanked,
+		MaskedChains: NullIfNaN(m.MaskedChains), MaskedSearches: m.MaskedSearches}
 	if m.BaselineAUC != nil {
 		f.BaselineAUC = map[string]*float64{}
 		for k, v := range m.BaselineAUC {
@@ -104,7 +114,8 @@ func fromFile(f fileMetrics) Metrics {
 	m := Metrics{ACC: NaNIfNull(f.ACC), F1: NaNIfNull(f.F1), AUC: NaNIfNull(f.AUC), ValAUC: NaNIfNull(f.ValAUC),
 		Epochs: f.Epochs, BestEpoch: f.BestEpoch, EpochTime: f.EpochTime, TrainTime: f.TrainTime,
 		TrainEdges: f.TrainEdges, ValEdges: f.ValEdges, TestEdges: f.TestEdges, Threshold: f.Threshold,
-		Targets: f.Targets, DerivedEdges: f.DerivedEdges, FeedsHit1: NaNIfNull(f.FeedsHit1), FeedsRanked: f.FeedsRanked}
+		Targets: f.Targets, DerivedEdges: f.DerivedEdges, FeedsHit1: NaNIfNull(f.FeedsHit1), FeedsRanked: f.FeedsRanked,
+		MaskedChains: NaNIfNull(f.MaskedChains), MaskedSearches: f.MaskedSearches}
 	if f.BaselineAUC != nil {
 		m.BaselineAUC = map[string]float64{}
 		for k, v := range f.BaselineAUC {
