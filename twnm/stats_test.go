@@ -2,6 +2,7 @@ package twnm
 
 import (
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -274,4 +275,42 @@ func TestPredictedStrength(t *testing.T) {
 			assert.InDelta(t, tt.want, e.Strength(), 1e-12)
 		})
 	}
+}
+
+// Without copies the graph without the dropped edges and with its own statistics; RemoveEdge
+// takes one edge out of every index.
+func TestWithoutAndRemoveEdge(t *testing.T) {
+	g := New()
+	for _, a := range []API{
+		{Name: "A", Outputs: []Param{{Name: "place_ref", Type: "string"}}},
+		{Name: "B", Inputs: []Param{{Name: "location_code", Type: "string", Required: true}}},
+	} {
+		_, err := g.AddAPI(a)
+		require.NoError(t, err)
+	}
+	x, _ := g.ParamOf("A", "place_ref", false)
+	z, _ := g.ParamOf("B", "location_code", true)
+	feeds := g.AddEdge(Feeds, x, z)
+	feeds.Count = 3
+	edges := len(g.Edges())
+
+	c := g.Without(func(e *Edge) bool { return e.Kind == Feeds })
+	_, ok := c.Edge(Feeds, x, z)
+	assert.False(t, ok, "the dropped edge is not in the copy")
+	assert.Len(t, c.Edges(), edges-1)
+	assert.Empty(t, slices.DeleteFunc(slices.Clone(c.In(z)), func(e *Edge) bool { return e.Kind != Feeds }))
+	_, ok = g.Edge(Feeds, x, z)
+	assert.True(t, ok, "the original keeps it")
+	a, _ := c.APIByName("A")
+	c.Node(a).Success = 7
+	assert.Zero(t, g.Node(a).Success, "the copy's statistics are its own")
+
+	kept := c.AddEdge(Feeds, x, z)
+	c.RemoveEdge(kept)
+	_, ok = c.Edge(Feeds, x, z)
+	assert.False(t, ok)
+	assert.Len(t, c.Edges(), edges-1)
+	assert.NotContains(t, c.Out(x), kept)
+	assert.NotContains(t, c.In(z), kept)
+	assert.Equal(t, int64(3), feeds.Count, "the original edge is untouched")
 }

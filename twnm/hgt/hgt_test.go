@@ -587,6 +587,14 @@ func TestMaskedChains(t *testing.T) {
 	_, ok = g.Edge(twnm.Feeds, y, z)
 	assert.False(t, ok, "the predicted link is not added to it")
 
+	cID, _ := g.APIByName("C")
+	g.Node(cID).Status = twnm.Pruned
+	rate, n, err = maskedChains(ctx, g, []producerPick{{feeds: held, best: x, p: 0.9}})
+	require.NoError(t, err, "a pruned consumer is searched from by none")
+	assert.Zero(t, n)
+	assert.True(t, math.IsNaN(rate))
+	g.Node(cID).Status = twnm.Active
+
 	rate, n, err = maskedChains(ctx, g, nil)
 	require.NoError(t, err)
 	assert.True(t, math.IsNaN(rate))

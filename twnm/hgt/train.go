@@ -355,8 +355,8 @@ func maskedChains(ctx context.Context, g *twnm.Graph, picks []producerPick) (flo
 		value, had := known[held]
 		delete(known, held)
 		for _, e := range masked.Out(pk.feeds.To) {
-			if e.Kind != twnm.InputOf || !e.Required {
-				continue
+			if e.Kind != twnm.InputOf || !e.Required || masked.Node(e.To).Status != twnm.Active {
+				continue // search plans to usable APIs only: not to one pruned or retired
 			}
 			sub, err := search.Search(ctx, masked, twnm.SearchRequest{Target: e.To, Known: known})
 			if err != nil {
