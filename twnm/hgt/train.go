@@ -311,9 +311,9 @@ func (tr *trainer) bestProducers(test []hgtdata.Pair) []producerPick {
 // maskedChains is Metrics.MaskedChains: the graph without the test split's FEEDS edges, each
 // held-out input linked to the model's best producer for it (a predicted link at its
 // probability) in turn, is searched from every API that requires the input, every other
-// required input taken as stated (a request gives a search its query: requiredInputs); a search is a recovery
-// when its plan reaches an API that outputs the edge's true producer. It returns the share of
-// recoveries and the number of searches.
+// required input taken as stated (a request gives a search its query: requiredInputs); a
+// search is a recovery when its plan reaches an API that outputs the edge's true producer. It
+// returns the share of recoveries and the number of searches.
 func (tr *trainer) maskedChains(ctx context.Context, test []hgtdata.Pair) (float64, int, error) {
 	return maskedChains(ctx, tr.g, tr.bestProducers(test))
 }
@@ -351,9 +351,9 @@ func maskedChains(ctx context.Context, g *twnm.Graph, picks []producerPick) (flo
 			link.Predicted, link.HasPrediction = pk.p, true
 		}
 		truth := g.Producers(pk.feeds.From)
-		held := masked.Node(pk.feeds.To).Name
-		value, had := known[held]
-		delete(known, held)
+		input := masked.Node(pk.feeds.To).Name // left to the link, not stated
+		value, had := known[input]
+		delete(known, input)
 		for _, e := range masked.Out(pk.feeds.To) {
 			if e.Kind != twnm.InputOf || !e.Required || masked.Node(e.To).Status != twnm.Active {
 				continue // search plans to usable APIs only: not to one pruned or retired
@@ -369,7 +369,7 @@ func maskedChains(ctx context.Context, g *twnm.Graph, picks []producerPick) (flo
 			}
 		}
 		if had {
-			known[held] = value
+			known[input] = value
 		}
 		if link != nil {
 			masked.RemoveEdge(link)
