@@ -225,19 +225,20 @@ func (tr *trainer) fit(ctx context.Context, progress func(Progress)) (Metrics, e
 		}
 		met.BaselineAUC = hgtdata.BaselineAUCs(tr.g, tr.testMG, known, testPos, tr.testNeg)
 	}
-	met.FeedsHit1, met.FeedsRanked = tr.feedsHit1(testPos)
+	// One ranking of the held-out flows' producers serves both plan figures.
+	picks := tr.bestProducers(testPos)
+	met.FeedsHit1, met.FeedsRanked = feedsHit1(picks)
 	var err error
-	if met.MaskedChains, met.MaskedSearches, err = tr.maskedChains(ctx, testPos); err != nil {
+	if met.MaskedChains, met.MaskedSearches, err = maskedChains(ctx, tr.g, picks); err != nil {
 		return Metrics{}, err
 	}
 	return met, nil
 }
 
-// feedsHit1 is Metrics.FeedsHit1 over the test view: for each FEEDS positive of test, whether
-// its producer scores above every other parameter that some API outputs and that is no known
-// producer of the same input (a tie is a miss).
-func (tr *trainer) feedsHit1(test []hgtdata.Pair) (float64, int) {
-	picks := tr.bestProducers(test)
+// feedsHit1 is Metrics.FeedsHit1 over the picks of bestProducers: for each held-out FEEDS
+// edge, whether its producer scores above every other parameter that some API outputs and
+// that is no known producer of the same input (a tie is a miss).
+func feedsHit1(picks []producerPick) (float64, int) {
 	if len(picks) == 0 {
 		return math.NaN(), 0
 	}
@@ -308,16 +309,6 @@ func (tr *trainer) bestProducers(test []hgtdata.Pair) []producerPick {
 	return picks
 }
 
-// maskedChains is Metrics.MaskedChains: the graph without the test split's FEEDS edges, each
-// held-out input linked to the model's best producer for it (a predicted link at its
-// probability) in turn, is searched from every API that requires the input, every other
-// required input taken as stated (a request gives a search its query: requiredInputs); a
-// search is a recovery when its plan reaches an API that outputs the edge's true producer. It
-// returns the share of recoveries and the number of searches.
-func (tr *trainer) maskedChains(ctx context.Context, test []hgtdata.Pair) (float64, int, error) {
-	return maskedChains(ctx, tr.g, tr.bestProducers(test))
-}
-
 // requiredInputs names, by canonical name as SearchRequest.Known keys a node, every parameter
 // node that some API of g requires.
 func requiredInputs(g *twnm.Graph) map[string]string {
@@ -332,6 +323,12 @@ func requiredInputs(g *twnm.Graph) map[string]string {
 	return known
 }
 
+// maskedChains is Metrics.MaskedChains over the picks of bestProducers: g without the
+// picks' FEEDS edges, each held-out input linked to the model's best producer for it (a
+// predicted link at its probability) in turn, is searched from every API that requires the
+// input, every other required input taken as stated (a request gives a search its query:
+// requiredInputs); a search is a recovery when its plan reaches an API that outputs the edge's
+// true producer. It returns the share of recoveries and the number of searches.
 func maskedChains(ctx context.Context, g *twnm.Graph, picks []producerPick) (float64, int, error) {
 	if len(picks) == 0 {
 		return math.NaN(), 0, nil
