@@ -38,10 +38,14 @@ const (
 	// (hgtdata.Observed: the kept chains' and other dev sets'), predicts at its validation
 	// threshold or above.
 	PredictHGT = "hgt"
+	// PredictGold restores exactly the held-out chains' gold flows, and nothing else: no
+	// predictor of links can do better, so its exact chains bound every predictor's under the
+	// same search.
+	PredictGold = "gold"
 )
 
 // Predictors are the predictors Masked compares, in report order.
-var Predictors = []string{PredictNone, PredictCatalog, PredictCosine, PredictHGT}
+var Predictors = []string{PredictNone, PredictCatalog, PredictCosine, PredictHGT, PredictGold}
 
 // predictedPerInput is how many predicted producers an input keeps at most, best first: the
 // catalog linker's own bound (LinkOptions.PerInput), so no predictor links more widely.
@@ -159,6 +163,8 @@ func masked(ctx context.Context, set Set, others func() ([]*twnm.Graph, error), 
 			res.Predicted = sp.catalogLinks(g, iso)
 		case PredictCosine:
 			res.Predicted = sp.cosineLinks(g, iso)
+		case PredictGold:
+			res.Predicted = sp.goldLinks(g, iso)
 		case PredictHGT:
 			if res.Predicted, res.Note, err = sp.hgtLinks(ctx, g, iso, others); err != nil {
 				return out, fmt.Errorf("masked %s, ρ = %v: %w", set.Name, rho, err)
@@ -362,6 +368,32 @@ func (sp maskedSplit) catalogLinks(g *twnm.Graph, iso map[apiParam]twnm.NodeID) 
 		for _, e := range sp.g0.In(n0) {
 			if e.Kind == twnm.Feeds {
 				add(sp.g0.Node(e.From).Name, e.Confidence)
+			}
+		}
+	}
+	return n
+}
+
+// goldLinks links each masked flow's producer output into its consumer's unlinked input.
+func (sp maskedSplit) goldLinks(g *twnm.Graph, iso map[apiParam]twnm.NodeID) int {
+	flows := make([]Flow, 0, len(sp.masked))
+	for f := range sp.masked {
+		flows = append(flows, f)
+	}
+	sort.Slice(flows, func(i, j int) bool { return fmt.Sprint(flows[i]) < fmt.Sprint(flows[j]) })
+	n := 0
+	for _, f := range flows {
+		to, ok := iso[apiParam{f.To, f.Input}]
+		if !ok {
+			continue
+		}
+		if m := indexSuffix.FindStringSubmatch(f.Output); m != nil {
+			f.Output = m[1]
+		}
+		if from, ok := g.ParamOf(f.From, f.Output, false); ok {
+			if e, added := addLink(g, from, to); added {
+				e.Confidence = 1 // certain, as the catalog's shared node is
+				n++
 			}
 		}
 	}

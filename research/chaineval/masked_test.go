@@ -83,7 +83,7 @@ func TestMaskedSplit(t *testing.T) {
 }
 
 // Each predictor only adds links into the unlinked inputs, at most predictedPerInput each; the
-// catalog's links restore what the catalog graph had.
+// catalog's links restore what the catalog graph had, and the gold predictor every masked flow.
 func TestMaskedPredictors(t *testing.T) {
 	set, err := ToolWorldSet(60, 1, toolworld.DifficultyRenamed)
 	require.NoError(t, err)
@@ -113,4 +113,8 @@ func TestMaskedPredictors(t *testing.T) {
 	assert.Greater(t, by[PredictCatalog].Links.Covered, by[PredictNone].Links.Covered, "the catalog's links restore masked flows")
 	assert.GreaterOrEqual(t, by[PredictCatalog].Chains.Exact, by[PredictNone].Chains.Exact)
 	assert.Contains(t, by[PredictHGT].Note, "(sets: 1)")
+	gold := by[PredictGold]
+	assert.Equal(t, gold.Links.Flows, gold.Links.Covered, "the gold predictor restores every masked flow")
+	assert.LessOrEqual(t, gold.Predicted, gold.Masked, "and links nothing else")
+	assert.Greater(t, gold.Chains.Exact, by[PredictNone].Chains.Exact)
 }
