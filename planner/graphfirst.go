@@ -41,7 +41,7 @@ func (o Options) graphFirst(c Context) Decision {
 		d.Action, d.RecallDescription = RetrieveAPI, recallText(c)
 		d.Analysis = "no candidate APIs yet for this request"
 		if lastClarified {
-			d.Analysis = "the user answered a question; recall again with the answer"
+			d.Analysis = "the user answered a question; recall again to bind the answer"
 		}
 		return d
 	}
@@ -118,13 +118,13 @@ func usableCandidate(c Context, cand Candidate) bool {
 	return true
 }
 
-// recallText is the retrieval description: the query and every answer the user gave.
+// recallText is the retrieval description: the user's request alone. Graph-first asks only
+// for inputs its plan misses, so an answer is a value for them: retrieval binds it where the
+// question asked (RetrieveInput.Answers, and the run's text), and it does not change what the
+// request asks for. Read as words of the request, "club_name Bayern Munich", answering "What
+// is the team name?" for a match's statistics, made the club's fixtures the final step.
 func recallText(c Context) string {
-	parts := []string{c.Query}
-	for _, qa := range c.Clarifications {
-		parts = append(parts, qa.Answer)
-	}
-	return strings.Join(parts, " ")
+	return c.Query
 }
 
 // givenParams lists the given values of the target's own inputs, as a call_api decision states them.

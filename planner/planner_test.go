@@ -111,12 +111,14 @@ func TestGraphFirst(t *testing.T) {
 				// In the user's terms: no API or parameter identifier.
 				assert.Equal(t, "What is the city? I need it for this: Current weather at a point.", d.Answer)
 			}},
-		{"an answer triggers a new retrieval with it", Context{Query: "weather now", Recalled: []string{"weather now"}, History: []Turn{asked},
+		// The answer is a value for the inputs asked for: retrieval binds it from the run's
+		// answers, and the request alone says what to retrieve.
+		{"an answer triggers a new retrieval of the request", Context{Query: "weather now", Recalled: []string{"weather now"}, History: []Turn{asked},
 			Clarifications: []QA{{Question: "Which city?", Answer: "Rome"}}, Candidates: []Candidate{weatherCandidate("")}}, RetrieveAPI,
-			func(t *testing.T, d Decision) { assert.Equal(t, "weather now Rome", d.RecallDescription) }},
-		{"an answer is recalled with even after the planner spent the retrieval budget", Context{Query: "weather now", Recalled: []string{"a", "b", "c", "d"},
+			func(t *testing.T, d Decision) { assert.Equal(t, "weather now", d.RecallDescription) }},
+		{"an answer triggers a retrieval even after the planner spent the retrieval budget", Context{Query: "weather now", Recalled: []string{"a", "b", "c", "d"},
 			History: []Turn{asked}, Clarifications: []QA{{Question: "Which city?", Answer: "Rome"}}, Candidates: []Candidate{weatherCandidate("")}}, RetrieveAPI,
-			func(t *testing.T, d Decision) { assert.Equal(t, "weather now Rome", d.RecallDescription) }},
+			func(t *testing.T, d Decision) { assert.Equal(t, "weather now", d.RecallDescription) }},
 		{"a completed chain is answered from its outputs", Context{Query: "q", Recalled: []string{"q"}, Completed: []string{"weather.Current"},
 			Results: map[string]map[string]any{"weather.Current": {"temp_c": 21.5, "condition": "sunny"}}}, DirectAnswer,
 			func(t *testing.T, d Decision) {
