@@ -1,6 +1,7 @@
 package activities
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -45,8 +46,10 @@ func (a *Activities) RecordFeedback(ctx context.Context, in FeedbackInput) (Feed
 	if err != nil {
 		return FeedbackResult{}, graphError(err)
 	}
-	if err := a.recordGoals(ctx, in); err != nil {
-		return FeedbackResult{}, err
+	if !in.GoalsOnRating {
+		if err := a.recordGoals(ctx, in); err != nil {
+			return FeedbackResult{}, err
+		}
 	}
 	forgot := 0
 	for _, key := range in.Forget {
@@ -94,7 +97,8 @@ func (a *Activities) addObserved(ctx context.Context, in FeedbackInput) (int, er
 }
 
 // recordGoals embeds the served sub-goals and attaches them to their APIs (idempotent by the
-// chain's key, so a retried attempt whose counts were already recorded still writes them).
+// chain's key, in.GoalsKey or else in.Key, so a retried attempt whose counts were already
+// recorded still writes them).
 func (a *Activities) recordGoals(ctx context.Context, in FeedbackInput) error {
 	if len(in.Goals) == 0 {
 		return nil
@@ -117,7 +121,7 @@ func (a *Activities) recordGoals(ctx context.Context, in FeedbackInput) error {
 			uses[i].Text = ""
 		}
 	}
-	if err := a.Store.RecordGoals(ctx, in.Key, uses, time.Now()); err != nil {
+	if err := a.Store.RecordGoals(ctx, cmp.Or(in.GoalsKey, in.Key), uses, time.Now()); err != nil {
 		return graphError(err)
 	}
 	return nil

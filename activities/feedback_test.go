@@ -2,6 +2,7 @@ package activities_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -203,4 +204,36 @@ func TestRecordFeedbackForgetsARejectedRunsGoals(t *testing.T) {
 	assert.Empty(t, goals)
 	s, f := counts(t, store, forecast)
 	assert.Equal(t, [2]int64{0, 1}, [2]int64{s, f}, "the answering call's success was taken back")
+}
+
+// A run proposes the sub-goals it served (GoalsOnRating): retrieval learns nothing from the
+// run alone; a good verdict records them under the run's key, a second one adds nothing, and a
+// later bad verdict takes them back.
+func TestRecordFeedbackLearnsGoalsOnAGoodVerdict(t *testing.T) {
+	store := stacktest.Store(t)
+	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
+	_, forecast, _ := chainCatalog(t, store)
+	now := time.Now()
+	text := "the outlook at " + forecast
+	goals := func() []string {
+		got, err := store.Goals(context.Background(), forecast)
+		require.NoError(t, err)
+		return got
+	}
+	run := activities.FeedbackInput{Key: stacktest.UniqueName("navi/test/run/chain-"), GoalsOnRating: true,
+		Invocations: []twnm.Invocation{{API: forecast, Success: true, Time: now}},
+		Goals:       []activities.GoalFeedback{{API: forecast, Text: text}}}
+	require.NoError(t, recordFeedback(t, a, run))
+	assert.Empty(t, goals(), "the run alone teaches retrieval nothing")
+
+	for i := range 2 {
+		good := activities.FeedbackInput{Key: fmt.Sprintf("rating/%s/%d", run.Key, i), Goals: run.Goals, GoalsKey: run.Key,
+			Invocations: []twnm.Invocation{{API: forecast, Success: true, Revised: true, Time: now}}}
+		require.NoError(t, recordFeedback(t, a, good))
+		assert.Equal(t, []string{text}, goals(), "good verdict %d: learned once, under the run's key", i+1)
+	}
+	bad := activities.FeedbackInput{Key: "rating/bad/" + run.Key, Forget: []string{run.Key},
+		Invocations: []twnm.Invocation{{API: forecast, Success: false, Revised: true, Time: now}}}
+	require.NoError(t, recordFeedback(t, a, bad))
+	assert.Empty(t, goals(), "a later bad verdict takes them back")
 }

@@ -14,6 +14,15 @@ type FeedbackInput struct {
 	// Goals are the parts of the request the chain served, each with the API that served it:
 	// retrieval later finds those APIs by requests like them.
 	Goals []GoalFeedback `json:"goals,omitempty"`
+	// GoalsOnRating says the Goals are the run's proposal, not yet recorded: a run does not
+	// know whether it answered from the right tools, and what it learned from a wrong answer
+	// would lead later requests like it to the same wrong tool. RecordFeedback leaves them
+	// out; a good verdict of navi rate records them (see workflows.RateWorkflow).
+	GoalsOnRating bool `json:"goals_on_rating,omitempty"`
+	// GoalsKey is the chain whose Goals these are when it is not Key: a rating records the
+	// rated chain's sub-goals under that chain's key, so that a second good verdict records
+	// nothing twice and a later bad one (Forget) takes them back.
+	GoalsKey string `json:"goals_key,omitempty"`
 	// Forget names chains (their keys) whose sub-goals are to be forgotten: the user rejected
 	// the run, so what it taught retrieval about its tools goes (a bad verdict of navi rate).
 	Forget []string `json:"forget,omitempty"`

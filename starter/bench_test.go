@@ -18,6 +18,7 @@ import (
 	"go.temporal.io/sdk/converter"
 
 	"github.com/naviagent/navi/bench"
+	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/toolworld"
 	"github.com/naviagent/navi/workflows"
@@ -298,8 +299,8 @@ func TestLearningWorkload(t *testing.T) {
 }
 
 // The learning workload's simulated user rates a finished run through a RateWorkflow of its
-// own, started beside the run; a good verdict confirms the run's successful calls, and a run
-// that recorded nothing is not rated.
+// own, started beside the run; a good verdict confirms the run's successful calls and teaches
+// retrieval the sub-goals the run served, and a run that recorded nothing is not rated.
 func TestBenchRatesRunOnStack(t *testing.T) {
 	useStack(t)
 	id, res := askJSON(t)
@@ -311,7 +312,28 @@ func TestBenchRatesRunOnStack(t *testing.T) {
 	require.NoError(t, err)
 	require.NotEmpty(t, chains)
 	queue := stacktest.Env(t, stacktest.EnvTaskQueue)
+	// The sub-goals the run served wait for the verdict: a good one teaches retrieval them.
+	store := stacktest.Store(t)
+	learned := func(g contract.GoalFeedback) int {
+		texts, err := store.Goals(ctx, g.API)
+		require.NoError(t, err)
+		return len(slices.DeleteFunc(texts, func(s string) bool { return s != g.Text }))
+	}
+	var proposed []contract.GoalFeedback
+	before := map[contract.GoalFeedback]int{}
+	for _, ch := range chains {
+		if ch.GoalsOnRating {
+			for _, g := range ch.Goals {
+				proposed = append(proposed, g)
+				before[g] = learned(g)
+			}
+		}
+	}
+	require.NotEmpty(t, proposed, "the run proposes what it served")
 	require.NoError(t, rateRun(ctx, tc, queue, id, true, chains))
+	for _, g := range proposed {
+		assert.Equal(t, before[g]+1, learned(g), "the good verdict taught retrieval %q for %s", g.Text, g.API)
+	}
 	var rated workflows.RateResult
 	require.NoError(t, tc.GetWorkflow(ctx, id+"-rating", "").Get(ctx, &rated))
 	// The verdict is on the answer: the answering calls (no successful flow leaves them) and

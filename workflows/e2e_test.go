@@ -122,7 +122,7 @@ func TestAgentOnRealStack(t *testing.T) {
 		assert.Greater(t, apiSuccesses(ctx, t, a.store, target), before, "feedback counted the call of %s in Neo4j", target)
 		goals, err := a.store.Goals(ctx, target)
 		require.NoError(t, err)
-		assert.Contains(t, goals, tt.query, "the graph learned what the user called %s", target)
+		assert.NotContains(t, goals, tt.query, "what the user called %s waits for a good verdict (navi rate)", target)
 		if i > 0 {
 			continue
 		}

@@ -821,6 +821,16 @@ func (c *execution) forget(api string) {
 	c.trs = slices.DeleteFunc(c.trs, func(t twnm.Transition) bool { return t.To == api && t.Time.Equal(at) })
 }
 
+// goalsOnRatingChange marks runs whose served sub-goals wait for a good verdict (navi rate)
+// before retrieval learns them (contract.FeedbackInput.GoalsOnRating). Runs before it taught
+// retrieval at once, and a wrong answer then drew the requests like it to the same tool: the
+// bench's learning variants answered "what will the air quality index be tomorrow" with the
+// current air quality, having answered one such question so before.
+const (
+	goalsOnRatingChange  = "goals-on-rating"
+	goalsOnRatingVersion = 1
+)
+
 // recordFeedback starts the feedback activity for a chain without waiting for it, so the
 // planner loop goes on; the run waits for it before it ends.
 func (r *run) recordFeedback(ch *execution) {
@@ -831,6 +841,7 @@ func (r *run) recordFeedback(ch *execution) {
 	summary := fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs))
 	in := contract.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
 		Invocations: ch.invs, Transitions: ch.trs, Goals: r.servedGoals(ch)}
+	in.GoalsOnRating = len(in.Goals) > 0 && version(r.ctx, goalsOnRatingChange, goalsOnRatingVersion) >= goalsOnRatingVersion
 	r.feedback = append(r.feedback, r.graphActivity(summary, contract.ActivityRecordFeedback, in))
 }
 

@@ -16,7 +16,9 @@ import (
 // answering call and the data flows into it, counted as successes because the tools
 // answered, become failures when the user says the answer was wrong, so that the wrong
 // answer no longer counts for the flow that gave it, and stay the one success they were when
-// the user says it was right.
+// the user says it was right. The sub-goals a run served are learned by retrieval on a good
+// verdict (contract.FeedbackInput.GoalsOnRating); a run recorded before that change taught
+// them at once, and a bad verdict forgets them.
 type RateRequest struct {
 	// Workflow is the rated run's workflow ID; Good the verdict; Note what the user said.
 	Workflow string `json:"workflow"`
@@ -52,7 +54,11 @@ func RateWorkflow(ctx workflow.Context, req RateRequest) (RateResult, error) {
 	for i, ch := range req.Chains {
 		in := verdictOn(ch, req.Good)
 		in.Key = fmt.Sprintf("%s%s/%d", RatingKeyPrefix, self, i)
-		if !req.Good && len(ch.Goals) > 0 {
+		switch {
+		case req.Good && ch.GoalsOnRating:
+			// Confirmed: retrieval learns what the run served, under the run's own key.
+			in.Goals, in.GoalsKey = ch.Goals, ch.Key
+		case !req.Good && len(ch.Goals) > 0:
 			in.Forget = []string{ch.Key} // what the run taught retrieval goes with it
 		}
 		if err := workflow.ExecuteActivity(ctx, activity(contract.ActivityRecordFeedback), in).Get(ctx, nil); err != nil {

@@ -19,12 +19,19 @@ func TestRateWorkflow(t *testing.T) {
 		Invocations: []twnm.Invocation{{API: "geo.Geocode", Success: true}, {API: "skycast.Now", Success: false}, {API: "weather.Current", Success: true}},
 		Transitions: []twnm.Transition{{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", Success: true}},
 		Goals:       []contract.GoalFeedback{{API: "weather.Current", Text: "weather in Rome"}}}
+	proposed := chain
+	proposed.GoalsOnRating = true
 	tests := []struct {
-		name string
-		good bool
+		name      string
+		chain     contract.FeedbackInput
+		good      bool
+		wantGoals []contract.GoalFeedback // recorded by the rating, under the run's key
+		forget    []string
 	}{
-		{"bad: what succeeded is taken back", false},
-		{"good: what succeeded is confirmed", true},
+		{"bad: what succeeded is taken back", chain, false, nil, []string{"run/1/chain-1"}},
+		{"good: what succeeded is confirmed", chain, true, nil, nil},
+		{"bad, goals awaiting the verdict: none is learned, none stays", proposed, false, nil, []string{"run/1/chain-1"}},
+		{"good, goals awaiting the verdict: retrieval learns them", proposed, true, chain.Goals, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,7 +41,7 @@ func TestRateWorkflow(t *testing.T) {
 				got = append(got, in)
 				return activities.FeedbackResult{Recorded: in, Fresh: true}, nil
 			})
-			env.ExecuteWorkflow(RateWorkflow, RateRequest{Workflow: "run", Good: tt.good, Chains: []contract.FeedbackInput{chain}})
+			env.ExecuteWorkflow(RateWorkflow, RateRequest{Workflow: "run", Good: tt.good, Chains: []contract.FeedbackInput{tt.chain}})
 			require.True(t, env.IsWorkflowCompleted())
 			require.NoError(t, env.GetWorkflowError())
 			var res RateResult
@@ -45,13 +52,13 @@ func TestRateWorkflow(t *testing.T) {
 			// The geocoder answered (its data is judged through the flow); skycast failed already.
 			assert.Equal(t, []twnm.Invocation{{API: "weather.Current", Success: tt.good, Revised: true, Signal: twnm.SignalUser}}, got[0].Invocations)
 			assert.Equal(t, []twnm.Transition{{Kind: twnm.Feeds, From: "geo.Geocode", To: "weather.Current", Success: tt.good, Revised: true}}, got[0].Transitions)
-			assert.Empty(t, got[0].Goals, "a rating teaches retrieval nothing new")
-			if tt.good {
-				assert.Empty(t, got[0].Forget)
-			} else {
-				assert.Equal(t, []string{"run/1/chain-1"}, got[0].Forget, "a rejected run's sub-goals are forgotten")
+			assert.Equal(t, tt.wantGoals, got[0].Goals)
+			if tt.wantGoals != nil {
+				assert.Equal(t, "run/1/chain-1", got[0].GoalsKey, "under the run's key: a later bad verdict forgets them")
 			}
-			assert.True(t, chain.Invocations[0].Success, "the request's chain is not changed")
+			assert.False(t, got[0].GoalsOnRating, "the rating records what it carries")
+			assert.Equal(t, tt.forget, got[0].Forget)
+			assert.True(t, tt.chain.Invocations[0].Success, "the request's chain is not changed")
 		})
 	}
 	// A graph that stays down fails the rating, saying which chain; one that comes back is retried.
