@@ -842,7 +842,11 @@ func (r *run) recordFeedback(ch *execution) {
 	in := contract.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
 		Invocations: ch.invs, Transitions: ch.trs, Goals: r.servedGoals(ch)}
 	in.GoalsOnRating = len(in.Goals) > 0 && version(r.ctx, goalsOnRatingChange, goalsOnRatingVersion) >= goalsOnRatingVersion
-	r.feedback = append(r.feedback, r.graphActivity(summary, contract.ActivityRecordFeedback, in))
+	pending := pendingFeedback{Future: r.graphActivity(summary, contract.ActivityRecordFeedback, in)}
+	if in.GoalsOnRating {
+		pending.proposed = len(in.Goals)
+	}
+	r.feedback = append(r.feedback, pending)
 }
 
 // servedGoals pairs the sub-goals of the last retrieval with the APIs of a chain that ran to
@@ -899,7 +903,13 @@ func (r *run) awaitFeedback() {
 			r.trace(TraceFeedback, false, "feedback not recorded: "+rootMessage(err))
 			continue
 		}
-		r.trace(TraceFeedback, true, "feedback recorded")
+		msg := "feedback recorded"
+		if f.proposed > 0 {
+			// Say why retrieval has not learned the request yet: an ops person rating the
+			// run is what teaches it.
+			msg += fmt.Sprintf("; retrieval learns the %d part(s) of the request it served when the run is rated good (navi rate)", f.proposed)
+		}
+		r.trace(TraceFeedback, true, msg)
 	}
 	r.feedback = nil
 }

@@ -127,7 +127,14 @@ type run struct {
 	answer         *string         // the pending clarification's answer, set by the Update
 	confirmed      map[string]bool // calls the user approved (see confirm), as the question showed them
 	ended          bool            // the loop returned: waiting QuestionUpdates return
-	feedback       []workflow.Future
+	feedback       []pendingFeedback
+}
+
+// pendingFeedback is a feedback activity started and not yet waited for, with the number of
+// sub-goals its chain proposes (learned on a good verdict: contract.FeedbackInput.GoalsOnRating).
+type pendingFeedback struct {
+	workflow.Future
+	proposed int
 }
 
 func newRun(ctx workflow.Context, req QueryRequest, query string) *run {

@@ -1099,7 +1099,13 @@ func TestQueryWorkflowIrrelevantAnswerTeachesRetrievalNothing(t *testing.T) {
 			}
 			if tt.learned {
 				assert.Equal(t, []contract.GoalFeedback{{API: "weather.Current", Text: "weather in Rome"}}, sink.runs[0].Goals)
+				assert.True(t, sink.runs[0].GoalsOnRating, "proposed, learned on a good verdict")
 				assert.False(t, noted)
+				var said bool
+				for _, e := range state(t, env).Trace {
+					said = said || e.Kind == TraceFeedback && strings.Contains(e.Summary, "when the run is rated good")
+				}
+				assert.True(t, said, "the trace says what teaches retrieval the request")
 			} else {
 				assert.Empty(t, sink.runs[0].Goals)
 				assert.True(t, noted, "the trace says why")
