@@ -153,6 +153,7 @@ func TestAnswerThroughStackWorker(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(out.String(), hint), "the question is printed once: %s", out.String())
 	assert.Regexp(t, regexp.MustCompile(`(?m)^status\s+answered$`), out.String())
 	assert.Regexp(t, regexp.MustCompile(`(?m)^planner\s+graph-first \(requested\)$`), out.String())
+	assert.Contains(t, out.String(), "rate      navi rate "+id+" good|bad", "the run answered from its tools: ask says how to judge it")
 
 	// No question is pending any more.
 	err := answer([]string{id, "Paris"}, streams{io.Discard, io.Discard})

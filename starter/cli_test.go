@@ -436,3 +436,28 @@ func TestTerminalSafe(t *testing.T) {
 	field(&b, "answer", "%s", "\x1b]0;owned\x07")
 	assert.Equal(t, "answer    \\x1b]0;owned\\x07\n", b.String())
 }
+
+// A run that answered from its tools is followed by how to judge it; one that called none, or
+// did not answer, is not.
+func TestPrintRateHint(t *testing.T) {
+	tests := []struct {
+		name string
+		res  workflows.QueryResult
+		want string
+	}{
+		{"answered from tools", workflows.QueryResult{Status: workflows.StatusAnswered, ToolCalls: 2},
+			"rate      navi rate w1 good|bad (a good verdict teaches retrieval this request)\n"},
+		{"partly answered", workflows.QueryResult{Status: workflows.StatusPartial, ToolCalls: 1},
+			"rate      navi rate w1 good|bad (a good verdict teaches retrieval this request)\n"},
+		{"no tool called", workflows.QueryResult{Status: workflows.StatusAnswered}, ""},
+		{"no tool serves it", workflows.QueryResult{Status: workflows.StatusNoTools}, ""},
+		{"failed", workflows.QueryResult{Status: workflows.StatusFailed, ToolCalls: 1}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			printRateHint(&b, "w1", tt.res)
+			assert.Equal(t, tt.want, b.String())
+		})
+	}
+}

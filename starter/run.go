@@ -174,7 +174,18 @@ func (c *command) start(ctx context.Context, tc client.Client, s streams, wf *wa
 	}
 	fmt.Fprintln(s.out)
 	printResult(s.out, res, req.Planner)
+	printRateHint(notices, run.GetID(), res)
 	return nil
+}
+
+// printRateHint tells the user of a run that answered from its tools how to judge it: retrieval
+// learns the request only from a good verdict (contract.FeedbackInput.GoalsOnRating), and a bad
+// one takes back what the tools' answers counted for.
+func printRateHint(w io.Writer, id string, res workflows.QueryResult) {
+	if res.ToolCalls == 0 || res.Status != workflows.StatusAnswered && res.Status != workflows.StatusPartial {
+		return
+	}
+	field(w, "rate", "navi rate %s good|bad (a good verdict teaches retrieval this request)", id)
 }
 
 // waitResult waits for a run's result, meanwhile calling asked once for each question the
