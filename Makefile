@@ -29,6 +29,9 @@ BENCH_ARGS  ?= -n 150 -seed 1 -concurrency 4 -batches 5
 BENCH_OUT   ?= results/bench
 BENCH_RENAMED_ARGS ?= -n 90 -seed 1 -concurrency 4 -batches 3
 BENCH_COMPOUND_ARGS ?= -n 60 -seed 1 -concurrency 4 -batches 1 -variants no-graph,static+alphabeta,dynamic+alphabeta
+# The same 150 tasks with a simulated user who knows what a person asking would, not the ids
+# the gold chain's tools made (navi bench -user person).
+BENCH_PERSON_ARGS ?= -n 150 -seed 1 -concurrency 4 -batches 5
 # Fuzz targets (name@package) and how long make fuzz runs each.
 FUZZTIME    ?= 3000x
 FUZZ_TARGETS = FuzzImporters@./twnm/catalogs FuzzSplit@./twnm/subgoal FuzzToolBenchEvent@./research/runlogs FuzzLink@./twnm/invlog \
@@ -281,12 +284,14 @@ bench: up
 	bin/navi bench $(BENCH_ARGS) -out $(BENCH_OUT) && \
 	bin/navi bench $(BENCH_RENAMED_ARGS) -difficulty renamed -failures=false -learning=false -out $(BENCH_OUT)/renamed && \
 	bin/navi bench $(BENCH_COMPOUND_ARGS) -difficulty compound -failures=false -learning=false -out $(BENCH_OUT)/compound && \
+	bin/navi bench $(BENCH_PERSON_ARGS) -user person -failures=false -learning=false -out $(BENCH_OUT)/person && \
+	bin/navi bench $(BENCH_RENAMED_ARGS) -user person -difficulty renamed -failures=false -learning=false -out $(BENCH_OUT)/person-renamed && \
 	$(MAKE) --no-print-directory bench-docs
 
 ## bench-docs: copy the latest make bench reports and plots into docs/bench, which the repository keeps
 bench-docs:
 	@mkdir -p docs/bench; cp $(BENCH_OUT)/report.md $(BENCH_OUT)/tsr_by_difficulty.png docs/bench/; \
-	for r in renamed compound failures learning; do cp $(BENCH_OUT)/$$r/report.md docs/bench/$$r.md; done; \
+	for r in renamed compound person person-renamed failures learning; do cp $(BENCH_OUT)/$$r/report.md docs/bench/$$r.md; done; \
 	cp $(BENCH_OUT)/failures/failure_scenario.png docs/bench/; \
 	cp $(BENCH_OUT)/learning/learning_curve.png docs/bench/learning_workload.png; \
 	cp $(BENCH_OUT)/learning_curve.png docs/bench/; echo "reports copied into docs/bench"

@@ -92,7 +92,19 @@ type benchOptions struct {
 	world           string
 	reset           bool
 	timeout         time.Duration
+	user            string // userChain or userPerson
 }
+
+// The simulated user's models (-user).
+const (
+	// userChain is NaviAgent's (Appendix E.3.4): it answers from every parameter record of
+	// the gold chain, the identifiers its tools produced included.
+	userChain = "chain"
+	// userPerson knows what the person asking would: the values the task states and the gold
+	// chain's inputs that no tool of the chain produced, but not an identifier a tool made
+	// ("htl-london-f6c0"); asked for one, it says what it knows instead.
+	userPerson = "person"
+)
 
 // benchmark runs `navi bench`: a task suite through the running stack under the paper's
 // ablation variants, then the failure scenario, and writes the reports.
@@ -121,6 +133,8 @@ func benchmark(args []string, s streams) error {
 	fs.StringVar(&o.world, "toolworld", config.Getenv("NAVI_TOOLWORLD_URL", "http://127.0.0.1:8300"), "tool world URL, for its fault injection (NAVI_TOOLWORLD_URL)")
 	fs.BoolVar(&o.reset, "reset", true, "reset the tool world's learned statistics and deactivate the model before each variant")
 	fs.DurationVar(&o.timeout, "timeout", 3*time.Hour, "how long the whole bench may take")
+	fs.StringVar(&o.user, "user", userChain, "the simulated user: chain (NaviAgent's: answers from the gold chain's parameter records, "+
+		"tool-made ids included) or person (knows the values the task states and the chain's inputs no tool of it made, not a tool-made id)")
 	if _, err := c.parse(args, 0, 0, "no arguments"); err != nil {
 		return err
 	}
@@ -224,6 +238,8 @@ func (o benchOptions) check() error {
 		return fmt.Errorf("%w: -clarify-deadline, -task-timeout, -retrain-timeout and -timeout must be positive", errUsage)
 	case o.out == "":
 		return fmt.Errorf("%w: -out is empty", errUsage)
+	case o.user != userChain && o.user != userPerson:
+		return fmt.Errorf("%w: -user %q: want %s or %s", errUsage, o.user, userChain, userPerson)
 	}
 	return nil
 }
@@ -367,7 +383,7 @@ func (e *benchEnv) run(ctx context.Context, s streams, what, dir string, variant
 	notes := &benchNotes{}
 	runner := &stackRunner{
 		tc: e.tc, taskQueue: e.cfg.TaskQueue, prefix: e.prefix,
-		clarifyDeadline: e.o.clarifyDeadline, maxSteps: e.o.maxSteps, timeout: e.o.taskTimeout,
+		clarifyDeadline: e.o.clarifyDeadline, maxSteps: e.o.maxSteps, timeout: e.o.taskTimeout, person: e.o.user == userPerson,
 		user: &userLog{},
 	}
 	if l := e.learning; l != nil {
@@ -417,7 +433,7 @@ func (e *benchEnv) run(ctx context.Context, s streams, what, dir string, variant
 		return errors.Join(runErr, err)
 	}
 	md := filepath.Join(dir, bench.ReportMarkdown)
-	if err := appendFile(md, func(w io.Writer) { writeBenchNotes(w, rep, log, notes.list()) }); err != nil {
+	if err := appendFile(md, func(w io.Writer) { writeBenchNotes(w, rep, log, notes.list(), e.o.user) }); err != nil {
 		return errors.Join(runErr, err)
 	}
 	b, err := os.ReadFile(md)
@@ -517,8 +533,12 @@ func (n *benchNotes) list() []string { return n.notes }
 
 // writeBenchNotes writes the Markdown sections that the bench adds to the report: the
 // simulated user's figures per variant, and the hooks' notes.
-func writeBenchNotes(w io.Writer, rep bench.Report, log []userRecord, notes []string) {
-	fmt.Fprintf(w, "\n## Simulated user\n\nAnswers at most %d questions a run with the gold chain's parameter records (%s).\n\n", maxAnswers, SimulatedUserFile)
+func writeBenchNotes(w io.Writer, rep bench.Report, log []userRecord, notes []string, user string) {
+	knows := "the gold chain's parameter records"
+	if user == userPerson {
+		knows = "what the person asking would know: the values the task states and the gold chain's inputs that no tool of the chain produced (not a tool-made id)"
+	}
+	fmt.Fprintf(w, "\n## Simulated user\n\nAnswers at most %d questions a run with %s (%s).\n\n", maxAnswers, knows, SimulatedUserFile)
 	fmt.Fprintln(w, "| Variant | Runs | Runs that asked | Questions | Answered | Clarification timeouts |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, v := range rep.Variants {

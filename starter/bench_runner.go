@@ -32,6 +32,9 @@ type stackRunner struct {
 	// rate, when set, gives the simulated user's verdict on each finished run of a variant
 	// with feedback: good when it answered the task right (bench.Succeeded).
 	rate func(ctx context.Context, id string, good bool) error
+	// person makes the simulated user a person (userPerson): it does not know the values the
+	// gold chain's tools produced.
+	person bool
 }
 
 // Run starts the task's QueryWorkflow with the variant's settings, answers its questions and
@@ -52,7 +55,7 @@ func (r *stackRunner) Run(ctx context.Context, v bench.Variant, t toolworld.Task
 	if err != nil {
 		return bench.Outcome{WorkflowID: id}, fmt.Errorf("start workflow %s: %w", id, err)
 	}
-	user := newSimulatedUser(t)
+	user := newSimulatedUser(t, r.person)
 	rec := userRecord{Variant: v.Name, TaskID: t.ID, WorkflowID: id}
 	res, err := waitResult(ctx, r.tc, run, func(st workflows.Pending) {
 		ex := exchange{Question: st.Question, Params: st.Params}
@@ -107,10 +110,18 @@ type simulatedUser struct {
 	given   map[string]string // "API.param" → value
 }
 
-func newSimulatedUser(t toolworld.Task) simulatedUser {
+// newSimulatedUser is the simulated user of task t. With person, the records lack the inputs a
+// data flow of the gold chain feeds (t.GoldFlow): a person asking knows the city and the day,
+// not the hotel id the search returned.
+func newSimulatedUser(t toolworld.Task, person bool) simulatedUser {
 	records, err := toolworld.ChainInputs(t)
 	if err != nil {
 		records = nil // a task the tool world cannot run: answer from its given values
+	}
+	if person {
+		for _, f := range t.GoldFlow {
+			delete(records, f.ToAPI+"."+f.Input)
+		}
 	}
 	return simulatedUser{chain: t.GoldChain, records: records, given: t.Given}
 }

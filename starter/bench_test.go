@@ -72,11 +72,37 @@ func TestSimulatedUserFromGoldChain(t *testing.T) {
 		}
 		slices.Sort(asked)
 		require.NotEmpty(t, asked, task.ID)
-		got := newSimulatedUser(task).answer(asked)
+		got := newSimulatedUser(task, false).answer(asked)
 		for _, k := range asked {
 			assert.Contains(t, got, paramName(k)+" "+inputs[k], task.ID)
 		}
 	}
+}
+
+// The person the simulated user can be knows what the task states, not what the gold chain's
+// tools produced: asked for an input a data flow feeds, it gives the task's values instead.
+func TestSimulatedPersonKnowsNoToolMadeValue(t *testing.T) {
+	tasks, err := bench.GenerateTasks(6, 1, toolworld.DifficultyMedium)
+	require.NoError(t, err)
+	checked := 0
+	for _, task := range tasks {
+		inputs, err := toolworld.ChainInputs(task)
+		require.NoError(t, err)
+		for _, f := range task.GoldFlow {
+			key := f.ToAPI + "." + f.Input
+			made, ok := inputs[key]
+			require.True(t, ok, "%s: the flow into %s has a record", task.ID, key)
+			chain := newSimulatedUser(task, false).answer([]string{key})
+			person := newSimulatedUser(task, true).answer([]string{key})
+			assert.Contains(t, chain, f.Input+" "+made, "%s: the chain's user gives the tool-made value", task.ID)
+			assert.NotContains(t, person, made, "%s: the person does not know %s", task.ID, key)
+			for k, v := range task.Given {
+				assert.Contains(t, person, paramName(k)+" "+v, "%s: the person says what the task states", task.ID)
+			}
+			checked++
+		}
+	}
+	require.Positive(t, checked, "the medium tasks have data flows")
 }
 
 func TestParseVariants(t *testing.T) {
