@@ -286,12 +286,13 @@ bench: up
 	bin/navi bench $(BENCH_COMPOUND_ARGS) -difficulty compound -failures=false -learning=false -out $(BENCH_OUT)/compound && \
 	bin/navi bench $(BENCH_PERSON_ARGS) -user person -failures=false -learning=false -out $(BENCH_OUT)/person && \
 	bin/navi bench $(BENCH_RENAMED_ARGS) -user person -difficulty renamed -failures=false -learning=false -out $(BENCH_OUT)/person-renamed && \
+	bin/navi bench $(BENCH_COMPOUND_ARGS) -user person -difficulty compound -failures=false -learning=false -out $(BENCH_OUT)/person-compound && \
 	$(MAKE) --no-print-directory bench-docs
 
 ## bench-docs: copy the latest make bench reports and plots into docs/bench, which the repository keeps
 bench-docs:
 	@mkdir -p docs/bench; cp $(BENCH_OUT)/report.md $(BENCH_OUT)/tsr_by_difficulty.png docs/bench/; \
-	for r in renamed compound person person-renamed failures learning; do cp $(BENCH_OUT)/$$r/report.md docs/bench/$$r.md; done; \
+	for r in renamed compound person person-renamed person-compound failures learning; do cp $(BENCH_OUT)/$$r/report.md docs/bench/$$r.md; done; \
 	cp $(BENCH_OUT)/failures/failure_scenario.png docs/bench/; \
 	cp $(BENCH_OUT)/learning/learning_curve.png docs/bench/learning_workload.png; \
 	cp $(BENCH_OUT)/learning_curve.png docs/bench/; echo "reports copied into docs/bench"
