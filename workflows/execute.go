@@ -825,7 +825,8 @@ func (c *execution) forget(api string) {
 // before retrieval learns them (contract.FeedbackInput.GoalsOnRating). Runs before it taught
 // retrieval at once, and a wrong answer then drew the requests like it to the same tool: the
 // bench's learning variants answered "what will the air quality index be tomorrow" with the
-// current air quality, having answered one such question so before.
+// current air quality, having answered one such question so before. A change after the
+// current type, it calls workflow.GetVersion itself (see version).
 const (
 	goalsOnRatingChange  = "goals-on-rating"
 	goalsOnRatingVersion = 1
@@ -841,7 +842,8 @@ func (r *run) recordFeedback(ch *execution) {
 	summary := fmt.Sprintf("feedback: %d calls, %d transitions", len(ch.invs), len(ch.trs))
 	in := contract.FeedbackInput{Key: fmt.Sprintf("%s/%s/chain-%d", info.WorkflowExecution.ID, info.WorkflowExecution.RunID, r.chains),
 		Invocations: ch.invs, Transitions: ch.trs, Goals: r.servedGoals(ch)}
-	in.GoalsOnRating = len(in.Goals) > 0 && version(r.ctx, goalsOnRatingChange, goalsOnRatingVersion) >= goalsOnRatingVersion
+	in.GoalsOnRating = len(in.Goals) > 0 &&
+		workflow.GetVersion(r.ctx, goalsOnRatingChange, workflow.DefaultVersion, goalsOnRatingVersion) >= goalsOnRatingVersion
 	pending := pendingFeedback{Future: r.graphActivity(summary, contract.ActivityRecordFeedback, in)}
 	if in.GoalsOnRating {
 		pending.proposed = len(in.Goals)

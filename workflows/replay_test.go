@@ -18,10 +18,12 @@ import (
 // TestReplayRecordedHistories replays histories recorded from real runs (testdata/*.json) on
 // the current workflow code: a change that would break running workflows fails here. Record a
 // new set with `NAVI_RECORD_HISTORIES=$PWD/workflows/testdata make test` (the integration tests
-// in e2e_*_test.go write them; copy only the new ones). query_v15_* and query_v14_* are runs of
-// the current type, navi.QueryWorkflowV2, after its first change (local-graph: at version 2 the
-// worker's planner asked and the first decision local, at 1 retrieval and feedback as local
-// activities), whose marker is the only one they record; query_v13_* are runs of that type from
+// in e2e_*_test.go write them; copy only the new ones). query_v16_* are runs of the current
+// type, navi.QueryWorkflowV2, after its second change (goals-on-rating: the served sub-goals a
+// proposal, learned on a good verdict); query_v15_* and query_v14_* are runs of that type after
+// its first change (local-graph: at version 2 the worker's planner asked and the first decision
+// local, at 1 retrieval and feedback as local activities), whose marker is the only one they
+// record; query_v13_* are runs of that type from
 // before it, which record no version marker; the others are runs of the first
 // type, navi.QueryWorkflow or QueryWorkflow, each from before a change it replays through
 // (workflow.GetVersion): query_v12_confirm before none; query_v11_refused before confirmations;
@@ -79,7 +81,7 @@ func AssertVersionMarkers(t *testing.T, hist *historypb.History) {
 
 // changesAfterCurrentType are the changes made after the query workflow's current type,
 // which its runs record as any run does.
-var changesAfterCurrentType = []string{localGraphChange}
+var changesAfterCurrentType = []string{localGraphChange, goalsOnRatingChange}
 
 // TestRetiredHistoriesFail replays the histories of retired changes (testdata/retired, whose
 // README says why each is there): each fails at the retired change's version, not elsewhere.
