@@ -71,6 +71,15 @@ func ratio(a, b int) float64 {
 // is from the list itself.
 var indexSuffix = regexp.MustCompile(`^([^\[\].]+)(\[\d+\])+$`)
 
+// fromList is f with an output that only picks an item of a list read as the list itself
+// (indexSuffix).
+func fromList(f Flow) Flow {
+	if m := indexSuffix.FindStringSubmatch(f.Output); m != nil {
+		f.Output = m[1]
+	}
+	return f
+}
+
 // Links measures the graph's links against the gold flows of chains.
 func Links(g *twnm.Graph, chains []Chain) LinkStats {
 	return LinksEach(func(int) *twnm.Graph { return g }, chains)
@@ -87,9 +96,7 @@ func LinksEach(graph func(i int) *twnm.Graph, chains []Chain) LinkStats {
 		g := graph(i)
 		for _, f := range c.Flows() {
 			alts := c.Alternatives[f]
-			if m := indexSuffix.FindStringSubmatch(f.Output); m != nil {
-				f.Output = m[1]
-			}
+			f = fromList(f)
 			if gold[f] {
 				continue
 			}

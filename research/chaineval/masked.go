@@ -270,9 +270,7 @@ func split(g0 *twnm.Graph, chains []Chain, rho float64, seed uint64) maskedSplit
 // goldInput returns the consumer input of flow f when the flow runs from a catalog output of
 // its producer into a linkable catalog input.
 func goldInput(g *twnm.Graph, f Flow) (apiParam, bool) {
-	if m := indexSuffix.FindStringSubmatch(f.Output); m != nil {
-		f.Output = m[1]
-	}
+	f = fromList(f)
 	if _, ok := g.ParamOf(f.From, f.Output, false); !ok {
 		return apiParam{}, false
 	}
@@ -387,9 +385,7 @@ func (sp maskedSplit) goldLinks(g *twnm.Graph, iso map[apiParam]twnm.NodeID) int
 		if !ok {
 			continue
 		}
-		if m := indexSuffix.FindStringSubmatch(f.Output); m != nil {
-			f.Output = m[1]
-		}
+		f = fromList(f)
 		if from, ok := g.ParamOf(f.From, f.Output, false); ok {
 			if e, added := addLink(g, from, to); added {
 				e.Confidence = 1 // certain, as the catalog's shared node is
