@@ -45,7 +45,8 @@ const (
 )
 
 // SetKeys are the keys Load knows, in the default order.
-var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyAPIBankDialogs, KeyToolWorld}
+// The held-out set of public specs comes last: it is reported, never tuned on.
+var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyAPIBankDialogs, KeyToolWorld, KeyPublic}
 
 // Paths of the sets' files under the data folder (shared/data, see its README.md).
 const (
@@ -58,7 +59,8 @@ const ToolWorldBaseURL = "http://toolworld.invalid"
 
 // Load loads the sets named by names (keys of SetKeys, case-insensitive; none means all), in
 // that order. dataDir is the shared data folder; it is needed by every set but the tool world,
-// which generates toolWorldN tasks from seed.
+// which generates toolWorldN tasks from seed, and the public specs, which come from the
+// repository (PublicSpecDir).
 func Load(dataDir string, names []string, toolWorldN int, seed int64) ([]Set, error) {
 	if len(names) == 0 {
 		names = SetKeys
@@ -84,6 +86,11 @@ func Load(dataDir string, names []string, toolWorldN int, seed int64) ([]Set, er
 			s, err = APIBankDialogues(dataDir)
 		case KeyToolWorld:
 			s, err = ToolWorld(toolWorldN, seed)
+		case KeyPublic:
+			var dir string
+			if dir, err = PublicSpecDir(); err == nil {
+				s, err = Public(dir)
+			}
 		default:
 			return nil, fmt.Errorf("retrieval sets: unknown set %q, want one of %s", n, strings.Join(SetKeys, ", "))
 		}

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/naviagent/navi/research/chaineval"
 
@@ -28,7 +30,7 @@ func TestLoadSets(t *testing.T) {
 	dir := dataDir(t)
 	sets, err := Load(dir, nil, 30, 1)
 	require.NoError(t, err)
-	require.Len(t, sets, 5)
+	require.Len(t, sets, 6)
 
 	tests := []struct {
 		name    string
@@ -63,6 +65,11 @@ func TestLoadSets(t *testing.T) {
 			name: "ToolWorld", tasks: 30, apis: 46, ordered: true,
 			id: "tw-1-0001", query: "What is the air quality at the centre of Rome?",
 			final: "airq.Current", chain: []string{"geo.Geocode", "airq.Current"},
+		},
+		{
+			name: "Public specs", tasks: 76, apis: 776, ordered: true,
+			id: "gmaps-06", query: "What's the UTC offset in Auckland",
+			final: "googlemaps.timezone", chain: []string{"googlemaps.geocode", "googlemaps.timezone"},
 		},
 	}
 	for i, tt := range tests {
@@ -144,7 +151,7 @@ func TestLoadErrors(t *testing.T) {
 			name:    "unknown set",
 			setup:   func(t *testing.T) string { return dir },
 			sets:    []string{"toolbench"},
-			wantErr: []string{`unknown set "toolbench"`, "stabletoolbench, restbench, apibank, apibank-dialogues, toolworld"},
+			wantErr: []string{`unknown set "toolbench"`, "stabletoolbench, restbench, apibank, apibank-dialogues, toolworld, public"},
 		},
 		{
 			name:    "set named twice",
@@ -206,4 +213,45 @@ func TestLoadErrors(t *testing.T) {
 	}
 	_, err := ToolWorld(0, 1)
 	assert.ErrorContains(t, err, "n is 0")
+}
+
+// The held-out questions about public specs need no shared data: they and the specs are in the
+// repository.
+func TestPublic(t *testing.T) {
+	dir, err := PublicSpecDir()
+	require.NoError(t, err)
+	s, err := Public(dir)
+	require.NoError(t, err)
+	assert.Equal(t, "Public specs", s.Name)
+	assert.Len(t, s.Catalog.APIs, 776)
+	assert.GreaterOrEqual(t, len(s.Tasks), 75)
+	providers := map[string]int{}
+	for _, a := range s.Catalog.APIs {
+		assert.Equal(t, a.Provider, a.Source, a.Name)
+		assert.True(t, strings.HasPrefix(a.Name, a.Provider+"."), a.Name)
+		providers[a.Provider]++
+	}
+	assert.Equal(t, map[string]int{"box": 296, "discord": 242, "figma": 47, "googlemaps": 17, "slack": 174}, providers)
+	for _, task := range s.Tasks {
+		assert.True(t, task.Ordered, task.ID)
+		assert.Equal(t, task.Chain.Final(), task.Final, task.ID)
+	}
+
+	tests := []struct {
+		name, file, content, wantErr string
+	}{
+		{"not JSON", "public/figma.jsonl", "{", "public/figma.jsonl:1"},
+		{"unknown field", "public/figma.jsonl", `{"id":"f","query":"q","chain":["getMe"],"gold":1}`, `unknown field "gold"`},
+		{"no id", "public/figma.jsonl", `{"query":"q","chain":["getMe"]}`, "public/figma.jsonl:1: field id is missing"},
+		{"no query", "public/figma.jsonl", "\n" + `{"id":"f","chain":["getMe"]}`, "public/figma.jsonl:2 (f): field query"},
+		{"no chain", "public/figma.jsonl", `{"id":"f","query":"q"}`, "(f): field chain"},
+		{"API of another spec", "public/figma.jsonl", `{"id":"f","query":"q","chain":["pins_list"]}`, "f: gold API figma.pins_list is not in its spec"},
+		{"repeated id", "public/figma.jsonl", `{"id":"f","query":"q","chain":["getMe"]}` + "\n" + `{"id":"f","query":"r","chain":["getMe"]}`, "id f repeats"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := publicSet(dir, fstest.MapFS{tt.file: {Data: []byte(tt.content)}})
+			require.ErrorContains(t, err, tt.wantErr)
+		})
+	}
 }

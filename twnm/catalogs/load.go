@@ -2,9 +2,11 @@ package catalogs
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -71,6 +73,9 @@ func LoadWith(path string, format Format, o LoadOptions) (twnm.Catalog, Format, 
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
+		return twnm.Catalog{}, format, nil, fmt.Errorf("%s: %w", label, err)
+	}
+	if data, err = gunzip(data); err != nil {
 		return twnm.Catalog{}, format, nil, fmt.Errorf("%s: %w", label, err)
 	}
 	data, err = toJSON(data)
@@ -237,4 +242,29 @@ func httpMethod(s string) bool {
 		return true
 	}
 	return false
+}
+
+// MaxUnzippedBytes bounds what a gzip-compressed catalog file may hold once decompressed: the
+// largest public specs are a few tens of megabytes, and a file that claims far more is
+// refused before it fills the memory.
+const MaxUnzippedBytes = 256 << 20
+
+// gunzip returns data decompressed when it is gzip-compressed (it starts with gzip's magic
+// bytes, whatever the file is named: public specs are often kept as .json.gz), else data.
+func gunzip(data []byte) ([]byte, error) {
+	if len(data) < 2 || data[0] != 0x1f || data[1] != 0x8b {
+		return data, nil
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	out, err := io.ReadAll(io.LimitReader(zr, MaxUnzippedBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("gzip: %w", err)
+	}
+	if len(out) > MaxUnzippedBytes {
+		return nil, fmt.Errorf("gzip: more than %d MiB once decompressed", MaxUnzippedBytes>>20)
+	}
+	return out, nil
 }

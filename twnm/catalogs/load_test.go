@@ -1,6 +1,8 @@
 package catalogs
 
 import (
+	"bytes"
+	"compress/gzip"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -107,6 +109,17 @@ func TestLoadSwagger2(t *testing.T) {
 	assert.ElementsMatch(t, []string{"id", "name", "status"}, body, "the body's properties are inputs")
 }
 
+// gzipped is data compressed with gzip, as a string for a test file's content.
+func gzipped(t *testing.T, data []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	_, err := zw.Write(data)
+	require.NoError(t, err)
+	require.NoError(t, zw.Close())
+	return b.String()
+}
+
 func TestLoadSniffs(t *testing.T) {
 	native := `{"name": "n", "apis": [{"name": "A", "description": "does a"}]}`
 	tests := []struct {
@@ -123,6 +136,10 @@ func TestLoadSniffs(t *testing.T) {
 		{"not a document", "x.json", `[1, 2]`, FormatAuto, "", "not an object"},
 		{"not JSON or YAML", "x", "a: [", FormatAuto, "", "neither JSON nor valid YAML"},
 		{"unknown format", "c.json", native, Format("wsdl"), "", `unknown format "wsdl"`},
+		{"gzip-compressed openapi", "spec.json.gz", gzipped(t, []byte(lenientSpec)), FormatAuto, "getPet", ""},
+		{"gzip-compressed native YAML", "catalog.gz", gzipped(t, []byte("name: demo\napis:\n  - {name: B, description: does b}\n")), FormatAuto, "B", ""},
+		{"broken gzip", "spec.json.gz", "\x1f\x8b\x08 not gzip", FormatAuto, "", "gzip:"},
+		{"gzip bomb", "spec.json.gz", gzipped(t, make([]byte, MaxUnzippedBytes+1)), FormatAuto, "", "more than 256 MiB once decompressed"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
