@@ -962,8 +962,9 @@ func (x *extraction) valueAfter(j int, s *exSlot, asked bool) (string, int, bool
 			}
 			return t.text, j, s.accepts(t.text)
 		}
-		// A code after its cue may hold digits, which no phrase does: "postal code SW1A".
-		ok = s.codeLike && (t.kind == exTokWord || exInteger(t)) && s.accepts(t.text)
+		// A code after its cue may hold digits, which no phrase does: "postal code SW1A"; and a
+		// word that mixes letters and digits is a code whatever the slot: "channel C02FIN7KQ".
+		ok = (s.codeLike || t.kind == exTokWord && t.digit && t.letter) && (t.kind == exTokWord || exInteger(t)) && s.accepts(t.text)
 	}
 	return t.text, j, ok
 }

@@ -50,6 +50,7 @@ var (
 	slotMaxBeds     = Slot{Key: "homes.Listings.max_bedrooms", Name: "max_bedrooms", Type: "integer", Description: "Most bedrooms."}
 	slotFlag        = Slot{Key: "x.Search.open_now", Name: "open_now", Type: "boolean", Description: "Only places open now."}
 	slotPostcode    = Slot{Key: "x.Lookup.postcode", Name: "postcode", Type: "string", Description: "Postal code.", Required: true}
+	slotChannel     = Slot{Key: "slack.pins_list.channel", Name: "channel", Type: "string", Description: "Channel to get pinned items for.", Required: true}
 	slotCheckOut    = Slot{Key: "x.Book.check_out", Name: "check_out", Type: "string", Description: "Departure day, YYYY-MM-DD.", Required: true}
 	slotCheckIn2    = Slot{Key: "x.Book.check_in", Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD.", Required: true}
 	slotUntyped     = Slot{Key: "x.Book.party_size", Name: "party_size", Description: "How many people.", Required: true}
@@ -152,6 +153,8 @@ func TestExtract(t *testing.T) {
 			[]Slot{slotHotelID}, map[string]string{slotHotelID.Key: "htl-paris-1a2b"}},
 		{"named boolean", "Search with open now true", []Slot{slotFlag}, map[string]string{slotFlag.Key: "true"}},
 		{"synonym of a whole name", "Look up postal code SW1A", []Slot{slotPostcode}, map[string]string{slotPostcode.Key: "SW1A"}},
+		{"a code of letters and digits after its cue", "what's pinned in channel C02FIN7KQ?", []Slot{slotChannel}, map[string]string{slotChannel.Key: "C02FIN7KQ"}},
+		{"a word after its cue is no code", "what's pinned in channel general?", []Slot{slotChannel}, map[string]string{}},
 		{"named dates tell check-in from check-out", "check out 2026-12-05, checking in on 2026-12-01",
 			[]Slot{slotCheckIn2, slotCheckOut}, map[string]string{slotCheckIn2.Key: "2026-12-01", slotCheckOut.Key: "2026-12-05"}},
 		{"untyped number slot by its name", "party size 3", []Slot{slotUntyped}, map[string]string{slotUntyped.Key: "3"}},
