@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Sources of a Goal.
@@ -222,6 +223,19 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 		}
 	}
 	if chitchat[head] || smallTalk[strings.Join(words, " ")] {
+		return no
+	}
+	// A part of only numbers and letters alone is data, not a request, even at the end of a
+	// question: the second half of "the spot at 27.9881 N, 86.9250 E?".
+	if !slices.ContainsFunc(words, func(w string) bool {
+		letters := 0
+		for _, r := range w {
+			if unicode.IsLetter(r) {
+				letters++
+			}
+		}
+		return letters > 1
+	}) {
 		return no
 	}
 	verb := verbsPlain[head] || verbAt(ts, 0)

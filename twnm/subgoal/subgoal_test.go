@@ -94,6 +94,9 @@ func TestSplitClauses(t *testing.T) {
 		{"two questions", "I need to get from JFK to Manhattan. What's the fastest way and how much does a taxi cost?",
 			[]string{"get from JFK to Manhattan", "What's the fastest way", "how much does a taxi cost"}},
 
+		{"coordinates written with a comma are data, not a part", "How high above sea level is the spot at 27.9881 N, 86.9250 E?",
+			[]string{"How high above sea level is the spot at 27.9881 N"}},
+
 		// Weather.
 		{"question then also question", "What's the weather like in London? Also, is there any train strike tomorrow?",
 			[]string{"What's the weather like in London", "is there any train strike tomorrow"}},
