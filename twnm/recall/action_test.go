@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 func TestRequestAction(t *testing.T) {
@@ -21,6 +22,7 @@ func TestRequestAction(t *testing.T) {
 		{"What time is my reservation?", ActionRead}, // a question word first: the noun does not book
 		{"When's the next train to Lyon", ActionRead},
 		{"Is it going to rain in Paris tomorrow?", ActionRead},
+		{"Is folder 55120 locked against moves or deletes right now?", ActionRead}, // a question, whatever its nouns
 		{"Hi, can you set an alarm for 8 am?", ActionCreate},
 		{"Can you turn on my living room light at 7 pm?", ActionUnknown}, // a request, not a question
 		{"Thanks! Could you turn the heating up?", ActionUnknown},        // subgoal.Courtesy: "thanks" before the frame
@@ -39,6 +41,31 @@ func TestRequestAction(t *testing.T) {
 	}
 }
 
+// A clause split off a question is read as one: the mark is the request's, not the clause's.
+func TestResultAction(t *testing.T) {
+	tests := []struct {
+		request string
+		clauses []string
+		want    Action
+	}{
+		{"Is folder 55120 locked against moves or deletes right now?", []string{"Is folder 55120 locked against moves or deletes right now"}, ActionRead},
+		{"Can you help me reschedule my appointment with Dr. Smith on October 10th?", []string{"reschedule my appointment with Dr. Smith on October 10th"}, ActionUpdate},
+		{"Today is Monday. Can you delete my meeting at 3pm?", []string{"delete my meeting at 3pm"}, ActionDelete},
+		{"Find the folder and delete its locks", []string{"Find the folder", "delete its locks"}, ActionDelete},
+		{"Delete the locks, then is the folder free?", []string{"Delete the locks", "is the folder free"}, ActionRead},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			r := &Result{}
+			for i, c := range tt.clauses {
+				r.Goals = append(r.Goals, Goal{Goal: subgoal.Goal{Order: i, Rank: i, Text: c}})
+			}
+			r.Goals = append(r.Goals, Goal{Goal: subgoal.Goal{Order: len(tt.clauses), Rank: len(tt.clauses), Text: tt.request, Whole: true}})
+			assert.Equal(t, tt.want, r.Action())
+		})
+	}
+}
+
 func TestAPIAction(t *testing.T) {
 	tests := []struct {
 		name string
@@ -51,7 +78,10 @@ func TestAPIAction(t *testing.T) {
 		{"a later word is a noun", twnm.API{Name: "TrainSchedule", Description: "Train times between two stations."}, ActionUnknown},
 		{"method", twnm.API{Name: "movie credits", Endpoint: &twnm.Endpoint{Method: "GET"}}, ActionRead},
 		{"put", twnm.API{Name: "pets", Endpoint: &twnm.Endpoint{Method: "PUT"}}, ActionUpdate},
-		{"post states nothing", twnm.API{Name: "pets", Endpoint: &twnm.Endpoint{Method: "POST"}}, ActionUnknown},
+		{"post creates", twnm.API{Name: "post_folders_id", Endpoint: &twnm.Endpoint{Method: "POST"}}, ActionCreate},
+		{"the name's verb before the method", twnm.API{Name: "searchPets", Endpoint: &twnm.Endpoint{Method: "POST"}}, ActionRead},
+		{"a read the catalog declares", twnm.API{Name: "geolocate", Effect: twnm.EffectRead, Endpoint: &twnm.Endpoint{Method: "POST"}}, ActionRead},
+		{"an MCP tool that only reads", twnm.API{Name: "mem.open_nodes", Effect: twnm.EffectRead}, ActionRead},
 		{"description's first sentence", twnm.API{Name: "Meeting",
 			Description: "This API allows users to make a reservation for a meeting. Users can query it later."}, ActionCreate},
 		{"not past the first sentence", twnm.API{Name: "Meeting", Description: "Meetings of a team. Delete them here."}, ActionUnknown},
