@@ -37,15 +37,25 @@ func TestPlanChain(t *testing.T) {
 	found := func(final string, chain ...string) *recall.Result {
 		return &recall.Result{Final: final, Chain: chain, Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true}}}
 	}
-	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "Weather"), relevance, text, recall.Options{})
+	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "Weather"), relevance, text, recall.Options{}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Geocode", "Weather"}, plan)
 
-	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "RegisterPlace", "Weather"), relevance, text, recall.Options{})
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "RegisterPlace", "Weather"), relevance, text, recall.Options{}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"RegisterPlace", "Weather"}, plan, "retrieval chose it")
 
-	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Forecast"), relevance, text, recall.Options{})
+	// Planned on what the agent read: an API outside the read is no producer.
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "RegisterPlace", "Weather"), relevance, text, recall.Options{},
+		map[string]bool{"Weather": true, "Geocode": true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Geocode", "Weather"}, plan, "RegisterPlace was not read")
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Weather", "Weather"), relevance, text, recall.Options{},
+		map[string]bool{"Weather": true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"Weather"}, plan, "no producer was read: the coordinates are left to ask for")
+
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("Forecast"), relevance, text, recall.Options{}, nil)
 	require.NoError(t, err)
 	assert.Nil(t, plan, "a final step the graph lacks")
 
@@ -53,13 +63,13 @@ func TestPlanChain(t *testing.T) {
 	// floor, and a final step that writes where the request asks to read.
 	under := found("Weather", "Weather")
 	under.Goals[0].Relevant = false
-	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), under, relevance, text, recall.Options{})
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), under, relevance, text, recall.Options{}, nil)
 	require.NoError(t, err)
 	assert.Nil(t, plan, "no tool serves the request")
 	write := twnm.API{Name: "DeletePlace", Description: "Delete a place.", Endpoint: &twnm.Endpoint{Method: "DELETE", Path: "/places"},
 		Inputs: []twnm.Param{city}, Outputs: []twnm.Param{{Name: "deleted", Type: "boolean"}}}
 	require.NoError(t, g.Integrate(ctx, write))
-	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("DeletePlace", "DeletePlace"), relevance, text, recall.Options{})
+	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("DeletePlace", "DeletePlace"), relevance, text, recall.Options{}, nil)
 	require.NoError(t, err)
 	assert.Nil(t, plan, "a question is not answered by a deletion")
 }
@@ -119,7 +129,7 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 			{Goal: subgoal.Goal{Text: "what is the ground elevation in Singapore"}},
 			{Goal: subgoal.Goal{Text: "Find the best hotel in Singapore, and what is the ground elevation in Singapore?", Whole: true}, Relevant: true},
 		}, Focus: &recall.Goal{Goal: subgoal.Goal{Text: "what is the ground elevation"}}}
-		plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, found.Whole().Text, recall.Options{})
+		plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, found.Whole().Text, recall.Options{}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"geo.Geocode", "geo.Elevation"}, plan)
 	})
@@ -131,7 +141,7 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 			if tt.head != "" {
 				found.Focus = &recall.Goal{Goal: subgoal.Goal{Text: tt.head}}
 			}
-			plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, tt.text, recall.Options{})
+			plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, tt.text, recall.Options{}, nil)
 			require.NoError(t, err)
 			assert.Equal(t, tt.want, plan)
 		})
@@ -159,7 +169,7 @@ func TestPlanChainInputNamedByAWord(t *testing.T) {
 	found := &recall.Result{Final: "lyrico.Lyrics", Chain: []string{"lyrico.Lyrics"},
 		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true}},
 		Focus: &recall.Goal{Goal: subgoal.Goal{Text: "first line of the lyrics"}}}
-	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, text, recall.Options{})
+	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, text, recall.Options{}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, []string{"lyrico.Lyrics"}, plan)
 }

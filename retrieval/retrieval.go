@@ -437,7 +437,12 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 // parts joined (joinParts.join). It returns the plan's APIs in calling order; nil where Retrieve
 // offers none: the request under the relevance floor (no tool serves it), the final step
 // refused (writeAgainstRequest), not in g, or no plan found. `navi eval retrieval` scores it.
-func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recall.Result, relevance map[string]float64, text string, opts recall.Options) ([]string, error) {
+//
+// read holds the APIs of g that Retrieve would have read from the store (recall.BoundedRead),
+// nil for all of g: the plan uses no other API, and the values text states are read for their
+// inputs only. On a catalog of hundreds of APIs the subgraph decides which inputs compete for
+// a value ("team 98765") and which producers a search may reach.
+func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recall.Result, relevance map[string]float64, text string, opts recall.Options, read map[string]bool) ([]string, error) {
 	if !found.Whole().Relevant || writeAgainstRequest(found, g) != "" {
 		return nil, nil
 	}
@@ -445,9 +450,16 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 	if !ok {
 		return nil, nil
 	}
-	sl := slots(g)
-	known := extract.Values(text, sl)
+	sl := slotsIn(g, read)
 	exclude := writersOff(g, found.Chain)
+	if read != nil {
+		for _, n := range g.Nodes() {
+			if n.Kind == twnm.KindAPI && !read[n.Name] {
+				exclude[n.ID] = true
+			}
+		}
+	}
+	known := extract.Values(text, sl)
 	delete(exclude, id)
 	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance, Named: namedAPIs(g, found), Said: recall.Says(text)}
 	subs, err := twnm.SearchTargets(ctx, g, s, []twnm.SearchRequest{req})
@@ -766,10 +778,13 @@ func candidateOf(n *twnm.Node, score float64) contract.Candidate {
 }
 
 // slots lists every input of every API of g, by API name, as values may be stated for.
-func slots(g *twnm.Graph) []extract.Slot {
+func slots(g *twnm.Graph) []extract.Slot { return slotsIn(g, nil) }
+
+// slotsIn is slots of the APIs of read only, of all of g's for nil.
+func slotsIn(g *twnm.Graph, read map[string]bool) []extract.Slot {
 	var out []extract.Slot
 	for _, n := range g.Nodes() {
-		if n.Kind != twnm.KindAPI || n.API == nil {
+		if n.Kind != twnm.KindAPI || n.API == nil || read != nil && !read[n.Name] {
 			continue
 		}
 		for _, p := range n.API.Inputs {

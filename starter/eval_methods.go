@@ -101,25 +101,25 @@ func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Se
 	links := recall.GraphLinks{G: g}
 	// retrieve returns what retrieval found and chose, and each candidate's relevance as it
 	// was before Choose read the clauses in context (what graph search ranks producers by).
-	retrieve := func(ctx context.Context, query string) (*recall.Result, map[string]float64, error) {
+	retrieve := func(ctx context.Context, query string) (*recall.Result, map[string]float64, map[string]bool, error) {
 		var src recall.Source = mem
 		if learn {
 			src = recall.WithLearned(mem, leaveOneOut{past: past, query: query})
 		}
 		r, err := recall.Retrieve(ctx, src, emb, query, o)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		relevance := r.Relevance()
-		// Chosen on what the agent's read after retrieval holds (see recall.Bounded).
-		read := recall.Bounded(links, r.Pool(recall.PoolPerGoal), relevance, recall.SubgraphAPIs)
-		if err := recall.Choose(r, read, o); err != nil {
-			return nil, nil, err
+		// Chosen and planned on what the agent's read after retrieval holds (see recall.Bounded).
+		read := recall.BoundedRead(links, r.Pool(recall.PoolPerGoal), relevance, recall.SubgraphAPIs)
+		if err := recall.Choose(r, recall.Within(links, read), o); err != nil {
+			return nil, nil, nil, err
 		}
-		return r, relevance, nil
+		return r, relevance, read, nil
 	}
 	rank := retrievaleval.RankerFunc(func(ctx context.Context, query string) ([]string, error) {
-		r, _, err := retrieve(ctx, query)
+		r, _, _, err := retrieve(ctx, query)
 		if err != nil {
 			return nil, err
 		}
@@ -129,11 +129,11 @@ func newRecallRanker(ctx context.Context, graphs *graphCache, s retrievaleval.Se
 		return rank, nil
 	}
 	return planningRanker{RankerFunc: rank, plan: func(ctx context.Context, query string) ([]string, error) {
-		r, relevance, err := retrieve(ctx, query)
+		r, relevance, read, err := retrieve(ctx, query)
 		if err != nil || r.Final == "" {
 			return nil, err
 		}
-		return retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), r, relevance, query, o)
+		return retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), r, relevance, query, o, read)
 	}}, nil
 }
 

@@ -166,6 +166,7 @@ func (o AlphaBeta) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 	}
 	s := &abSearch{
 		g: g, o: o, ctx: ctx, target: req.Target, relevance: req.Relevance, named: req.Named,
+		asked:    askedSources(g, req.Relevance),
 		known:    resolveParams(g, req.Known),
 		used:     map[string]int{},
 		grounded: map[NodeID]bool{},
@@ -193,6 +194,7 @@ type abSearch struct {
 	ctx       context.Context
 	target    NodeID
 	relevance map[string]float64
+	asked     map[string]bool // askedSources of relevance
 	named     map[string]bool
 	known     knownValues
 	wanted    []NodeID
@@ -527,7 +529,7 @@ func (s *abSearch) undo(mark int) {
 
 // candidates returns the producers that may bind u, scored by Eq. 22 and sorted best first.
 func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
-	links := local(s.g, producerLinks(s.g, u, consumer, s.exclude, s.said), consumer, s.relevance)
+	links := local(s.g, producerLinks(s.g, u, consumer, s.exclude, s.said), consumer, s.asked)
 	cands := make([]abCandidate, 0, len(links))
 	for _, l := range links {
 		if s.onPath[l.api] {

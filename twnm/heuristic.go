@@ -97,7 +97,7 @@ func (o Heuristic) Search(ctx context.Context, g *Graph, req SearchRequest) (*Su
 		return nil, fmt.Errorf("heuristic search: %w", err)
 	}
 	h := &heur{g: g, o: o, target: req.Target, known: resolveParams(g, req.Known), exclude: req.Exclude, said: req.Said,
-		relevance: req.Relevance, named: req.Named, gene: map[NodeID]int{}}
+		relevance: req.Relevance, asked: askedSources(g, req.Relevance), named: req.Named, gene: map[NodeID]int{}}
 	h.genes()
 	rng := rand.New(rand.NewPCG(o.Seed, o.Seed^0x9e3779b97f4a7c15))
 
@@ -187,6 +187,7 @@ type heur struct {
 	said    func(string) bool
 	// relevance is SearchRequest.Relevance: producers are tried and candidates ranked by it.
 	relevance map[string]float64
+	asked     map[string]bool // askedSources of relevance
 	// named is SearchRequest.Named: a candidate binding through more of them is better.
 	named  map[string]bool
 	params []NodeID       // the genes' parameters
@@ -217,7 +218,7 @@ func (h *heur) genes() {
 			if _, ok := h.gene[e.From]; ok {
 				continue
 			}
-			ls := local(h.g, producerLinks(h.g, e.From, h.target, h.exclude, h.said), it.api, h.relevance)
+			ls := local(h.g, producerLinks(h.g, e.From, h.target, h.exclude, h.said), it.api, h.asked)
 			sameName := map[NodeID]bool{} // by producer: producerLinks gives one link per API
 			for _, l := range ls {
 				sameName[l.api] = spelt(h.g, l, it.api, e.From)

@@ -290,19 +290,39 @@ type link struct {
 }
 
 // local keeps the links of ls whose producer may feed consumer: an API of consumer's own
-// source (API.Source), or one the request retrieved (relevance). A spec's or server's APIs
-// feed each other; another source's output is no producer the request did not ask for: a
-// workflow engine's info call does not feed a music search, though both speak of a
-// "version". APIs of no known source are all local.
-func local(g *Graph, ls []link, consumer NodeID, relevance map[string]float64) []link {
+// source (API.Source), or of a source the request asks for (asked, see askedSources). A
+// spec's or server's APIs feed each other; another source's output is no producer the request
+// did not ask for: a workflow engine's info call does not feed a music search, though both
+// speak of a "version". APIs of no known source are all local.
+func local(g *Graph, ls []link, consumer NodeID, asked map[string]bool) []link {
 	c := g.Node(consumer).API
 	if c == nil || c.Source == "" {
 		return ls
 	}
 	return slices.DeleteFunc(slices.Clone(ls), func(l link) bool {
 		n := g.Node(l.api)
-		return n.API != nil && n.API.Source != "" && n.API.Source != c.Source && relevance[n.Name] <= 0
+		return n.API != nil && n.API.Source != "" && n.API.Source != c.Source && !asked[n.API.Source]
 	})
+}
+
+// askedSources are the sources the request asks for: those of the APIs a part of it ranks
+// first (relevance 1, see SearchRequest.Relevance). Any API a part retrieved at all is not
+// enough: among the hundreds of APIs of several imported specs, every spec has some API in
+// some part's list, and its generic outputs (an id, a name) then fed the others' inputs: a
+// design tool's webhooks fed a map's directions.
+func askedSources(g *Graph, relevance map[string]float64) map[string]bool {
+	asked := map[string]bool{}
+	for name, r := range relevance {
+		if r < 1 {
+			continue
+		}
+		if id, ok := g.APIByName(name); ok {
+			if a := g.Node(id).API; a != nil && a.Source != "" {
+				asked[a.Source] = true
+			}
+		}
+	}
+	return asked
 }
 
 // producerLinks returns, for each usable producer of parameter p, its strongest link, by

@@ -254,7 +254,7 @@ func (x *extraction) enums() {
 				continue
 			}
 			for p := 0; p+len(vw) <= len(words); p++ {
-				if slices.Equal(words[p:p+len(vw)], vw) && !x.used[toks[p]] {
+				if slices.Equal(words[p:p+len(vw)], vw) && !x.used[toks[p]] && !x.namesCode(toks[p+len(vw)-1]) {
 					n, found, at = n+1, v, [2]int{toks[p], toks[p+len(vw)-1]}
 					break
 				}
@@ -265,6 +265,17 @@ func (x *extraction) enums() {
 			x.mark(at[0], at[1])
 		}
 	}
+}
+
+// namesCode reports whether token i is followed by a code, a whole number or a word of letters
+// and digits: then it is the cue of that code ("team 98765", "channel C02FIN7KQ"), not an
+// enumerated value of its own, though some input of a large catalog takes "team".
+func (x *extraction) namesCode(i int) bool {
+	if i+1 >= len(x.toks) {
+		return false
+	}
+	n := x.toks[i+1]
+	return exInteger(n) || n.kind == exTokWord && n.digit && n.letter
 }
 
 // exEnumWords splits a token or an enumerated value into the words enums compares.
@@ -1160,7 +1171,7 @@ func (x *extraction) identifiers() {
 		names := x.unboundNames(func(s *exSlot) bool { return isID(s) && exNames(prefix, s.words) })
 		if len(names) == 0 && mixed {
 			names = x.unboundNames(func(s *exSlot) bool { return isID(s) && exNames(prefix, s.desc) })
-			if all := x.unboundNames(isID); len(names) == 0 && len(all) == 1 {
+			if all := x.unboundNames(isID); len(names) == 0 && len(all) == 1 && exCodeShaped(t.lower) {
 				names = all
 			}
 		}
@@ -1172,6 +1183,20 @@ func (x *extraction) identifiers() {
 		}
 		x.used[i] = true
 	}
+}
+
+// exCodeShaped reports whether a hyphenated word reads as a code rather than as a word and a
+// count ("top-1", "covid-19"): one of its parts mixes letters and digits ("a20b"), or is a
+// number of three digits or more ("rst-0042").
+func exCodeShaped(w string) bool {
+	for _, part := range strings.FieldsFunc(w, func(r rune) bool { return r == '-' || r == '_' }) {
+		letters := strings.ContainsFunc(part, unicode.IsLetter)
+		digits := strings.IndexFunc(part, func(r rune) bool { return !unicode.IsDigit(r) }) < 0
+		if letters && strings.ContainsFunc(part, unicode.IsDigit) || digits && len(part) >= 3 {
+			return true
+		}
+	}
+	return false
 }
 
 // exNames reports whether an identifier prefix names one of words: it equals a word, one

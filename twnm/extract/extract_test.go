@@ -210,6 +210,8 @@ func TestExtract(t *testing.T) {
 			map[string]string{"tunes.Track.trackId": "12345", "lyrico.Lyrics.track_id": "12345"}},
 		{"the only id slot takes an unknown prefix", "value of lst-00ab12",
 			[]Slot{slotListingID}, map[string]string{slotListingID.Key: "lst-00ab12"}},
+		{"a word and a count are no id, even for the only id slot", "Who directed the top-1 rated movie?",
+			[]Slot{{Key: "GET_credit-credit_id.credit_id", Name: "credit_id", Type: "string", Required: true}}, map[string]string{}},
 		{"unknown prefix, several id slots: ambiguous", "what about zz-9911",
 			[]Slot{slotTeamID, slotMatchID}, map[string]string{}},
 		{"camelCase id slot", "hotel x9-44", []Slot{slotCamelID}, map[string]string{slotCamelID.Key: "x9-44"}},

@@ -29,6 +29,15 @@ const (
 // ties further (by how many inputs a producer binds, past successes, outputs) and reads only
 // some producers of a value that more than a hundred APIs output; Bounded does neither.
 func Bounded(l Links, targets []string, relevance map[string]float64, maxAPIs int) Links {
+	return Within(l, BoundedRead(l, targets, relevance, maxAPIs))
+}
+
+// Within is the view of links that knows only the APIs of read (see Bounded).
+func Within(l Links, read map[string]bool) Links { return bounded{links: l, read: read} }
+
+// BoundedRead is the set of APIs Bounded reads: what a plan in process may use, as the agent
+// plans on the subgraph it read (see retrieval.PlanChain).
+func BoundedRead(l Links, targets []string, relevance map[string]float64, maxAPIs int) map[string]bool {
 	read := map[string]bool{}
 	var frontier []string
 	for _, t := range targets {
@@ -64,7 +73,7 @@ func Bounded(l Links, targets []string, relevance map[string]float64, maxAPIs in
 			read[p] = true
 		}
 	}
-	return bounded{links: l, read: read}
+	return read
 }
 
 // bounded is Bounded's view.
