@@ -162,6 +162,9 @@ type exSlot struct {
 	// languageLike marks a free-text slot for a language: a name or a code of two words at
 	// most fits it, never a quoted sentence.
 	languageLike bool
+	// numeric marks a free-text slot whose description shows its value as numbers only
+	// ("`location=39.6034810,-119.6822510`"): a name never fits it (see exNumericExample).
+	numeric bool
 	// layout is the date or time layout the description gives ("Format: %Y-%m-%d %H:%M:%S",
 	// "YYYY-MM-DD"), as a Go time layout; "" when it gives none (see exLayout).
 	layout string
@@ -644,8 +647,40 @@ func exPrepare(s Slot) exSlot {
 		x.codeLike = exAny(x.desc, exSet("code"))
 		x.phoneLike = exAny(x.words, exPhoneWords)
 		x.languageLike = exAny(x.words, exLanguageWords)
+		x.numeric = exNumericExample(s.Description)
 	}
 	return x
+}
+
+// exCodeSpan is a value a description quotes as code (`…`), or gives after "e.g." or "eg.".
+var exCodeSpan = regexp.MustCompile("`([^`]+)`|(?i)\\be\\.?g\\.\\s*([^\\s;)]+)")
+
+// exNumericExample reports whether a description shows the value it wants, as code or after
+// "e.g.", and every such value is numbers and the signs between them ("39.6,-119.6",
+// "location=-33.86,151.20"): coordinates or a count written as text, which a name never is.
+func exNumericExample(desc string) bool {
+	found := false
+	for _, m := range exCodeSpan.FindAllStringSubmatch(desc, -1) {
+		v := m[1] + m[2]
+		if i := strings.LastIndex(v, "="); i >= 0 {
+			v = v[i+1:]
+		}
+		digits := 0
+		for _, r := range v {
+			switch {
+			case unicode.IsDigit(r):
+				digits++
+			case strings.ContainsRune(".,-+ ", r):
+			default:
+				return false
+			}
+		}
+		if digits < 2 {
+			return false
+		}
+		found = true
+	}
+	return found
 }
 
 // exCues gives each slot its cues: its whole name, the synonyms of its name, and, where no
@@ -1472,6 +1507,9 @@ func (s *exSlot) accepts(v string) bool {
 	}
 	if s.languageLike {
 		return len(strings.Fields(v)) <= 2 && !strings.ContainsFunc(v, unicode.IsDigit)
+	}
+	if s.numeric {
+		return strings.ContainsFunc(v, unicode.IsDigit) && !strings.ContainsFunc(v, unicode.IsLetter)
 	}
 	return true
 }

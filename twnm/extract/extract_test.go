@@ -210,6 +210,10 @@ func TestExtract(t *testing.T) {
 			map[string]string{"tunes.Track.trackId": "12345", "lyrico.Lyrics.track_id": "12345"}},
 		{"the only id slot takes an unknown prefix", "value of lst-00ab12",
 			[]Slot{slotListingID}, map[string]string{slotListingID.Key: "lst-00ab12"}},
+		{"a name is no value of a slot whose description shows numbers", "What's the UTC offset in Auckland on January 15 2026?",
+			[]Slot{{Key: "maps.timezone.location", Name: "location", Type: "string", Required: true,
+				Description: "A comma-separated latitude,longitude tuple, `location=39.6034810,-119.6822510`, representing the location to look up."}},
+			map[string]string{}},
 		{"a word and a count are no id, even for the only id slot", "Who directed the top-1 rated movie?",
 			[]Slot{{Key: "GET_credit-credit_id.credit_id", Name: "credit_id", Type: "string", Required: true}}, map[string]string{}},
 		{"unknown prefix, several id slots: ambiguous", "what about zz-9911",
@@ -640,6 +644,26 @@ func TestExtractOnDays(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, ValuesOn(tt.text, tt.slots, tt.today))
+		})
+	}
+}
+
+func TestNumericExample(t *testing.T) {
+	tests := []struct {
+		desc string
+		want bool
+	}{
+		{"A comma-separated latitude,longitude tuple, `location=39.6034810,-119.6822510`.", true},
+		{"The point around which to search, e.g. -33.86,151.20", true},
+		{"The language, e.g. `en`.", false},
+		{"Either `now` or `1343641500`.", false},
+		{"A location, as `lat,lng`.", false},
+		{"The city to look up.", false},
+		{"Page `2`.", false}, // one digit shows no number written as text
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			assert.Equal(t, tt.want, exNumericExample(tt.desc))
 		})
 	}
 }
