@@ -122,7 +122,8 @@ func ChangesState(api twnm.API) bool {
 }
 
 // APIAction is what api does: the action of its name's first word (AddMeeting creates; a
-// later word is a noun as often as a verb: TrainSchedule), else read where the catalog says
+// later word is a noun as often as a verb: TrainSchedule), or of the first word of a method
+// named after its namespace (dnd_setSnooze sets), else read where the catalog says
 // the API only reads (Effect, as an MCP tool's readOnlyHint says), else the one its HTTP method
 // states (GET reads, POST creates, PUT and PATCH update, DELETE deletes), else that of the
 // first action word of its description's first sentence ("This API allows users to make a
@@ -134,9 +135,19 @@ func ChangesState(api twnm.API) bool {
 // ("what was the ban reason …?") ended at them. A search served by POST is read as a
 // create, and so is not the final step of a question unless it leads by far (see Choose).
 func APIAction(api twnm.API) Action {
-	if ts := bm25.Tokens(twnm.OwnName(api.Name)); len(ts) > 0 { // stay.SearchHotels: the provider names no action
+	own := twnm.OwnName(api.Name) // stay.SearchHotels: the provider names no action
+	if ts := bm25.Tokens(own); len(ts) > 0 {
 		if a, ok := actionWords[ts[0]]; ok {
 			return a
+		}
+	}
+	// A method under its namespace (Slack's dnd.setSnooze, imported as dnd_setSnooze) names
+	// its action first after the namespace.
+	if i := strings.LastIndexAny(own, "_."); i > 0 {
+		if ts := bm25.Tokens(own[i+1:]); len(ts) > 1 {
+			if a, ok := actionWords[ts[0]]; ok {
+				return a
+			}
 		}
 	}
 	if api.Effect == twnm.EffectRead { // the catalog says so: an MCP tool's readOnlyHint

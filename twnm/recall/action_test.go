@@ -75,6 +75,8 @@ func TestAPIAction(t *testing.T) {
 		{"name's first word", twnm.API{Name: "AddMeeting", Description: "Query the meetings."}, ActionCreate},
 		{"provider ignored", twnm.API{Name: "stay.SearchHotels"}, ActionRead},
 		{"snake case", twnm.API{Name: "delete_user"}, ActionDelete},
+		{"a method after its namespace", twnm.API{Name: "slack.dnd_setSnooze", Endpoint: &twnm.Endpoint{Method: "GET"}}, ActionCreate},
+		{"a namespace's noun after its verb", twnm.API{Name: "reminders_info", Endpoint: &twnm.Endpoint{Method: "GET"}}, ActionRead},
 		{"a later word is a noun", twnm.API{Name: "TrainSchedule", Description: "Train times between two stations."}, ActionUnknown},
 		{"method", twnm.API{Name: "movie credits", Endpoint: &twnm.Endpoint{Method: "GET"}}, ActionRead},
 		{"put", twnm.API{Name: "pets", Endpoint: &twnm.Endpoint{Method: "PUT"}}, ActionUpdate},
