@@ -36,7 +36,8 @@ var methodOrder = []string{"GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "P
 //   - Inputs: path-level then operation parameters (an operation parameter replaces a path-level
 //     one of the same name and location), with In, Required (path parameters always), type and
 //     description from the parameter or its schema; the Accept, Content-Type and Authorization
-//     headers are skipped as OpenAPI says; a name used in two locations keeps its first
+//     headers are skipped as OpenAPI says, and so is a query or header parameter that carries
+//     the credential of the operation's security scheme (see withoutCredential); a name used in two locations keeps its first
 //     parameter, since the graph knows a parameter by name. Then the properties of a JSON request body (In
 //     "body", Required when the body schema lists them); a body that is not an object becomes
 //     one input "body". A body property named like a parameter is dropped. A {name} of the path
@@ -408,7 +409,31 @@ func openAPIOperation(doc *openapi3.T, o openAPIOp, taken map[string]bool) (twnm
 		return twnm.API{}, err
 	}
 	a.Auth = openAPIAuth(doc, o.op)
+	a.Inputs = withoutCredential(a.Inputs, a.Auth)
 	return a, nil
+}
+
+// withoutCredential leaves out the inputs that carry the credential auth sends: a parameter
+// a spec lists besides its security scheme, under the API key's name, or for a bearer token
+// under RFC 6750's access_token or the plain token (Slack's "Authentication token" on every
+// method). Left in, it was an input like any other: a plan fed it from another API's output
+// or asked the user for it, and a secret has no place in either.
+func withoutCredential(in []twnm.Param, auth *twnm.Auth) []twnm.Param {
+	if auth == nil {
+		return in
+	}
+	return slices.DeleteFunc(in, func(p twnm.Param) bool {
+		if p.In != twnm.InQuery && p.In != twnm.InHeader {
+			return false
+		}
+		switch auth.Scheme {
+		case twnm.AuthHeader, twnm.AuthQuery:
+			return strings.EqualFold(p.Name, auth.Name)
+		case twnm.AuthBearer:
+			return p.Name == "token" || p.Name == "access_token"
+		}
+		return false
+	})
 }
 
 // joinSummary joins an operation's summary and description as one sentence-separated text.

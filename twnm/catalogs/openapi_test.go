@@ -395,3 +395,46 @@ paths:
 	}, c.APIs[0].Outputs, "fields inside a page and its list of records, shallow first; a taken name joined to "+
 		"its parents' keys; a record inside a record (the album) is one output")
 }
+
+// A parameter that carries the credential the API's security scheme sends is no input: a plan
+// would feed it from another API's output or ask the user for a secret.
+func TestOpenAPICredentialIsNoInput(t *testing.T) {
+	spec := `{
+  "openapi": "3.0.1",
+  "info": {"title": "chat", "version": "1"},
+  "servers": [{"url": "https://chat.example/api"}],
+  "components": {"securitySchemes": {
+    "oauth": {"type": "oauth2", "flows": {"implicit": {"authorizationUrl": "https://chat.example/oauth", "scopes": {}}}},
+    "key": {"type": "apiKey", "in": "query", "name": "api_key"}}},
+  "paths": {
+    "/dnd.info": {"get": {"operationId": "dnd_info", "security": [{"oauth": []}],
+      "parameters": [
+        {"name": "token", "in": "query", "required": true, "schema": {"type": "string"}, "description": "Authentication token."},
+        {"name": "user", "in": "query", "schema": {"type": "string"}}],
+      "responses": {"200": {"description": "ok"}}}},
+    "/oauth.revoke": {"post": {"operationId": "oauth_revoke", "security": [{"oauth": []}],
+      "requestBody": {"content": {"application/json": {"schema": {"type": "object", "required": ["token"],
+        "properties": {"token": {"type": "string", "description": "The token to revoke."}}}}}},
+      "responses": {"200": {"description": "ok"}}}},
+    "/movies": {"get": {"operationId": "movies", "security": [{"key": []}],
+      "parameters": [
+        {"name": "api_key", "in": "query", "required": true, "schema": {"type": "string"}},
+        {"name": "token", "in": "query", "schema": {"type": "string"}, "description": "A page token."}],
+      "responses": {"200": {"description": "ok"}}}}
+  }
+}`
+	c, _, err := Load(writeFile(t, "chat.json", spec), FormatAuto)
+	require.NoError(t, err)
+	inputs := map[string][]string{}
+	for _, a := range c.APIs {
+		require.NotNil(t, a.Auth, a.Name)
+		for _, p := range a.Inputs {
+			inputs[a.Name] = append(inputs[a.Name], p.Name)
+		}
+	}
+	assert.Equal(t, map[string][]string{
+		"dnd_info":     {"user"},  // the bearer token it also lists as a parameter
+		"oauth_revoke": {"token"}, // a token in the body is what the call acts on
+		"movies":       {"token"}, // the API key is the credential; a token here is data
+	}, inputs)
+}
