@@ -84,6 +84,23 @@ func TestEvalRetrievalJSON(t *testing.T) {
 	}
 }
 
+// The held-out questions about public specs need no data folder either: they plan, as the
+// agent would, over the five specs imported together.
+func TestEvalRetrievalPublic(t *testing.T) {
+	var out bytes.Buffer
+	require.NoError(t, evalCmd([]string{"retrieval", "-json", "-data", "", "-sets", "public", "-methods", "full", "-limit", "12", "-out", ""}, streams{&out, io.Discard}))
+	var rep retrievaleval.Report
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rep), out.String())
+	require.Len(t, rep.Results, 1)
+	res := rep.Results[0]
+	assert.Equal(t, "Public specs", res.Set)
+	assert.Len(t, res.PerTask, 12)
+	assert.Positive(t, res.MultiStep, "some of the first questions need a chain")
+	for _, tr := range res.PerTask {
+		assert.NotEmpty(t, tr.Top, tr.ID)
+	}
+}
+
 func TestEvalRetrievalErrors(t *testing.T) {
 	tests := []struct {
 		name  string
