@@ -788,7 +788,9 @@ func slotsIn(g *twnm.Graph, read map[string]bool) []extract.Slot {
 			continue
 		}
 		for _, p := range n.API.Inputs {
-			out = append(out, extract.SlotOf(n.Name+"."+p.Name, p))
+			sl := extract.SlotOf(n.Name+"."+p.Name, p)
+			sl.Source = n.API.Source
+			out = append(out, sl)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Key < out[j].Key })

@@ -43,12 +43,16 @@ func TypeListItems(c *Catalog) {
 		return
 	}
 	df := map[string]int{}
+	shaped := 0 // the resources a getter answers: only they have fields to weigh
 	for _, s := range shapes {
+		if len(s.fields) > 0 {
+			shaped++
+		}
 		for f := range s.fields {
 			df[f]++
 		}
 	}
-	weight := func(f string) float64 { return math.Log(1 + float64(len(shapes))/float64(1+df[f])) }
+	weight := func(f string) float64 { return math.Log(1 + float64(shaped)/float64(1+df[f])) }
 	for i := range c.APIs {
 		a := &c.APIs[i]
 		for list, idx := range listItems(a.Outputs) {
@@ -80,7 +84,22 @@ func TypeListItems(c *Catalog) {
 func entityShapes(c Catalog) []entityShape {
 	byNoun := map[string]map[string]bool{}
 	for _, a := range c.APIs {
-		if a.Endpoint == nil || !strings.HasSuffix(strings.TrimRight(a.Endpoint.Path, "/"), "}") {
+		if a.Endpoint == nil {
+			continue
+		}
+		// Every identifier in a path names a resource, getter or not: Figma has no getter of
+		// one comment, but DELETE /files/{file_key}/comments/{comment_id} says a comment has
+		// an id, so the comments[].id a file's comments list is a comment's. Such a resource
+		// has a name and no shape: a list's name can say it holds one (namedEntity), its
+		// items' fields cannot.
+		if vars, err := PathVars(a.Endpoint.Path); err == nil {
+			for _, v := range vars {
+				if noun := idNoun(v); noun != "" && byNoun[noun] == nil {
+					byNoun[noun] = map[string]bool{}
+				}
+			}
+		}
+		if !strings.HasSuffix(strings.TrimRight(a.Endpoint.Path, "/"), "}") {
 			continue
 		}
 		vars, err := PathVars(a.Endpoint.Path)
@@ -122,6 +141,22 @@ func entityShapes(c Catalog) []entityShape {
 	}
 	sort.Slice(shapes, func(i, j int) bool { return shapes[i].noun < shapes[j].noun })
 	return shapes
+}
+
+// idNoun is the resource an identifier path variable names ("comment_id" → comment), "" for a
+// variable that is no identifier ("season_number") or names nothing but the id.
+func idNoun(v string) string {
+	ws := words(v)
+	if len(ws) < 2 || ws[len(ws)-1] != "id" {
+		return ""
+	}
+	var nouns []string
+	for _, w := range ws[:len(ws)-1] {
+		if !genericWords[w] {
+			nouns = append(nouns, w)
+		}
+	}
+	return strings.Join(nouns, " ")
 }
 
 // listItems groups the indexes of outputs that are fields of one list's items ("cast[].id")

@@ -41,6 +41,13 @@ func entityCatalog() Catalog {
 		// A list named for a resource; and one that shares a single field with any getter.
 		{Name: "Show", Endpoint: get("/tv/{tv_id}"), Inputs: []Param{{Name: "tv_id", Required: true, In: InPath}},
 			Outputs: append(append(out("id", "networks", "languages"), item("networks", "id", "logo")...), item("languages", "name", "iso")...)},
+		// A resource no getter answers, named by an identifier in a path; a path number names none.
+		{Name: "Comments", Endpoint: get("/movie/{movie_id}/comments"), Inputs: []Param{{Name: "movie_id", Required: true, In: InPath}},
+			Outputs: item("comments", "id", "author")},
+		{Name: "DeleteComment", Endpoint: &Endpoint{Method: "DELETE", Path: "/movie/{movie_id}/comments/{comment_id}"},
+			Inputs: []Param{{Name: "movie_id", Required: true, In: InPath}, {Name: "comment_id", Required: true, In: InPath}}},
+		{Name: "Season", Endpoint: get("/tv/{tv_id}/season/{season_number}"), Inputs: []Param{{Name: "tv_id", Required: true, In: InPath}, {Name: "season_number", Required: true, In: InPath}},
+			Outputs: item("seasons", "id", "air_date")},
 	}}
 }
 
@@ -61,6 +68,7 @@ func TestTypeListItems(t *testing.T) {
 		"MovieCredits.crew[].id":     "person",
 		"MovieCredits.crew[].name":   "person",
 		"Show.networks[].id":         "network",
+		"Comments.comments[].id":     "comment",
 	}, entities, "fields that are not generic (character, logo) keep no entity; languages share one field only")
 }
 

@@ -58,6 +58,9 @@ type Slot struct {
 	Required    bool
 	// Enum lists the values the input accepts (twnm.Param.Enum); empty when any value is.
 	Enum []string
+	// Source is the source of the input's API (twnm.API.Source), "" where unknown: the inputs
+	// of one spec or server compete for a cue word, those of another do not (see exCues).
+	Source string
 }
 
 // SlotOf is the slot of input p, its value bound under key.
@@ -684,8 +687,9 @@ func exNumericExample(desc string) bool {
 }
 
 // exCues gives each slot its cues: its whole name, the synonyms of its name, and, where no
-// other slot of the same kind under another name shares them, its single name words and
-// description words. Sharing would make a word like "bedrooms" (min_bedrooms and beds) or
+// other slot of the same kind and source under another name shares them, its single name words
+// and description words. Another spec's input does not compete: "file 90311" is a Box file's
+// id and a Figma file's key alike, and which of them a plan calls is graph search's choice. Sharing would make a word like "bedrooms" (min_bedrooms and beds) or
 // "degrees" (latitude and longitude) name two different inputs; names of the same words
 // spelt otherwise ("trackId", "track_id") share their words as one input.
 func exCues(slots []exSlot) {
@@ -714,7 +718,7 @@ func exCues(slots []exSlot) {
 	shared := func(i int, w string) bool {
 		named := slots[i].kind == exNumber && slices.Contains(slots[i].words, w)
 		for j := range slots {
-			if j == i || spelt[j] == spelt[i] || slots[j].kind != slots[i].kind {
+			if j == i || spelt[j] == spelt[i] || slots[j].kind != slots[i].kind || slots[j].Source != slots[i].Source {
 				continue
 			}
 			if named && slices.Contains(slots[j].words, w) || !named && slices.Contains(single[j], w) {
