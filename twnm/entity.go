@@ -80,7 +80,8 @@ func TypeListItems(c *Catalog) {
 }
 
 // entityShapes returns c's resources by the getters that answer them, in noun order; the
-// fields of getters of one resource are joined.
+// fields of getters of one resource are joined. A resource only an identifier in some path
+// names (idNoun) has no fields.
 func entityShapes(c Catalog) []entityShape {
 	byNoun := map[string]map[string]bool{}
 	for _, a := range c.APIs {
