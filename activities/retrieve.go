@@ -11,6 +11,7 @@ import (
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/retrieval"
+	"github.com/naviagent/navi/toolcall"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/recall"
 )
@@ -70,6 +71,9 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 	case err != nil:
 		return RetrieveResult{}, err
 	}
+	if a.Tools != nil {
+		dropUncallable(&res, a.Tools)
+	}
 	log := activity.GetLogger(ctx)
 	switch {
 	case res.Refused != "":
@@ -81,4 +85,36 @@ func (a *Activities) Retrieve(ctx context.Context, in RetrieveInput) (RetrieveRe
 			"candidates", len(res.Candidates), "subgraphAPIs", res.SubgraphAPIs, "extracted", len(res.Extracted))
 	}
 	return res, nil
+}
+
+// dropUncallable leaves out the candidates whose plan calls an API this worker cannot
+// authorize, its secret not set: that call would fail as not callable, the run would recombine
+// through siblings that need the same secret, and then ask the user for an input no call could
+// use. When no candidate is left, Refused says which secret is missing and where to set it, and
+// the run ends saying so. A worker without a tool client (one that only reads the graph)
+// leaves the candidates to the worker that calls.
+func dropUncallable(res *RetrieveResult, tools *toolcall.Client) {
+	var why string
+	kept := res.Candidates[:0]
+	for _, c := range res.Candidates {
+		var err error
+		for _, step := range c.Plan.Steps {
+			if api, ok := res.APIs[step.API]; ok {
+				if err = tools.CanAuthorize(api); err != nil {
+					break
+				}
+			}
+		}
+		if err != nil {
+			if why == "" {
+				why = err.Error()
+			}
+			continue
+		}
+		kept = append(kept, c)
+	}
+	res.Candidates = kept
+	if len(kept) == 0 && why != "" {
+		res.Refused = why
+	}
 }

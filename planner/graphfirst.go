@@ -276,10 +276,20 @@ func Summarize(c Context, api string) string {
 	return fmt.Sprintf("%s answered: %s.", api, strings.Join(parts, "; "))
 }
 
-// noToolAnswer explains why no tool could answer.
+// RefusedObservation opens the observation of a retrieval that offered no chain for a reason it
+// gives (contract.RetrieveResult.Refused): a write against the request, a secret the worker
+// does not have.
+const RefusedObservation = "No tool in the graph does what the request asks: "
+
+// noToolAnswer explains why no tool could answer: the reason retrieval gave where it refused
+// the tools that serve the request ("… secret figma_api.PersonalAccessToken: secret not set
+// (set NAVI_SECRET_…)"), which tells the user what to do; "no tool" alone would not.
 func noToolAnswer(c Context) string {
 	if len(c.Failed) > 0 {
 		return fmt.Sprintf("I could not complete the request: %s failed and no alternative path was found.", strings.Join(c.Failed, ", "))
+	}
+	if strings.HasPrefix(c.Observation, RefusedObservation) {
+		return c.Observation
 	}
 	return "I found no tool in the graph that can answer this request."
 }

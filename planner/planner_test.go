@@ -124,6 +124,15 @@ func TestGraphFirst(t *testing.T) {
 			func(t *testing.T, d Decision) {
 				assert.Equal(t, "weather.Current answered: condition: sunny; temp_c: 21.5.", d.Answer)
 			}},
+		{"no candidate: the answer says so", Context{Query: "q", Recalled: []string{"q"}, Observation: "Retrieval found no candidate API."}, DirectAnswer,
+			func(t *testing.T, d Decision) {
+				assert.Equal(t, "I found no tool in the graph that can answer this request.", d.Answer)
+			}},
+		{"refused tools: the answer gives retrieval's reason, which says what to do", Context{Query: "q", Recalled: []string{"q"},
+			Observation: RefusedObservation + "call figma.getTeamProjects: tool not callable: secret figma.pat: secret not set (set NAVI_SECRET_FIGMA_PAT)."}, DirectAnswer,
+			func(t *testing.T, d Decision) {
+				assert.Equal(t, "No tool in the graph does what the request asks: call figma.getTeamProjects: tool not callable: secret figma.pat: secret not set (set NAVI_SECRET_FIGMA_PAT).", d.Answer)
+			}},
 		{"a part no tool serves is named in the answer", Context{Query: "q", Recalled: []string{"q"}, Completed: []string{"weather.Current"},
 			Results:  map[string]map[string]any{"weather.Current": {"temp_c": 21.5}},
 			Unserved: []string{"tell me a joke", "walk my dog"}}, DirectAnswer,

@@ -60,9 +60,16 @@ func SecretEnv(name string) string {
 	}, name)
 }
 
-// authorize puts api's credential on req and returns the value it sent, for redaction; ""
-// when the API needs none.
-func (c *Client) authorize(req *http.Request, api toolspec.API) (string, error) {
+// CanAuthorize returns nil when the client can put api's credential on a call (api needs none,
+// or its secret is set), else the not-callable error the call would fail with, naming the
+// secret and where to set it.
+func (c *Client) CanAuthorize(api toolspec.API) error {
+	_, err := c.secret(api)
+	return err
+}
+
+// secret is the value of api's secret, "" when it needs none.
+func (c *Client) secret(api toolspec.API) (string, error) {
 	au := api.Auth
 	if au == nil {
 		return "", nil
@@ -73,6 +80,20 @@ func (c *Client) authorize(req *http.Request, api toolspec.API) (string, error) 
 	v, err := c.Secrets.Secret(au.Secret)
 	if err != nil {
 		return "", notCallable(api.Name, "%v", err)
+	}
+	return v, nil
+}
+
+// authorize puts api's credential on req and returns the value it sent, for redaction; ""
+// when the API needs none.
+func (c *Client) authorize(req *http.Request, api toolspec.API) (string, error) {
+	au := api.Auth
+	if au == nil {
+		return "", nil
+	}
+	v, err := c.secret(api)
+	if err != nil {
+		return "", err
 	}
 	switch au.Scheme {
 	case toolspec.AuthBearer:

@@ -551,7 +551,7 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	}
 	switch {
 	case len(parts) == 0 && res.Refused != "":
-		r.pc.Observation = "No tool in the graph does what the request asks: " + res.Refused + "."
+		r.pc.Observation = planner.RefusedObservation + res.Refused + "."
 	case len(parts) == 0 && len(irrelevant) > 0:
 		r.pc.Observation = "No tool in the graph is relevant enough to " + strings.Join(irrelevant, ", ") + "."
 	case len(parts) == 0:

@@ -1403,4 +1403,5 @@ func TestQueryWorkflowRefusedWrite(t *testing.T) {
 	assert.Equal(t, StatusNoTools, out.Status, out.Answer)
 	assert.Empty(t, out.Chain)
 	assert.NotEmpty(t, traceWith(state(t, env), "No tool in the graph does what the request asks: dine.Reserve would create, and the request asks to delete."))
+	assert.Contains(t, out.Answer, "dine.Reserve would create, and the request asks to delete", "the answer says why")
 }
