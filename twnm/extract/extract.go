@@ -168,6 +168,10 @@ type exSlot struct {
 	// numeric marks a free-text slot whose description shows its value as numbers only
 	// ("`location=39.6034810,-119.6822510`"): a name never fits it (see exNumericExample).
 	numeric bool
+	// coded marks a free-text slot whose description shows its value, every time, with a
+	// sign that is no letter, digit or space ("`:heart:`", "`shared_link`"): a plain word or
+	// name never fits it (see exCodedExample).
+	coded bool
 	// layout is the date or time layout the description gives ("Format: %Y-%m-%d %H:%M:%S",
 	// "YYYY-MM-DD"), as a Go time layout; "" when it gives none (see exLayout).
 	layout string
@@ -651,6 +655,7 @@ func exPrepare(s Slot) exSlot {
 		x.phoneLike = exAny(x.words, exPhoneWords)
 		x.languageLike = exAny(x.words, exLanguageWords)
 		x.numeric = exNumericExample(s.Description)
+		x.coded = exCodedExample(s.Description)
 	}
 	return x
 }
@@ -658,13 +663,47 @@ func exPrepare(s Slot) exSlot {
 // exCodeSpan is a value a description quotes as code (`…`), or gives after "e.g." or "eg.".
 var exCodeSpan = regexp.MustCompile("`([^`]+)`|(?i)\\be\\.?g\\.\\s*([^\\s;)]+)")
 
+// exCodedExample reports whether a description shows the value it wants, as code or after
+// "e.g.", and every such value holds a sign that is no letter, digit or space: a shortcode
+// (":heart:"), a field name ("shared_link"), a "lat,lng" pair. A value the request writes in
+// words ("Priya", "New Zealand") is then no value of the slot.
+func exCodedExample(desc string) bool {
+	examples := exExampleValues(desc)
+	for _, v := range examples {
+		if !exHasSign(v) {
+			return false
+		}
+	}
+	return len(examples) > 0
+}
+
+// exExampleValues are the values a description shows: its code spans, and the word after each
+// "e.g." without the sentence's end or the quotes around it ("e.g. `en`," gives en).
+func exExampleValues(desc string) []string {
+	var out []string
+	for _, m := range exCodeSpan.FindAllStringSubmatch(desc, -1) {
+		v := m[1]
+		if v == "" {
+			v = strings.Trim(strings.TrimRight(m[2], ".,;:!?"), "`'\"")
+		}
+		if v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// exHasSign reports whether s holds a character that is no letter, digit or space.
+func exHasSign(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) })
+}
+
 // exNumericExample reports whether a description shows the value it wants, as code or after
 // "e.g.", and every such value is numbers and the signs between them ("39.6,-119.6",
 // "location=-33.86,151.20"): coordinates or a count written as text, which a name never is.
 func exNumericExample(desc string) bool {
-	found := false
-	for _, m := range exCodeSpan.FindAllStringSubmatch(desc, -1) {
-		v := m[1] + m[2]
+	examples := exExampleValues(desc)
+	for _, v := range examples {
 		if i := strings.LastIndex(v, "="); i >= 0 {
 			v = v[i+1:]
 		}
@@ -681,9 +720,8 @@ func exNumericExample(desc string) bool {
 		if digits < 2 {
 			return false
 		}
-		found = true
 	}
-	return found
+	return len(examples) > 0
 }
 
 // exCues gives each slot its cues: its whole name, the synonyms of its name, and, where no
@@ -1514,6 +1552,9 @@ func (s *exSlot) accepts(v string) bool {
 	}
 	if s.numeric {
 		return strings.ContainsFunc(v, unicode.IsDigit) && !strings.ContainsFunc(v, unicode.IsLetter)
+	}
+	if s.coded {
+		return exHasSign(v)
 	}
 	return true
 }

@@ -222,6 +222,13 @@ func TestExtract(t *testing.T) {
 			[]Slot{{Key: "box.get_files_id_versions.file_id", Name: "file_id", Type: "string", Required: true, Source: "box"},
 				{Key: "box.get_files_id_locks.file_key", Name: "file_key", Type: "string", Required: true, Source: "box"}},
 			map[string]string{}},
+		{"a name is no value of a slot whose examples are codes", "Add a reaction to Priya's latest comment",
+			[]Slot{{Key: "figma.postCommentReaction.emoji", Name: "emoji", Type: "string", Required: true,
+				Description: "The emoji type of reaction as shortcode (e.g. `:heart:`, `:+1::skin-tone-2:`)."}},
+			map[string]string{}},
+		{"an example that ends a sentence is a word", "Find Italian places nearby",
+			[]Slot{{Key: "x.Search.cuisine", Name: "cuisine", Type: "string", Required: true, Description: "Cuisine, e.g. italian."}},
+			map[string]string{"x.Search.cuisine": "Italian"}},
 		{"a word and a count are no id, even for the only id slot", "Who directed the top-1 rated movie?",
 			[]Slot{{Key: "GET_credit-credit_id.credit_id", Name: "credit_id", Type: "string", Required: true}}, map[string]string{}},
 		{"unknown prefix, several id slots: ambiguous", "what about zz-9911",
@@ -672,6 +679,25 @@ func TestNumericExample(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			assert.Equal(t, tt.want, exNumericExample(tt.desc))
+		})
+	}
+}
+
+func TestCodedExample(t *testing.T) {
+	tests := []struct {
+		desc string
+		want bool
+	}{
+		{"The emoji type of reaction as shortcode (e.g. `:heart:`, `:+1::skin-tone-2:`).", true},
+		{"Explicitly request the `shared_link` fields to be returned for this item.", true},
+		{"Must be specified as `latitude,longitude`.", true},
+		{"Cuisine, e.g. italian.", false}, // the full stop ends the sentence, not the example
+		{"The language, e.g. `en`, or `pt_BR`.", false},
+		{"The city to look up.", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			assert.Equal(t, tt.want, exCodedExample(tt.desc))
 		})
 	}
 }
