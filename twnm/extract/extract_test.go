@@ -663,41 +663,28 @@ func TestExtractOnDays(t *testing.T) {
 	}
 }
 
-func TestNumericExample(t *testing.T) {
+// What a description's examples say about a slot's values: numbers only (exNumericExample), or
+// always with a sign (exCodedExample).
+func TestExampleValues(t *testing.T) {
 	tests := []struct {
-		desc string
-		want bool
+		desc           string
+		numeric, coded bool
 	}{
-		{"A comma-separated latitude,longitude tuple, `location=39.6034810,-119.6822510`.", true},
-		{"The point around which to search, e.g. -33.86,151.20", true},
-		{"The language, e.g. `en`.", false},
-		{"Either `now` or `1343641500`.", false},
-		{"A location, as `lat,lng`.", false},
-		{"The city to look up.", false},
-		{"Page `2`.", false}, // one digit shows no number written as text
+		{"A comma-separated latitude,longitude tuple, `location=39.6034810,-119.6822510`.", true, true},
+		{"The point around which to search, e.g. -33.86,151.20", true, true},
+		{"The emoji type of reaction as shortcode (e.g. `:heart:`, `:+1::skin-tone-2:`).", false, true},
+		{"Explicitly request the `shared_link` fields to be returned for this item.", false, true},
+		{"Must be specified as `latitude,longitude`.", false, true},
+		{"Cuisine, e.g. italian.", false, false}, // the full stop ends the sentence, not the example
+		{"The language, e.g. `en`, or `pt_BR`.", false, false},
+		{"Either `now` or `1343641500`.", false, false},
+		{"Page `2`.", false, false}, // one digit shows no number written as text
+		{"The city to look up.", false, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			assert.Equal(t, tt.want, exNumericExample(tt.desc))
-		})
-	}
-}
-
-func TestCodedExample(t *testing.T) {
-	tests := []struct {
-		desc string
-		want bool
-	}{
-		{"The emoji type of reaction as shortcode (e.g. `:heart:`, `:+1::skin-tone-2:`).", true},
-		{"Explicitly request the `shared_link` fields to be returned for this item.", true},
-		{"Must be specified as `latitude,longitude`.", true},
-		{"Cuisine, e.g. italian.", false}, // the full stop ends the sentence, not the example
-		{"The language, e.g. `en`, or `pt_BR`.", false},
-		{"The city to look up.", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.desc, func(t *testing.T) {
-			assert.Equal(t, tt.want, exCodedExample(tt.desc))
+			assert.Equal(t, tt.numeric, exNumericExample(tt.desc), "numeric")
+			assert.Equal(t, tt.coded, exCodedExample(tt.desc), "coded")
 		})
 	}
 }
