@@ -88,23 +88,21 @@ func entityShapes(c Catalog) []entityShape {
 		if a.Endpoint == nil {
 			continue
 		}
+		vars, err := PathVars(a.Endpoint.Path)
+		if err != nil {
+			continue
+		}
 		// Every identifier in a path names a resource, getter or not: Figma has no getter of
 		// one comment, but DELETE /files/{file_key}/comments/{comment_id} says a comment has
 		// an id, so the comments[].id a file's comments list is a comment's. Such a resource
 		// has a name and no shape: a list's name can say it holds one (namedEntity), its
 		// items' fields cannot.
-		if vars, err := PathVars(a.Endpoint.Path); err == nil {
-			for _, v := range vars {
-				if noun := idNoun(v); noun != "" && byNoun[noun] == nil {
-					byNoun[noun] = map[string]bool{}
-				}
+		for _, v := range vars {
+			if noun := idNoun(v); noun != "" && byNoun[noun] == nil {
+				byNoun[noun] = map[string]bool{}
 			}
 		}
-		if !strings.HasSuffix(strings.TrimRight(a.Endpoint.Path, "/"), "}") {
-			continue
-		}
-		vars, err := PathVars(a.Endpoint.Path)
-		if err != nil || len(vars) == 0 {
+		if len(vars) == 0 || !strings.HasSuffix(strings.TrimRight(a.Endpoint.Path, "/"), "}") {
 			continue
 		}
 		hasID := false
@@ -114,13 +112,7 @@ func entityShapes(c Catalog) []entityShape {
 		if !hasID {
 			continue
 		}
-		var nouns []string
-		for _, w := range words(vars[len(vars)-1]) {
-			if !genericWords[w] {
-				nouns = append(nouns, w)
-			}
-		}
-		noun := strings.Join(nouns, " ")
+		noun := varNoun(vars[len(vars)-1])
 		if noun == "" {
 			noun = resourceNoun(a)
 		}
@@ -147,12 +139,17 @@ func entityShapes(c Catalog) []entityShape {
 // idNoun is the resource an identifier path variable names ("comment_id" → comment), "" for a
 // variable that is no identifier ("season_number") or names nothing but the id.
 func idNoun(v string) string {
-	ws := words(v)
-	if len(ws) < 2 || ws[len(ws)-1] != "id" {
+	if ws := words(v); len(ws) < 2 || ws[len(ws)-1] != "id" {
 		return ""
 	}
+	return varNoun(v)
+}
+
+// varNoun is what a path variable names: its words but the generic ones ("person_id" →
+// person; "id" is one of them).
+func varNoun(v string) string {
 	var nouns []string
-	for _, w := range ws[:len(ws)-1] {
+	for _, w := range words(v) {
 		if !genericWords[w] {
 			nouns = append(nouns, w)
 		}
