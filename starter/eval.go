@@ -93,7 +93,7 @@ func evalCmd(args []string, s streams) error {
 		if !known {
 			return fmt.Errorf("%w: unknown set %q; known: %s", errUsage, n, strings.Join(retrievaleval.SetKeys, ", "))
 		}
-		if !strings.EqualFold(n, retrievaleval.KeyToolWorld) && !strings.EqualFold(n, retrievaleval.KeyPublic) && o.data == "" {
+		if retrievaleval.NeedsData(n) && o.data == "" {
 			return fmt.Errorf("%w: set %s needs the shared data folder: pass -data or set NAVI_DATA_DIR", errUsage, n)
 		}
 	}

@@ -57,6 +57,13 @@ const (
 // called.
 const ToolWorldBaseURL = "http://toolworld.invalid"
 
+// NeedsData reports whether the set of key (case-insensitive) is read from the shared data
+// folder: all but the tool world, which is generated, and the public specs, which the
+// repository holds.
+func NeedsData(key string) bool {
+	return !strings.EqualFold(key, KeyToolWorld) && !strings.EqualFold(key, KeyPublic)
+}
+
 // Load loads the sets named by names (keys of SetKeys, case-insensitive; none means all), in
 // that order. dataDir is the shared data folder; it is needed by every set but the tool world,
 // which generates toolWorldN tasks from seed, and the public specs, which come from the

@@ -139,6 +139,10 @@ type exTok struct {
 	relative bool
 }
 
+// mixed reports whether t is a word of letters and digits ("C02FIN7KQ", "a20b"): a code, which
+// no word of the language is.
+func (t exTok) mixed() bool { return t.kind == exTokWord && t.digit && t.letter }
+
 // exEnt is one normalised word of the cue-matching stream. A word token joined by hyphens
 // gives one entry per part ("check-in" gives check, in); other tokens give a barrier entry
 // with an empty word, so that a cue never matches across a number or punctuation.
@@ -285,7 +289,7 @@ func (x *extraction) namesCode(i int) bool {
 		return false
 	}
 	n := x.toks[i+1]
-	return exInteger(n) || n.kind == exTokWord && n.digit && n.letter
+	return exInteger(n) || n.mixed()
 }
 
 // exEnumWords splits a token or an enumerated value into the words enums compares.
@@ -1034,7 +1038,7 @@ func (x *extraction) valueAfter(j int, s *exSlot, asked bool) (string, int, bool
 	case exID:
 		// After a cue, any token shaped like a code is taken: "hotel htl-paris-1a2b",
 		// "restaurant 42", "country code FR".
-		ok = t.kind == exTokWord && (t.sep || t.digit && t.letter || exAllCaps(t.text) && len(t.text) >= 2) ||
+		ok = t.kind == exTokWord && (t.sep || t.mixed() || exAllCaps(t.text) && len(t.text) >= 2) ||
 			exInteger(t)
 	case exString:
 		if v, last, found := x.freeValueAt(j); found {
@@ -1052,7 +1056,7 @@ func (x *extraction) valueAfter(j int, s *exSlot, asked bool) (string, int, bool
 		}
 		// A code after its cue may hold digits, which no phrase does: "postal code SW1A"; and a
 		// word that mixes letters and digits is a code whatever the slot: "channel C02FIN7KQ".
-		ok = (s.codeLike || t.kind == exTokWord && t.digit && t.letter) && (t.kind == exTokWord || exInteger(t)) && s.accepts(t.text)
+		ok = (s.codeLike || t.mixed()) && (t.kind == exTokWord || exInteger(t)) && s.accepts(t.text)
 	}
 	return t.text, j, ok
 }

@@ -227,15 +227,7 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 	}
 	// A part of only numbers and letters alone is data, not a request, even at the end of a
 	// question: the second half of "the spot at 27.9881 N, 86.9250 E?".
-	if !slices.ContainsFunc(words, func(w string) bool {
-		letters := 0
-		for _, r := range w {
-			if unicode.IsLetter(r) {
-				letters++
-			}
-		}
-		return letters > 1
-	}) {
+	if !slices.ContainsFunc(words, spelt) {
 		return no
 	}
 	verb := verbsPlain[head] || verbAt(ts, 0)
@@ -261,6 +253,17 @@ func isTask(c, first cleaned, endsQuestion bool) verdict {
 		return no
 	}
 	return maybe
+}
+
+// spelt reports whether a word is spelt with two letters or more: "86.9250" and "E" are not.
+func spelt(w string) bool {
+	letters := 0
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			letters++
+		}
+	}
+	return letters > 1
 }
 
 // statesValue reports whether a clause that is no question and no request is a statement
