@@ -905,6 +905,10 @@ type Parts struct {
 type Branch struct {
 	API    string
 	Clause string
+	// About is the clause before Clause when Clause's pronoun stands for what that one asks
+	// about ("where is it exactly" after "how many stars does the best hotel in Lisbon
+	// have"; see subgoal.Goal.Resolved), empty otherwise: the part is about the same thing.
+	About string
 }
 
 // Names returns the branches' APIs, in order; nil when there are none.
@@ -922,10 +926,13 @@ func (p Parts) Names() []string {
 // and the air quality in Rome?" states each city in one clause only, so the two parts cannot
 // share a geocoder; "the best restaurant near the centre of Dubai, and the best hotel in
 // Dubai" can. (A value the request writes otherwise, a date read as 2023-03-16, is not shared.)
+// A clause whose pronoun stands for what the clause before asks about states what that one
+// states: "how many stars does the best hotel in Lisbon have, and where is it exactly?" asks
+// both of one hotel search.
 func (p Parts) Allows(api, value string, shared bool) bool {
 	for _, b := range p.Branches {
 		if b.API == api {
-			return !shared || statesValue(b.Clause, value) && statesValue(p.Own, value)
+			return !shared || (statesValue(b.Clause, value) || statesValue(b.About, value)) && statesValue(p.Own, value)
 		}
 	}
 	return false
@@ -948,9 +955,14 @@ func statesValue(text, value string) bool {
 // one clause has none.
 func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	var clauses []Goal
-	for _, g := range r.Clauses() {
+	about := map[string]string{} // a clause's text → the clause its pronoun refers to
+	all := r.Clauses()
+	for i, g := range all {
 		if g.Relevant && len(g.Candidates) > 0 {
 			clauses = append(clauses, g)
+		}
+		if i > 0 && g.Resolved != "" {
+			about[g.Text] = all[i-1].Text
 		}
 	}
 	if len(clauses) < 2 {
@@ -990,7 +1002,7 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 		if slices.Contains(chain, c) || slices.ContainsFunc(out.Branches, func(b Branch) bool { return b.API == c }) {
 			continue
 		}
-		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text})
+		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text, About: about[g.Text]})
 	}
 	return out
 }

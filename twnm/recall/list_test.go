@@ -142,3 +142,22 @@ func TestRetrieveConfirmsTentativeClauses(t *testing.T) {
 		})
 	}
 }
+
+// A clause that refers back with a pronoun is ranked by what the pronoun stands for, and keeps
+// the user's words.
+func TestRetrieveRanksAPronounByWhatItStandsFor(t *testing.T) {
+	cat := twnm.Catalog{Name: "stay", APIs: []twnm.API{
+		{Name: "SearchHotels", Description: "Finds the best hotel in a city."},
+		{Name: "HotelLocation", Description: "Where a hotel is: its address and coordinates."},
+		{Name: "Weather", Description: "Current weather in a city."},
+	}}
+	mem := memoryOf(t, cat)
+	r, err := Retrieve(context.Background(), mem, nil, "How many stars does the best hotel in Lisbon have, and where is it exactly?", Options{Ranker: Lexical})
+	require.NoError(t, err)
+	clauses := r.Clauses()
+	require.Len(t, clauses, 2)
+	assert.Equal(t, "where is it exactly", clauses[1].Text)
+	assert.Equal(t, "where is the hotel exactly", clauses[1].Resolved)
+	require.NotEmpty(t, clauses[1].Candidates)
+	assert.Equal(t, "HotelLocation", clauses[1].Candidates[0].Name, "alone, the clause shares no word with any tool")
+}

@@ -576,8 +576,10 @@ func newRanker(src Source, emb embed.Embedder, o Options) *ranker {
 func (r *ranker) rank(ctx context.Context, goals []subgoal.Goal) ([]Goal, error) {
 	var texts []string
 	for _, gl := range goals {
-		if _, ok := r.seen[gl.Text]; !ok && !slices.Contains(texts, gl.Text) {
-			texts = append(texts, gl.Text)
+		if t := rankedBy(gl); !slices.Contains(texts, t) {
+			if _, ok := r.seen[t]; !ok {
+				texts = append(texts, t)
+			}
 		}
 	}
 	if len(texts) > 0 {
@@ -588,7 +590,7 @@ func (r *ranker) rank(ctx context.Context, goals []subgoal.Goal) ([]Goal, error)
 	o := r.o
 	out := make([]Goal, len(goals))
 	for i, gl := range goals {
-		ev := r.seen[gl.Text]
+		ev := r.seen[rankedBy(gl)]
 		out[i] = Goal{Goal: gl, Candidates: Fuse(ev.lex, ev.dense, o.DenseWeight), Relevant: hasWord(gl.Text)}
 		if len(ev.dense) > 0 && out[i].Relevant {
 			out[i].Best = ev.dense[0].Score
@@ -604,6 +606,10 @@ func (r *ranker) rank(ctx context.Context, goals []subgoal.Goal) ([]Goal, error)
 	}
 	return out, nil
 }
+
+// rankedBy is the text a sub-goal is ranked by: its text with what its pronoun stands for
+// written out, where it has one (subgoal.Goal.Resolved).
+func rankedBy(gl subgoal.Goal) string { return cmp.Or(gl.Resolved, gl.Text) }
 
 // retrieve asks the sources about texts and keeps what they return in r.seen.
 func (r *ranker) retrieve(ctx context.Context, texts []string) error {

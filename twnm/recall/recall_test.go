@@ -604,6 +604,21 @@ func TestBranches(t *testing.T) {
 	assert.True(t, parts.Allows("Hotels", "paris", true), "both state Paris")
 	assert.False(t, parts.Allows("Unknown", "Paris", false))
 	assert.False(t, parts.Allows("Hotels", "", true))
+
+	// A clause whose pronoun stands for what the clause before asks about is about the same
+	// thing: it shares what that clause states.
+	stars := goal(0, false, Match{Name: "SearchHotels", Score: 1}, Match{Name: "HotelDetails", Score: .7})
+	stars.Text = "How many stars does the best hotel in Lisbon have"
+	where := goal(1, false, Match{Name: "HotelDetails", Score: 1}, Match{Name: "SearchHotels", Score: .9})
+	where.Text, where.Resolved = "where is it exactly", "where is the hotel exactly"
+	r = &Result{Goals: []Goal{stars, where, whole}}
+	parts = r.Branches([]string{"SearchHotels"}, nil, Options{})
+	require.Equal(t, []Branch{{API: "HotelDetails", Clause: "where is it exactly", About: stars.Text}}, parts.Branches)
+	assert.True(t, parts.Allows("HotelDetails", "Lisbon", true), "the hotel the clause before names")
+	where.Resolved = ""
+	r = &Result{Goals: []Goal{stars, where, whole}}
+	parts = r.Branches([]string{"SearchHotels"}, nil, Options{})
+	assert.False(t, parts.Allows("HotelDetails", "Lisbon", true), "a clause of its own states no city")
 }
 
 func TestRankedParts(t *testing.T) {

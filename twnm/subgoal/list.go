@@ -28,8 +28,9 @@ func SplitList(goals []Goal, i int) ([]Goal, bool) {
 		return out, false
 	}
 	a, b := g, g
-	a.Text, a.Values = left, Values(left)
-	b.Text, b.Values = right, Values(right)
+	// A clause taken apart is ranked by its parts' own words.
+	a.Text, a.Values, a.Resolved = left, Values(left), ""
+	b.Text, b.Values, b.Resolved = right, Values(right), ""
 	b.Order, b.Rank = g.Order+1, g.Rank+1
 	for k := range out {
 		if out[k].Order > g.Order {

@@ -21,6 +21,7 @@
 package subgoal
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -44,6 +45,11 @@ type Goal struct {
 	// to") and politeness stripped, and runs of white space written as one space; never empty.
 	// For the whole-request goal it is the request, trimmed.
 	Text string
+	// Resolved is Text with a pronoun that stands for what the clause before asks about
+	// written as that thing ("where is it exactly" after "how many stars does the best hotel
+	// in Lisbon have" is "where is the hotel exactly"), "" when Text has none: what retrieval
+	// ranks the clause by (see resolvePronouns).
+	Resolved string
 	// Values are the values the text states, in order of appearance and without duplicates:
 	// numbers with their units ("3 nights", "$200"), dates and times ("3 March", "tomorrow",
 	// "9:30"), quoted strings (without their quotes), URLs, e-mail addresses, ids ("AB123",
@@ -162,6 +168,7 @@ func Split(request string) []Goal {
 		goals = append(goals, Goal{Text: collapse(src), Values: sentenceValues(src, sents), Source: SourceSplit})
 	} else {
 		rank(goals, clauses)
+		resolvePronouns(goals)
 	}
 	return append(goals, Goal{
 		Order:  len(goals),
@@ -335,6 +342,9 @@ func Merge(goals []Goal, i, j int) []Goal {
 		i, j = j, i
 	}
 	a, b := out[i], out[j]
+	if a.Resolved != "" || b.Resolved != "" {
+		a.Resolved = cmp.Or(a.Resolved, a.Text) + " and " + cmp.Or(b.Resolved, b.Text)
+	}
 	a.Text = a.Text + " and " + b.Text
 	for _, v := range b.Values {
 		if !slices.Contains(a.Values, v) {
@@ -384,4 +394,32 @@ func span(src string, ts []token) string {
 // collapse writes runs of white space as one space and trims the ends.
 func collapse(s string) string {
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// resolvePronouns sets Resolved of each clause after the first that refers back with a
+// pronoun that stands for a thing ("it", "them") before any noun phrase of its own: the
+// pronoun is written as the thing the clause before asks about, the last word of that
+// clause's head (Focus), where its noun phrase ends. Alone, "where is it exactly" names
+// nothing a tool could be found for; "ask the chatbot if it knows" says what "it" is itself.
+func resolvePronouns(goals []Goal) {
+	for i := 1; i < len(goals); i++ {
+		ws := words(tokenize(Focus(goals[i-1].Text)))
+		if len(ws) == 0 || functionWords[ws[len(ws)-1].low] {
+			continue
+		}
+		noun := ws[len(ws)-1].low
+		text := goals[i].Text
+		for _, t := range tokenize(text) {
+			if t.kind != kWord {
+				continue
+			}
+			if articles[t.low] {
+				break // a noun phrase of its own comes first
+			}
+			if referents[t.low] && objectPronouns[t.low] {
+				goals[i].Resolved = text[:t.start] + "the " + noun + text[t.end:]
+				break
+			}
+		}
+	}
 }

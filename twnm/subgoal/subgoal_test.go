@@ -602,3 +602,34 @@ func TestFrameForms(t *testing.T) {
 	assert.NotContains(t, got, "we am looking for")
 	assert.Len(t, got, 10)
 }
+
+func TestSplitResolvesPronouns(t *testing.T) {
+	tests := []struct {
+		request string
+		want    []string // each clause's Resolved
+	}{
+		// The pronoun stands for what the clause before asks about, the noun its head ends with.
+		{"How many stars does the best hotel in Lisbon have, and where is it exactly?", []string{"", "where is the hotel exactly"}},
+		{"Find the best restaurant in Rome and book it for 4 people", []string{"", "book the restaurant for 4 people"}},
+		// A noun phrase before the pronoun is what it stands for.
+		{"Get the weather in Paris. Ask the chatbot if it knows any good puzzle games.", []string{"", ""}},
+		// The clause before has no head: nothing to stand for.
+		{"Find hotels and book it", []string{"", ""}},
+		// A clause without a pronoun is ranked by its own words.
+		{"What's the weather in Lisbon right now, and what hotels are there?", []string{"", ""}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.request, func(t *testing.T) {
+			goals := Split(tt.request)
+			var got []string
+			for _, g := range goals {
+				if !g.Whole {
+					got = append(got, g.Resolved)
+				} else {
+					assert.Empty(t, g.Resolved, "the whole request is ranked as written")
+				}
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
