@@ -68,11 +68,7 @@ func TestFullTextImportWritesTokens(t *testing.T) {
 	got := textSnapshot(t, d, prefix)
 	require.Len(t, got, len(cat.APIs))
 	for _, a := range cat.APIs {
-		var params []string
-		for _, p := range append(slices.Clone(a.Inputs), a.Outputs...) {
-			params = append(params, p.Name)
-		}
-		doc := bm25.ToolDocument(a.Name, a.Description, params)
+		doc := twnm.APIDocument(a)
 		d := got[a.Name]
 		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldText], " "), d.text, a.Name)
 		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldParams], " "), d.params, a.Name)
@@ -80,8 +76,10 @@ func TestFullTextImportWritesTokens(t *testing.T) {
 	// Restaurants' text: its name, then the words of its description, stemmed.
 	assert.True(t, strings.HasPrefix(got[prefix+"Restaurants"].text, strings.TrimSuffix(prefix, "_")+" restaurant "), got[prefix+"Restaurants"].text)
 	assert.True(t, strings.HasSuffix(got[prefix+"Restaurants"].text, " plac eat near coordinat"), got[prefix+"Restaurants"].text)
-	assert.Equal(t, strings.TrimSuffix(prefix, "_")+" lat "+strings.TrimSuffix(prefix, "_")+" lon "+strings.TrimSuffix(prefix, "_")+" restaurant id",
-		got[prefix+"Restaurants"].params)
+	// Its parameters: the names of its inputs and outputs, then what its output's description
+	// says it gives.
+	assert.Equal(t, strings.TrimSuffix(prefix, "_")+" lat "+strings.TrimSuffix(prefix, "_")+" lon "+strings.TrimSuffix(prefix, "_")+" restaurant id "+
+		strings.Join(bm25.Tokens("ids of the restaurants found"), " "), got[prefix+"Restaurants"].params)
 }
 
 func TestFullTextWithoutTerms(t *testing.T) {

@@ -505,17 +505,31 @@ func TestAgentRunsTheRequestsOtherParts(t *testing.T) {
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	require.NotEmpty(t, res.Chain)
 	assert.Equal(t, "weather.Current", res.Chain[len(res.Chain)-1], "the final step answers last: %v", res.Chain)
-	assert.Contains(t, res.Chain, "stay.SearchHotels", "the other part ran in the same plan")
-	assert.NotEmpty(t, res.Results["stay.SearchHotels"])
+	hotels := hotelSearch(t, res.Chain)
+	assert.NotEmpty(t, res.Results[hotels], "the other part ran in the same plan")
 	assert.Contains(t, res.Answer, "weather.Current answered", "the answer covers the final step")
-	assert.Contains(t, res.Answer, "stay.SearchHotels answered", "and the other part")
+	assert.Contains(t, res.Answer, hotels+" answered", "and the other part")
 
 	var st workflows.QueryState
 	v, err := a.c.QueryWorkflow(ctx, run.GetID(), run.GetRunID(), workflows.StateQuery)
 	require.NoError(t, err)
 	require.NoError(t, v.Get(&st))
-	assert.Equal(t, []string{"stay.SearchHotels"}, st.Branches)
+	assert.Equal(t, []string{hotels}, st.Branches)
 	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v6_parallel")
+}
+
+// hotelSearch is the one of the tool world's two hotel searches that chain calls ("find hotels
+// in Rome" is asked of either; which one a part ends at is retrieval's choice, not what these
+// tests are about), failing t when chain calls neither.
+func hotelSearch(t *testing.T, chain []string) string {
+	t.Helper()
+	for _, api := range chain {
+		if api == "stay.SearchHotels" || api == "lodgr.FindHotels" {
+			return api
+		}
+	}
+	t.Errorf("no hotel search in %v", chain)
+	return ""
 }
 
 // TestStartQueryAgainFindsTheRun starts a query twice under one ID, as StartQuery does when a
@@ -737,9 +751,10 @@ func TestAgentClarifiesInsideOnePartOnRealStack(t *testing.T) {
 	require.Equal(t, workflows.StatusAnswered, res.Status, res.Answer)
 	assert.Equal(t, "sports.TeamFixtures", res.Chain[len(res.Chain)-1], "the fixtures answer: %v", res.Chain)
 	assert.Equal(t, "Arsenal", res.Results["sports.SearchTeam"]["team_name"], "the answer named the team: %v", res.Chain)
-	assert.Contains(t, fmt.Sprint(res.Results["stay.SearchHotels"]["hotel_id"]), "rome", "the other part kept its city")
+	hotels := hotelSearch(t, res.Chain)
+	assert.Contains(t, strings.ToLower(fmt.Sprint(res.Results[hotels])), "rome", "the other part kept its city")
 	assert.Contains(t, res.Answer, "sports.TeamFixtures answered")
-	assert.Contains(t, res.Answer, "stay.SearchHotels answered")
+	assert.Contains(t, res.Answer, hotels+" answered")
 	calls, _ := stacktest.ToolCalls(t, "navi/"+id+"/")
 	for api, n := range calls {
 		assert.Equal(t, 1, n, "%s: %v", api, calls)
