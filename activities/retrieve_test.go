@@ -639,3 +639,32 @@ func TestRetrieveRefusesAWriteTheRequestDoesNotAskFor(t *testing.T) {
 	assert.Equal(t, p+"ReserveTable", res.Final)
 	assert.NotEmpty(t, res.Candidates)
 }
+
+// A request that commands a change is not served by an API that only reads: "set a zorblat
+// alarm" gets no candidate and says why, instead of the forecast that shares its words; a
+// question gets the forecast, and so does a request whose first word commands nothing.
+func TestRetrieveRefusesAReadForACommandedChange(t *testing.T) {
+	store := stacktest.Store(t)
+	p := stacktest.UniqueName("r") + "_"
+	c := twnm.Catalog{Name: p + "forecast", APIs: []twnm.API{
+		{Name: p + "Forecast", Description: "Tomorrow's zorblat forecast for a city.", Endpoint: &twnm.Endpoint{Method: "GET", Path: "/" + p + "forecast", BaseURL: "http://127.0.0.1:9"},
+			Inputs: []twnm.Param{{Name: "city", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "forecast", Type: "string"}}},
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err := store.LoadCatalog(ctx, c)
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = store.DeleteCatalog(context.Background(), c.Name) })
+	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
+
+	res := ask(t, a, "Set a zorblat alarm for 6am tomorrow in Oslo")
+	assert.Empty(t, res.Candidates)
+	assert.Equal(t, "the request asks to create, and "+p+"Forecast only reads", res.Refused)
+
+	for _, q := range []string{"What is tomorrow's zorblat forecast for Oslo?", "Can you set me up with tomorrow's zorblat forecast for Oslo?"} {
+		res = ask(t, a, q)
+		assert.Empty(t, res.Refused, q)
+		assert.Equal(t, p+"Forecast", res.Final, q)
+		assert.NotEmpty(t, res.Candidates, q)
+	}
+}

@@ -261,7 +261,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 		}
 	}
 	res.Final, res.Chain = found.Final, found.Chain
-	if why := writeAgainstRequest(found, g); why != "" {
+	if why := actionAgainstRequest(found, g); why != "" {
 		res.Refused = why
 		return res, nil
 	}
@@ -436,14 +436,14 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 // or deletes only where found.Chain (retrieval's choice) holds it, and the request's other
 // parts joined (joinParts.join). It returns the plan's APIs in calling order; nil where Retrieve
 // offers none: the request under the relevance floor (no tool serves it), the final step
-// refused (writeAgainstRequest), not in g, or no plan found. `navi eval retrieval` scores it.
+// refused (actionAgainstRequest), not in g, or no plan found. `navi eval retrieval` scores it.
 //
 // read holds the APIs of g that Retrieve would have read from the store (recall.BoundedRead),
 // nil for all of g: the plan uses no other API, and the values text states are read for their
 // inputs only. On a catalog of hundreds of APIs the subgraph decides which inputs compete for
 // a value ("team 98765") and which producers a search may reach.
 func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recall.Result, relevance map[string]float64, text string, opts recall.Options, read map[string]bool) ([]string, error) {
-	if !found.Whole().Relevant || writeAgainstRequest(found, g) != "" {
+	if !found.Whole().Relevant || actionAgainstRequest(found, g) != "" {
 		return nil, nil
 	}
 	id, ok := g.APIByName(found.Final)
@@ -841,21 +841,27 @@ func subGoalOf(goal recall.Goal) contract.SubGoal {
 	return sg
 }
 
-// writeAgainstRequest says why the final step found chose may not end the chain, "" when it
-// may: an API that changes state (by its declared effect) runs only where the request asks
-// for what it does. A request whose last part asks to delete ("DROP TABLE users") is not
+// actionAgainstRequest says why the final step found chose may not end the chain, "" when it
+// may. An API that changes state (by its declared effect) runs only where the request asks
+// for what it does: a request whose last part asks to delete ("DROP TABLE users") is not
 // served by a reservation that shares its words; a question is not answered by a booking.
-// Where the request's action is unknown, nothing is refused.
-func writeAgainstRequest(found *recall.Result, g *twnm.Graph) string {
+// And an API that only reads does not serve a request that commands a change, its first word
+// naming the action its last part asks for ("set an alarm for 6am tomorrow" is not answered by
+// tomorrow's air-quality forecast): that answer would be another tool's, not what the user
+// asked done. Where the request's action is unknown, nothing is refused.
+func actionAgainstRequest(found *recall.Result, g *twnm.Graph) string {
 	id, ok := g.APIByName(found.Final)
 	if !ok || g.Node(id).API == nil {
 		return ""
 	}
 	a := *g.Node(id).API
+	want, has := found.Action(), recall.APIAction(a)
 	if a.CallEffect() == twnm.EffectRead {
+		if has == recall.ActionRead && want != recall.ActionRead && want != recall.ActionUnknown && recall.Commands(found.Whole().Text) == want {
+			return fmt.Sprintf("the request asks to %s, and %s only reads", want, a.Name)
+		}
 		return ""
 	}
-	want, has := found.Action(), recall.APIAction(a)
 	if want == recall.ActionUnknown || has == recall.ActionUnknown || want == has {
 		return ""
 	}

@@ -65,6 +65,20 @@ func firstAction(text string) Action {
 	return ActionUnknown
 }
 
+// Commands is the action a request commands: the one its first word names, in the imperative
+// ("set an alarm for 6am tomorrow" creates, "cancel my booking" deletes), ActionUnknown where
+// its first word names none ("can you set …", "I want to create …", "what …").
+func Commands(text string) Action {
+	f := strings.Fields(text)
+	if len(f) == 0 {
+		return ActionUnknown
+	}
+	if ts := bm25.Tokens(f[0]); len(ts) == 1 { // a stop word ("can") has none
+		return actionWords[ts[0]]
+	}
+	return ActionUnknown
+}
+
 // RequestAction is the action a request (or one of its clauses) asks for: read for a question
 // that opens with a question word ("what time is my reservation?"), else that of its first
 // action word ("book a meeting for the team who are not travelling" creates; "can you cancel

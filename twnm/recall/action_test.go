@@ -140,3 +140,20 @@ func TestChooseMovesKeepTheAction(t *testing.T) {
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "Register", r.Final)
 }
+
+func TestCommands(t *testing.T) {
+	tests := []struct {
+		text string
+		want Action
+	}{
+		{"Set an alarm for 6am tomorrow", ActionCreate},
+		{"cancel my booking for tonight", ActionDelete},
+		{"What will the weather be tomorrow?", ActionUnknown}, // a question commands nothing
+		{"Can you set an alarm for 6am?", ActionUnknown},      // a request, not a command: its first word names no action
+		{"I want to create a playlist", ActionUnknown},
+		{"", ActionUnknown},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Commands(tt.text), tt.text)
+	}
+}
