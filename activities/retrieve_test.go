@@ -613,58 +613,60 @@ func TestRetrieveReadsRatherThanWrites(t *testing.T) {
 	assert.Equal(t, []string{p + "GetToken.password"}, plan.Missing(), "the password is asked for")
 }
 
-// A write ends the chain only where the request asks for what it does: a request to delete
-// that shares its words with a reservation ("DROP TABLE") gets no candidate and says why; the
-// request the reservation is for gets it.
-func TestRetrieveRefusesAWriteTheRequestDoesNotAskFor(t *testing.T) {
+// withAPI loads a catalog of the one API a (its name prefixed with a name unique to the test) into
+// the test stack's store, deleted when the test ends, and returns activities that retrieve from
+// it and the API's name.
+func withAPI(t *testing.T, a twnm.API) (*activities.Activities, string) {
+	t.Helper()
 	store := stacktest.Store(t)
 	p := stacktest.UniqueName("r") + "_"
-	c := twnm.Catalog{Name: p + "tables", APIs: []twnm.API{
-		{Name: p + "ReserveTable", Description: "Reserves a zorblat table for a party.", Endpoint: &twnm.Endpoint{Method: "POST", Path: "/" + p + "tables", BaseURL: "http://127.0.0.1:9"},
-			Inputs: []twnm.Param{{Name: "party", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "reservation_id", Type: "string"}}},
-	}}
+	a.Name = p + a.Name
+	a.Endpoint.Path, a.Endpoint.BaseURL = "/"+p+a.Endpoint.Path, "http://127.0.0.1:9"
+	c := twnm.Catalog{Name: p + "catalog", APIs: []twnm.API{a}}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	_, err := store.LoadCatalog(ctx, c)
 	require.NoError(t, err)
 	t.Cleanup(func() { _, _ = store.DeleteCatalog(context.Background(), c.Name) })
-	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
-
-	res := ask(t, a, "'; DROP zorblat TABLE users; --")
-	assert.Empty(t, res.Candidates)
-	assert.Equal(t, p+"ReserveTable would create, and the request asks to delete", res.Refused)
-
-	res = ask(t, a, "Reserve a zorblat table for the Smith party")
-	assert.Empty(t, res.Refused)
-	assert.Equal(t, p+"ReserveTable", res.Final)
-	assert.NotEmpty(t, res.Candidates)
+	return &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}, a.Name
 }
 
-// A request that commands a change is not served by an API that only reads: "set a zorblat
-// alarm" gets no candidate and says why, instead of the forecast that shares its words; a
-// question gets the forecast, and so does a request whose first word commands nothing.
-func TestRetrieveRefusesAReadForACommandedChange(t *testing.T) {
-	store := stacktest.Store(t)
-	p := stacktest.UniqueName("r") + "_"
-	c := twnm.Catalog{Name: p + "forecast", APIs: []twnm.API{
-		{Name: p + "Forecast", Description: "Tomorrow's zorblat forecast for a city.", Endpoint: &twnm.Endpoint{Method: "GET", Path: "/" + p + "forecast", BaseURL: "http://127.0.0.1:9"},
+// A final step ends the chain only where the request asks for what it does, and a refused one
+// leaves no candidate and says why: a write where the request asks to do something else (a
+// request to delete that shares its words with a reservation, "DROP TABLE"), and a read where
+// the request commands a change ("set a zorblat alarm", not the forecast that shares its
+// words). The request each API is for gets it, and so does one whose first word commands
+// nothing.
+func TestRetrieveRefusesAnActionTheRequestDoesNotAskFor(t *testing.T) {
+	tests := []struct {
+		name    string
+		api     twnm.API
+		refused map[string]string // request → why, with %s for the API's name
+		served  []string
+	}{
+		{"a write", twnm.API{Name: "ReserveTable", Description: "Reserves a zorblat table for a party.", Endpoint: &twnm.Endpoint{Method: "POST", Path: "tables"},
+			Inputs: []twnm.Param{{Name: "party", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "reservation_id", Type: "string"}}},
+			map[string]string{"'; DROP zorblat TABLE users; --": "%s would create, and the request asks to delete"},
+			[]string{"Reserve a zorblat table for the Smith party"}},
+		{"a read", twnm.API{Name: "Forecast", Description: "Tomorrow's zorblat forecast for a city.", Endpoint: &twnm.Endpoint{Method: "GET", Path: "forecast"},
 			Inputs: []twnm.Param{{Name: "city", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "forecast", Type: "string"}}},
-	}}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	_, err := store.LoadCatalog(ctx, c)
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = store.DeleteCatalog(context.Background(), c.Name) })
-	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
-
-	res := ask(t, a, "Set a zorblat alarm for 6am tomorrow in Oslo")
-	assert.Empty(t, res.Candidates)
-	assert.Equal(t, "the request asks to create, and "+p+"Forecast only reads", res.Refused)
-
-	for _, q := range []string{"What is tomorrow's zorblat forecast for Oslo?", "Can you set me up with tomorrow's zorblat forecast for Oslo?"} {
-		res = ask(t, a, q)
-		assert.Empty(t, res.Refused, q)
-		assert.Equal(t, p+"Forecast", res.Final, q)
-		assert.NotEmpty(t, res.Candidates, q)
+			map[string]string{"Set a zorblat alarm for 6am tomorrow in Oslo": "the request asks to create, and %s only reads"},
+			[]string{"What is tomorrow's zorblat forecast for Oslo?", "Can you set me up with tomorrow's zorblat forecast for Oslo?"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, name := withAPI(t, tt.api)
+			for q, why := range tt.refused {
+				res := ask(t, a, q)
+				assert.Empty(t, res.Candidates, q)
+				assert.Equal(t, fmt.Sprintf(why, name), res.Refused, q)
+			}
+			for _, q := range tt.served {
+				res := ask(t, a, q)
+				assert.Empty(t, res.Refused, q)
+				assert.Equal(t, name, res.Final, q)
+				assert.NotEmpty(t, res.Candidates, q)
+			}
+		})
 	}
 }
