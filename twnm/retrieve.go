@@ -110,9 +110,9 @@ func OwnName(api string) string { return api[strings.LastIndex(api, ".")+1:] }
 //
 // An output's description says what the API gives, which is what a question asks for ("how
 // high above sea level": "Elevation above sea level in metres"); an input's says what it
-// takes, which any API taking a city shares. On navi eval retrieval, the outputs'
-// descriptions moved no set down (final step @1 +0.5 on the dialogues, +0.7 on the tool
-// world, +2.6 on the held-out public specs); the inputs' cost RestBench 5 points.
+// takes, which any API taking a city shares. On navi eval retrieval the outputs' descriptions
+// raised the full method's final step on the dialogues, the tool world and the held-out public
+// specs and lowered it on no set; the inputs' cost RestBench 5 points (docs/retrieval.md).
 func APIDocument(a API) bm25.Document {
 	params := make([]string, 0, len(a.Inputs)+2*len(a.Outputs))
 	for _, p := range a.Inputs {
