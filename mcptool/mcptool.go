@@ -222,6 +222,7 @@ type objectSchema struct {
 		Type        any    `json:"type"`
 		Description string `json:"description"`
 		Enum        []any  `json:"enum"`
+		Pattern     string `json:"pattern"`
 	} `json:"properties"`
 	Required []string `json:"required"`
 }
@@ -247,7 +248,7 @@ func inputParams(schema any) ([]toolspec.Param, error) {
 	var out []toolspec.Param
 	for name, p := range s.Properties {
 		out = append(out, toolspec.Param{Name: name, Type: schemaType(p.Type), Description: p.Description,
-			Required: required[name], Enum: toolspec.EnumValues(p.Enum)})
+			Required: required[name], Enum: toolspec.EnumValues(p.Enum), Pattern: p.Pattern})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Required != out[j].Required {

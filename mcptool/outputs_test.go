@@ -40,3 +40,21 @@ func TestOutputParamsNested(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, none)
 }
+
+// An input's schema gives the values it takes: a list, or a pattern.
+func TestInputParamsEnumAndPattern(t *testing.T) {
+	schema := map[string]any{
+		"type":     "object",
+		"required": []any{"channel"},
+		"properties": map[string]any{
+			"channel": map[string]any{"type": "string", "pattern": "^(0|[1-9][0-9]*)$", "description": "Channel id."},
+			"unit":    map[string]any{"type": "string", "enum": []any{"celsius", "fahrenheit"}},
+		},
+	}
+	got, err := inputParams(schema)
+	require.NoError(t, err)
+	assert.Equal(t, []toolspec.Param{
+		{Name: "channel", Type: "string", Description: "Channel id.", Required: true, Pattern: "^(0|[1-9][0-9]*)$"},
+		{Name: "unit", Type: "string", Enum: []string{"celsius", "fahrenheit"}},
+	}, got)
+}

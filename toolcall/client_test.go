@@ -252,6 +252,7 @@ func TestCallRejectsBadInputBeforeCalling(t *testing.T) {
 			{Name: "X-Trace", In: toolspec.InHeader},
 			{Name: "sid", In: toolspec.InCookie},
 			{Name: "size", In: toolspec.InQuery, Enum: []string{"small", "large"}},
+			{Name: "channel", In: toolspec.InQuery, Pattern: "^(0|[1-9][0-9]*)$"},
 		}}
 	}
 	ok := map[string]string{"shop": "s1", "qty": "1"}
@@ -289,6 +290,7 @@ func TestCallRejectsBadInputBeforeCalling(t *testing.T) {
 		{"header line break", with("X-Trace", "a\r\nEvil: 1"), "X-Trace", []string{"line break"}},
 		{"cookie", with("sid", `a"b;c`), "sid", []string{"cookie parameter sid"}},
 		{"outside the enum", with("size", "medium"), "size", []string{"parameter size", `want one of small, large, got "medium"`}},
+		{"outside the pattern", with("channel", "C01GEN4RL"), "channel", []string{"parameter channel", `want a value matching ^(0|[1-9][0-9]*)$, got "C01GEN4RL"`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -197,8 +197,12 @@ func isAbsURL(s string) bool {
 // convert checks v against the param's declared type and returns the value the JSON body
 // carries: a number, a boolean, a JSON array or object, or the string itself. Unknown types
 // are strings, so that an odd catalog type never blocks a call. An input that lists its values
-// (Param.Enum) takes one of them only, in the list's spelling.
+// (Param.Enum) takes one of them only, in the list's spelling, and one whose schema gives a
+// pattern (Param.Pattern) only a value it matches.
 func convert(p toolspec.Param, v string) (any, error) {
+	if !p.Matches(v) {
+		return nil, fmt.Errorf("want a value matching %s, got %q", p.Pattern, v)
+	}
 	if len(p.Enum) > 0 { // the schema's own spelling, and nothing else, reaches the tool
 		i := slices.IndexFunc(p.Enum, func(e string) bool { return strings.EqualFold(e, strings.TrimSpace(v)) })
 		if i < 0 {

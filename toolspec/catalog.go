@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -43,6 +45,34 @@ type Param struct {
 	// as text); empty when any value of its type is accepted. A value outside them is never
 	// bound to the input from the request: the run asks, offering them. Inputs only.
 	Enum []string `json:"enum,omitempty"`
+	// Pattern is the regular expression an input's values match, as its schema gives it
+	// (OpenAPI's and JSON Schema's pattern: Discord's snowflake ids are "^(0|[1-9][0-9]*)$");
+	// empty when any value of its type is accepted. A value it does not match is never bound
+	// to the input from the request, nor sent in a call (see Matches). Inputs only.
+	Pattern string `json:"pattern,omitempty"`
+}
+
+// patterns holds the compiled Param.Pattern expressions, nil for one Go does not read.
+var patterns sync.Map // string → *regexp.Regexp
+
+// Matches reports whether v is a value p accepts by its Pattern: true where p has none, and
+// where the pattern is one Go's regexp package does not read (ECMA-262 lookarounds and
+// backreferences), which then checks nothing rather than refusing every value. As in JSON
+// Schema, the pattern matches anywhere in v unless it anchors itself.
+func (p Param) Matches(v string) bool {
+	if p.Pattern == "" {
+		return true
+	}
+	re, ok := patterns.Load(p.Pattern)
+	if !ok {
+		c, err := regexp.Compile(p.Pattern)
+		if err != nil {
+			c = nil
+		}
+		re, _ = patterns.LoadOrStore(p.Pattern, c)
+	}
+	c := re.(*regexp.Regexp)
+	return c == nil || c.MatchString(v)
 }
 
 // Endpoint says how an API is called over HTTP.

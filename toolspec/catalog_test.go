@@ -291,3 +291,20 @@ func TestValidateCheck(t *testing.T) {
 		})
 	}
 }
+
+func TestParamMatches(t *testing.T) {
+	tests := []struct {
+		pattern, value string
+		want           bool
+	}{
+		{"", "anything", true},                             // no pattern: any value
+		{"^(0|[1-9][0-9]*)$", "1045678901234567890", true}, // a Discord snowflake
+		{"^(0|[1-9][0-9]*)$", "C01GEN4RL", false},          // a Slack channel id is none
+		{"[0-9]+", "abc123", true},                         // unanchored, as in JSON Schema
+		{"[0-9]+", "abc", false},
+		{"^(?!x)a$", "b", true}, // a lookahead Go does not read checks nothing
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Param{Pattern: tt.pattern}.Matches(tt.value), "%q ~ %q", tt.pattern, tt.value)
+	}
+}

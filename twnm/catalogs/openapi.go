@@ -543,7 +543,7 @@ func openAPIInputs(o openAPIOp) ([]twnm.Param, error) {
 		}
 		out = append(out, twnm.Param{
 			Name: p.Name, Type: schemaType(schema), Description: desc,
-			Required: p.Required || p.In == twnm.InPath, In: p.In, Enum: schemaEnum(schema),
+			Required: p.Required || p.In == twnm.InPath, In: p.In, Enum: schemaEnum(schema), Pattern: schemaPattern(schema),
 		})
 	}
 	vars, err := twnm.PathVars(o.path)
@@ -580,7 +580,7 @@ func openAPIInputs(o openAPIOp) ([]twnm.Param, error) {
 		}
 		names[p.name] = true
 		out = append(out, twnm.Param{Name: p.name, Type: schemaType(p.schema), Description: schemaDesc(p.schema), Required: p.required, In: twnm.InBody,
-			Enum: schemaEnum(p.schema)})
+			Enum: schemaEnum(p.schema), Pattern: schemaPattern(p.schema)})
 	}
 	return out, nil
 }
@@ -812,6 +812,15 @@ func schemaEnum(ref *openapi3.SchemaRef) []string {
 		return nil
 	}
 	return toolspec.EnumValues(ref.Value.Enum)
+}
+
+// schemaPattern is the regular expression a string schema's values match, "" when it gives
+// none.
+func schemaPattern(ref *openapi3.SchemaRef) string {
+	if ref == nil || ref.Value == nil {
+		return ""
+	}
+	return ref.Value.Pattern
 }
 
 func schemaDesc(ref *openapi3.SchemaRef) string {

@@ -438,3 +438,39 @@ func TestOpenAPICredentialIsNoInput(t *testing.T) {
 		"movies":       {"token"}, // the API key is the credential; a token here is data
 	}, inputs)
 }
+
+// An input's pattern comes from its schema, through a $ref too (Discord's snowflakes), and
+// from a body property's own.
+func TestOpenAPIPattern(t *testing.T) {
+	spec := `openapi: 3.0.0
+info: {title: chat, version: "1"}
+servers: [{url: "https://api.example"}]
+paths:
+  /channels/{channel_id}/messages:
+    post:
+      operationId: createMessage
+      parameters:
+        - {name: channel_id, in: path, required: true, schema: {$ref: "#/components/schemas/Snowflake"}}
+        - {name: thread, in: query, schema: {type: string}}
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                nonce: {type: string, pattern: "^[a-z0-9]{8}$"}
+      responses:
+        "200": {description: ok}
+components:
+  schemas:
+    Snowflake: {type: string, pattern: "^(0|[1-9][0-9]*)$"}
+`
+	c, err := OpenAPI(writeFile(t, "chat.yaml", spec))
+	require.NoError(t, err)
+	require.Len(t, c.APIs, 1)
+	patterns := map[string]string{}
+	for _, p := range c.APIs[0].Inputs {
+		patterns[p.Name] = p.Pattern
+	}
+	assert.Equal(t, map[string]string{"channel_id": "^(0|[1-9][0-9]*)$", "thread": "", "nonce": "^[a-z0-9]{8}$"}, patterns)
+}

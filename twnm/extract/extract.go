@@ -58,6 +58,9 @@ type Slot struct {
 	Required    bool
 	// Enum lists the values the input accepts (twnm.Param.Enum); empty when any value is.
 	Enum []string
+	// Pattern is the regular expression the input's values match (twnm.Param.Pattern); empty
+	// when any value is. A value it does not match is not bound.
+	Pattern string
 	// Source is the source of the input's API (twnm.API.Source), "" where unknown: the inputs
 	// of one spec or server compete for a cue word, those of another do not (see exCues).
 	Source string
@@ -65,7 +68,7 @@ type Slot struct {
 
 // SlotOf is the slot of input p, its value bound under key.
 func SlotOf(key string, p twnm.Param) Slot {
-	return Slot{Key: key, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required, Enum: p.Enum}
+	return Slot{Key: key, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required, Enum: p.Enum, Pattern: p.Pattern}
 }
 
 // NumberType reports whether a catalog type is a number's ("integer", "float", "NUMBER"), as
@@ -225,9 +228,11 @@ func newExtraction(text string, slots []Slot, today time.Time) *extraction {
 }
 
 // bind binds slot i to v unless it is bound already: the first rule to bind a slot wins. A
-// slot that lists the values it accepts takes only one of them, as its schema writes it.
+// slot that lists the values it accepts takes only one of them, as its schema writes it, and
+// one whose schema gives a pattern only a value it matches ("channel C01GEN4RL" is no Discord
+// channel, whose ids are numbers): the slot stays unbound, and the run asks for it.
 func (x *extraction) bind(i int, v string) {
-	if x.bound[i] || v == "" {
+	if x.bound[i] || v == "" || !(twnm.Param{Pattern: x.slots[i].Pattern}).Matches(v) {
 		return
 	}
 	if e := x.slots[i].Enum; len(e) > 0 {

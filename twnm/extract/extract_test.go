@@ -77,22 +77,24 @@ var (
 	slotUnit  = Slot{Key: "meteo.Forecast.temperature_unit", Name: "temperature_unit", Type: "string", Enum: []string{"celsius", "fahrenheit"}}
 	slotState = Slot{Key: "repos.ListIssues.state", Name: "state", Type: "string", Description: "Indicates the state of the issues to return.",
 		Enum: []string{"open", "closed", "all"}}
-	slotSort       = Slot{Key: "Search.sort", Name: "sort", Type: "string", Enum: []string{"popularity", "release_date", "release_date.desc"}}
-	slotStatus     = Slot{Key: "DiscoverTV.with_status", Name: "with_status", Type: "integer", Enum: []string{"0", "1", "2"}}
-	slotAgendaTime = Slot{Key: "AddAgenda.time", Name: "time", Type: "str", Description: "The time for agenda. Format: %Y-%m-%d %H:%M:%S"}
-	slotStart      = Slot{Key: "AddMeeting.start_time", Name: "start_time", Type: "str", Description: "The start time of the meeting, in the pattern of %Y-%m-%d %H:%M:%S"}
-	slotEnd        = Slot{Key: "AddMeeting.end_time", Name: "end_time", Type: "str", Description: "The end time of the meeting, in the pattern of %Y-%m-%d %H:%M:%S"}
-	slotMonthDay   = Slot{Key: "QueryHistoryToday.date", Name: "date", Type: "str", Description: "The date of the history. Format: %m-%d"}
-	slotUser       = Slot{Key: "GetUserToken.username", Name: "username", Type: "str", Description: "The username of the user.", Required: true}
-	slotPass       = Slot{Key: "GetUserToken.password", Name: "password", Type: "str", Description: "The password of the user.", Required: true}
-	slotLocation   = Slot{Key: "AddAgenda.location", Name: "location", Type: "str", Description: "The location of the agenda."}
-	slotAddress    = Slot{Key: "UpdateInfo.address", Name: "address", Type: "str", Description: "The address of the user."}
-	slotTopic      = Slot{Key: "AddMeeting.meeting_topic", Name: "meeting_topic", Type: "str", Required: true}
-	slotMeetingAt  = Slot{Key: "AddMeeting.location", Name: "location", Type: "str", Required: true}
-	slotMember     = Slot{Key: "TravelStatus.member_name", Name: "member_name", Type: "str", Required: true}
-	slotDoctor     = Slot{Key: "AppointmentRegistration.doctor_name", Name: "doctor_name", Type: "str", Required: true}
-	slotPath       = Slot{Key: "fs.read_file.path", Name: "path", Type: "string", Description: "Path of the file to read.", Required: true}
-	slotOwner      = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
+	slotSort         = Slot{Key: "Search.sort", Name: "sort", Type: "string", Enum: []string{"popularity", "release_date", "release_date.desc"}}
+	slotStatus       = Slot{Key: "DiscoverTV.with_status", Name: "with_status", Type: "integer", Enum: []string{"0", "1", "2"}}
+	slotAgendaTime   = Slot{Key: "AddAgenda.time", Name: "time", Type: "str", Description: "The time for agenda. Format: %Y-%m-%d %H:%M:%S"}
+	slotStart        = Slot{Key: "AddMeeting.start_time", Name: "start_time", Type: "str", Description: "The start time of the meeting, in the pattern of %Y-%m-%d %H:%M:%S"}
+	slotEnd          = Slot{Key: "AddMeeting.end_time", Name: "end_time", Type: "str", Description: "The end time of the meeting, in the pattern of %Y-%m-%d %H:%M:%S"}
+	slotMonthDay     = Slot{Key: "QueryHistoryToday.date", Name: "date", Type: "str", Description: "The date of the history. Format: %m-%d"}
+	slotUser         = Slot{Key: "GetUserToken.username", Name: "username", Type: "str", Description: "The username of the user.", Required: true}
+	slotPass         = Slot{Key: "GetUserToken.password", Name: "password", Type: "str", Description: "The password of the user.", Required: true}
+	slotLocation     = Slot{Key: "AddAgenda.location", Name: "location", Type: "str", Description: "The location of the agenda."}
+	slotAddress      = Slot{Key: "UpdateInfo.address", Name: "address", Type: "str", Description: "The address of the user."}
+	slotTopic        = Slot{Key: "AddMeeting.meeting_topic", Name: "meeting_topic", Type: "str", Required: true}
+	slotMeetingAt    = Slot{Key: "AddMeeting.location", Name: "location", Type: "str", Required: true}
+	slotMember       = Slot{Key: "TravelStatus.member_name", Name: "member_name", Type: "str", Required: true}
+	slotDoctor       = Slot{Key: "AppointmentRegistration.doctor_name", Name: "doctor_name", Type: "str", Required: true}
+	slotPath         = Slot{Key: "fs.read_file.path", Name: "path", Type: "string", Description: "Path of the file to read.", Required: true}
+	slotOwner        = Slot{Key: "repos.ListIssues.owner", Name: "owner", Type: "string", Description: "The account owner of the repository.", Required: true}
+	slotSnowflake    = Slot{Key: "discord.get_channel.channel_id", Name: "channel_id", Type: "string", Required: true, Pattern: "^(0|[1-9][0-9]*)$", Source: "discord"}
+	slotSlackChannel = Slot{Key: "slack.conversations_info.channel", Name: "channel", Type: "string", Description: "Conversation ID to learn more about", Source: "slack"}
 )
 
 func TestExtract(t *testing.T) {
@@ -112,6 +114,11 @@ func TestExtract(t *testing.T) {
 		{"a quoted value outside the list", "issues in state 'pending'", []Slot{slotState}, map[string]string{}},
 		{"a listed number, by the other rules", "with status 2", []Slot{slotStatus}, map[string]string{slotStatus.Key: "2"}},
 		{"a number outside the list", "with status 7", []Slot{slotStatus}, map[string]string{}},
+		// A pattern the schema gives: a value it does not match is not bound, whichever rule reads it.
+		{"a value the pattern matches", "channel 1045678901234567890", []Slot{slotSnowflake}, map[string]string{slotSnowflake.Key: "1045678901234567890"}},
+		{"a value outside the pattern", "channel C01GEN4RL", []Slot{slotSnowflake}, map[string]string{}},
+		{"a value outside one input's pattern, in another's", "channel C01GEN4RL", []Slot{slotSnowflake, slotSlackChannel},
+			map[string]string{slotSlackChannel.Key: "C01GEN4RL"}},
 
 		// Rule 7: the layout a description gives, completed by the one date or time stated.
 		{"a time in a date-time layout", "add a schedule at 2pm on 2023-09-12", []Slot{slotAgendaTime},
