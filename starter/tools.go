@@ -211,6 +211,9 @@ func showSpec(w io.Writer, a twnm.API) {
 			if len(p.Enum) > 0 {
 				notes = append(notes, "one of "+strings.Join(p.Enum, ", "))
 			}
+			if p.Pattern != "" {
+				notes = append(notes, "matching "+terminalSafe(p.Pattern))
+			}
 			line := "  " + terminalSafe(p.Name)
 			if len(notes) > 0 {
 				line += " (" + strings.Join(notes, ", ") + ")"

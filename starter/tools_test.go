@@ -214,7 +214,7 @@ paths:
 		if withDelete {
 			s += `    delete:
       operationId: deletePet
-      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      parameters: [{name: id, in: path, required: true, schema: {type: string, pattern: "^[0-9]+$"}}]
       responses: {"204": {description: gone}}
 `
 		}
@@ -259,7 +259,7 @@ paths:
 
 	out.Reset()
 	require.NoError(t, tools([]string{"show", src + "_ee.deletePet"}, streams{&out, io.Discard}))
-	for _, want := range []string{`source\s+` + src + `_ee\n`, `endpoint\s+DELETE https://pets\.corp\.internal/v1/pets/\{id\}`, `effect\s+unsafe, destructive`, `inputs\n  id \(string, required, in path\)`,
+	for _, want := range []string{`source\s+` + src + `_ee\n`, `endpoint\s+DELETE https://pets\.corp\.internal/v1/pets/\{id\}`, `effect\s+unsafe, destructive`, `inputs\n  id \(string, required, in path, matching \^\[0-9\]\+\$\)`,
 		`(?m)^links\s+(none active|\S+ active \(validation AUC \d\.\d{3}\))`} {
 		assert.Regexp(t, want, out.String())
 	}
