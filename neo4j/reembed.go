@@ -32,7 +32,9 @@ type ReembedStats struct {
 }
 
 // Reembed moves the graph to another embedder in place: every API's vector is recomputed from
-// its text (twnm.APIText of its stored entry) and every past sub-goal's from its query
+// its text (twnm.APIText of its stored entry), and its tool document for the full-text index
+// (twnm.APIDocument) written again from the same entry, so that a graph an older version
+// imported ranks as this one does; every past sub-goal's vector is recomputed from its query
 // (subgoal.Query of its text), in batches of ReembedBatch per transaction; the vector indexes
 // are rebuilt when the dimension changes; the schema then records emb. Statistics, statuses,
 // edges, weights and predictions are not touched. progress, when set, is told how many of the
@@ -123,7 +125,11 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 			}
 		}
 		names, texts = append(names, name), append(texts, twnm.APIText(a))
-		rows = append(rows, map[string]any{"name": name, "spec": spec, "description": desc})
+		row := map[string]any{"name": name, "spec": spec, "description": desc}
+		for k, v := range textProperties(&a) { // the tool document, as this version writes it
+			row[k] = v
+		}
+		rows = append(rows, row)
 	}
 	set, err := write("API", reembedAPIs, names, texts, rows)
 	st.APIs, st.Changed = set, len(names)-set
@@ -165,7 +171,7 @@ const reembedAPIs = `
 UNWIND $rows AS r
 MATCH (a:API {name: r.name})
 WHERE coalesce(a.spec, '') = r.spec AND coalesce(a.description, '') = r.description
-SET a.embedding = r.embedding
+SET a.embedding = r.embedding, a.` + propText + ` = r.` + propText + `, a.` + propParams + ` = r.` + propParams + `
 RETURN count(a) AS n`
 
 // reembedGoals sets the past sub-goals' new vectors (a sub-goal's text never changes). Goal

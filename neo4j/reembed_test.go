@@ -6,12 +6,14 @@ import (
 	"testing"
 	"time"
 
+	driver "github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/internal/stacktest"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
+	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/embed"
 )
 
@@ -77,6 +79,13 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	}
 	require.Equal(t, int64(1), predicted())
 
+	// A tool document an older version wrote is written again as this one writes it.
+	d := testDriver(t)
+	_, err = driver.ExecuteQuery(ctx, d, "MATCH (a:API {name: $name}) SET a.bm25_params = 'stale'",
+		map[string]any{"name": prefix + "Weather"}, driver.EagerResultTransformer)
+	require.NoError(t, err)
+	require.Equal(t, "stale", textSnapshot(t, d, prefix)[prefix+"Weather"].params)
+
 	var calls, last int
 	st, err := s.Reembed(ctx, emb, func(done, total int) {
 		calls++
@@ -95,6 +104,12 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	assert.False(t, st.Recreated, "same dimension: the indexes stay")
 	assert.Positive(t, calls)
 
+	docs := textSnapshot(t, d, prefix)
+	for _, a := range c.APIs {
+		doc := twnm.APIDocument(a)
+		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldParams], " "), docs[a.Name].params, a.Name)
+		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldText], " "), docs[a.Name].text, a.Name)
+	}
 	assert.Equal(t, counts, apiProps(t, s, prefix), "counts and edges untouched")
 	assert.Equal(t, props, learned(t, s, prefix, c), "statistics, windows, statuses and weights untouched")
 	assert.Equal(t, int64(1), predicted(), "predictions untouched")

@@ -16,14 +16,16 @@ import (
 const graphUsage = `usage: navi graph reembed [flags]
 
 Moves the graph in Neo4j (NAVI_NEO4J_URI, NAVI_NEO4J_USER, NAVI_NEO4J_PASSWORD) to another
-embedder in place: every API's vector is computed again from its catalog entry, and every
-past sub-goal's from its text, in transactions of %d; the vector indexes are rebuilt when the
+embedder in place: every API's vector is computed again from its catalog entry (and its
+full-text document, as this version writes it), and every past sub-goal's from its text, in
+transactions of %d; the vector indexes are rebuilt when the
 dimension changes, and the graph then records the new embedder. It keeps
 every learned statistic: call counts and sliding windows, statuses, behavioural edges,
 weights and predictions.
 
 This is the way out when a worker refuses the graph with "schema mismatch" after
-NAVI_EMBEDDER changed. Vector retrieval is degraded while it runs: stop the workers first,
+NAVI_EMBEDDER changed, and the way to bring a graph an older version imported up to this
+version's documents (run it with the same embedder). Vector retrieval is degraded while it runs: stop the workers first,
 then start them with the new NAVI_EMBEDDER. Running it again after a failure is safe.
 Progress goes to stderr.
 
