@@ -309,7 +309,9 @@ paths:
 	require.NoError(t, c.Validate())
 }
 
-func TestOpenAPIEnum(t *testing.T) {
+// What an input accepts comes from its schema: the values it lists, and the pattern they
+// match, through a $ref too (Discord's snowflakes), a body property's own as well.
+func TestOpenAPIAcceptedValues(t *testing.T) {
 	spec := `openapi: 3.0.0
 info: {title: repos, version: "1"}
 servers: [{url: "https://api.example"}]
@@ -321,6 +323,7 @@ paths:
         - {name: state, in: query, schema: {type: string, enum: [open, closed, all]}}
         - {name: per_page, in: query, schema: {type: integer, enum: [10, 50]}}
         - {name: sort, in: query, schema: {type: string, enum: ["", created, null]}, description: Sort by}
+        - {name: channel_id, in: query, schema: {$ref: "#/components/schemas/Snowflake"}}
       requestBody:
         content:
           application/json:
@@ -329,23 +332,33 @@ paths:
               properties:
                 unit: {type: string, enum: [celsius, fahrenheit]}
                 filter: {type: object, enum: [{a: 1}]}
+                nonce: {type: string, pattern: "^[a-z0-9]{8}$"}
       responses:
         "200": {description: ok}
+components:
+  schemas:
+    Snowflake: {type: string, pattern: "^(0|[1-9][0-9]*)$"}
 `
 	c, err := OpenAPI(writeFile(t, "repos.yaml", spec))
 	require.NoError(t, err)
 	require.Len(t, c.APIs, 1)
-	enums := map[string][]string{}
+	enums, patterns := map[string][]string{}, map[string]string{}
 	for _, p := range c.APIs[0].Inputs {
 		enums[p.Name] = p.Enum
+		if p.Pattern != "" {
+			patterns[p.Name] = p.Pattern
+		}
 	}
 	assert.Equal(t, map[string][]string{
-		"state":    {"open", "closed", "all"},
-		"per_page": {"10", "50"},              // numbers as JSON writes them
-		"sort":     {"created"},               // "" and null mean no value
-		"unit":     {"celsius", "fahrenheit"}, // a body property's own
-		"filter":   nil,                       // objects are no values a request states
+		"state":      {"open", "closed", "all"},
+		"per_page":   {"10", "50"},              // numbers as JSON writes them
+		"sort":       {"created"},               // "" and null mean no value
+		"unit":       {"celsius", "fahrenheit"}, // a body property's own
+		"filter":     nil,                       // objects are no values a request states
+		"channel_id": nil,
+		"nonce":      nil,
 	}, enums)
+	assert.Equal(t, map[string]string{"channel_id": "^(0|[1-9][0-9]*)$", "nonce": "^[a-z0-9]{8}$"}, patterns)
 }
 
 func TestOpenAPINestedOutputs(t *testing.T) {
@@ -437,40 +450,4 @@ func TestOpenAPICredentialIsNoInput(t *testing.T) {
 		"oauth_revoke": {"token"}, // a token in the body is what the call acts on
 		"movies":       {"token"}, // the API key is the credential; a token here is data
 	}, inputs)
-}
-
-// An input's pattern comes from its schema, through a $ref too (Discord's snowflakes), and
-// from a body property's own.
-func TestOpenAPIPattern(t *testing.T) {
-	spec := `openapi: 3.0.0
-info: {title: chat, version: "1"}
-servers: [{url: "https://api.example"}]
-paths:
-  /channels/{channel_id}/messages:
-    post:
-      operationId: createMessage
-      parameters:
-        - {name: channel_id, in: path, required: true, schema: {$ref: "#/components/schemas/Snowflake"}}
-        - {name: thread, in: query, schema: {type: string}}
-      requestBody:
-        content:
-          application/json:
-            schema:
-              type: object
-              properties:
-                nonce: {type: string, pattern: "^[a-z0-9]{8}$"}
-      responses:
-        "200": {description: ok}
-components:
-  schemas:
-    Snowflake: {type: string, pattern: "^(0|[1-9][0-9]*)$"}
-`
-	c, err := OpenAPI(writeFile(t, "chat.yaml", spec))
-	require.NoError(t, err)
-	require.Len(t, c.APIs, 1)
-	patterns := map[string]string{}
-	for _, p := range c.APIs[0].Inputs {
-		patterns[p.Name] = p.Pattern
-	}
-	assert.Equal(t, map[string]string{"channel_id": "^(0|[1-9][0-9]*)$", "thread": "", "nonce": "^[a-z0-9]{8}$"}, patterns)
 }
