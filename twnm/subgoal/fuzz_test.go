@@ -50,6 +50,12 @@ func checkInvariants(t *testing.T, request string, goals []Goal, merged bool) {
 		if !merged && !strings.Contains(norm, g.Text) {
 			t.Fatalf("Split(%q): goal %d text %q is not part of the request", request, i, g.Text)
 		}
+		if !merged && g.Resolved != "" && !resolvedFrom(g.Text, g.Resolved) {
+			t.Fatalf("Split(%q): goal %d resolves %q as %q, not one pronoun written as a thing", request, i, g.Text, g.Resolved)
+		}
+	}
+	if whole.Resolved != "" || !merged && goals[0].Resolved != "" {
+		t.Fatalf("Split(%q): the first clause or the whole request is resolved", request)
 	}
 	slices.Sort(ranks)
 	for i, r := range ranks {
@@ -60,6 +66,24 @@ func checkInvariants(t *testing.T, request string, goals []Goal, merged bool) {
 	if whole.Rank != len(goals)-1 {
 		t.Fatalf("Split(%q): whole goal rank %d, want %d", request, whole.Rank, len(goals)-1)
 	}
+}
+
+// resolvedFrom reports whether resolved is text with one word of it written as "the" and a
+// word: the same text before and after.
+func resolvedFrom(text, resolved string) bool {
+	for i := 0; i <= len(text); i++ {
+		if !strings.HasPrefix(resolved, text[:i]) {
+			return false
+		}
+		for j := i; j <= len(text); j++ {
+			mid := strings.TrimSuffix(strings.TrimPrefix(resolved, text[:i]), text[j:])
+			if strings.HasSuffix(resolved, text[j:]) && len(text[:i])+len(text[j:]) < len(resolved) &&
+				strings.HasPrefix(mid, "the ") && !strings.ContainsAny(mid[len("the "):], " \t\n") && mid != "the " {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func FuzzSplit(f *testing.F) {
@@ -81,6 +105,8 @@ func FuzzSplit(f *testing.F) {
 		"\xff\xfe invalid \xc3 utf8",
 		"Thank you!",
 		"ok",
+		"How many stars does the best hotel in Lisbon have, and where is it exactly?",
+		"Find the best restaurant in Rome and book it for them",
 	} {
 		f.Add(s)
 	}
