@@ -55,21 +55,24 @@ type Param struct {
 // patterns holds the compiled Param.Pattern expressions, nil for one Go does not read.
 var patterns sync.Map // string → *regexp.Regexp
 
-// Matches reports whether v is a value p accepts by its Pattern: true where p has none, and
-// where the pattern is one Go's regexp package does not read (ECMA-262 lookarounds and
+// Matches reports whether v is a value p accepts by its Pattern (see MatchesPattern).
+func (p Param) Matches(v string) bool { return MatchesPattern(p.Pattern, v) }
+
+// MatchesPattern reports whether v matches pattern, a Param.Pattern: true where it is empty,
+// and where it is one Go's regexp package does not read (ECMA-262 lookarounds and
 // backreferences), which then checks nothing rather than refusing every value. As in JSON
 // Schema, the pattern matches anywhere in v unless it anchors itself.
-func (p Param) Matches(v string) bool {
-	if p.Pattern == "" {
+func MatchesPattern(pattern, v string) bool {
+	if pattern == "" {
 		return true
 	}
-	re, ok := patterns.Load(p.Pattern)
+	re, ok := patterns.Load(pattern)
 	if !ok {
-		c, err := regexp.Compile(p.Pattern)
+		c, err := regexp.Compile(pattern)
 		if err != nil {
 			c = nil
 		}
-		re, _ = patterns.LoadOrStore(p.Pattern, c)
+		re, _ = patterns.LoadOrStore(pattern, c)
 	}
 	c := re.(*regexp.Regexp)
 	return c == nil || c.MatchString(v)

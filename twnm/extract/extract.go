@@ -232,7 +232,7 @@ func newExtraction(text string, slots []Slot, today time.Time) *extraction {
 // one whose schema gives a pattern only a value it matches ("channel C01GEN4RL" is no Discord
 // channel, whose ids are numbers): the slot stays unbound, and the run asks for it.
 func (x *extraction) bind(i int, v string) {
-	if x.bound[i] || v == "" || !(twnm.Param{Pattern: x.slots[i].Pattern}).Matches(v) {
+	if x.bound[i] || v == "" || !toolspec.MatchesPattern(x.slots[i].Pattern, v) {
 		return
 	}
 	if e := x.slots[i].Enum; len(e) > 0 {
@@ -663,8 +663,9 @@ func exPrepare(s Slot) exSlot {
 		x.codeLike = exAny(x.desc, exSet("code"))
 		x.phoneLike = exAny(x.words, exPhoneWords)
 		x.languageLike = exAny(x.words, exLanguageWords)
-		x.numeric = exNumericExample(s.Description)
-		x.coded = exCodedExample(s.Description)
+		examples := exExampleValues(s.Description)
+		x.numeric = exNumericExample(examples)
+		x.coded = exCodedExample(examples)
 	}
 	return x
 }
@@ -672,12 +673,11 @@ func exPrepare(s Slot) exSlot {
 // exCodeSpan is a value a description quotes as code (`…`), or gives after "e.g." or "eg.".
 var exCodeSpan = regexp.MustCompile("`([^`]+)`|(?i)\\be\\.?g\\.\\s*([^\\s;)]+)")
 
-// exCodedExample reports whether a description shows the value it wants, as code or after
-// "e.g.", and every such value holds a sign that is no letter, digit or space: a shortcode
-// (":heart:"), a field name ("shared_link"), a "lat,lng" pair. A value the request writes in
-// words ("Priya", "New Zealand") is then no value of the slot.
-func exCodedExample(desc string) bool {
-	examples := exExampleValues(desc)
+// exCodedExample reports whether a description shows the value it wants (examples, its
+// exExampleValues), and every such value holds a sign that is no letter, digit or space: a
+// shortcode (":heart:"), a field name ("shared_link"), a "lat,lng" pair. A value the request
+// writes in words ("Priya", "New Zealand") is then no value of the slot.
+func exCodedExample(examples []string) bool {
 	for _, v := range examples {
 		if !exHasSign(v) {
 			return false
@@ -707,11 +707,11 @@ func exHasSign(s string) bool {
 	return strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsSpace(r) })
 }
 
-// exNumericExample reports whether a description shows the value it wants, as code or after
-// "e.g.", and every such value is numbers and the signs between them ("39.6,-119.6",
-// "location=-33.86,151.20"): coordinates or a count written as text, which a name never is.
-func exNumericExample(desc string) bool {
-	examples := exExampleValues(desc)
+// exNumericExample reports whether a description shows the value it wants (examples, its
+// exExampleValues), and every such value is numbers and the signs between them
+// ("39.6,-119.6", "location=-33.86,151.20"): coordinates or a count written as text, which a
+// name never is.
+func exNumericExample(examples []string) bool {
 	for _, v := range examples {
 		if i := strings.LastIndex(v, "="); i >= 0 {
 			v = v[i+1:]

@@ -690,8 +690,9 @@ func TestExampleValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
-			assert.Equal(t, tt.numeric, exNumericExample(tt.desc), "numeric")
-			assert.Equal(t, tt.coded, exCodedExample(tt.desc), "coded")
+			examples := exExampleValues(tt.desc)
+			assert.Equal(t, tt.numeric, exNumericExample(examples), "numeric")
+			assert.Equal(t, tt.coded, exCodedExample(examples), "coded")
 		})
 	}
 }
