@@ -1285,6 +1285,12 @@ func exCodeShaped(w string) bool {
 	return false
 }
 
+// CodeShaped reports whether v, one word, reads as a code ("lst-0515bb06", "rst-0042", "a20b"):
+// a value read by its shape, as a number is.
+func CodeShaped(v string) bool {
+	return v != "" && !strings.ContainsFunc(v, unicode.IsSpace) && exCodeShaped(v)
+}
+
 // exNames reports whether an identifier prefix names one of words: it equals a word, one
 // starts the other (rest, restaurant), or it abbreviates the word (rst, htl, agt: same first
 // letter, letters in order).
@@ -1385,6 +1391,9 @@ func (x *extraction) modifies(i int) bool {
 		return false
 	}
 	t, n := x.toks[i], x.toks[i+1]
+	if utf8.RuneCountInString(t.text) < 2 {
+		return false // one capital is a name's letter ("Serie A", "Plan B"), no abbreviation
+	}
 	r, _ := utf8.DecodeRuneInString(n.text)
 	return n.kind == exTokWord && n.start == t.end+1 && n.letter && !n.digit && unicode.IsLower(r) && !subgoal.Function(n.lower)
 }

@@ -269,6 +269,8 @@ func TestExtract(t *testing.T) {
 		{"a two-word city", "Find a hotel in New York.", []Slot{slotCityName}, map[string]string{slotCityName.Key: "New York"}},
 		{"a name with a number", "Which team leads the league table of Ligue 1?", []Slot{slotLeague},
 			map[string]string{slotLeague.Key: "Ligue 1"}},
+		{"a name's one capital letter is no abbreviation of the noun after it", "Who's top of the Serie A table?", []Slot{slotLeague},
+			map[string]string{slotLeague.Key: "Serie A"}},
 		{"a hyphenated name", "Which league does Paris Saint-Germain play in?", []Slot{slotTeamName},
 			map[string]string{slotTeamName.Key: "Paris Saint-Germain"}},
 		{"a connector inside a name", "Find a hotel in Rio de Janeiro", []Slot{slotCityName},
@@ -694,5 +696,17 @@ func TestExampleValues(t *testing.T) {
 			assert.Equal(t, tt.numeric, exNumericExample(examples), "numeric")
 			assert.Equal(t, tt.coded, exCodedExample(examples), "coded")
 		})
+	}
+}
+
+func TestCodeShaped(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{"lst-0515bb06", true}, {"rst-0042", true}, {"a20b", true}, {"C01GEN4RL", true},
+		{"covid-19", false}, {"top-1", false}, {"Amsterdam", false}, {"12", false}, {"trk 12345", false}, {"", false},
+	} {
+		assert.Equal(t, tc.want, CodeShaped(tc.v), tc.v)
 	}
 }

@@ -1010,8 +1010,8 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 // takesMore reports whether consumer takes a number the request states that producer does
 // not take (by value): a stated value is there to be used ("how far can I get from Munich's main stop in
 // 30 minutes" is the reachable area's, which takes the minutes, not the stop search's). Only
-// numbers and values written in digits (a date, a time: writtenInDigits) count: they are read
-// by their shape, where free text can be read into an input that merely shares a word ("the
+// numbers, values written in digits (a date, a time: writtenInDigits) and codes ("listing
+// lst-0515bb06": extract.CodeShaped) count: they are read by their shape, where free text can be read into an input that merely shares a word ("the
 // current weather conditions" is no clothing recommendation's weather_conditions). A consumer
 // that changes state never takes the lead this way: "the best restaurant near the Dom for 4
 // people" books nothing.
@@ -1028,7 +1028,7 @@ func takesMore(request string, links Links, consumer, producer string) bool {
 	mine := stated(request, links, consumer)
 	for _, p := range a.Inputs {
 		v, ok := mine[consumer+"\x00"+p.Name]
-		if ok && !theirs[v] && (extract.NumberType(p.Type) || writtenInDigits(v)) {
+		if ok && !theirs[v] && (extract.NumberType(p.Type) || writtenInDigits(v) || extract.CodeShaped(v)) {
 			return true
 		}
 	}

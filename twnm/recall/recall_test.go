@@ -276,6 +276,31 @@ func TestChooseLeaderKeepsAStatedDate(t *testing.T) {
 	}
 }
 
+func TestChooseLeaderKeepsAStatedCode(t *testing.T) {
+	// "How much is listing lst-0515bb06 worth?": the details lead, and the request's words
+	// they match ("listing") name their input, which the listings search gives: the reverse
+	// move would hand the lead to the search. But the details take the stated id, read by its
+	// shape as a number is, which the search does not take and they cannot feed: it stays.
+	// Without the id, the search that gives the listing leads.
+	l := links{feeds: map[[2]string]bool{{"Listings", "ListingDetails"}: true},
+		apis: map[string]twnm.API{
+			"Listings": {Name: "homes.Listings", Description: "Homes for sale near a point.",
+				Inputs:  []twnm.Param{{Name: "latitude", Type: "number", Required: true}, {Name: "longitude", Type: "number", Required: true}},
+				Outputs: []twnm.Param{{Name: "listing_id"}, {Name: "price"}}},
+			"ListingDetails": {Name: "homes.ListingDetails", Description: "Details of a listing.",
+				Inputs:  []twnm.Param{{Name: "listing_id", Type: "string", Required: true}},
+				Outputs: []twnm.Param{{Name: "year_built"}}}}}
+	for _, tc := range []struct{ text, want string }{
+		{"How much is listing lst-0515bb06 worth?", "ListingDetails"},
+		{"How much is the listing worth?", "Listings"},
+	} {
+		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "ListingDetails", Score: 1}, Match{Name: "Listings", Score: .9})}}
+		r.Goals[0].Text = tc.text
+		require.NoError(t, Choose(r, l, Options{}))
+		assert.Equal(t, tc.want, r.Final, tc.text)
+	}
+}
+
 func TestWrittenInDigits(t *testing.T) {
 	for _, tc := range []struct {
 		v    string
