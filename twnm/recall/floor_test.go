@@ -2,6 +2,7 @@ package recall
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -78,4 +79,47 @@ func TestRetrieveDataIsNoTask(t *testing.T) {
 			assert.Empty(t, r.Whole().Candidates, "nothing is searched for data")
 		}
 	}
+}
+
+// stopEmbedder tells texts that end with a full stop from those that do not, as the sentence
+// encoder does, and stopSource finds the one API less similar to the former.
+type stopEmbedder struct{}
+
+func (stopEmbedder) Name() string { return "stop" }
+func (stopEmbedder) Dim() int     { return 2 }
+func (stopEmbedder) Embed(_ context.Context, texts []string) ([][]float64, error) {
+	out := make([][]float64, len(texts))
+	for i, t := range texts {
+		out[i] = []float64{0, 1}
+		if strings.HasSuffix(t, ".") {
+			out[i] = []float64{1, 0}
+		}
+	}
+	return out, nil
+}
+
+type stopSource struct{}
+
+func (stopSource) Lexical(context.Context, string, int) ([]Hit, error) {
+	return []Hit{{Name: "Images", Score: 1.2}}, nil
+}
+
+func (stopSource) Dense(_ context.Context, vec []float64, _ int) ([]Hit, error) {
+	return []Hit{{Name: "Images", Score: 0.1*vec[0] + 0.25*vec[1]}}, nil
+}
+
+// The whole request finds a tool where one of its clauses does, though its own words, with
+// the full stop, fall under the floor.
+func TestRetrieveWholeIsRelevantWhereAClauseIs(t *testing.T) {
+	r, err := Retrieve(context.Background(), stopSource{}, stopEmbedder{}, "Give me one cover image of the movie Oppenheimer.", Options{})
+	require.NoError(t, err)
+	require.NotEmpty(t, r.Clauses())
+	assert.True(t, r.Clauses()[0].Relevant)
+	assert.InDelta(t, 0.1, r.Whole().Best, 1e-9, "the whole request alone is under the floor")
+	assert.True(t, r.Whole().Relevant)
+
+	// No clause is relevant: nor is the whole request.
+	r, err = Retrieve(context.Background(), scoredSource{lex: 1.2, dense: 0.1}, unitEmbedder{}, "Give me one cover image of the movie Oppenheimer.", Options{})
+	require.NoError(t, err)
+	assert.False(t, r.Whole().Relevant)
 }

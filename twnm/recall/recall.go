@@ -201,7 +201,8 @@ type Goal struct {
 	subgoal.Goal
 	Candidates []Match `json:"candidates"`
 	// Relevant is false when even the best candidate's dense similarity is under the floor:
-	// no tool of the graph serves this part of the request. Always true for Lexical.
+	// no tool of the graph serves this part of the request. Always true for Lexical. The
+	// whole request is relevant where one of its clauses is.
 	Relevant bool `json:"relevant"`
 	// Best is the best candidate's dense similarity (0 for Lexical).
 	Best float64 `json:"best"`
@@ -427,6 +428,16 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 			break
 		}
 		goals = subgoal.Merge(goals, i, i+1)
+	}
+	// The request finds a tool where one of its parts does: its words together can fall under
+	// the floor where a clause's alone clear it ("Give me one cover image of the movie
+	// Oppenheimer." against its clause, without the full stop that moves the encoder).
+	if slices.ContainsFunc(res.Clauses(), func(g Goal) bool { return g.Relevant }) {
+		for i := range res.Goals {
+			if res.Goals[i].Whole {
+				res.Goals[i].Relevant = true
+			}
+		}
 	}
 	if clauses := res.Clauses(); len(clauses) > 0 {
 		last := clauses[len(clauses)-1]
