@@ -225,15 +225,10 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 	book.Name, book.Endpoint = "Reserve", &twnm.Endpoint{Method: "POST", Path: "/reserve"}
 	l.apis["Reserve"] = book
 	l.feeds[[2]string{"FindStop", "Reserve"}] = true
-	for _, tc := range []struct{ text, want string }{
-		{"How far can I get by public transport from Munich's main stop in 30 minutes?", "Reachable"},
-		{"How far can I get by public transport from Munich's main stop?", "FindStop"},
-	} {
-		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "FindStop", Score: 1}, Match{Name: "Reachable", Score: .8})}}
-		r.Goals[0].Text = tc.text
-		require.NoError(t, Choose(r, l, Options{}))
-		assert.Equal(t, tc.want, r.Final, tc.text)
-	}
+	assertFinals(t, l, []Match{{Name: "FindStop", Score: 1}, {Name: "Reachable", Score: .8}},
+		finalCase{"How far can I get by public transport from Munich's main stop in 30 minutes?", "Reachable"},
+		finalCase{"How far can I get by public transport from Munich's main stop?", "FindStop"},
+	)
 	// A number the leader takes too, under another name, moves nothing.
 	near := links{feeds: map[[2]string]bool{{"Near", "Homes"}: true}, apis: map[string]twnm.API{
 		"Near":  {Name: "Near", Description: "Places near a point.", Inputs: []twnm.Param{{Name: "lat", Type: "number", Required: true}}},
@@ -265,11 +260,21 @@ func TestChooseLeaderKeepsAStatedDate(t *testing.T) {
 				Inputs: []twnm.Param{{Name: "hotel_id", Type: "string", Required: true},
 					{Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD.", Required: true}},
 				Outputs: []twnm.Param{{Name: "total_price"}}}}}
-	for _, tc := range []struct{ text, want string }{
-		{"How much would the best hotel in Amsterdam cost from 2026-12-20?", "HotelPrices"},
-		{"How much would the best hotel in Amsterdam cost?", "SearchHotels"},
-	} {
-		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "HotelPrices", Score: 1}, Match{Name: "SearchHotels", Score: 1})}}
+	assertFinals(t, l, []Match{{Name: "HotelPrices", Score: 1}, {Name: "SearchHotels", Score: 1}},
+		finalCase{"How much would the best hotel in Amsterdam cost from 2026-12-20?", "HotelPrices"},
+		finalCase{"How much would the best hotel in Amsterdam cost?", "SearchHotels"},
+	)
+}
+
+// finalCase is a request and the final step Choose should pick for it.
+type finalCase struct{ text, want string }
+
+// assertFinals chooses the final step of each case's request, one clause ranked as ranked,
+// over l.
+func assertFinals(t *testing.T, l links, ranked []Match, cases ...finalCase) {
+	t.Helper()
+	for _, tc := range cases {
+		r := &Result{Goals: []Goal{goal(0, true, ranked...)}}
 		r.Goals[0].Text = tc.text
 		require.NoError(t, Choose(r, l, Options{}))
 		assert.Equal(t, tc.want, r.Final, tc.text)
@@ -290,15 +295,10 @@ func TestChooseLeaderKeepsAStatedCode(t *testing.T) {
 			"ListingDetails": {Name: "homes.ListingDetails", Description: "Details of a listing.",
 				Inputs:  []twnm.Param{{Name: "listing_id", Type: "string", Required: true}},
 				Outputs: []twnm.Param{{Name: "year_built"}}}}}
-	for _, tc := range []struct{ text, want string }{
-		{"How much is listing lst-0515bb06 worth?", "ListingDetails"},
-		{"How much is the listing worth?", "Listings"},
-	} {
-		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "ListingDetails", Score: 1}, Match{Name: "Listings", Score: .9})}}
-		r.Goals[0].Text = tc.text
-		require.NoError(t, Choose(r, l, Options{}))
-		assert.Equal(t, tc.want, r.Final, tc.text)
-	}
+	assertFinals(t, l, []Match{{Name: "ListingDetails", Score: 1}, {Name: "Listings", Score: .9}},
+		finalCase{"How much is listing lst-0515bb06 worth?", "ListingDetails"},
+		finalCase{"How much is the listing worth?", "Listings"},
+	)
 }
 
 func TestWrittenInDigits(t *testing.T) {
