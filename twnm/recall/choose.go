@@ -1011,8 +1011,9 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 // not take (by value): a stated value is there to be used ("how far can I get from Munich's main stop in
 // 30 minutes" is the reachable area's, which takes the minutes, not the stop search's). Only
 // numbers, values written in digits (a date, a time: writtenInDigits) and codes ("listing
-// lst-0515bb06": extract.CodeShaped) count: they are read by their shape, where free text can be read into an input that merely shares a word ("the
-// current weather conditions" is no clothing recommendation's weather_conditions). A consumer
+// lst-0515bb06": extract.CodeShaped) count: they are read by their shape, where free text can
+// be read into an input that merely shares a word ("the current weather conditions" is no
+// clothing recommendation's weather_conditions). A consumer
 // that changes state never takes the lead this way: "the best restaurant near the Dom for 4
 // people" books nothing.
 func takesMore(request string, links Links, consumer, producer string) bool {
