@@ -41,8 +41,9 @@ func (a Action) String() string {
 // actionWords are English verbs (and their nouns) that name one action unambiguously, keyed by
 // their BM25 stems so that "booking", "booked" and "books" read alike. Verbs whose action
 // depends on their object ("send", "make" alone) are left out: an unknown action changes no
-// score. "set" creates: a request sets an alarm or a reminder, and a tool named Set... is
-// read by the same rule, so the two agree.
+// score (an API's description reads "sends" as a create: apiCreates). "set" creates: a request
+// sets an alarm or a reminder, and a tool named Set... is read by the same rule, so the two
+// agree.
 var actionWords = func() map[string]Action {
 	m := map[string]Action{}
 	for _, a := range []Action{ActionCreate, ActionRead, ActionUpdate, ActionDelete} {
@@ -141,7 +142,8 @@ func ChangesState(api twnm.API) bool {
 // the API only reads (Effect, as an MCP tool's readOnlyHint says), else the one its HTTP method
 // states (GET reads, POST creates, PUT and PATCH update, DELETE deletes), else that of the
 // first action word of its description's first sentence ("This API allows users to make a
-// reservation for a meeting" creates).
+// reservation for a meeting" creates; "This API sends an email reminder" creates too: see
+// apiCreates).
 //
 // POST is read as HTTP defines it, as the call's effect (CallEffect) already is: in the
 // public specs of the held-out set, POSTs that name no action first ("post_folders_id",
@@ -183,8 +185,29 @@ func APIAction(api twnm.API) Action {
 	if i := strings.IndexAny(d, ".\n"); i >= 0 {
 		d = d[:i]
 	}
-	return firstAction(d)
+	for _, t := range bm25.Tokens(d) {
+		if a, ok := actionWords[t]; ok {
+			return a
+		}
+		if apiCreates[t] {
+			return ActionCreate
+		}
+	}
+	return ActionUnknown
 }
+
+// apiCreates are verbs that create whatever their object where an API's description says
+// what it does ("This API sends an email reminder to the user"): it sends something out. A
+// request's "send me the report" asks to read, so requests do not read them (actionWords).
+var apiCreates = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range english.Entries("api-create") {
+		for _, t := range bm25.Tokens(w) {
+			m[t] = true
+		}
+	}
+	return m
+}()
 
 // Action is the action the request asks for: its last clause's (the part the final step
 // answers), else the whole request's (see RequestAction).

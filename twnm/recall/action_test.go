@@ -30,6 +30,7 @@ func TestRequestAction(t *testing.T) {
 		{"what's the status of my parcel", ActionRead},                   // subgoal.QuestionWord: a contraction
 		{"Who's playing at the stadium tonight", ActionRead},
 		{"Could you check my reminders?", ActionRead},
+		{"Send me the report of last week", ActionUnknown}, // "send" creates in an API's description only (apiCreates)
 		{"I need a hotel reservation in Paris", ActionCreate},
 		{"the weather in Paris", ActionUnknown},
 		{"", ActionUnknown},
@@ -87,6 +88,9 @@ func TestAPIAction(t *testing.T) {
 		{"description's first sentence", twnm.API{Name: "Meeting",
 			Description: "This API allows users to make a reservation for a meeting. Users can query it later."}, ActionCreate},
 		{"not past the first sentence", twnm.API{Name: "Meeting", Description: "Meetings of a team. Delete them here."}, ActionUnknown},
+		{"an API that sends creates", twnm.API{Name: "EmailReminder",
+			Description: "This API sends an email reminder to the user with the meeting details."}, ActionCreate},
+		{"the first action word decides", twnm.API{Name: "Digest", Description: "Lists the news and sends none."}, ActionRead},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
