@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 )
 
@@ -29,10 +28,9 @@ const (
 const textIndex = "CREATE FULLTEXT INDEX " + TextIndex + " IF NOT EXISTS FOR (a:API) ON EACH [a." + propText + ", a." + propParams + "] " +
 	"OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace', `fulltext.eventually_consistent`: false}}"
 
-// textProperties are the properties Import writes for TextIndex: a's bm25.ToolDocument,
-// from its name, description and the names of its inputs and outputs.
-func textProperties(a *twnm.API) map[string]any {
-	doc := twnm.APIDocument(*a)
+// textProperties are the properties Import writes for TextIndex: the tool document doc
+// (twnm.KinDocuments), each field's tokens joined by spaces.
+func textProperties(doc bm25.Document) map[string]any {
 	return map[string]any{
 		propText:   strings.Join(doc.Fields[bm25.FieldText], " "),
 		propParams: strings.Join(doc.Fields[bm25.FieldParams], " "),

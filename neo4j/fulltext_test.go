@@ -67,8 +67,9 @@ func TestFullTextImportWritesTokens(t *testing.T) {
 
 	got := textSnapshot(t, d, prefix)
 	require.Len(t, got, len(cat.APIs))
-	for _, a := range cat.APIs {
-		doc := twnm.APIDocument(a)
+	docs := twnm.KinDocuments(cat.APIs)
+	for i, a := range cat.APIs {
+		doc := docs[i]
 		d := got[a.Name]
 		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldText], " "), d.text, a.Name)
 		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldParams], " "), d.params, a.Name)

@@ -120,6 +120,14 @@ func (s *Store) Import(ctx context.Context, g *twnm.Graph, catalog string) (Impo
 // windows, status, THEN edges), as a taken-over API does. ImportStats names both.
 func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o ImportOptions) (ImportStats, error) {
 	var paramRows, apis, inputs, outputs []map[string]any
+	// The tool documents, each with its kin's descriptions, which are the catalog's own APIs.
+	var entries []twnm.API
+	for _, n := range g.Nodes() {
+		if n.Kind == twnm.KindAPI {
+			entries = append(entries, *n.API)
+		}
+	}
+	docs := twnm.KinDocuments(entries)
 	pos := 0 // the API's place in the catalog: a rebuild from the store keeps the clusters' order
 	for _, n := range g.Nodes() {
 		switch n.Kind {
@@ -156,10 +164,10 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec), "endpoint": endpoint,
 				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys), "callable": n.API.Callable(), "pos": pos,
 			}
-			pos++
-			for k, v := range textProperties(n.API) {
+			for k, v := range textProperties(docs[pos]) {
 				api[k] = v
 			}
+			pos++
 			// The vector index refuses a zero vector (an API with no text at all).
 			if e := nilIfZero(n.Embedding); e != nil {
 				api["embedding"] = e

@@ -115,6 +115,7 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 	}
 	var names, texts []string
 	var rows []map[string]any
+	var entries []twnm.API
 	for _, r := range apis.Records {
 		m := r.AsMap()
 		name, spec, desc := m["name"].(string), m["spec"].(string), m["description"].(string)
@@ -124,12 +125,14 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 				return st, fmt.Errorf("reembed: API %s: specification: %w", name, err)
 			}
 		}
+		entries = append(entries, a)
 		names, texts = append(names, name), append(texts, twnm.APIText(a))
-		row := map[string]any{"name": name, "spec": spec, "description": desc}
-		for k, v := range textProperties(&a) { // the tool document, as this version writes it
-			row[k] = v
+		rows = append(rows, map[string]any{"name": name, "spec": spec, "description": desc})
+	}
+	for i, doc := range twnm.KinDocuments(entries) { // the tool documents, as this version writes them
+		for k, v := range textProperties(doc) {
+			rows[i][k] = v
 		}
-		rows = append(rows, row)
 	}
 	set, err := write("API", reembedAPIs, names, texts, rows)
 	st.APIs, st.Changed = set, len(names)-set

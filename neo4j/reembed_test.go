@@ -105,8 +105,9 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	assert.Positive(t, calls)
 
 	docs := textSnapshot(t, d, prefix)
-	for _, a := range c.APIs {
-		doc := twnm.APIDocument(a)
+	kinDocs := twnm.KinDocuments(c.APIs)
+	for i, a := range c.APIs {
+		doc := kinDocs[i]
 		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldParams], " "), docs[a.Name].params, a.Name)
 		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldText], " "), docs[a.Name].text, a.Name)
 	}

@@ -3,6 +3,7 @@ package twnm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/naviagent/navi/twnm/bm25"
@@ -105,16 +106,16 @@ func OwnName(api string) string { return api[strings.LastIndex(api, ".")+1:] }
 // APIDocument is the tool document BM25 ranks an API by: its name (identifiers split) and
 // description in the main field, its input and output parameter names in a second, lighter
 // one (a nested output by the field's own name, the last key of its path: the answer's words,
-// each once), with the outputs' descriptions. The store writes the same document into its
-// full-text index, so both rank alike.
+// each once), with the outputs' descriptions and its kin's descriptions (see Kin). The store
+// writes the same document into its full-text index, so both rank alike.
 //
 // An output's description says what the API gives, which is what a question asks for ("how
 // high above sea level": "Elevation above sea level in metres"); an input's says what it
 // takes, which any API taking a city shares. On navi eval retrieval the outputs' descriptions
 // raised the full method's final step on the dialogues, the tool world and the held-out public
 // specs and lowered it on no set; the inputs' cost RestBench 5 points (docs/retrieval.md).
-func APIDocument(a API) bm25.Document {
-	params := make([]string, 0, len(a.Inputs)+2*len(a.Outputs))
+func APIDocument(a API, kin ...API) bm25.Document {
+	params := make([]string, 0, len(a.Inputs)+2*len(a.Outputs)+len(kin))
 	for _, p := range a.Inputs {
 		params = append(params, p.Name)
 	}
@@ -125,7 +126,59 @@ func APIDocument(a API) bm25.Document {
 		}
 		params = append(params, name, p.Description)
 	}
+	for _, k := range kin {
+		params = append(params, k.Description)
+	}
 	return bm25.ToolDocument(a.Name, a.Description, params)
+}
+
+// Kin returns, for each API of apis (by index), the indexes of its kin: the other APIs of its
+// source and provider whose names differ from its own by their first word alone, one resource
+// under other actions (AddAgenda, DeleteAgenda, ModifyAgenda and QueryAgenda). A catalog
+// describes a resource in its family's words, each API in some of them: DeleteAgenda deletes
+// "a schedule item", so "add a schedule item" finds AddAgenda, which adds "an agenda item". A
+// name of one word has no kin.
+func Kin(apis []API) [][]int {
+	family := func(a API) string {
+		ws := bm25.Tokens(OwnName(a.Name))
+		if len(ws) < 2 {
+			return ""
+		}
+		return a.Source + "\x00" + a.Provider + "\x00" + strings.Join(ws[1:], " ")
+	}
+	members := map[string][]int{}
+	keys := make([]string, len(apis))
+	for i, a := range apis {
+		if keys[i] = family(a); keys[i] != "" {
+			members[keys[i]] = append(members[keys[i]], i)
+		}
+	}
+	out := make([][]int, len(apis))
+	for i, k := range keys {
+		for _, j := range members[k] {
+			if j != i {
+				out[i] = append(out[i], j)
+			}
+		}
+		// By name, so that a document does not depend on the order the APIs come in.
+		slices.SortFunc(out[i], func(x, y int) int { return strings.Compare(apis[x].Name, apis[y].Name) })
+	}
+	return out
+}
+
+// KinDocuments returns the tool document of each API of apis, with its kin's descriptions
+// (APIDocument, Kin).
+func KinDocuments(apis []API) []bm25.Document {
+	kin := Kin(apis)
+	docs := make([]bm25.Document, len(apis))
+	for i, a := range apis {
+		ks := make([]API, len(kin[i]))
+		for j, k := range kin[i] {
+			ks[j] = apis[k]
+		}
+		docs[i] = APIDocument(a, ks...)
+	}
+	return docs
 }
 
 // Requires reports whether api has a required input another call can feed (see feedable)

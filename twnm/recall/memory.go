@@ -34,14 +34,19 @@ type MemoryOptions struct {
 // (twnm.Build computes them) are the dense side; an API without one is found by BM25 only.
 func NewMemory(g *twnm.Graph, o MemoryOptions) (*Memory, error) {
 	m := &Memory{g: g, ranked: map[string]*twnm.API{}}
-	var docs []bm25.Document
+	var apis []twnm.API
+	for _, id := range g.APIs() {
+		if n := g.Node(id); n.API != nil {
+			apis = append(apis, *n.API)
+		}
+	}
+	docs := twnm.KinDocuments(apis)
 	dim := -1
 	for _, id := range g.APIs() {
 		n := g.Node(id)
 		if n.API == nil {
 			continue
 		}
-		docs = append(docs, twnm.APIDocument(*n.API))
 		if n.Status != twnm.Active || o.Callable && !n.API.Callable() {
 			continue
 		}
