@@ -33,7 +33,7 @@ type ReembedStats struct {
 
 // Reembed moves the graph to another embedder in place: every API's vector is recomputed from
 // its text (twnm.APIText of its stored entry), and its tool document for the full-text index
-// (twnm.APIDocument) written again from the same entry, so that a graph an older version
+// (twnm.KinDocuments) written again from the same entries, so that a graph an older version
 // imported ranks as this one does; every past sub-goal's vector is recomputed from its query
 // (subgoal.Query of its text), in batches of ReembedBatch per transaction; the vector indexes
 // are rebuilt when the dimension changes; the schema then records emb. Statistics, statuses,

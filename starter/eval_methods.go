@@ -32,7 +32,7 @@ func retrievalMethods(ctx context.Context) ([]retrievaleval.Method, error) {
 				"the first 12 reranked under an IDF fitted on their own texts (as activities.rerank did), then the rest in recall order",
 			New: newHashedRerank,
 		},
-		method("bm25", "BM25 over the tool documents (twnm.APIDocument), the whole request", recall.Options{Ranker: recall.Lexical, WholeOnly: true, NoGraph: true}),
+		method("bm25", "BM25 over the tool documents (twnm.KinDocuments), the whole request", recall.Options{Ranker: recall.Lexical, WholeOnly: true, NoGraph: true}),
 		method("dense", "all-MiniLM-L6-v2 cosine, the whole request", recall.Options{Ranker: recall.Dense, WholeOnly: true, NoGraph: true}),
 		method("fused", "BM25 and MiniLM fused, the whole request", recall.Options{WholeOnly: true, NoGraph: true}),
 		method("bm25+subgoals+graph", "BM25 per sub-goal, the final step chosen by data flow; no encoder", recall.Options{Ranker: recall.Lexical}),

@@ -10,7 +10,7 @@ import (
 )
 
 // Memory is a Source over a twnm.Graph in process: BM25 over the APIs' tool documents
-// (twnm.APIDocument) and cosine similarity to their embeddings. It ranks like the store's
+// (twnm.KinDocuments) and cosine similarity to their embeddings. It ranks like the store's
 // full-text and vector indexes, for evaluation and for graphs that live in memory.
 type Memory struct {
 	g       *twnm.Graph
