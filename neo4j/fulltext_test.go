@@ -67,7 +67,7 @@ func TestFullTextImportWritesTokens(t *testing.T) {
 
 	got := textSnapshot(t, d, prefix)
 	require.Len(t, got, len(cat.APIs))
-	docs := twnm.KinDocuments(cat.APIs)
+	docs := twnm.KinDocuments(cat.APIs, nil)
 	for i, a := range cat.APIs {
 		doc := docs[i]
 		d := got[a.Name]

@@ -127,7 +127,7 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 			entries = append(entries, *n.API)
 		}
 	}
-	docs := twnm.KinDocuments(entries)
+	docs := twnm.KinDocuments(entries, nil)
 	pos := 0 // the API's place in the catalog: a rebuild from the store keeps the clusters' order
 	for _, n := range g.Nodes() {
 		switch n.Kind {

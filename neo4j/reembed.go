@@ -60,7 +60,7 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 		}
 		st.Recreated = true
 	}
-	apis, err := s.run(ctx, "read API texts", false, "MATCH (a:API) RETURN a.name AS name, coalesce(a.spec, '') AS spec, coalesce(a.description, '') AS description ORDER BY name", nil)
+	apis, err := s.run(ctx, "read API texts", false, "MATCH (a:API) RETURN a.name AS name, coalesce(a.spec, '') AS spec, coalesce(a.description, '') AS description, coalesce(a.status, 'active') = 'retired' AS retired ORDER BY name", nil)
 	if err != nil {
 		return st, err
 	}
@@ -116,6 +116,7 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 	var names, texts []string
 	var rows []map[string]any
 	var entries []twnm.API
+	var retired []bool
 	for _, r := range apis.Records {
 		m := r.AsMap()
 		name, spec, desc := m["name"].(string), m["spec"].(string), m["description"].(string)
@@ -125,11 +126,14 @@ func (s *Store) Reembed(ctx context.Context, emb embed.Embedder, progress func(d
 				return st, fmt.Errorf("reembed: API %s: specification: %w", name, err)
 			}
 		}
-		entries = append(entries, a)
+		gone, _ := m["retired"].(bool)
+		entries, retired = append(entries, a), append(retired, gone)
 		names, texts = append(names, name), append(texts, twnm.APIText(a))
 		rows = append(rows, map[string]any{"name": name, "spec": spec, "description": desc})
 	}
-	for i, doc := range twnm.KinDocuments(entries) { // the tool documents, as this version writes them
+	// The tool documents, as this version writes them: an API's kin are those its source's
+	// latest import holds, as Import found them.
+	for i, doc := range twnm.KinDocuments(entries, retired) {
 		for k, v := range textProperties(doc) {
 			rows[i][k] = v
 		}

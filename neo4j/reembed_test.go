@@ -105,7 +105,7 @@ func TestReembedKeepsStatistics(t *testing.T) {
 	assert.Positive(t, calls)
 
 	docs := textSnapshot(t, d, prefix)
-	kinDocs := twnm.KinDocuments(c.APIs)
+	kinDocs := twnm.KinDocuments(c.APIs, nil)
 	for i, a := range c.APIs {
 		doc := kinDocs[i]
 		assert.Equal(t, strings.Join(doc.Fields[bm25.FieldParams], " "), docs[a.Name].params, a.Name)

@@ -137,8 +137,9 @@ func APIDocument(a API, kin ...API) bm25.Document {
 // under other actions (AddAgenda, DeleteAgenda, ModifyAgenda and QueryAgenda). A catalog
 // describes a resource in its family's words, each API in some of them: DeleteAgenda deletes
 // "a schedule item", so "add a schedule item" finds AddAgenda, which adds "an agenda item". A
-// name of one word has no kin.
-func Kin(apis []API) [][]int {
+// name of one word has no kin. retired, when not nil, marks the APIs their source's latest
+// import no longer holds: they are no one's kin and have none.
+func Kin(apis []API, retired []bool) [][]int {
 	family := func(a API) string {
 		ws := bm25.Tokens(OwnName(a.Name))
 		if len(ws) < 2 {
@@ -149,6 +150,9 @@ func Kin(apis []API) [][]int {
 	members := map[string][]int{}
 	keys := make([]string, len(apis))
 	for i, a := range apis {
+		if retired != nil && retired[i] {
+			continue
+		}
 		if keys[i] = family(a); keys[i] != "" {
 			members[keys[i]] = append(members[keys[i]], i)
 		}
@@ -167,9 +171,9 @@ func Kin(apis []API) [][]int {
 }
 
 // KinDocuments returns the tool document of each API of apis, with its kin's descriptions
-// (APIDocument, Kin).
-func KinDocuments(apis []API) []bm25.Document {
-	kin := Kin(apis)
+// (APIDocument, Kin; retired as Kin reads it).
+func KinDocuments(apis []API, retired []bool) []bm25.Document {
+	kin := Kin(apis, retired)
 	docs := make([]bm25.Document, len(apis))
 	for i, a := range apis {
 		ks := make([]API, len(kin[i]))

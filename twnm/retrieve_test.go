@@ -46,13 +46,19 @@ func TestKin(t *testing.T) {
 		{Name: "ModifyAgenda", Source: "old"},     // 6: another source
 		{Name: "cal.ModifyAgenda", Description: "Changes an agenda item."}, // 7: the provider's prefix is no word of it
 	}
-	assert.Equal(t, [][]int{{1, 2, 7}, {0, 2, 7}, {0, 1, 7}, nil, nil, nil, nil, {0, 1, 2}}, Kin(apis)) // by name
+	assert.Equal(t, [][]int{{1, 2, 7}, {0, 2, 7}, {0, 1, 7}, nil, nil, nil, nil, {0, 1, 2}}, Kin(apis, nil)) // by name
+
+	// A retired API is no one's kin and has none.
+	retired := make([]bool, len(apis))
+	retired[2] = true
+	assert.Equal(t, [][]int{{1, 7}, {0, 7}, nil, nil, nil, nil, nil, {0, 1}}, Kin(apis, retired))
 
 	// "add a schedule item" finds AddAgenda through DeleteAgenda's words; the order of the
 	// APIs does not change a document.
-	docs := KinDocuments(apis)
+	docs := KinDocuments(apis, nil)
 	assert.Contains(t, docs[0].Fields[bm25.FieldParams], bm25.Tokens("schedule")[0])
+	assert.Equal(t, APIDocument(apis[2]), KinDocuments(apis, retired)[2])
 	reversed := slices.Clone(apis)
 	slices.Reverse(reversed)
-	assert.Equal(t, docs[0], KinDocuments(reversed)[len(apis)-1])
+	assert.Equal(t, docs[0], KinDocuments(reversed, nil)[len(apis)-1])
 }

@@ -301,7 +301,7 @@ func observedCatalog(c twnm.Catalog, chains []Chain) (twnm.Catalog, string) {
 // bm25Relevance scores a query against the catalog's APIs with BM25 over their tool
 // documents, scaled so that the best scores 1.
 func bm25Relevance(c twnm.Catalog) func(query string) map[string]float64 {
-	ix := bm25.New(twnm.KinDocuments(c.APIs), bm25.DefaultOptions())
+	ix := bm25.New(twnm.KinDocuments(c.APIs, nil), bm25.DefaultOptions())
 	return func(query string) map[string]float64 {
 		scores := ix.Scores(query)
 		best := 0.0

@@ -34,13 +34,15 @@ type MemoryOptions struct {
 // (twnm.Build computes them) are the dense side; an API without one is found by BM25 only.
 func NewMemory(g *twnm.Graph, o MemoryOptions) (*Memory, error) {
 	m := &Memory{g: g, ranked: map[string]*twnm.API{}}
+	// Every API's tool document, with its kin, as the store writes them.
 	var apis []twnm.API
+	var retired []bool
 	for _, id := range g.APIs() {
 		if n := g.Node(id); n.API != nil {
-			apis = append(apis, *n.API)
+			apis, retired = append(apis, *n.API), append(retired, n.Status == twnm.Retired)
 		}
 	}
-	docs := twnm.KinDocuments(apis)
+	docs := twnm.KinDocuments(apis, retired)
 	dim := -1
 	for _, id := range g.APIs() {
 		n := g.Node(id)
