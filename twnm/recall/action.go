@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"maps"
 	"strings"
 
 	"github.com/naviagent/navi/twnm"
@@ -41,7 +42,7 @@ func (a Action) String() string {
 // actionWords are English verbs (and their nouns) that name one action unambiguously, keyed by
 // their BM25 stems so that "booking", "booked" and "books" read alike. Verbs whose action
 // depends on their object ("send", "make" alone) are left out: an unknown action changes no
-// score (an API's description reads "sends" as a create: apiCreates). "set" creates: a request
+// score (an API's description reads "sends" as a create: descriptionWords). "set" creates: a request
 // sets an alarm or a reminder, and a tool named Set... is read by the same rule, so the two
 // agree.
 var actionWords = func() map[string]Action {
@@ -56,10 +57,11 @@ var actionWords = func() map[string]Action {
 	return m
 }()
 
-// firstAction is the action of the first word of text that names one (ActionUnknown if none).
-func firstAction(text string) Action {
+// firstAction is the action of the first word of text that words name (ActionUnknown if none):
+// actionWords for a request, descriptionWords for an API's description.
+func firstAction(text string, words map[string]Action) Action {
 	for _, t := range bm25.Tokens(text) {
-		if a, ok := actionWords[t]; ok {
+		if a, ok := words[t]; ok {
 			return a
 		}
 	}
@@ -94,7 +96,7 @@ func RequestAction(text string) Action {
 	if strings.HasSuffix(t, "?") && !requestFrame(t) {
 		return ActionRead
 	}
-	return firstAction(t)
+	return firstAction(t, actionWords)
 }
 
 // requestFrame reports whether a question is a request ("hi, can you turn on the light?"),
@@ -143,7 +145,7 @@ func ChangesState(api twnm.API) bool {
 // states (GET reads, POST creates, PUT and PATCH update, DELETE deletes), else that of the
 // first action word of its description's first sentence ("This API allows users to make a
 // reservation for a meeting" creates; "This API sends an email reminder" creates too: see
-// apiCreates).
+// descriptionWords).
 //
 // POST is read as HTTP defines it, as the call's effect (CallEffect) already is: in the
 // public specs of the held-out set, POSTs that name no action first ("post_folders_id",
@@ -185,25 +187,20 @@ func APIAction(api twnm.API) Action {
 	if i := strings.IndexAny(d, ".\n"); i >= 0 {
 		d = d[:i]
 	}
-	for _, t := range bm25.Tokens(d) {
-		if a, ok := actionWords[t]; ok {
-			return a
-		}
-		if apiCreates[t] {
-			return ActionCreate
-		}
-	}
-	return ActionUnknown
+	return firstAction(d, descriptionWords)
 }
 
-// apiCreates are verbs that create whatever their object where an API's description says
-// what it does ("This API sends an email reminder to the user"): it sends something out. A
-// request's "send me the report" asks to read, so requests do not read them (actionWords).
-var apiCreates = func() map[string]bool {
-	m := map[string]bool{}
+// descriptionWords are the action words an API's description is read by: actionWords, and the
+// verbs that create whatever their object where an API says what it does (the api-create list:
+// "This API sends an email reminder to the user" sends something out). A request's "send me
+// the report" asks to read, so requests do not read those (actionWords).
+var descriptionWords = func() map[string]Action {
+	m := maps.Clone(actionWords)
 	for _, w := range english.Entries("api-create") {
 		for _, t := range bm25.Tokens(w) {
-			m[t] = true
+			if _, ok := m[t]; !ok {
+				m[t] = ActionCreate
+			}
 		}
 	}
 	return m

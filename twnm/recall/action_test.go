@@ -30,7 +30,7 @@ func TestRequestAction(t *testing.T) {
 		{"what's the status of my parcel", ActionRead},                   // subgoal.QuestionWord: a contraction
 		{"Who's playing at the stadium tonight", ActionRead},
 		{"Could you check my reminders?", ActionRead},
-		{"Send me the report of last week", ActionUnknown}, // "send" creates in an API's description only (apiCreates)
+		{"Send me the report of last week", ActionUnknown}, // "send" creates in an API's description only (descriptionWords)
 		{"I need a hotel reservation in Paris", ActionCreate},
 		{"the weather in Paris", ActionUnknown},
 		{"", ActionUnknown},

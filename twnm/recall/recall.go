@@ -432,14 +432,15 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 	// The request finds a tool where one of its parts does: its words together can fall under
 	// the floor where a clause's alone clear it ("Give me one cover image of the movie
 	// Oppenheimer." against its clause, without the full stop that moves the encoder).
-	if slices.ContainsFunc(res.Clauses(), func(g Goal) bool { return g.Relevant }) {
+	clauses := res.Clauses()
+	if slices.ContainsFunc(clauses, func(g Goal) bool { return g.Relevant }) {
 		for i := range res.Goals {
 			if res.Goals[i].Whole {
 				res.Goals[i].Relevant = true
 			}
 		}
 	}
-	if clauses := res.Clauses(); len(clauses) > 0 {
+	if len(clauses) > 0 {
 		last := clauses[len(clauses)-1]
 		if head := subgoal.Focus(last.Text); head != "" {
 			f, err := r.rank(ctx, []subgoal.Goal{{Order: last.Order, Rank: last.Rank, Text: head, Values: subgoal.Values(head), Source: last.Source}})
