@@ -72,9 +72,10 @@ const actionMismatch = 0.7
 //   - to the head's best finalist that consumes the leader's output and scores at least
 //     ConsumerRatio for the head, when the leader scores under it;
 //   - the other way round, from a leader whose words in the request's head (the whole request
-//     where it has none) all name its inputs (and no word of the request its outputs) to a
-//     finalist that feeds it, scores at least ConsumerRatio of it, and outputs a word of the
-//     request: "what are the latitude and longitude of Toronto?" is answered by a geocoder,
+//     where it has none) all name its inputs (and no word of the request an output it yields,
+//     an echo of an input aside: see yields), and that takes no stated value the other does
+//     not, to a finalist that feeds it, scores at least ConsumerRatio of it, and outputs a
+//     word of the request: "what are the latitude and longitude of Toronto?" is answered by a geocoder,
 //     not by the reverse geocoder that takes them, while "what do people say about the best
 //     restaurant" asks about the restaurant the reviews take, and stays with them.
 //
@@ -253,19 +254,22 @@ func (c *choice) moveLeader(best string) string {
 	// What the request asks for is its head where it has one: "what do people say about
 	// the best restaurant" names the restaurant it asks about, not what it asks for. A
 	// word anywhere in it that names what the leader gives keeps it ("when is the top
-	// restaurant in Porto open": the details give the opening hours).
+	// restaurant in Porto open": the details give the opening hours). An output that echoes
+	// an input gives nothing the leader was not given (see yields).
 	sought := asked
 	if len(head) > 0 {
 		sought = head
 	}
-	if takesWhatIsAsked(sought, links, best) && !gives(asked, links, best) {
+	if takesWhatIsAsked(sought, links, best) && !answers(asked, links, best) {
 		for _, p := range top {
 			// Unlike a consumer's move, this one holds where the two feed each other (a
 			// geocoder and its reverse): what the request asks for decides.
-			// A leader that takes a value the request states in digits, which p does not,
-			// stays where it cannot feed p: the value would go unused (takesMore).
+			// A leader that takes a value the request states, which p does not, stays: the
+			// value would go unused (see grounded). "How much is listing lst-0515bb06
+			// worth?" stays with the listing's details, "where is the city of Madrid" with
+			// the geocoder, which takes the city it names.
 			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) &&
-				(links.Feeds(best, p) || !takesMore(whole.Text, links, best, p)) {
+				!grounded(whole.Text, links, best, p) {
 				best = p
 				break
 			}
@@ -492,11 +496,11 @@ func givesOnly(head []string, links Links, consumer, producer string) bool {
 }
 
 // takesWhatIsAsked reports whether the words of the request that api's document matches all
-// name inputs of api (one at least) and none names an output: the request names what api
-// takes, not what it gives.
+// name inputs of api (one at least) and none names an output it yields (see yields): the
+// request names what api takes, not what it gives.
 func takesWhatIsAsked(asked []string, links Links, api string) bool {
-	text, inputs, outputs := terms(links, api)
-	in, out, doc := lexicon.Set(inputs), lexicon.Set(outputs), lexicon.Set(text)
+	text, inputs, _ := terms(links, api)
+	in, out, doc := lexicon.Set(inputs), lexicon.Set(yields(links, api)), lexicon.Set(text)
 	matched := false
 	for _, w := range asked {
 		switch {
@@ -511,11 +515,30 @@ func takesWhatIsAsked(asked []string, links Links, api string) bool {
 	return matched
 }
 
-// gives reports whether a word of the request names an output of api.
+// gives reports whether a word of the request names an output of api: the record api answers
+// with is about it, echoed inputs included (the episode details' season and episode numbers).
 func gives(asked []string, links Links, api string) bool {
 	_, _, outputs := terms(links, api)
-	out := lexicon.Set(outputs)
-	return slices.ContainsFunc(asked, func(w string) bool { return out[w] })
+	return anyBeyond(asked, outputs, nil)
+}
+
+// answers reports whether a word of the request names an output api yields (see yields): what
+// the request asks for may come out of api.
+func answers(asked []string, links Links, api string) bool {
+	return anyBeyond(asked, yields(links, api), nil)
+}
+
+// yields are the words of the names of api's outputs but those that echo an input of the same
+// name: a geocoder's "city", the city it was given, tells "what city is at 40.4, -3.7" nothing
+// the request does not state, while the reverse geocoder's does.
+func yields(links Links, api string) []string {
+	a, ok := links.API(api)
+	if !ok {
+		return nil
+	}
+	return paramWords(slices.DeleteFunc(slices.Clone(a.Outputs), func(o twnm.Param) bool {
+		return slices.ContainsFunc(a.Inputs, func(in twnm.Param) bool { return in.Name == o.Name })
+	}))
 }
 
 // terms are the words of api's tool document (name and description), of its input names and
@@ -525,14 +548,16 @@ func terms(links Links, api string) (text, inputs, outputs []string) {
 	if !ok {
 		return nil, nil, nil
 	}
-	names := func(ps []twnm.Param) []string {
-		var out []string
-		for _, p := range ps {
-			out = append(out, bm25.Tokens(strings.Join(twnm.ParamWords(p.Name), " "))...)
-		}
-		return out
+	return twnm.APIDocument(a).Fields[bm25.FieldText], paramWords(a.Inputs), paramWords(a.Outputs)
+}
+
+// paramWords are the words of the names of ps, read as concepts read them (lat is latitude).
+func paramWords(ps []twnm.Param) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, bm25.Tokens(strings.Join(twnm.ParamWords(p.Name), " "))...)
 	}
-	return twnm.APIDocument(a).Fields[bm25.FieldText], names(a.Inputs), names(a.Outputs)
+	return out
 }
 
 // pickProducer is the producer of one of consumer's inputs the request favours. A circular

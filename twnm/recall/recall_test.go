@@ -360,6 +360,21 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "Reverse", r.Final)
 
+	// A geocoder that echoes the city it takes gives no city: asked for the city at a point,
+	// it yields to the reverse geocoder; its "city" output would keep the lead. Asked where a
+	// city it is told is, it keeps it: it takes the city the request states.
+	echo := links{feeds: l.feeds, apis: map[string]twnm.API{
+		"Locate": {Name: "geo.Geocode", Description: "Finds the coordinates of a city by name.",
+			Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true}},
+			Outputs: []twnm.Param{{Name: "city"}, {Name: "latitude"}, {Name: "longitude"}}},
+		"Reverse": {Name: "geo.ReverseGeocode", Description: "Finds the city and address at a point.",
+			Inputs:  []twnm.Param{{Name: "latitude"}, {Name: "longitude"}},
+			Outputs: []twnm.Param{{Name: "city"}, {Name: "address"}}}}}
+	assertFinals(t, echo, []Match{{Name: "Locate", Score: 1}, {Name: "Reverse", Score: .97}},
+		finalCase{"What city is at 40.4168, -3.7038?", "Reverse"},
+		finalCase{"Where is the city of Madrid?", "Locate"},
+	)
+
 	// What the request asks for is its head: the reviews lead, and the restaurant they take
 	// is what the request asks about, so the search that gives it does not take their place.
 	// Without the head, every word the reviews match names their input, and the search would.
