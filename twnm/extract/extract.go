@@ -17,7 +17,8 @@
 //  1. Named values after a cue: a slot's name words, a synonym or a word of its description,
 //     followed by a value of the slot's kind ("latitude 25.2048", "lat 25.2", "party size of
 //     4", "checking in on 2026-12-01", "the club Arsenal"); after "is" or a colon, a word of
-//     any case ("my password is bar").
+//     any case ("my password is bar"). A cue right after a question word and before "is"
+//     takes no value by any rule: "which league is Juventus in" asks for the league.
 //  2. Numbers right before a cue ("for 3 nights", "4 guests", "two adults", "the second season").
 //  3. Typed values: ISO dates to date slots, times to time slots.
 //  4. Identifiers ("team-liverpool-a20b", "rst-0042") to id slots, by the identifier's prefix.
@@ -1003,6 +1004,14 @@ func (x *extraction) named() {
 				// "What city is nicest" asks for the city: after a question word the cue
 				// states no value of its own.
 				asked := a > 0 && subgoal.QuestionWord(x.toks[a-1].lower)
+				if asked && b+1 < len(x.toks) && exCopulas[x.toks[b+1].lower] {
+					// "Which league is Juventus in?" asks for the league: what the copula
+					// joins the cue to is what the question is about. The slot takes no
+					// value by a later rule either; the run asks for it or a producer
+					// gives it.
+					x.bound[si] = true
+					break search
+				}
 				v, last, ok := x.valueAfter(b+1, s, asked)
 				if !ok {
 					continue

@@ -137,6 +137,8 @@ func TestExtract(t *testing.T) {
 		{"after is, no word of the language", "the location is the cafeteria", []Slot{slotLocation}, map[string]string{}},
 		{"no copula but the word right before the value", "What city is at 40.4168, -3.7038?", []Slot{slotCity}, map[string]string{}},
 		{"a question word's noun states nothing", "which location is nicest", []Slot{slotLocation}, map[string]string{}},
+		{"what a question word's noun is said to be is what it asks about", "Which league is Juventus in?", []Slot{slotLeague, slotTeamName},
+			map[string]string{slotTeamName.Key: "Juventus"}},
 		{"after is, a number and the name it starts", "Address is 123 Main St.", []Slot{slotAddress},
 			map[string]string{slotAddress.Key: "123 Main St"}},
 		{"latitude and longitude by name", "What is the ground elevation at latitude 25.2048, longitude 55.2708?",
