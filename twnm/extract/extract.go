@@ -1552,11 +1552,18 @@ func (x *extraction) wordAfter(i int) bool {
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
 
-// accepts reports whether a phrase fits a free-text slot: a code slot takes only a short
-// token of capitals and digits ("FR", "SW1A", "10001"), a phone slot digits (six at least,
-// with their separators), a language slot a word or two without digits ("Spanish", "en-US").
+// accepts reports whether a phrase fits a free-text slot: a slot that lists its values one of
+// them, a code slot only a short token of capitals and digits ("FR", "SW1A", "10001"), a phone
+// slot digits (six at least, with their separators), a language slot a word or two without
+// digits ("Spanish", "en-US").
 func (s *exSlot) accepts(v string) bool {
 	if v == "" {
+		return false
+	}
+	// A slot that lists its values takes no other (see bind), so a phrase it refuses stays
+	// for the other slots: "the tv series The Last Of Us" is no status of a show, though
+	// "Returning Series" is one.
+	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e string) bool { return strings.EqualFold(e, v) }) {
 		return false
 	}
 	if s.codeLike {

@@ -114,6 +114,11 @@ func TestExtract(t *testing.T) {
 		{"a quoted value outside the list", "issues in state 'pending'", []Slot{slotState}, map[string]string{}},
 		{"a listed number, by the other rules", "with status 2", []Slot{slotStatus}, map[string]string{slotStatus.Key: "2"}},
 		{"a number outside the list", "with status 7", []Slot{slotStatus}, map[string]string{}},
+		{"a phrase outside one input's list, in another's", "I'm watching the tv series The Last Of Us",
+			[]Slot{{Key: "discover.with_status", Name: "with_status", Type: "string", Enum: []string{"0", "1", "2", "3"},
+				Description: "Filter TV shows by their status. Returning Series: 0, Planned: 1, In Production: 2, Ended: 3"},
+				{Key: "search.query", Name: "query", Type: "string", Required: true, Description: "Pass a text query to search."}},
+			map[string]string{"search.query": "The Last Of Us"}},
 		// A pattern the schema gives: a value it does not match is not bound, whichever rule reads it.
 		{"a value the pattern matches", "channel 1045678901234567890", []Slot{slotSnowflake}, map[string]string{slotSnowflake.Key: "1045678901234567890"}},
 		{"a value outside the pattern", "channel C01GEN4RL", []Slot{slotSnowflake}, map[string]string{}},
