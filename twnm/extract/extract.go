@@ -1115,7 +1115,11 @@ func (x *extraction) numbersBefore() {
 				v := n.text
 				if n.kind != exTokNumber {
 					// An ordinal counts what the cue names, "the second season" is season 2,
-					// and so does a number's name: "for two people".
+					// and so does a number's name: "for two people". An identifier counts
+					// nothing: "the first movie" is no movie_id 1.
+					if s.identifies() {
+						continue
+					}
 					k := subgoal.OrdinalNumber(n.lower)
 					if k == 0 {
 						k = subgoal.CardinalNumber(n.lower)
@@ -1550,6 +1554,12 @@ func (x *extraction) spaceAfter(i int) bool {
 func (x *extraction) wordAfter(i int) bool {
 	r, _ := utf8.DecodeRuneInString(x.text[x.toks[i].end:])
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// identifies reports whether the slot's name ends in a word that names an identifier
+// (movie_id, trackId): its value picks a thing, and counts nothing.
+func (s *exSlot) identifies() bool {
+	return len(s.words) > 0 && exIDWords[s.words[len(s.words)-1]]
 }
 
 // accepts reports whether a phrase fits a free-text slot: a slot that lists its values one of

@@ -191,6 +191,8 @@ func TestExtract(t *testing.T) {
 		{"a name word another slot's description shares", "the third episode of the second season", []Slot{slotSeason, slotEpisode, slotRuntime},
 			map[string]string{slotSeason.Key: "2", slotEpisode.Key: "3"}},
 		{"an ordinal that counts no slot", "the first line of the lyrics", []Slot{slotSeason}, map[string]string{}},
+		{"an ordinal is no identifier", "reviews of the first movie that is similar to Titanic",
+			[]Slot{{Key: "reviews.movie_id", Name: "movie_id", Type: "integer", Required: true}}, map[string]string{}},
 
 		// Rule 3: typed values.
 		{"date and time by type", "Book a table for 4 at rest-xyz on 2026-12-01 at 19:30.",
