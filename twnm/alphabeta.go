@@ -367,15 +367,15 @@ type abChoice struct {
 }
 
 // namedBranch reports whether ch, a producer of u, goes through an API the request names. A
-// producer that needs u itself (the credits of a season, for the show's id they give back)
-// does not count: it names what it is about, not where u comes from.
+// producer that needs u itself and gives it back (the credits of a season, for the show's id;
+// see givesBack) does not count: it names what it is about, not where u comes from.
 func (s *abSearch) namedBranch(ch *abChoice, u NodeID) bool {
 	if ch.abCandidate.named { // the producer itself (candidates checked that it does not need u)
 		return true
 	}
 	for _, id := range ch.added {
 		if s.named[s.g.Node(id).Name] {
-			return !s.g.Requires(ch.link.api, u)
+			return !givesBack(s.g, ch.link, u)
 		}
 	}
 	return false
@@ -536,7 +536,7 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 			continue
 		}
 		c := abCandidate{link: l, score: s.o.linkScore(s.g, l, consumer, d, s.wanted), reuse: s.chosen[l.api],
-			relevance: s.relevance[s.g.Node(l.api).Name], named: s.named[s.g.Node(l.api).Name] && !s.g.Requires(l.api, u),
+			relevance: s.relevance[s.g.Node(l.api).Name], named: s.named[s.g.Node(l.api).Name] && !givesBack(s.g, l, u),
 			spelt: spelt(s.g, l, consumer, u)}
 		for _, e := range s.g.Inputs(l.api) {
 			_, ok := s.known.get(l.api, e.From)

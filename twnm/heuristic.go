@@ -330,7 +330,7 @@ func (h *heur) eval(genes []int) *heurCand {
 				if spelt(h.g, l, api, e.From) {
 					c.spelt++
 				}
-				if h.named[h.g.Node(l.api).Name] && !h.g.Requires(l.api, e.From) {
+				if h.named[h.g.Node(l.api).Name] && !givesBack(h.g, l, e.From) {
 					named[l.api] = true
 				}
 				deps[api] = append(deps[api], l.api)

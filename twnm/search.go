@@ -289,6 +289,26 @@ type link struct {
 	weight      float64 // w(v,u): OUTPUTS strength, times the FEEDS strength for an alias
 }
 
+// givesBack reports whether l's producer needs u itself and gives it back: the credits of a
+// season give back the show's id they take, so naming them says what the request is about,
+// not where u comes from. A producer that gives u from the items of a list it answers gives
+// other things of u's kind (the movies similar to a movie): named, it is where u comes from.
+func givesBack(g *Graph, l link, u NodeID) bool {
+	if !g.Requires(l.api, u) {
+		return false
+	}
+	n := g.Node(l.api)
+	if n.API == nil {
+		return true
+	}
+	for _, o := range n.API.Outputs {
+		if id, ok := g.ParamOf(n.Name, o.Name, false); ok && id == l.output {
+			return !strings.Contains(o.Path, "[]")
+		}
+	}
+	return true
+}
+
 // local keeps the links of ls whose producer may feed consumer: an API of consumer's own
 // source (API.Source), or of a source the request asks for (asked, see askedSources). A
 // spec's or server's APIs feed each other; another source's output is no producer the request
