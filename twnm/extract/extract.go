@@ -1778,7 +1778,8 @@ var (
 )
 
 // exWorks are what a person makes: a name whose possessive they follow is its maker's
-// ("Leonardo DiCaprio's latest movie"); exWorkModifiers may stand between ("latest", "new").
+// ("Leonardo DiCaprio's latest movie"); exWorkModifiers may stand between ("latest", "new"),
+// and so may a word right before the work ("TV" of "latest TV show").
 var (
 	exWorks         = exWordSet(english.Set("works"))
 	exWorkModifiers = exWordSet(english.Set("work-modifiers"))
@@ -1791,11 +1792,13 @@ var (
 // ("Clint Eastwood's latest movie"), owned being the words its possessive governs (see
 // possessed).
 func (x *extraction) kindsAt(a int, owned []string) []string {
-	for _, w := range owned {
+	for i, w := range owned {
 		if exWorks[w] {
 			return []string{"person"}
 		}
-		if !exWorkModifiers[w] {
+		// A word right before a work qualifies it as a modifier does: "Cate Blanchett's
+		// latest TV show", "her jazz albums".
+		if !exWorkModifiers[w] && (i+1 >= len(owned) || !exWorks[owned[i+1]]) {
 			break
 		}
 	}

@@ -330,6 +330,8 @@ func TestExtract(t *testing.T) {
 			searches, map[string]string{"search-person.query": "Tom Hanks"}},
 		{"a name whose work follows its possessive is a person's", "When is Clint Eastwood's latest movie released?",
 			searches, map[string]string{"search-person.query": "Clint Eastwood"}},
+		{"a word before the work qualifies it", "Give me some reviews of Cate Blanchett's latest TV show",
+			searches, map[string]string{"search-person.query": "Cate Blanchett"}},
 		{"a possessive before no work says nothing", "When is Clint Eastwood's birthday?",
 			searches, map[string]string{"search-collection.query": "Clint Eastwood", "search-movie.query": "Clint Eastwood", "search-person.query": "Clint Eastwood"}},
 		{"a name of no kind goes to every search", "Find reviews of Titanic",
