@@ -173,3 +173,33 @@ func TestPlanChainInputNamedByAWord(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"lyrico.Lyrics"}, plan)
 }
+
+// The request names an API when it says every word of its name: "the lead actor of the most
+// popular TV show" names the popular TV shows (tv, popular), whose credits give the actor,
+// not the popular people, whose name shares one word with it and which would take one call
+// less.
+func TestPlanChainNamedByEveryWord(t *testing.T) {
+	ctx := context.Background()
+	personID := twnm.Param{Name: "person_id", Type: "integer", Required: true}
+	tvID := twnm.Param{Name: "tv_id", Type: "integer", Required: true}
+	path := func(p string) *twnm.Endpoint { return &twnm.Endpoint{Method: "GET", Path: p} }
+	cat := twnm.Catalog{Name: "tmdb", APIs: []twnm.API{
+		{Name: "GET_person-person_id-images", Description: "Get the images for a person.", Endpoint: path("/person/{person_id}/images"),
+			Inputs: []twnm.Param{personID}, Outputs: []twnm.Param{{Name: "profiles", Type: "array"}}},
+		{Name: "GET_person-popular", Description: "Get the list of popular people.", Endpoint: path("/person/popular"),
+			Outputs: []twnm.Param{{Name: "id", Type: "integer", Path: "results[].id", Entity: "person"}}},
+		{Name: "GET_tv-popular", Description: "Get the list of popular TV shows.", Endpoint: path("/tv/popular"),
+			Outputs: []twnm.Param{{Name: "id", Type: "integer", Path: "results[].id", Entity: "tv"}}},
+		{Name: "GET_tv-tv_id-credits", Description: "Get the cast and crew of a TV show.", Endpoint: path("/tv/{tv_id}/credits"),
+			Inputs: []twnm.Param{tvID}, Outputs: []twnm.Param{{Name: "cast_id", Type: "integer", Path: "cast[].id", Entity: "person"}}},
+	}}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	const text = "give me a photo of the lead actor of the most popular TV show of this week"
+	found := &recall.Result{Final: "GET_person-person_id-images", Chain: []string{"GET_person-person_id-images"},
+		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true}},
+		Focus: &recall.Goal{Goal: subgoal.Goal{Text: "give me a photo"}}}
+	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, map[string]float64{"GET_person-popular": .5, "GET_tv-popular": .5, "GET_tv-tv_id-credits": 1}, text, recall.Options{}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"GET_tv-popular", "GET_tv-tv_id-credits", "GET_person-person_id-images"}, plan)
+}

@@ -685,11 +685,13 @@ var genericNameWords = map[string]bool{"get": true, "search": true, "find": true
 	"post": true, "put": true, "best": true, "top": true}
 
 // namedAPIs lists the APIs of g that the request names besides what it asks for (graph search
-// prefers a branch through one: twnm.SearchRequest.Named): a word of an API's own name (after
-// its provider's prefix, generic words aside) in the last clause outside its head and the
-// final step's own name ("the location of the best hotel in Singapore", besides "what
-// is the ground elevation", names the hotel search and the hotel's details). nil when the
-// request has no head.
+// prefers a branch through one: twnm.SearchRequest.Named): the last clause says every word of
+// an API's own name (after its provider's prefix, generic words aside), one at least outside
+// its head and the final step's own name ("the location of the best hotel in Singapore",
+// besides "what is the ground elevation", names the hotel search and the hotel's details).
+// One word is not enough: "the lead actor of the most popular TV show" names the popular TV
+// shows, not the popular people. An API that changes state is never named this way: a noun
+// ("webhook") does not ask to create one. nil when the request has no head.
 func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
 	if found.Focus == nil {
 		return nil
@@ -715,22 +717,28 @@ func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
 			}
 		}
 	}
-	rest := map[string]bool{}
+	said, rest := map[string]bool{}, map[string]bool{}
 	for _, w := range bm25.Tokens(clause.Text) {
+		said[w] = true
 		if !head[w] && !genericNameWords[w] {
 			rest[w] = true
 		}
 	}
 	out := map[string]bool{}
 	for _, n := range g.Nodes() {
-		if n.Kind != twnm.KindAPI {
+		if n.Kind != twnm.KindAPI || n.API != nil && recall.ChangesState(*n.API) {
 			continue
 		}
+		named := false
 		for _, w := range bm25.Tokens(twnm.OwnName(n.Name)) {
-			if rest[w] {
-				out[n.Name] = true
+			if !said[w] && !genericNameWords[w] {
+				named = false // a word of its name the request does not say
 				break
 			}
+			named = named || rest[w]
+		}
+		if named {
+			out[n.Name] = true
 		}
 	}
 	return out
