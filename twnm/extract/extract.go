@@ -24,7 +24,7 @@
 //  4. Identifiers ("team-liverpool-a20b", "rst-0042") to id slots, by the identifier's prefix.
 //  5. Free text: capitalised phrases ("Rome", "New York", "Serie A", "Ana Silva") and quoted
 //     text to the string slots still unbound.
-//  6. Numbers left over, to the one required numeric slot still unbound.
+//  6. Numbers left over, to the one required numeric slot still unbound that is no identifier.
 //  7. Layouts: a date or time slot whose description gives a layout ("Format: %Y-%m-%d
 //     %H:%M:%S") gets its value in that layout, completed by the one date or time stated.
 //
@@ -1889,7 +1889,8 @@ func (s *exSlot) group() string {
 // Rule 6: numbers left over.
 
 // leftoverNumbers binds the one number no rule claimed to the one required numeric input
-// still unbound of each API that has one (see bindLone). Coordinates come in pairs, so a lone
+// still unbound of each API that has one (see bindLone), an identifier aside: an id stated
+// without its cue is no number a user counts. Coordinates come in pairs, so a lone
 // number never counts as a latitude or a longitude: "a table for 4" binds party_size even while the latitude and
 // longitude of the restaurant search wait for an upstream API. Two numbers left over bind
 // to a latitude and a longitude, in that order, when those are all the required numeric
@@ -1901,7 +1902,8 @@ func (x *extraction) leftoverNumbers() {
 			nums = append(nums, t.text)
 		}
 	}
-	isNum := func(s *exSlot) bool { return s.kind == exNumber && s.Required }
+	// An identifier is no count: the 2 of "2 Broke Girls" is no show's id.
+	isNum := func(s *exSlot) bool { return s.kind == exNumber && s.Required && !s.identifies() }
 	names := x.unboundNames(isNum)
 	var lats, lons, others []string
 	for _, n := range names {

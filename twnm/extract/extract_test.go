@@ -191,6 +191,8 @@ func TestExtract(t *testing.T) {
 		{"a name word another slot's description shares", "the third episode of the second season", []Slot{slotSeason, slotEpisode, slotRuntime},
 			map[string]string{slotSeason.Key: "2", slotEpisode.Key: "3"}},
 		{"an ordinal that counts no slot", "the first line of the lyrics", []Slot{slotSeason}, map[string]string{}},
+		{"a number left over is no identifier", "How many episodes does 2 Broke Girls have in total?",
+			[]Slot{{Key: "tv.tv_id", Name: "tv_id", Type: "integer", Required: true}}, map[string]string{}},
 		{"an ordinal is no identifier", "reviews of the first movie that is similar to Titanic",
 			[]Slot{{Key: "reviews.movie_id", Name: "movie_id", Type: "integer", Required: true}}, map[string]string{}},
 
