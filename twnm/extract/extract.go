@@ -22,8 +22,8 @@
 //  2. Numbers right before a cue ("for 3 nights", "4 guests", "two adults", "the second season").
 //  3. Typed values: ISO dates to date slots, times to time slots.
 //  4. Identifiers ("team-liverpool-a20b", "rst-0042") to id slots, by the identifier's prefix.
-//  5. Free text: capitalised phrases ("Rome", "New York", "Serie A", "Ana Silva") and quoted
-//     text to the string slots still unbound.
+//  5. Free text: capitalised phrases ("Rome", "New York", "Serie A", "Ana Silva", "2 Broke
+//     Girls") and quoted text to the string slots still unbound.
 //  6. Numbers left over, to the one required numeric slot still unbound that is no identifier.
 //  7. Layouts: a date or time slot whose description gives a layout ("Format: %Y-%m-%d
 //     %H:%M:%S") gets its value in that layout, completed by the one date or time stated.
@@ -1657,6 +1657,11 @@ func (x *extraction) freeText() {
 		v, last, ok := x.freeValueAt(i)
 		if !ok {
 			continue
+		}
+		// A name may start with a number no other rule read: "2 Broke Girls", "12 Angry Men".
+		if i > 0 && !x.used[i-1] && exInteger(x.toks[i-1]) && x.nameWord(i) {
+			i--
+			v = x.phraseSpan(i, last)
 		}
 		x.mark(i, last)
 		owned := x.possessed(last)
