@@ -268,7 +268,7 @@ func (c *choice) moveLeader(best string) string {
 			// value would go unused (see grounded). "How much is listing lst-0515bb06
 			// worth?" stays with the listing's details, "where is the city of Madrid" with
 			// the geocoder, which takes the city it names.
-			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p) &&
+			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p, whole.Text) &&
 				!grounded(whole.Text, links, best, p) {
 				best = p
 				break
@@ -500,7 +500,7 @@ func givesOnly(head []string, links Links, consumer, producer string) bool {
 // request names what api takes, not what it gives.
 func takesWhatIsAsked(asked []string, links Links, api string) bool {
 	text, inputs, _ := terms(links, api)
-	in, out, doc := lexicon.Set(inputs), lexicon.Set(yields(links, api)), lexicon.Set(text)
+	in, out, doc := lexicon.Set(inputs), lexicon.Set(yields(links, api, nil)), lexicon.Set(text)
 	matched := false
 	for _, w := range asked {
 		switch {
@@ -515,29 +515,31 @@ func takesWhatIsAsked(asked []string, links Links, api string) bool {
 	return matched
 }
 
-// gives reports whether a word of the request names an output of api: the record api answers
-// with is about it, echoed inputs included (the episode details' season and episode numbers).
-func gives(asked []string, links Links, api string) bool {
-	_, _, outputs := terms(links, api)
-	return anyBeyond(asked, outputs, nil)
+// gives reports whether a word of the request names an output of api, an echo of an input
+// the request states included (see yields): the record api answers with is about it. The
+// episode details echo the season and episode numbers "the third episode of the second season"
+// states, and are about that episode; asked "how many episodes" a show has, without a number,
+// they give none, where the show's details give their number.
+func gives(asked []string, links Links, api, request string) bool {
+	return anyBeyond(asked, yields(links, api, statedInputs(request, links, api)), nil)
 }
 
-// answers reports whether a word of the request names an output api yields (see yields): what
-// the request asks for may come out of api.
+// answers reports whether a word of the request names an output api yields, no echo of an
+// input (see yields): what the request asks for may come out of api.
 func answers(asked []string, links Links, api string) bool {
-	return anyBeyond(asked, yields(links, api), nil)
+	return anyBeyond(asked, yields(links, api, nil), nil)
 }
 
 // yields are the words of the names of api's outputs but those that echo an input of the same
-// name: a geocoder's "city", the city it was given, tells "what city is at 40.4, -3.7" nothing
-// the request does not state, while the reverse geocoder's does.
-func yields(links Links, api string) []string {
+// name, unless keep holds the input: a geocoder's "city", the city it was given, tells "what
+// city is at 40.4, -3.7" nothing the request does not state, while the reverse geocoder's does.
+func yields(links Links, api string, keep map[string]bool) []string {
 	a, ok := links.API(api)
 	if !ok {
 		return nil
 	}
 	return paramWords(slices.DeleteFunc(slices.Clone(a.Outputs), func(o twnm.Param) bool {
-		return slices.ContainsFunc(a.Inputs, func(in twnm.Param) bool { return in.Name == o.Name })
+		return !keep[o.Name] && slices.ContainsFunc(a.Inputs, func(in twnm.Param) bool { return in.Name == o.Name })
 	}))
 }
 

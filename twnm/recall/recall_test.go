@@ -375,6 +375,24 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 		finalCase{"Where is the city of Madrid?", "Locate"},
 	)
 
+	// A finalist's echo counts where the request states what it echoes: the episode details
+	// are about the episode "the third episode of the second season" names; asked how many
+	// episodes a show has, the show's details give their number.
+	episode := []twnm.Param{{Name: "show_id", Type: "integer", Required: true}, {Name: "season_number", Type: "integer", Required: true},
+		{Name: "episode_number", Type: "integer", Required: true}}
+	shows := links{feeds: map[[2]string]bool{{"Details", "Credits"}: true, {"Show", "Credits"}: true, {"Credits", "Details"}: true, {"Credits", "Show"}: true},
+		apis: map[string]twnm.API{
+			"Credits": {Name: "EpisodeCredits", Description: "Cast of an episode.", Inputs: episode,
+				Outputs: []twnm.Param{{Name: "id"}, {Name: "cast"}}},
+			"Details": {Name: "EpisodeDetails", Description: "Details of an episode.", Inputs: episode,
+				Outputs: []twnm.Param{{Name: "season_number"}, {Name: "episode_number"}, {Name: "overview"}}},
+			"Show": {Name: "ShowDetails", Description: "Details of a show.", Inputs: []twnm.Param{{Name: "show_id", Type: "integer", Required: true}},
+				Outputs: []twnm.Param{{Name: "number_of_episodes"}, {Name: "show_id"}}}}}
+	assertFinals(t, shows, []Match{{Name: "Credits", Score: 1}, {Name: "Details", Score: .9}, {Name: "Show", Score: .85}},
+		finalCase{"How many episodes does Friends have?", "Show"},
+		finalCase{"What happens in the third episode of the second season of Friends?", "Details"},
+	)
+
 	// What the request asks for is its head: the reviews lead, and the restaurant they take
 	// is what the request asks about, so the search that gives it does not take their place.
 	// Without the head, every word the reviews match names their input, and the search would.
