@@ -354,6 +354,9 @@ type abCandidate struct {
 	relevance float64 // SearchRequest.Relevance
 	unbound   int     // required inputs not known
 	named     bool    // SearchRequest.Named
+	// role: the output adds to the input's concept a role the request says (the leader's
+	// team id, for "the team leading the Bundesliga"; see saysRole).
+	role bool
 }
 
 type abChoice struct {
@@ -383,7 +386,9 @@ func (s *abSearch) namedBranch(ch *abChoice, u NodeID) bool {
 
 // better reports whether ch, of value val, beats best, of value bestVal: a branch grounded in
 // what the user stated beats one that is not; then one through an API the request names;
-// then, between grounded branches, the one of fewer calls; then the stronger. Learned weights
+// then, between grounded branches, the one of fewer calls; then one whose output names a role
+// the request says ("the team leading the Bundesliga" is the league leader's team id, not the
+// team search's, though both take the name); then the stronger. Learned weights
 // rank producers by how often they served, in any request: a detour that binds the stated
 // value through APIs this request never asks for ("the elevation at the centre of Rome"
 // through the best hotel's coordinates, after many requests about hotels) is a guess,
@@ -398,6 +403,8 @@ func better(ch *abChoice, val float64, best *abChoice, bestVal float64) bool {
 		return ch.named
 	case ch.grounded && len(ch.added) != len(best.added):
 		return len(ch.added) < len(best.added)
+	case ch.role != best.role:
+		return ch.role
 	}
 	return val > bestVal
 }
@@ -433,6 +440,13 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 			}
 		}
 	}
+	roles := make([]int, len(cands)+1) // roles[i]: the candidates from i on whose output says a role
+	for i := len(cands) - 1; i >= 0; i-- {
+		roles[i] = roles[i+1]
+		if cands[i].role {
+			roles[i]++
+		}
+	}
 	// fewest[i]: the fewest calls a branch of the candidates from i on can add (a reused API
 	// none, one whose required inputs are all known one, any other two at least).
 	fewest := make([]int, len(cands)+1)
@@ -464,7 +478,7 @@ func (s *abSearch) resolveParam(u, consumer NodeID, d int, p float64) (*abChoice
 		// cut wait.
 		// Nor is a grounded branch while a sibling left could bind with fewer calls (see better).
 		settled := best != nil && (best.grounded || !unused) && (best.named || named == nil || named[i] == 0) &&
-			(!best.grounded || len(best.added) <= fewest[i])
+			(!best.grounded || len(best.added) <= fewest[i]) && (best.role || roles[i] == 0)
 		if settled && bestVal >= s.o.Beta {
 			s.stats.BetaPruned += len(cands) - i
 			break
@@ -537,7 +551,7 @@ func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
 		}
 		c := abCandidate{link: l, score: s.o.linkScore(s.g, l, consumer, d, s.wanted), reuse: s.chosen[l.api],
 			relevance: s.relevance[s.g.Node(l.api).Name], named: s.named[s.g.Node(l.api).Name] && !givesBack(s.g, l, u),
-			spelt: spelt(s.g, l, consumer, u)}
+			spelt: spelt(s.g, l, consumer, u), role: saysRole(s.g, l.api, l.output, consumer, u, s.said)}
 		for _, e := range s.g.Inputs(l.api) {
 			_, ok := s.known.get(l.api, e.From)
 			switch {

@@ -384,18 +384,33 @@ func producerLinks(g *Graph, p, consumer NodeID, exclude map[NodeID]bool, said f
 }
 
 // roleSaid reports whether the output of api (parameter node output) may bind the input p of
-// consumer as far as roles go: unless the output's concept holds every word of the input's,
-// which names its resource (two words or more: team id, not id), and adds words of its own
-// (leader team id), the request must say one of those (SearchRequest.Said).
+// consumer as far as roles go: unless the output's concept adds a role to the input's (see
+// addedRole), the request must say one of the role's words (SearchRequest.Said).
 func roleSaid(g *Graph, api, output, consumer, p NodeID, said func(string) bool) bool {
+	role := addedRole(g, api, output, consumer, p)
+	return len(role) == 0 || slices.ContainsFunc(role, said)
+}
+
+// saysRole reports whether the output of api (parameter node output) adds to the concept of
+// consumer's input p a role the request says (said; false where said is nil): leader_team_id
+// for team_id, where the request speaks of the team leading a league.
+func saysRole(g *Graph, api, output, consumer, p NodeID, said func(string) bool) bool {
+	return said != nil && slices.ContainsFunc(addedRole(g, api, output, consumer, p), said)
+}
+
+// addedRole returns the words the output of api (parameter node output) adds to the concept of
+// consumer's input p, where the output's concept holds every word of the input's, which names
+// its resource (two words or more: team id, not id), and adds words of its own (leader team
+// id); nil otherwise, and where either concept is not known.
+func addedRole(g *Graph, api, output, consumer, p NodeID) []string {
 	in, ok1 := g.concepts[[3]NodeID{consumer, p, 1}]
 	out, ok2 := g.concepts[[3]NodeID{api, output, 0}]
 	if !ok1 || !ok2 {
-		return true
+		return nil
 	}
 	inWords, outWords := strings.Fields(in), strings.Fields(out)
 	if len(inWords) < 2 || len(outWords) <= len(inWords) {
-		return true
+		return nil
 	}
 	var role []string
 	for _, w := range outWords {
@@ -404,9 +419,9 @@ func roleSaid(g *Graph, api, output, consumer, p NodeID, said func(string) bool)
 		}
 	}
 	if len(outWords)-len(role) != len(inWords) {
-		return true // not the input's concept with words added: another concept the links joined
+		return nil // not the input's concept with words added: another concept the links joined
 	}
-	return slices.ContainsFunc(role, said)
+	return role
 }
 
 // SimilarWeight scales the link of a producer whose output joined the consumer's input's

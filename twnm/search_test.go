@@ -752,3 +752,38 @@ func TestSearchAsksForARoleTheRequestDoesNotSay(t *testing.T) {
 		}
 	}
 }
+
+// Of two producers that bind the same stated value in one call, the one whose output names a
+// role the request says wins: "the squad of the team leading the Bundesliga" is the league
+// leader's squad, though the team search takes "Bundesliga" as a name as well and its link
+// is the stronger.
+func TestAlphaBetaPrefersTheRoleSaid(t *testing.T) {
+	alias := func(p Param, input bool) string {
+		if p.Name == "leader_team_id" {
+			return "team_id"
+		}
+		return p.Name
+	}
+	for _, tc := range []struct {
+		name string
+		said func(string) bool
+		want []string
+	}{
+		{"the role said", func(w string) bool { return w == "leader" || w == "team" }, []string{"Players", "Standings"}},
+		{"no request text", nil, []string{"Players", "SearchTeam"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New()
+			for _, a := range []API{tool("Standings", "league", "leader_team_id"), tool("SearchTeam", "team_name", "team_id"),
+				tool("Players", "team_id", "player_count")} {
+				_, err := g.AddAPIWithParams(a, alias)
+				require.NoError(t, err)
+			}
+			sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Players"),
+				Known: map[string]string{"league": "Bundesliga", "team_name": "Bundesliga"}, Said: tc.said,
+				Relevance: map[string]float64{"SearchTeam": 1, "Standings": .5}})
+			require.NoError(t, err)
+			assert.ElementsMatch(t, tc.want, names(g, sg.APIs))
+		})
+	}
+}
