@@ -978,8 +978,9 @@ func statesValue(text, value string) bool {
 // restaurant search that the clause's words rank first). One clause is the chain's own (Own),
 // the one where a chain API scores best against the clause's best candidate, and has none. A
 // search from each branch, joined to the chain's, covers what the request asks beside it
-// ("recommend movies from my preferences and filter out those I have watched"). A request of
-// one clause has none.
+// ("recommend movies from my preferences and filter out those I have watched"). With links, a
+// clause whose final step changes state without the clause asking for that change (see
+// Action) has none: "who owns server 8138…" deletes no user. A request of one clause has none.
 func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	var clauses []Goal
 	about := map[string]string{} // a clause's text → the clause its pronoun refers to
@@ -1024,6 +1025,11 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 			sub := &Result{Goals: []Goal{part}}
 			if err := Choose(sub, links, o); err == nil && sub.Final != "" {
 				c = sub.Final
+			}
+			// A part joins no call that changes state unless it asks for that change: "who
+			// owns server 8138…" deletes no user, however near a deletion its words rank.
+			if a, ok := links.API(c); ok && ChangesState(a) && APIAction(a) != sub.Action() {
+				continue
 			}
 		}
 		if slices.Contains(chain, c) || slices.ContainsFunc(out.Branches, func(b Branch) bool { return b.API == c }) {

@@ -653,6 +653,18 @@ func TestBranches(t *testing.T) {
 	assert.Equal(t, []string{"SearchNearby"}, r.Branches([]string{"Recommend"}, nil, Options{}).Names(), "without links, the clause's best")
 	assert.Equal(t, 1.0, book.Candidates[0].Score, "the clause's candidates are left as they were")
 
+	// A part joins no call that changes state unless it asks for that change: a question whose
+	// best tool deletes has no branch; a part that asks to delete has one.
+	owner := goal(1, false, Match{Name: "DeleteUser", Score: 1}, Match{Name: "GetUsers", Score: .6})
+	owner.Text = "Who owns server 81384788765712384"
+	users := links{apis: map[string]twnm.API{"DeleteUser": {Name: "DeleteUser", Description: "Deletes a user."},
+		"GetUsers": {Name: "GetUsers", Description: "Lists users."}}}
+	r = &Result{Goals: []Goal{recommend, owner, whole}}
+	assert.Empty(t, r.Branches([]string{"Recommend"}, users, Options{}).Names())
+	owner.Text = "delete the user who owns server 81384788765712384"
+	r = &Result{Goals: []Goal{recommend, owner, whole}}
+	assert.Equal(t, []string{"DeleteUser"}, r.Branches([]string{"Recommend"}, users, Options{}).Names())
+
 	// A call the plan shares with a branch takes only a value both clauses state.
 	parts = Parts{Own: "What is the weather in Paris right now", Branches: []Branch{
 		{API: "AirQuality", Clause: "what is the air quality in Rome"}, {API: "Hotels", Clause: "find hotels in Paris"}}}
