@@ -151,7 +151,6 @@ func TestPlanChainThroughWhatTheRequestNames(t *testing.T) {
 // A word that names an input of the final step states that input, not another API named by
 // it: "the lyrics of track 98765" gives the lyrics their track id, not the track's lookup.
 func TestPlanChainInputNamedByAWord(t *testing.T) {
-	ctx := context.Background()
 	trackID := twnm.Param{Name: "track_id", Type: "string", Required: true, Description: "the track's id"}
 	artist := twnm.Param{Name: "artistName", Type: "string", Required: true, Description: "the artist's name"}
 	cat := twnm.Catalog{Name: "music", APIs: []twnm.API{
@@ -163,15 +162,23 @@ func TestPlanChainInputNamedByAWord(t *testing.T) {
 		{Name: "lyrico.Lyrics", Provider: "lyrico", Description: "The lyrics of a track.", Inputs: []twnm.Param{trackID},
 			Outputs: []twnm.Param{{Name: "lyrics", Type: "string"}}},
 	}}
+	plan := planFromHead(t, cat, "first line of the lyrics of track 98765", "first line of the lyrics", "lyrico.Lyrics", nil)
+	assert.Equal(t, []string{"lyrico.Lyrics"}, plan)
+}
+
+// planFromHead plans, over cat, the chain that ends at final for a request of one clause
+// (text) whose head is head, as retrieval would have found it.
+func planFromHead(t *testing.T, cat twnm.Catalog, text, head, final string, relevance map[string]float64) []string {
+	t.Helper()
+	ctx := context.Background()
 	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
 	require.NoError(t, err)
-	const text = "first line of the lyrics of track 98765"
-	found := &recall.Result{Final: "lyrico.Lyrics", Chain: []string{"lyrico.Lyrics"},
+	found := &recall.Result{Final: final, Chain: []string{final},
 		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true}},
-		Focus: &recall.Goal{Goal: subgoal.Goal{Text: "first line of the lyrics"}}}
-	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, nil, text, recall.Options{}, nil)
+		Focus: &recall.Goal{Goal: subgoal.Goal{Text: head}}}
+	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, relevance, text, recall.Options{}, nil)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"lyrico.Lyrics"}, plan)
+	return plan
 }
 
 // The request names an API when it says every word of its name: "the lead actor of the most
@@ -179,7 +186,6 @@ func TestPlanChainInputNamedByAWord(t *testing.T) {
 // not the popular people, whose name shares one word with it and which would take one call
 // less.
 func TestPlanChainNamedByEveryWord(t *testing.T) {
-	ctx := context.Background()
 	personID := twnm.Param{Name: "person_id", Type: "integer", Required: true}
 	tvID := twnm.Param{Name: "tv_id", Type: "integer", Required: true}
 	path := func(p string) *twnm.Endpoint { return &twnm.Endpoint{Method: "GET", Path: p} }
@@ -193,13 +199,9 @@ func TestPlanChainNamedByEveryWord(t *testing.T) {
 		{Name: "GET_tv-tv_id-credits", Description: "Get the cast and crew of a TV show.", Endpoint: path("/tv/{tv_id}/credits"),
 			Inputs: []twnm.Param{tvID}, Outputs: []twnm.Param{{Name: "cast_id", Type: "integer", Path: "cast[].id", Entity: "person"}}},
 	}}
-	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
-	require.NoError(t, err)
-	const text = "give me a photo of the lead actor of the most popular TV show of this week"
-	found := &recall.Result{Final: "GET_person-person_id-images", Chain: []string{"GET_person-person_id-images"},
-		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true}},
-		Focus: &recall.Goal{Goal: subgoal.Goal{Text: "give me a photo"}}}
-	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, map[string]float64{"GET_person-popular": .5, "GET_tv-popular": .5, "GET_tv-tv_id-credits": 1}, text, recall.Options{}, nil)
-	require.NoError(t, err)
+	// The credits, more relevant, are tried first: beta waits only for a producer the request
+	// names itself, and the popular people's value would otherwise end the search.
+	plan := planFromHead(t, cat, "give me a photo of the lead actor of the most popular TV show of this week", "give me a photo",
+		"GET_person-person_id-images", map[string]float64{"GET_person-popular": .5, "GET_tv-popular": .5, "GET_tv-tv_id-credits": 1})
 	assert.Equal(t, []string{"GET_tv-popular", "GET_tv-tv_id-credits", "GET_person-person_id-images"}, plan)
 }
