@@ -73,11 +73,12 @@ const actionMismatch = 0.7
 //     ConsumerRatio for the head, when the leader scores under it;
 //   - the other way round, from a leader whose words in the request's head (the whole request
 //     where it has none) all name its inputs (and no word of the request an output it yields,
-//     an echo of an input aside: see yields), and that takes no stated value the other does
-//     not, to a finalist that feeds it, scores at least ConsumerRatio of it, and outputs a
-//     word of the request: "what are the latitude and longitude of Toronto?" is answered by a geocoder,
-//     not by the reverse geocoder that takes them, while "what do people say about the best
-//     restaurant" asks about the restaurant the reviews take, and stays with them.
+//     its outputs' words that name its inputs aside: see yields), and that takes no stated
+//     value the other does not, to a finalist that feeds it, scores at least ConsumerRatio of
+//     it, and outputs a word of the request: "what are the latitude and longitude of
+//     Toronto?" is answered by a geocoder, not by the reverse geocoder that takes them, while
+//     "what do people say about the best restaurant" asks about the restaurant the reviews
+//     take, and stays with them.
 //
 // The final step's required inputs that the request leaves to other tools are then bound by
 // the producer the request favours, and so on back, producerDepth steps at most (an identifier
@@ -254,8 +255,8 @@ func (c *choice) moveLeader(best string) string {
 	// What the request asks for is its head where it has one: "what do people say about
 	// the best restaurant" names the restaurant it asks about, not what it asks for. A
 	// word anywhere in it that names what the leader gives keeps it ("when is the top
-	// restaurant in Porto open": the details give the opening hours). An output that echoes
-	// an input gives nothing the leader was not given (see yields).
+	// restaurant in Porto open": the details give the opening hours). An output's word that
+	// names an input gives nothing the leader was not given (see yields).
 	sought := asked
 	if len(head) > 0 {
 		sought = head
@@ -515,7 +516,7 @@ func takesWhatIsAsked(asked []string, links Links, api string) bool {
 	return matched
 }
 
-// gives reports whether a word of the request names an output of api, an echo of an input
+// gives reports whether a word of the request names an output of api, words that name an input
 // the request states included (see yields): the record api answers with is about it. The
 // episode details echo the season and episode numbers "the third episode of the second season"
 // states, and are about that episode; asked "how many episodes" a show has, without a number,
@@ -524,23 +525,32 @@ func gives(asked []string, links Links, api, request string) bool {
 	return anyBeyond(asked, yields(links, api, statedInputs(request, links, api)), nil)
 }
 
-// answers reports whether a word of the request names an output api yields, no echo of an
-// input (see yields): what the request asks for may come out of api.
+// answers reports whether a word of the request names an output api yields, no word that
+// names an input (see yields): what the request asks for may come out of api.
 func answers(asked []string, links Links, api string) bool {
 	return anyBeyond(asked, yields(links, api, nil), nil)
 }
 
-// yields are the words of the names of api's outputs but those that echo an input of the same
-// name, unless keep holds the input: a geocoder's "city", the city it was given, tells "what
-// city is at 40.4, -3.7" nothing the request does not state, while the reverse geocoder's does.
+// yields are the words of the names of api's outputs but those that name one of its inputs,
+// unless keep holds the input: they say what api was given, not what it yields. A geocoder's
+// "city", the city it was given, tells "what city is at 40.4, -3.7" nothing the request does
+// not state, while the reverse geocoder's does; the hotel of a hotel's details' hotel_name is
+// the hotel they take by its id, and "what hotels are there" asks for the search that finds
+// one.
 func yields(links Links, api string, keep map[string]bool) []string {
 	a, ok := links.API(api)
 	if !ok {
 		return nil
 	}
-	return paramWords(slices.DeleteFunc(slices.Clone(a.Outputs), func(o twnm.Param) bool {
-		return !keep[o.Name] && slices.ContainsFunc(a.Inputs, func(in twnm.Param) bool { return in.Name == o.Name })
-	}))
+	given := map[string]bool{}
+	for _, in := range a.Inputs {
+		if !keep[in.Name] {
+			for _, w := range paramWords([]twnm.Param{in}) {
+				given[w] = true
+			}
+		}
+	}
+	return slices.DeleteFunc(paramWords(a.Outputs), func(w string) bool { return given[w] })
 }
 
 // terms are the words of api's tool document (name and description), of its input names and

@@ -393,6 +393,22 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 		finalCase{"What happens in the third episode of the second season of Friends?", "Details"},
 	)
 
+	// A word of an output's name that names an input says what the API was given: the hotel of
+	// the details' hotel_name is the hotel they take by its id. "What hotels are there in
+	// Lisbon?" asks for the search; "what amenities does it have" for the details.
+	hotels := links{feeds: map[[2]string]bool{{"Search", "Details"}: true},
+		apis: map[string]twnm.API{
+			"Search": {Name: "stay.SearchHotels", Description: "Finds the best hotel in a city.",
+				Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true}},
+				Outputs: []twnm.Param{{Name: "hotel_id"}, {Name: "hotel_name"}}},
+			"Details": {Name: "stay.HotelDetails", Description: "Details of a hotel.",
+				Inputs:  []twnm.Param{{Name: "hotel_id", Type: "string", Required: true}},
+				Outputs: []twnm.Param{{Name: "hotel_name"}, {Name: "amenities"}}}}}
+	assertFinals(t, hotels, []Match{{Name: "Details", Score: 1}, {Name: "Search", Score: .98}},
+		finalCase{"What hotels are there in Lisbon?", "Search"},
+		finalCase{"What amenities does the best hotel in Lisbon have?", "Details"},
+	)
+
 	// What the request asks for is its head: the reviews lead, and the restaurant they take
 	// is what the request asks about, so the search that gives it does not take their place.
 	// Without the head, every word the reviews match names their input, and the search would.
