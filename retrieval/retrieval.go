@@ -726,7 +726,7 @@ func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, n := range g.Nodes() {
-		if n.Kind != twnm.KindAPI || n.API != nil && recall.ChangesState(*n.API) {
+		if n.Kind != twnm.KindAPI {
 			continue
 		}
 		named := false
@@ -737,7 +737,8 @@ func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
 			}
 			named = named || rest[w]
 		}
-		if named {
+		// Read the API's action only for the few its name names, not for every API per request.
+		if named && (n.API == nil || !recall.ChangesState(*n.API)) {
 			out[n.Name] = true
 		}
 	}

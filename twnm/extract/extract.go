@@ -236,15 +236,25 @@ func (x *extraction) bind(i int, v string) {
 	if x.bound[i] || v == "" || !toolspec.MatchesPattern(x.slots[i].Pattern, v) {
 		return
 	}
-	if e := x.slots[i].Enum; len(e) > 0 {
-		j := slices.IndexFunc(e, func(s string) bool { return strings.EqualFold(s, v) })
-		if j < 0 {
-			return
-		}
-		v = e[j]
+	v, ok := x.slots[i].listed(v)
+	if !ok {
+		return
 	}
 	x.bound[i] = true
 	x.out[x.slots[i].key] = v
+}
+
+// listed returns v as the slot's schema spells it among the values it lists, whatever the
+// case; v itself where the slot lists none, and false where it lists others only.
+func (s Slot) listed(v string) (string, bool) {
+	if len(s.Enum) == 0 {
+		return v, true
+	}
+	j := slices.IndexFunc(s.Enum, func(e string) bool { return strings.EqualFold(e, v) })
+	if j < 0 {
+		return "", false
+	}
+	return s.Enum[j], true
 }
 
 // enums binds each slot that lists the values it accepts to the one of them the text names as
@@ -1573,7 +1583,7 @@ func (s *exSlot) accepts(v string) bool {
 	// A slot that lists its values takes no other (see bind), so a phrase it refuses stays
 	// for the other slots: "the tv series The Last Of Us" is no status of a show, though
 	// "Returning Series" is one.
-	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e string) bool { return strings.EqualFold(e, v) }) {
+	if _, ok := s.listed(v); !ok {
 		return false
 	}
 	if s.codeLike {
