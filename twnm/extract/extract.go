@@ -89,6 +89,18 @@ func Values(text string, slots []Slot) map[string]string {
 // to it ("tomorrow", "on Friday") are dated from it, unless the text says which day today is
 // ("Today is 2021-09-27"); the zero time dates them only where the text says.
 func ValuesOn(text string, slots []Slot, today time.Time) map[string]string {
+	return read(text, slots, today).out
+}
+
+// Asked returns the keys of the slots that text asks for rather than states: a slot whose cue
+// follows a question word and comes before a copula ("Which league is Juventus in?" asks for
+// the league, and is about Juventus). Such a slot takes no value by any rule (see Values).
+func Asked(text string, slots []Slot) map[string]bool {
+	return read(text, slots, time.Time{}).asked
+}
+
+// read runs the rules over text, in their order.
+func read(text string, slots []Slot, today time.Time) *extraction {
 	x := newExtraction(text, slots, today)
 	x.enums()
 	x.addresses()
@@ -101,7 +113,7 @@ func ValuesOn(text string, slots []Slot, today time.Time) map[string]string {
 	x.freeText()
 	x.leftoverNumbers()
 	x.layouts()
-	return x.out
+	return x
 }
 
 // exKind is the kind of value a slot takes.
@@ -193,6 +205,8 @@ type extraction struct {
 	used  []bool // per token: an earlier rule consumed it
 	bound []bool // per slot
 	out   map[string]string
+	// asked holds the keys of the slots the text asks for (see Asked).
+	asked map[string]bool
 	// today is the day relative days are dated from, ISO; "" when neither the text nor the
 	// caller says (see days).
 	today string
@@ -205,7 +219,7 @@ type extraction struct {
 }
 
 func newExtraction(text string, slots []Slot, today time.Time) *extraction {
-	x := &extraction{text: text, out: map[string]string{}, anchor: -1}
+	x := &extraction{text: text, out: map[string]string{}, asked: map[string]bool{}, anchor: -1}
 	x.toks = exTokenize(text)
 	x.used = make([]bool, len(x.toks))
 	x.days(today)
@@ -1019,7 +1033,7 @@ func (x *extraction) named() {
 					// joins the cue to is what the question is about. The slot takes no
 					// value by a later rule either; the run asks for it or a producer
 					// gives it.
-					x.bound[si] = true
+					x.bound[si], x.asked[s.key] = true, true
 					break search
 				}
 				v, last, ok := x.valueAfter(b+1, s, asked)

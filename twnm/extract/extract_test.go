@@ -463,6 +463,24 @@ func TestExtractClarification(t *testing.T) {
 	}
 }
 
+// TestAsked checks which slots a question asks for rather than states.
+func TestAsked(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want map[string]bool
+	}{
+		{"the noun after a question word, before is", "Which league is Juventus in?", map[string]bool{slotLeague.Key: true}},
+		{"a question word's noun with a value of its own", "Which league does Juventus play in?", map[string]bool{}},
+		{"a stated league", "Who leads the league Serie A?", map[string]bool{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Asked(tt.text, []Slot{slotLeague, slotTeamName}))
+		})
+	}
+}
+
 // TestExtractDeterministic runs a busy text many times: no map order may leak into the result.
 func TestExtractDeterministic(t *testing.T) {
 	text := "Book the best hotel in Paris for Ana Silva, checking in on 2026-12-01 for 3 nights, near latitude 1, longitude 2; team-x-1 too."

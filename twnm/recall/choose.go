@@ -276,7 +276,33 @@ func (c *choice) moveLeader(best string) string {
 			}
 		}
 	}
+	// A leader that takes what the question asks for ("Which league is Juventus in?" of a
+	// league table) is not its answer, however far ahead: it would need the very value the
+	// request wants. The best finalist that produces it answers.
+	if p := c.producerOfAsked(best, top); p != "" {
+		best = p
+	}
 	return best
+}
+
+// producerOfAsked is the best of top that produces a required input of best that the
+// request asks for (see extract.Asked), "" where best takes none or no finalist produces it.
+func (c *choice) producerOfAsked(best string, top []string) string {
+	asked := askedInputs(c.whole.Text, c.links, best)
+	if len(asked) == 0 {
+		return ""
+	}
+	for _, need := range c.links.Producers(best) {
+		if !slices.ContainsFunc(need.Inputs, func(in string) bool { return asked[in] }) {
+			continue
+		}
+		for _, p := range top {
+			if p != best && !c.mismatch[p] && slices.ContainsFunc(need.Producers, func(pr Producer) bool { return pr.Name == p && !pr.Circular }) {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // bindProducers binds the final step's required inputs that the request leaves to other tools
@@ -722,6 +748,22 @@ func statedInputs(request string, links Links, api string) map[string]bool {
 		out[in] = true
 	}
 	return out
+}
+
+// askedInputs names the required inputs of api that the request asks for rather than states
+// (see extract.Asked).
+func askedInputs(request string, links Links, api string) map[string]bool {
+	a, ok := links.API(api)
+	if !ok {
+		return nil
+	}
+	var slots []extract.Slot
+	for _, p := range a.Inputs {
+		if p.Required {
+			slots = append(slots, extract.SlotOf(p.Name, p))
+		}
+	}
+	return extract.Asked(request, slots)
 }
 
 // stated returns the values the request states for the required inputs of apis, keyed by

@@ -450,6 +450,25 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 	assert.Equal(t, "Details", open.Final)
 }
 
+func TestChooseProducerOfTheInputAsked(t *testing.T) {
+	// "Which league is Juventus in?" asks for a league: the league table leads by far (1
+	// against .4, under ConsumerRatio), but it takes the league, so the team search that
+	// produces it answers. Stating the league keeps the table.
+	league := []twnm.Param{{Name: "league", Type: "string", Required: true}}
+	l := links{feeds: map[[2]string]bool{{"Team", "Table"}: true},
+		producers: map[string][]Need{"Table": {{Inputs: []string{"league"}, Producers: []Producer{{Name: "Team"}}}}},
+		apis: map[string]twnm.API{
+			"Table": {Name: "sports.Standings", Description: "The league table of a league.", Inputs: league,
+				Outputs: []twnm.Param{{Name: "leader"}, {Name: "points"}}},
+			"Team": {Name: "sports.SearchTeam", Description: "Finds a team by name.",
+				Inputs:  []twnm.Param{{Name: "team_name", Type: "string", Required: true}},
+				Outputs: []twnm.Param{{Name: "team_id"}, {Name: "league"}}}}}
+	assertFinals(t, l, []Match{{Name: "Table", Score: 1}, {Name: "Team", Score: .4}},
+		finalCase{"Which league is Juventus in?", "Team"},
+		finalCase{"Who leads the league Serie A?", "Table"},
+	)
+}
+
 func TestChooseWeakConsumerStaysBehind(t *testing.T) {
 	// C consumes P's output but scores (.2 + .2)/2 = .2 < .7·1: a search API stays final.
 	r := &Result{Goals: []Goal{
