@@ -282,7 +282,58 @@ func (c *choice) moveLeader(best string) string {
 	if p := c.producerOfAsked(best, top); p != "" {
 		best = p
 	}
+	// A leader that needs a value nothing gives (the request states none, no API produces
+	// it) would have to ask for it. A finalist that feeds it and runs on what the request
+	// states answers instead, unless the request asks for an output only the leader gives:
+	// "Where can I stay in Kyoto?" is the hotel search, not a stay's price, which needs an
+	// arrival day nobody said; "the price per night of the best hotel" keeps the price.
+	if c.needsUnsaid(best) {
+		for _, p := range top {
+			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) &&
+				c.statesAll(p) && !givesOnly(asked, links, best, p) {
+				best = p
+				break
+			}
+		}
+	}
 	return best
+}
+
+// needsUnsaid reports whether api requires an input that the request states no value for and
+// no API produces.
+func (c *choice) needsUnsaid(api string) bool {
+	a, ok := c.links.API(api)
+	if !ok {
+		return false
+	}
+	stated := statedInputs(c.whole.Text, c.links, api)
+	produced := map[string]bool{}
+	for _, n := range c.links.Producers(api) {
+		for _, in := range n.Inputs {
+			produced[in] = true
+		}
+	}
+	for _, p := range a.Inputs {
+		if p.Required && !stated[p.Name] && !produced[p.Name] {
+			return true
+		}
+	}
+	return false
+}
+
+// statesAll reports whether the request states every required input of api.
+func (c *choice) statesAll(api string) bool {
+	a, ok := c.links.API(api)
+	if !ok {
+		return false
+	}
+	stated := statedInputs(c.whole.Text, c.links, api)
+	for _, p := range a.Inputs {
+		if p.Required && !stated[p.Name] {
+			return false
+		}
+	}
+	return true
 }
 
 // producerOfAsked is the best of top that produces a required input of best that the

@@ -215,6 +215,7 @@ func TestChooseConsumerTakesAStatedNumber(t *testing.T) {
 	// minutes the area takes, a number the search has no input for: the area is final. Without
 	// the minutes, the search stays.
 	l := links{feeds: map[[2]string]bool{{"FindStop", "Reachable"}: true},
+		producers: map[string][]Need{"Reachable": {{Inputs: []string{"originStopId"}, Producers: []Producer{{Name: "FindStop"}}}}},
 		apis: map[string]twnm.API{
 			"FindStop": {Name: "FindStop", Description: "Finds the main public transport stop of a city.",
 				Inputs: []twnm.Param{{Name: "cityName", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "stopId"}}},
@@ -252,6 +253,7 @@ func TestChooseLeaderKeepsAStatedDate(t *testing.T) {
 	// there, and stated reads required inputs), and they cannot feed the search: the day
 	// would go unused, so the prices stay. Without the day, the search leads.
 	l := links{feeds: map[[2]string]bool{{"SearchHotels", "HotelPrices"}: true},
+		producers: map[string][]Need{"HotelPrices": {{Inputs: []string{"hotel_id"}, Producers: []Producer{{Name: "SearchHotels"}}}}},
 		apis: map[string]twnm.API{
 			"SearchHotels": {Name: "SearchHotels", Description: "Finds the best hotel in a city.",
 				Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true}, {Name: "check_in", Type: "string", Description: "Arrival day, YYYY-MM-DD."}},
@@ -466,6 +468,28 @@ func TestChooseProducerOfTheInputAsked(t *testing.T) {
 	assertFinals(t, l, []Match{{Name: "Table", Score: 1}, {Name: "Team", Score: .4}},
 		finalCase{"Which league is Juventus in?", "Team"},
 		finalCase{"Who leads the league Serie A?", "Table"},
+	)
+}
+
+func TestChooseRunnableOverAQuestion(t *testing.T) {
+	// The prices lead (1 against .9) but need an arrival day that the request does not state
+	// and no API gives: the hotel search that feeds them runs on the city the request states
+	// and answers "Where can I stay in Kyoto?". Asked for a price per night, which only the
+	// prices give, they keep the lead (and the run asks for the day).
+	l := links{feeds: map[[2]string]bool{{"Search", "Prices"}: true},
+		producers: map[string][]Need{"Prices": {{Inputs: []string{"hotel_id"}, Producers: []Producer{{Name: "Search"}}}}},
+		apis: map[string]twnm.API{
+			"Prices": {Name: "stay.HotelPrices", Description: "Price of a stay at a hotel.",
+				Inputs: []twnm.Param{{Name: "hotel_id", Type: "string", Required: true}, {Name: "check_in", Type: "string", Required: true,
+					Description: "Arrival day, YYYY-MM-DD."}},
+				Outputs: []twnm.Param{{Name: "price_per_night"}, {Name: "total_price"}}},
+			"Search": {Name: "stay.SearchHotels", Description: "Finds the best hotel in a city.",
+				Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true, Description: "City name, e.g. Paris."}},
+				Outputs: []twnm.Param{{Name: "hotel_id"}, {Name: "hotel_name"}}}}}
+	assertFinals(t, l, []Match{{Name: "Prices", Score: 1}, {Name: "Search", Score: .9}},
+		finalCase{"Where can I stay in Kyoto?", "Search"},
+		finalCase{"What is the price per night of the best hotel in Kyoto?", "Prices"},
+		finalCase{"Where can I stay in Kyoto from 2026-12-01?", "Prices"},
 	)
 }
 
