@@ -336,7 +336,7 @@ func (r *Result) Relevant() bool {
 
 // Retrieve splits request into sub-goals and retrieves candidates for each from src: BM25 and
 // dense similarity (emb embeds the sub-goals; it may be nil for Lexical), fused. A clause that
-// asks for a list of things under one verb is taken apart where each item finds its own tool
+// asks for a list of things, under one verb or none, is taken apart where each item finds its own tool
 // (see splitLists), and adjacent sub-goals whose best candidate is the same tool are merged
 // back into one. Call Choose on the result to pick the final step.
 func Retrieve(ctx context.Context, src Source, emb embed.Embedder, request string, o Options) (*Result, error) {
@@ -457,7 +457,7 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 // asks for must be for splitList to take it apart.
 const listTop = 3
 
-// splitLists takes apart the clauses that ask for a list of things under one verb (see
+// splitLists takes apart the clauses that ask for a list of things, under one verb or none (see
 // subgoal.SplitList) where each part's best tool differs and both are among the clause's own
 // best listTop: "retrieve flight options and hotel availability" is two requests to two
 // tools, "find the title and the year of a movie" one.

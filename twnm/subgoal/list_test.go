@@ -18,7 +18,11 @@ func TestSplitList(t *testing.T) {
 		{"names, not things", "find movies with Tom Hanks and Meg Ryan", nil},
 		{"a route", "find flights between Paris and Lyon", nil},
 		{"a range", "list hotels with 3 and 4 stars", nil},
-		{"no request verb", "the weather and the news", nil},
+		{"no request verb: the place qualifying both", "Tomorrow's forecast and the pollen levels in Paris",
+			[]string{"Tomorrow's forecast in Paris", "the pollen levels in Paris"}},
+		{"no request verb, no qualifier", "the weather and the news", []string{"the weather", "the news"}},
+		{"no request verb, names", "concerts of Simon and Garfunkel", nil},
+		{"no request verb, a bare noun sharing the first item's determiner", "John's personal information and address", nil},
 		{"nothing before and", "get and compare prices", nil},
 	}
 	for _, tt := range tests {
