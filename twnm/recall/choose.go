@@ -302,38 +302,32 @@ func (c *choice) moveLeader(best string) string {
 // needsUnsaid reports whether api requires an input that the request states no value for and
 // no API produces.
 func (c *choice) needsUnsaid(api string) bool {
-	a, ok := c.links.API(api)
-	if !ok {
-		return false
-	}
-	stated := statedInputs(c.whole.Text, c.links, api)
 	produced := map[string]bool{}
 	for _, n := range c.links.Producers(api) {
 		for _, in := range n.Inputs {
 			produced[in] = true
 		}
 	}
-	for _, p := range a.Inputs {
-		if p.Required && !stated[p.Name] && !produced[p.Name] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(c.unstated(api), func(in string) bool { return !produced[in] })
 }
 
 // statesAll reports whether the request states every required input of api.
 func (c *choice) statesAll(api string) bool {
-	a, ok := c.links.API(api)
-	if !ok {
-		return false
-	}
+	_, ok := c.links.API(api)
+	return ok && len(c.unstated(api)) == 0
+}
+
+// unstated returns the required inputs of api that the request states no value for.
+func (c *choice) unstated(api string) []string {
+	a, _ := c.links.API(api)
 	stated := statedInputs(c.whole.Text, c.links, api)
+	var out []string
 	for _, p := range a.Inputs {
 		if p.Required && !stated[p.Name] {
-			return false
+			out = append(out, p.Name)
 		}
 	}
-	return true
+	return out
 }
 
 // producerOfAsked is the best of top that produces a required input of best that the
@@ -804,22 +798,27 @@ func statedInputs(request string, links Links, api string) map[string]bool {
 // askedInputs names the required inputs of api that the request asks for rather than states
 // (see extract.Asked).
 func askedInputs(request string, links Links, api string) map[string]bool {
-	a, ok := links.API(api)
-	if !ok {
-		return nil
+	out := map[string]bool{}
+	for key := range extract.Asked(request, requiredSlots(links, api)) {
+		_, in, _ := strings.Cut(key, "\x00")
+		out[in] = true
 	}
-	var slots []extract.Slot
-	for _, p := range a.Inputs {
-		if p.Required {
-			slots = append(slots, extract.SlotOf(p.Name, p))
-		}
-	}
-	return extract.Asked(request, slots)
+	return out
 }
 
 // stated returns the values the request states for the required inputs of apis, keyed by
 // API name and input name joined by a NUL, as extract.Values reads them.
 func stated(request string, links Links, apis ...string) map[string]string {
+	slots := requiredSlots(links, apis...)
+	if len(slots) == 0 {
+		return nil
+	}
+	return extract.Values(request, slots)
+}
+
+// requiredSlots are the slots of the required inputs of apis, keyed by API name and input name
+// joined by a NUL.
+func requiredSlots(links Links, apis ...string) []extract.Slot {
 	var slots []extract.Slot
 	for _, api := range apis {
 		a, ok := links.API(api)
@@ -832,10 +831,7 @@ func stated(request string, links Links, apis ...string) map[string]string {
 			}
 		}
 	}
-	if len(slots) == 0 {
-		return nil
-	}
-	return extract.Values(request, slots)
+	return slots
 }
 
 // order sorts a chain so that producers come before their consumers; ties and cycles keep
