@@ -13,6 +13,7 @@ func TestFocus(t *testing.T) {
 		{"a place after the thing", "What is the current weather at the location of the best hotel in Rome?", "What is the current weather"},
 		{"a name", "Find a hotel in Shanghai", "Find a hotel"},
 		{"a number", "Book a table for 7 at the best-rated restaurant", "Book a table"},
+		{"a day said relative to today", "What is the weather forecast for tomorrow at the best hotel", "What is the weather forecast"},
 		{"a possessive", "Who is the director of today's most trending movie?", "Who is the director"},
 		{"a quotation", "Find the reviews of \"Titanic\"", "Find the reviews"},
 		{"a vague head and a bare plural", "give me the number of movies of the year", "give me the number of movies"},
