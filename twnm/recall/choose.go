@@ -395,6 +395,12 @@ func (c *choice) bindProducers(best string) (chain, producers, substitutes []str
 		if slices.Contains(chain, first) {
 			continue
 		}
+		// A part's best tool joins the chain only where it does what the part asks: "who
+		// are the members of the segment" creates no member, however well the creation
+		// ranks and feeds the list.
+		if a, ok := links.API(first); ok && ChangesState(a) && APIAction(a) != RequestAction(g.Text) {
+			continue
+		}
 		for _, member := range chain {
 			if links.Feeds(first, member) {
 				chain = append(chain, first)

@@ -872,6 +872,41 @@ func TestChooseRanksByProviderRelevance(t *testing.T) {
 	assert.Equal(t, []string{"UserByName", "Invite", "Followers", "UserData", "Reels"}, r.Ranked)
 }
 
+func TestChooseChainJoinsNoWriteAPartDoesNotAsk(t *testing.T) {
+	// The members list is final; the clause ranks the creation of a member first, and it
+	// feeds the list (the member's segment id). A question creates nothing: the chain is the
+	// list and the producer of its segment. Asked to add a member, the creation joins.
+	l := links{
+		feeds: map[[2]string]bool{{"AddMember", "Members"}: true, {"Segments", "Members"}: true},
+		producers: map[string][]Need{
+			"Members": {{Inputs: []string{"segment_id"}, Producers: []Producer{{Name: "Segments"}}}},
+		},
+		apis: map[string]twnm.API{
+			"Members": {Name: "get_segment_members", Description: "List the members of a segment.",
+				Inputs: []twnm.Param{{Name: "segment_id", Type: "string", Required: true}}, Endpoint: &twnm.Endpoint{Method: "GET", Path: "/segment_members"}},
+			"AddMember": {Name: "post_segment_members", Description: "Creates a segment member.",
+				Outputs: []twnm.Param{{Name: "segment_id"}}, Endpoint: &twnm.Endpoint{Method: "POST", Path: "/segment_members"}},
+			"Segments": {Name: "get_segments", Description: "List the segments.",
+				Outputs: []twnm.Param{{Name: "segment_id"}}, Endpoint: &twnm.Endpoint{Method: "GET", Path: "/segments"}},
+		},
+	}
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"who are the members of the Investment Banking segment", []string{"Segments", "Members"}},
+		{"create a member of the Investment Banking segment", []string{"AddMember", "Segments", "Members"}},
+	} {
+		clause := goal(0, false, Match{Name: "AddMember", Score: 1}, Match{Name: "Members", Score: .95})
+		clause.Text = tc.text
+		whole := goal(1, true, Match{Name: "Members", Score: 1}, Match{Name: "AddMember", Score: .6}, Match{Name: "Segments", Score: .3})
+		whole.Text = tc.text + "?"
+		r := &Result{Goals: []Goal{clause, whole}}
+		require.NoError(t, Choose(r, l, Options{}))
+		assert.Equal(t, tc.want, []string(r.Chain), tc.text)
+	}
+}
+
 func TestChooseProducersOfProducers(t *testing.T) {
 	// Reviews needs a hotel id from Search, which needs a city. Locate echoes a city's name
 	// and gives its latitude (circular); Reverse and OpenReverse give the city at a point.
