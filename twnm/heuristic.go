@@ -218,7 +218,7 @@ func (h *heur) genes() {
 			if _, ok := h.gene[e.From]; ok {
 				continue
 			}
-			ls := local(h.g, producerLinks(h.g, e.From, h.target, h.exclude, h.said), it.api, h.asked)
+			ls := issued(h.g, local(h.g, producerLinks(h.g, e.From, h.target, h.exclude, h.said), it.api, h.asked), it.api, e.From)
 			sameName := map[NodeID]bool{} // by producer: producerLinks gives one link per API
 			for _, l := range ls {
 				sameName[l.api] = spelt(h.g, l, it.api, e.From)

@@ -325,6 +325,27 @@ func local(g *Graph, ls []link, consumer NodeID, asked map[string]bool) []link {
 	})
 }
 
+// issued keeps, of the links of ls into an identifier p of consumer, those from consumer's own
+// provider where that provider issues p (an API of it outputs p, whether or not the search may
+// call it): an id means something only to the service that issued it, so a chat service's
+// application id does not find a team in another's admin API, whatever part of the request
+// asks for the chat service. Where none of the issuer's APIs may be called, the input stays
+// unbound and the run asks for it. Recall's issuers reads producers alike.
+func issued(g *Graph, ls []link, consumer, p NodeID) []link {
+	c := g.Node(consumer).API
+	if c == nil || c.Provider == "" || !Identifier(g.Node(p).Name) {
+		return ls
+	}
+	own := func(api NodeID) bool {
+		n := g.Node(api)
+		return api != consumer && n.API != nil && n.API.Provider == c.Provider
+	}
+	if !slices.ContainsFunc(g.Producers(p), own) {
+		return ls
+	}
+	return slices.DeleteFunc(slices.Clone(ls), func(l link) bool { return !own(l.api) })
+}
+
 // askedSources are the sources the request asks for: those of the APIs a part of it ranks
 // first (relevance 1, see SearchRequest.Relevance). Any API a part retrieved at all is not
 // enough: among the hundreds of APIs of several imported specs, every spec has some API in

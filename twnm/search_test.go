@@ -715,6 +715,41 @@ func TestSearchKeepsToTheSource(t *testing.T) {
 	}
 }
 
+func TestSearchTakesAnIdentifierFromItsIssuer(t *testing.T) {
+	// The chat service's owners list needs a team id. A part of the request asks for the
+	// other service (its Status ranks first there), so its application, which gives a team id
+	// too and ranks higher, is a local producer; but an id means something only to the
+	// service that issued it, and the chat service has its own producer: it binds the id.
+	// Where the search may not call it, the run asks for the id; where the chat service
+	// issues none, the other's may bind it.
+	from := func(a API, provider string) API { a.Source, a.Provider = provider, provider; return a }
+	owners, app := from(tool("Owners", "team_id", "owners"), "chat"), from(tool("App", "", "team_id"), "games")
+	status, teams := from(tool("Status", "", "status"), "games"), from(tool("Teams", "", "team_id"), "chat")
+	relevance := map[string]float64{"Owners": 1, "Status": 1, "App": .9}
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		for _, tc := range []struct {
+			apis    []API
+			exclude string
+			want    []string
+		}{
+			{[]API{owners, app, status, teams}, "", []string{"Teams", "Owners"}},
+			{[]API{owners, app, status, teams}, "Teams", []string{"Owners"}},
+			{[]API{owners, app, status}, "", []string{"App", "Owners"}},
+		} {
+			g := graphOf(t, tc.apis...)
+			req := SearchRequest{Target: apiID(t, g, "Owners"), Relevance: relevance}
+			if tc.exclude != "" {
+				req.Exclude = map[NodeID]bool{apiID(t, g, tc.exclude): true}
+			}
+			sg, err := s.Search(context.Background(), g, req)
+			require.NoError(t, err)
+			p, err := sg.Plan(g, nil)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, stepNames(p), "%T", s)
+		}
+	}
+}
+
 // An output that names a role of the input it would bind (the league leader's team id for a
 // team id) binds it only where the request says the role: "the next match of Bayern" asks
 // about a team, not the leader of Bayern's league, and the plan asks for the team instead.

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -654,9 +655,11 @@ func paramWords(ps []twnm.Param) []string {
 // not give ("reviews of the movies similar to Titanic"). Otherwise a producer that can start
 // the chain (not Circular) is preferred: first one that takes a value the request states and
 // consumer does not (see grounded) and, if it changes state, that the request asks for (see
-// asksFor); then one that does not change state (see changesState); then any. Among those,
-// the one with the best retrieval score wins, or the only one when none was retrieved. A
-// circular producer that nothing asks for is picked only when no other producer exists.
+// asksFor); then one that does not change state (see changesState); then a circular one that
+// does not either. Among those, the one with the best retrieval score wins, or the only one
+// when none was retrieved. A producer that changes state and that the request does not ask
+// for is never picked: the input stays unbound, and the run asks for it rather than create a
+// folder to read a file's comments.
 func pickProducer(producers []Producer, pool map[string]float64, asked []string, links Links, consumer, request string) Producer {
 	pick := func(keep func(Producer) bool) Producer {
 		var best Producer
@@ -693,10 +696,7 @@ func pickProducer(producers []Producer, pool map[string]float64, asked []string,
 	if p := pick(func(p Producer) bool { return !p.Circular && !changesState(links, p.Name) }); p.Name != "" {
 		return p
 	}
-	if p := pick(func(p Producer) bool { return !p.Circular }); p.Name != "" {
-		return p
-	}
-	return pick(func(Producer) bool { return true })
+	return pick(func(p Producer) bool { return !changesState(links, p.Name) })
 }
 
 // issuers narrows need's producers to those of consumer's provider when need is an identifier
@@ -1138,6 +1138,14 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 			}
 		}
 		if slices.Contains(chain, c) || slices.ContainsFunc(out.Branches, func(b Branch) bool { return b.API == c }) {
+			continue
+		}
+		// A part joins only a tool the encoder finds relevant to it, as the part itself had to
+		// be: "Whose server is that?" shares a word with an events API's options and nothing
+		// of its meaning. (Without dense scores, as under the Lexical ranker, nothing is read.)
+		if i := slices.IndexFunc(g.Candidates, func(m Match) bool { return m.Name == c }); i >= 0 && o.Floor >= 0 &&
+			slices.ContainsFunc(g.Candidates, func(m Match) bool { return m.Dense != 0 }) &&
+			g.Candidates[i].Dense < cmp.Or(o.Floor, DefaultFloor) {
 			continue
 		}
 		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text, About: about[g.Text]})

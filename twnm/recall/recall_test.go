@@ -632,6 +632,23 @@ func TestChooseProducerThatReads(t *testing.T) {
 			Match{Name: "GetUserToken", Score: .5})
 		assert.Equal(t, []string{"GetUserToken", "DeleteAccount"}, []string(r.Chain), request)
 	}
+
+	// A file's comments need its id, which a folder's creation (retrieved) and two listings
+	// (not retrieved) give: no producer the request favours reads it, and none is made by a
+	// write it does not ask for. The id stays unbound.
+	files := links{
+		producers: map[string][]Need{"Comments": {{Inputs: []string{"file_id"}, Producers: []Producer{
+			{Name: "CreateFolder"}, {Name: "ListFiles"}, {Name: "ListRecent"}}}}},
+		apis: map[string]twnm.API{
+			"Comments":     {Name: "get_files_id_comments", Description: "List a file's comments.", Inputs: []twnm.Param{{Name: "file_id", Required: true}}},
+			"CreateFolder": {Name: "CreateFolder", Description: "Creates a folder.", Outputs: []twnm.Param{{Name: "file_id"}}},
+			"ListFiles":    {Name: "ListFiles", Description: "Lists files.", Outputs: []twnm.Param{{Name: "file_id"}}},
+			"ListRecent":   {Name: "ListRecent", Description: "Lists recent items.", Outputs: []twnm.Param{{Name: "file_id"}}},
+		},
+	}
+	r := chooseWhole(t, files, "What have people said in the comments on the budget spreadsheet?",
+		Match{Name: "Comments", Score: 1}, Match{Name: "CreateFolder", Score: .4})
+	assert.Equal(t, []string{"Comments"}, []string(r.Chain))
 }
 
 func TestChooseReadsClausesInContext(t *testing.T) {
@@ -723,6 +740,17 @@ func TestBranches(t *testing.T) {
 	owner.Text = "delete the user who owns server 81384788765712384"
 	r = &Result{Goals: []Goal{recommend, owner, whole}}
 	assert.Equal(t, []string{"DeleteUser"}, r.Branches([]string{"Recommend"}, users, Options{}).Names())
+
+	// A part joins only a tool the encoder finds relevant to it: "Whose server is that?"
+	// ranks an events API first by a shared word alone (cosine 0), and joins nothing; at a
+	// cosine over the floor it joins.
+	server := goal(1, false, Match{Name: "Events", Score: 1, Lexical: 2.5}, Match{Name: "GetGuild", Score: .8, Lexical: 1, Dense: .45})
+	server.Text = "Whose server is that"
+	r = &Result{Goals: []Goal{recommend, server, whole}}
+	assert.Empty(t, r.Branches([]string{"Recommend"}, nil, Options{}).Names())
+	server.Candidates[0].Dense = .3
+	r = &Result{Goals: []Goal{recommend, server, whole}}
+	assert.Equal(t, []string{"Events"}, r.Branches([]string{"Recommend"}, nil, Options{}).Names())
 
 	// A call the plan shares with a branch takes only a value both clauses state.
 	parts = Parts{Own: "What is the weather in Paris right now", Branches: []Branch{
