@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"cmp"
 	"math"
 	"slices"
 	"sort"
@@ -1140,12 +1139,11 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 		if slices.Contains(chain, c) || slices.ContainsFunc(out.Branches, func(b Branch) bool { return b.API == c }) {
 			continue
 		}
-		// A part joins only a tool the encoder finds relevant to it, as the part itself had to
-		// be: "Whose server is that?" shares a word with an events API's options and nothing
-		// of its meaning. (Without dense scores, as under the Lexical ranker, nothing is read.)
-		if i := slices.IndexFunc(g.Candidates, func(m Match) bool { return m.Name == c }); i >= 0 && o.Floor >= 0 &&
-			slices.ContainsFunc(g.Candidates, func(m Match) bool { return m.Dense != 0 }) &&
-			g.Candidates[i].Dense < cmp.Or(o.Floor, DefaultFloor) {
+		// A part joins only a tool the encoder found for it at all (among its dense hits): "Whose
+		// server is that?" shares a word with an events API's options and nothing of its
+		// meaning. Without dense scores (the Lexical ranker) nothing is read.
+		if i := slices.IndexFunc(g.Candidates, func(m Match) bool { return m.Name == c }); i >= 0 && g.Candidates[i].Dense == 0 &&
+			slices.ContainsFunc(g.Candidates, func(m Match) bool { return m.Dense != 0 }) {
 			continue
 		}
 		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text, About: about[g.Text]})
