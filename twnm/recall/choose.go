@@ -215,13 +215,13 @@ func (c *choice) score() {
 // to a consumer of its output the request asks for, to the head's consumer of it, or back to
 // a producer that gives what the request asks for (see Choose).
 func (c *choice) moveLeader(best string) string {
-	links, o, final, mismatch := c.links, c.o, c.final, c.mismatch
+	links, o, mismatch := c.links, c.o, c.mismatch
 	asked, head, whole := c.asked, c.head, c.whole
 	top := c.names[:min(finalists, len(c.names))]
 	for range finalists { // each round moves to a consumer of the leader, or stops
 		moved := false
 		for _, b := range top {
-			if b != best && !mismatch[b] && final[b] >= o.ConsumerRatio*final[best] && links.Feeds(best, b) && !links.Feeds(b, best) &&
+			if c.rival(b, best) && links.Feeds(best, b) && !links.Feeds(b, best) &&
 				(asksFor(asked, links, b, best) || givesOnly(head, links, b, best) || takesMore(whole.Text, links, b, best)) {
 				best, moved = b, true
 				break
@@ -269,7 +269,7 @@ func (c *choice) moveLeader(best string) string {
 			// value would go unused (see grounded). "How much is listing lst-0515bb06
 			// worth?" stays with the listing's details, "where is the city of Madrid" with
 			// the geocoder, which takes the city it names.
-			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) && gives(asked, links, p, whole.Text) &&
+			if c.rival(p, best) && links.Feeds(p, best) && gives(asked, links, p, whole.Text) &&
 				!grounded(whole.Text, links, best, p) {
 				best = p
 				break
@@ -289,14 +289,19 @@ func (c *choice) moveLeader(best string) string {
 	// arrival day nobody said; "the price per night of the best hotel" keeps the price.
 	if c.needsUnsaid(best) {
 		for _, p := range top {
-			if p != best && !mismatch[p] && final[p] >= o.ConsumerRatio*final[best] && links.Feeds(p, best) &&
-				c.statesAll(p) && !givesOnly(asked, links, best, p) {
+			if c.rival(p, best) && links.Feeds(p, best) && c.statesAll(p) && !givesOnly(asked, links, best, p) {
 				best = p
 				break
 			}
 		}
 	}
 	return best
+}
+
+// rival reports whether finalist p may take best's place in a move: another candidate that
+// does the request's action and scores at least ConsumerRatio of best.
+func (c *choice) rival(p, best string) bool {
+	return p != best && !c.mismatch[p] && c.final[p] >= c.o.ConsumerRatio*c.final[best]
 }
 
 // needsUnsaid reports whether api requires an input that the request states no value for and
@@ -398,7 +403,7 @@ func (c *choice) bindProducers(best string) (chain, producers, substitutes []str
 		// A part's best tool joins the chain only where it does what the part asks: "who
 		// are the members of the segment" creates no member, however well the creation
 		// ranks and feeds the list.
-		if a, ok := links.API(first); ok && ChangesState(a) && APIAction(a) != RequestAction(g.Text) {
+		if changesUnasked(links, first, g.Text) {
 			continue
 		}
 		for _, member := range chain {
@@ -758,6 +763,13 @@ func withoutStated(asked []string, request string, links Links, producers []Prod
 		return asked
 	}
 	return slices.DeleteFunc(slices.Clone(asked), func(w string) bool { return named[w] })
+}
+
+// changesUnasked reports whether api changes state by another action than text asks for (see
+// RequestAction): a part of the request joins no such call.
+func changesUnasked(links Links, api, text string) bool {
+	a, ok := links.API(api)
+	return ok && ChangesState(a) && APIAction(a) != RequestAction(text)
 }
 
 // changesState reports whether api creates, updates or deletes what it acts on (see
@@ -1132,7 +1144,7 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 			}
 			// A part joins no call that changes state unless it asks for that change: "who
 			// owns server 8138…" deletes no user, however near a deletion its words rank.
-			if a, ok := links.API(c); ok && ChangesState(a) && APIAction(a) != sub.Action() {
+			if changesUnasked(links, c, g.Text) {
 				continue
 			}
 		}
