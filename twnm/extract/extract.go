@@ -279,11 +279,15 @@ func (s Slot) listed(v string) (string, bool) {
 func (x *extraction) enums() {
 	var words []string // the text's words, lower case, parts of joined words apart
 	var toks []int     // the token of each word
+	var first []bool   // whether a word is its token's first part
 	for i, t := range x.toks {
-		for _, w := range exEnumWords(t.lower) {
-			words, toks = append(words, w), append(toks, i)
+		for j, w := range exEnumWords(t.lower) {
+			words, toks, first = append(words, w), append(toks, i), append(first, j == 0)
 		}
 	}
+	// whole reports whether words p..q are whole tokens: an enumerated value is no part of a
+	// joined word ("fi" of a language list in "Wi-Fi").
+	whole := func(p, q int) bool { return first[p] && (q+1 == len(words) || first[q+1]) }
 	for si := range x.slots {
 		s := &x.slots[si]
 		if len(s.Enum) == 0 || s.kind == exNone || x.bound[si] {
@@ -294,12 +298,15 @@ func (x *extraction) enums() {
 		n := 0
 		for _, v := range s.Enum {
 			vw := exEnumWords(strings.ToLower(v))
-			if len(vw) == 0 || !strings.ContainsFunc(v, unicode.IsLetter) {
+			// A grammar word names no value: "it" of a language list is the pronoun, as in
+			// "give me directions to it".
+			if len(vw) == 0 || !strings.ContainsFunc(v, unicode.IsLetter) || len(vw) == 1 && lexicon.IsStopWord(vw[0]) {
 				continue
 			}
 			for p := 0; p+len(vw) <= len(words); p++ {
-				if slices.Equal(words[p:p+len(vw)], vw) && !x.used[toks[p]] && !x.namesCode(toks[p+len(vw)-1]) {
-					n, found, at = n+1, v, [2]int{toks[p], toks[p+len(vw)-1]}
+				q := p + len(vw) - 1
+				if slices.Equal(words[p:q+1], vw) && whole(p, q) && !x.used[toks[p]] && !x.namesCode(toks[q]) {
+					n, found, at = n+1, v, [2]int{toks[p], toks[q]}
 					break
 				}
 			}

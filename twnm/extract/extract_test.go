@@ -77,6 +77,7 @@ var (
 	slotUnit  = Slot{Key: "meteo.Forecast.temperature_unit", Name: "temperature_unit", Type: "string", Enum: []string{"celsius", "fahrenheit"}}
 	slotState = Slot{Key: "repos.ListIssues.state", Name: "state", Type: "string", Description: "Indicates the state of the issues to return.",
 		Enum: []string{"open", "closed", "all"}}
+	slotLanguage     = Slot{Key: "maps.directions.language", Name: "language", Type: "string", Enum: []string{"de", "fi", "it", "no"}}
 	slotSort         = Slot{Key: "Search.sort", Name: "sort", Type: "string", Enum: []string{"popularity", "release_date", "release_date.desc"}}
 	slotStatus       = Slot{Key: "DiscoverTV.with_status", Name: "with_status", Type: "integer", Enum: []string{"0", "1", "2"}}
 	slotAgendaTime   = Slot{Key: "AddAgenda.time", Name: "time", Type: "str", Description: "The time for agenda. Format: %Y-%m-%d %H:%M:%S"}
@@ -110,6 +111,9 @@ func TestExtract(t *testing.T) {
 			map[string]string{slotState.Key: "closed", slotOwner.Key: "Navi"}},
 		{"an enumerated value of joined words", "movies by release date", []Slot{slotSort}, map[string]string{slotSort.Key: "release_date"}},
 		{"two enumerated values: ambiguous", "open or closed issues", []Slot{slotState}, map[string]string{}},
+		{"no part of a joined word", "what time zone does my Wi-Fi put me in?", []Slot{slotLanguage}, map[string]string{}},
+		{"no grammar word", "give me walking directions to it", []Slot{slotLanguage}, map[string]string{}},
+		{"a listed code", "the directions in de", []Slot{slotLanguage}, map[string]string{slotLanguage.Key: "de"}},
 		{"a value outside the list", "the forecast in Kelvin", []Slot{slotUnit}, map[string]string{}},
 		{"a quoted value outside the list", "issues in state 'pending'", []Slot{slotState}, map[string]string{}},
 		{"a listed number, by the other rules", "with status 2", []Slot{slotStatus}, map[string]string{slotStatus.Key: "2"}},
