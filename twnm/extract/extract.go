@@ -21,7 +21,8 @@
 //     takes no value by any rule: "which league is Juventus in" asks for the league.
 //  2. Numbers right before a cue ("for 3 nights", "4 guests", "two adults", "the second season").
 //  3. Typed values: ISO dates to date slots, times to time slots.
-//  4. Identifiers ("team-liverpool-a20b", "rst-0042") to id slots, by the identifier's prefix.
+//  4. Identifiers ("team-liverpool-a20b", "rst-0042") to id slots (named so, or described as
+//     an identifier), by the identifier's prefix.
 //  5. Free text: capitalised phrases ("Rome", "New York", "Serie A", "Ana Silva", "2 Broke
 //     Girls") and quoted text to the string slots still unbound.
 //  6. Numbers left over, to the one required numeric slot still unbound that is no identifier.
@@ -680,7 +681,7 @@ func exPrepare(s Slot) exSlot {
 		x.kind = exBool
 	case kind == toolspec.KindArray, kind == toolspec.KindObject:
 		x.kind = exNone
-	case exIDWords[last]:
+	case exIDWords[last], exAny(x.desc, exSet("identifier", "identifiers", "identifies")):
 		x.kind = exID
 	case typ == "date" || typ == "date-time" || typ == "datetime" || exAny(x.words, exDateWords) ||
 		strings.Contains(joined, "checkin") || strings.Contains(joined, "checkout") ||
@@ -1677,8 +1678,9 @@ func (p exPhrase) fits(kind string) bool {
 // and every other slot name its own group. One phrase binds every group, except that a
 // phrase the words before it call a place ("in Paris", "the centre of Rome") skips the
 // person group and one they call a person ("a guest named Ana Silva") the place group,
-// when another group is there to take it. Several phrases are told apart: in the order the
-// groups first appear among the slots, each takes a phrase: the first free one whose
+// when another group is there to take it. Several phrases are told apart within each API:
+// in the order the groups first appear among the slots, each of the API's groups takes a
+// phrase: the first free one whose
 // preceding words name its kind ("in Paris" for places, "for Ana Silva" for people), else
 // the first free one without such words, else, for groups that are neither places nor
 // people, the first free one at all. A group left without a phrase stays unbound.
@@ -1721,10 +1723,7 @@ func (x *extraction) freeText() {
 			required = required || s.Required
 		}
 	}
-	type group struct {
-		kind  string
-		slots []int
-	}
+	type group = exGroup
 	var groups []*group
 	byKey := map[string]*group{}
 	for _, si := range free {
@@ -1777,6 +1776,33 @@ func (x *extraction) freeText() {
 		}
 		return
 	}
+	// Each API tells the phrases apart among its own groups: another API's inputs taking a
+	// phrase leave it to this one's ("a photo of the Ace Hotel in downtown Los Angeles" is
+	// the place search's input whatever a comment's message or a namespace took).
+	var apis []string
+	own := map[string][]*group{} // by API, in the groups' order
+	for _, g := range groups {
+		part := map[string]*group{}
+		for _, si := range g.slots {
+			a := x.slots[si].api()
+			h := part[a]
+			if h == nil {
+				if _, ok := own[a]; !ok {
+					apis = append(apis, a)
+				}
+				h = &group{kind: g.kind}
+				part[a], own[a] = h, append(own[a], h)
+			}
+			h.slots = append(h.slots, si)
+		}
+	}
+	for _, a := range apis {
+		tellApart(own[a], phrases, bindGroup)
+	}
+}
+
+// tellApart gives each group a phrase of its own, in the groups' order (see freeText).
+func tellApart(groups []*exGroup, phrases []exPhrase, bindGroup func(*exGroup, exPhrase)) {
 	taken := make([]bool, len(phrases))
 	pick := func(ok func(exPhrase) bool) int {
 		for i, p := range phrases {
@@ -1804,6 +1830,13 @@ func (x *extraction) freeText() {
 			bindGroup(g, phrases[k])
 		}
 	}
+}
+
+// exGroup is a group of free-text slots that one phrase fills (see freeText): kind is
+// exCuePlace, exCuePerson or "" for a slot name of its own.
+type exGroup struct {
+	kind  string
+	slots []int
 }
 
 // exPersonVerbs before "by" say the name after it is a person's ("directed by Christopher

@@ -258,7 +258,14 @@ func TestExtract(t *testing.T) {
 		{"camelCase id slot", "hotel x9-44", []Slot{slotCamelID}, map[string]string{slotCamelID.Key: "x9-44"}},
 		{"a hyphenated word is no identifier", "Find the best-rated restaurant", []Slot{slotRestID}, map[string]string{}},
 
+		{"an identifier by its description takes no name", "a photo of the Ace Hotel",
+			[]Slot{{Key: "maps.photo.photo_reference", Name: "photo_reference", Type: "string", Required: true,
+				Description: "A string identifier that uniquely identifies a photo."}}, map[string]string{}},
 		// Rule 5: free text.
+		{"each API tells the phrases apart on its own", "a photo of the Ace Hotel in downtown Los Angeles",
+			[]Slot{{Key: "notes.Add.message", Name: "message", Type: "string", Required: true},
+				{Key: "maps.Find.input", Name: "input", Type: "string", Required: true}},
+			map[string]string{"notes.Add.message": "Ace Hotel", "maps.Find.input": "Ace Hotel"}},
 		{"an abbreviated title goes on past its period", "an appointment with Dr. Smith", []Slot{slotDoctor},
 			map[string]string{slotDoctor.Key: "Dr. Smith"}},
 		// Two phrases, not "Rome. Paris" (which of them the slot takes is Rule 5's choice).
