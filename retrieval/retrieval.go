@@ -789,26 +789,15 @@ func candidateOf(n *twnm.Node, score float64) contract.Candidate {
 // slots lists every input of every API of g, by API name, as values may be stated for.
 func slots(g *twnm.Graph) []extract.Slot { return slotsIn(g, nil) }
 
-// slotsIn is slots of the APIs of read only, of all of g's for nil: the APIs by name, each
-// API's inputs in the catalog's order, which pairs values stated in turn with the inputs
-// declared in turn ("from 14:00 to 15:00": the start time, then the end time).
+// slotsIn is slots of the APIs of read only, of all of g's for nil (see extract.SlotsOf).
 func slotsIn(g *twnm.Graph, read map[string]bool) []extract.Slot {
-	var apis []*twnm.Node
+	var apis []twnm.API
 	for _, n := range g.Nodes() {
 		if n.Kind == twnm.KindAPI && n.API != nil && (read == nil || read[n.Name]) {
-			apis = append(apis, n)
+			apis = append(apis, *n.API)
 		}
 	}
-	slices.SortFunc(apis, func(a, b *twnm.Node) int { return strings.Compare(a.Name, b.Name) })
-	var out []extract.Slot
-	for _, n := range apis {
-		for _, p := range n.API.Inputs {
-			sl := extract.SlotOf(n.Name+"."+p.Name, p)
-			sl.Source = n.API.Source
-			out = append(out, sl)
-		}
-	}
-	return out
+	return extract.SlotsOf(apis)
 }
 
 // addChecks adds to apis the check of each API there that names one (twnm.API.Check), so

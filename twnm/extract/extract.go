@@ -68,6 +68,23 @@ type Slot struct {
 	Source string
 }
 
+// SlotsOf lists the slots of every input of apis, keyed "API.input": the APIs by name, each
+// API's inputs in the catalog's order, which pairs values stated in turn with the inputs
+// declared in turn ("from 14:00 to 15:00": the start time, then the end time).
+func SlotsOf(apis []twnm.API) []Slot {
+	apis = slices.Clone(apis)
+	slices.SortStableFunc(apis, func(a, b twnm.API) int { return strings.Compare(a.Name, b.Name) })
+	var out []Slot
+	for _, a := range apis {
+		for _, p := range a.Inputs {
+			sl := SlotOf(a.Name+"."+p.Name, p)
+			sl.Source = a.Source
+			out = append(out, sl)
+		}
+	}
+	return out
+}
+
 // SlotOf is the slot of input p, its value bound under key.
 func SlotOf(key string, p twnm.Param) Slot {
 	return Slot{Key: key, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required, Enum: p.Enum, Pattern: p.Pattern}
@@ -1175,9 +1192,10 @@ func (x *extraction) numbersBefore() {
 // Rule 3: typed values.
 
 // typed binds the dates (or times) no cue claimed. One value binds every unbound slot of
-// the kind; several values bind the slots in order when there are exactly as many distinct
-// slot names (the first date to the first date input named); otherwise the text is
-// ambiguous and nothing binds.
+// the kind; several values bind an API's slots of the kind in order where it has exactly as
+// many (the first date to the first date input it declares); otherwise the text is
+// ambiguous for that API, and nothing binds there. Each API is read on its own: another
+// API's inputs of the kind do not make a meeting's start and end ambiguous.
 func (x *extraction) typed(tk exTokKind, sk exKind) {
 	var vals []string
 	var at []int
@@ -1191,27 +1209,43 @@ func (x *extraction) typed(tk exTokKind, sk exKind) {
 			relative = relative && t.relative
 		}
 	}
+	if len(vals) == 0 {
+		return
+	}
 	// "Tomorrow" says when what the request asks for is, which a required date input takes;
 	// an optional one of another call (a hotel search's check-in) would only ground a detour.
 	takes := func(s *exSlot) bool { return s.kind == sk && (!relative || s.Required) }
-	names := x.unboundNames(takes)
-	if len(vals) == 0 || len(names) == 0 {
-		return
-	}
-	switch {
-	case len(vals) == 1:
-		for _, n := range names {
-			x.bindName(n, vals[0], takes)
+	var apis []string
+	byAPI := map[string][]int{}
+	for si := range x.slots {
+		if s := &x.slots[si]; !x.bound[si] && takes(s) {
+			a := s.api()
+			if _, ok := byAPI[a]; !ok {
+				apis = append(apis, a)
+			}
+			byAPI[a] = append(byAPI[a], si)
 		}
-	case len(vals) == len(names):
-		for k, n := range names {
-			x.bindName(n, vals[k], takes)
-		}
-	default:
-		return
 	}
-	for _, i := range at {
-		x.used[i] = true
+	bound := false
+	for _, a := range apis {
+		switch sis := byAPI[a]; {
+		case len(vals) == 1:
+			for _, si := range sis {
+				x.bind(si, vals[0])
+			}
+		case len(vals) == len(sis):
+			for k, si := range sis {
+				x.bind(si, vals[k])
+			}
+		default:
+			continue
+		}
+		bound = true
+	}
+	if bound {
+		for _, i := range at {
+			x.used[i] = true
+		}
 	}
 }
 
