@@ -382,9 +382,9 @@ func definitions() []def {
 			desc: "Next fixture of a team.",
 			in:   []inp{path("team_id", "Team id from sports.SearchTeam.")},
 			out: []outp{
-				o("match_id", "string", "Id of the match.", hashID("match-", "team_id")),
-				o("opponent", "string", "Opposing team.", pick(teams...)),
-				o("match_date", "string", "Day of the match.", date(90)),
+				o("match_id", "string", "Id of the match.", nextMatchID("team_id")),
+				o("opponent", "string", "Opposing team.", ofClub("rival", "team_id", pick(teams...))),
+				o("match_date", "string", "Day of the match.", ofClub("kickoff", "team_id", date(90))),
 				o("venue", "string", "home or away.", pick("home", "away")),
 			}},
 		{name: "sports.MatchStats", provider: "sports", domain: "sports", method: "GET", path: "/sports/matches/{match_id}/stats",
@@ -425,9 +425,9 @@ func definitions() []def {
 			desc: "Next match of a club.",
 			in:   []inp{path("club_id", "Club id from scoreline.FindClub.")},
 			out: []outp{
-				o("game_id", "string", "Id of the game.", hashID("match-", "club_id")),
-				o("rival", "string", "Opposing club.", pick(teams...)),
-				o("kickoff", "string", "Day of the game.", date(90)),
+				o("game_id", "string", "Id of the game.", nextMatchID("club_id")),
+				o("rival", "string", "Opposing club.", ofClub("rival", "club_id", pick(teams...))),
+				o("kickoff", "string", "Day of the game.", ofClub("kickoff", "club_id", date(90))),
 			}},
 	}
 }

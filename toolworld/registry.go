@@ -397,6 +397,25 @@ func hashID(prefix string, srcs ...string) gen {
 	}
 }
 
+// nextMatchID is the id of the next match of the club whose id (made by slugID) is src: the
+// club's, whichever provider's id names it (sports' team-arsenal-…, scoreline's
+// club-arsenal-…), so that substitutes agree on which match is next.
+func nextMatchID(src string) gen {
+	return func(c *genCtx) any {
+		return fmt.Sprintf("match-%08x", uint32(hashOf("match-", idSlug(c.value(src)))))
+	}
+}
+
+// ofClub runs g with a random source seeded by the club that src's id names (see
+// nextMatchID) and a concept name: both providers give the next match the same rival and day.
+func ofClub(concept, src string, g gen) gen {
+	return func(c *genCtx) any {
+		k := *c
+		k.rng = rngOf("club", concept, idSlug(c.value(src)))
+		return g(&k)
+	}
+}
+
 // idSlug returns the slug carried by an id made by slugID: "htl-paris-1a2b" gives "paris".
 func idSlug(id string) string {
 	if i := strings.IndexByte(id, '-'); i >= 0 {

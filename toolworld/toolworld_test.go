@@ -166,6 +166,16 @@ func TestProvidersOfferSubstitutes(t *testing.T) {
 	w1m, w2m := decode(t, w1), decode(t, w2)
 	assert.Equal(t, w1m["temperature"], w2m["temp_c"])
 	assert.Equal(t, w1m["condition"], w2m["summary"])
+
+	// The sports providers agree on a club's next match: its id, rival and day.
+	_, f, _ := call(t, ts.URL, apiByName(t, "sports.TeamFixtures"), map[string]string{"team_id": "team-arsenal-a63f"})
+	_, m, _ := call(t, ts.URL, apiByName(t, "scoreline.ClubMatches"), map[string]string{"club_id": "club-arsenal-0b1c"})
+	fm, mm := decode(t, f), decode(t, m)
+	assert.Equal(t, fm["match_id"], mm["game_id"])
+	assert.Equal(t, fm["opponent"], mm["rival"])
+	assert.Equal(t, fm["match_date"], mm["kickoff"])
+	_, o, _ := call(t, ts.URL, apiByName(t, "sports.TeamFixtures"), map[string]string{"team_id": "team-chelsea-77aa"})
+	assert.NotEqual(t, fm["match_id"], decode(t, o)["match_id"], "another club's next match is another")
 }
 
 // TestEveryAPIAnswers calls every API with its required inputs, taking each from the seeds
