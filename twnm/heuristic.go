@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -218,7 +219,10 @@ func (h *heur) genes() {
 			if _, ok := h.gene[e.From]; ok {
 				continue
 			}
-			ls := issued(h.g, local(h.g, producerLinks(h.g, e.From, h.target, h.exclude, h.said), it.api, h.asked), it.api, e.From)
+			// Read for the API that takes the input, as AlphaBeta reads it: its concept says
+			// which outputs add a role to it (see roleSaid). The target produces nothing of its own.
+			ls := issued(h.g, local(h.g, producerLinks(h.g, e.From, it.api, h.exclude, h.said), it.api, h.asked), it.api, e.From)
+			ls = slices.DeleteFunc(ls, func(l link) bool { return l.api == h.target })
 			sameName := map[NodeID]bool{} // by producer: producerLinks gives one link per API
 			for _, l := range ls {
 				sameName[l.api] = spelt(h.g, l, it.api, e.From)
@@ -272,24 +276,31 @@ type heurCand struct {
 	genes    []int
 	supplies map[NodeID][]Supply
 	missing  int
+	opaque   int // missing inputs the user cannot be asked for (see opaque)
 	fitness  float64
 	apis     int
 	key      string
 	used     int // distinct stated values the subgraph binds
 	named    int // APIs the request names that bind an input they do not need themselves
 	spelt    int // inputs bound by an output of their very name (see spelt)
+	roles    int // inputs bound by an output that adds a role the request says (see saysRole)
 }
 
 func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(c.missing) }
 
-// better orders candidates: feasible first, fewer missing, more of the stated values used (a
+// better orders candidates: feasible first, fewer missing inputs the user cannot be asked for
+// (an id: a chain that asks for the club's name beats one that asks for its next match's id,
+// as AlphaBeta asks), fewer missing, more of the stated values used (a
 // stated value is there to be used; see AlphaBeta's grounding), more of the APIs the request
 // names (SearchRequest.Named), fewer APIs (a detour through a hotel's coordinates is not a
-// city's, unless the request names the hotel), higher fitness (what the graph learned weighs
+// city's, unless the request names the hotel), more outputs that name a role the request
+// says ("the team leading the Bundesliga" is the league leader's; see saysRole), higher fitness (what the graph learned weighs
 // there), more inputs bound by an output of their very name (a producer of the consumer's
 // family), key.
 func (c *heurCand) better(d *heurCand) bool {
 	switch {
+	case c.opaque != d.opaque:
+		return c.opaque < d.opaque
 	case c.missing != d.missing:
 		return c.missing < d.missing
 	case c.used != d.used:
@@ -298,6 +309,8 @@ func (c *heurCand) better(d *heurCand) bool {
 		return c.named > d.named
 	case c.apis != d.apis:
 		return c.apis < d.apis
+	case c.roles != d.roles:
+		return c.roles > d.roles
 	case c.fitness != d.fitness:
 		return c.fitness > d.fitness
 	case c.spelt != d.spelt:
@@ -333,6 +346,9 @@ func (h *heur) eval(genes []int) *heurCand {
 				if h.named[h.g.Node(l.api).Name] && !givesBack(h.g, l, e.From) {
 					named[l.api] = true
 				}
+				if saysRole(h.g, l.api, l.output, api, e.From, h.said) {
+					c.roles++
+				}
 				deps[api] = append(deps[api], l.api)
 				if _, seen := depth[l.api]; !seen {
 					depth[l.api] = depth[api] + 1
@@ -342,6 +358,9 @@ func (h *heur) eval(genes []int) *heurCand {
 			} else {
 				in.Source = SupplyMissing
 				c.missing++
+				if opaque(h.g.Node(e.From).Name) {
+					c.opaque++
+				}
 			}
 			c.supplies[api] = append(c.supplies[api], in)
 		}

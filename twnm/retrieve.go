@@ -87,12 +87,32 @@ func (g *Graph) feedable(p NodeID) bool {
 // needs before api although the request never names them.
 func (g *Graph) RequiredProducers(api NodeID) map[NodeID][]NodeID {
 	out := map[NodeID][]NodeID{}
+	for p, ss := range g.RequiredSuppliers(api) {
+		for _, s := range ss {
+			out[p] = append(out[p], s.API)
+		}
+	}
+	return out
+}
+
+// Supplier is an API able to produce an input, and the words its output adds to the input's
+// concept: "leader" where a league table's leader_team_id gives a team_id. Such an output is
+// another thing than the input (the league's leader, not the team the request names) unless
+// the request says its role.
+type Supplier struct {
+	API  NodeID
+	Role []string
+}
+
+// RequiredSuppliers is RequiredProducers with the role each producer's output adds.
+func (g *Graph) RequiredSuppliers(api NodeID) map[NodeID][]Supplier {
+	out := map[NodeID][]Supplier{}
 	for _, in := range g.Inputs(api) {
 		if !in.Required || !g.feedable(in.From) {
 			continue
 		}
 		for _, l := range producerLinks(g, in.From, api, nil, nil) {
-			out[in.From] = append(out[in.From], l.api)
+			out[in.From] = append(out[in.From], Supplier{API: l.api, Role: addedRole(g, l.api, l.output, api, in.From)})
 		}
 	}
 	return out

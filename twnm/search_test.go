@@ -538,7 +538,7 @@ func TestAlphaBetaListedValueDoesNotGround(t *testing.T) {
 	assert.ElementsMatch(t, []string{"Credits", "Trending"}, names(g, sg.APIs))
 }
 
-func TestAlphaBetaAsksWhatAPersonKnows(t *testing.T) {
+func TestSearchAsksWhatAPersonKnows(t *testing.T) {
 	// AddAlarm needs a token, which GetToken makes from a user name and a password. With the
 	// user name known, the plan asks for the password rather than for the token; a city,
 	// which a person can tell, is still asked for as it is.
@@ -554,13 +554,15 @@ func TestAlphaBetaAsksWhatAPersonKnows(t *testing.T) {
 		{"AddAlarm", map[string]string{"time": "08:30"}, []string{"AddAlarm", "GetToken"}, []string{"GetToken.password", "GetToken.username"}},
 		{"Weather", nil, []string{"Weather"}, []string{"Weather.city"}},
 	}
-	for _, tt := range tests {
-		t.Run(fmt.Sprint(tt.target, tt.known), func(t *testing.T) {
-			sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, tt.target), Known: tt.known})
-			require.NoError(t, err)
-			assert.Equal(t, tt.wantAPIs, names(g, sg.APIs))
-			assert.Equal(t, tt.wantMissing, supplyNames(g, sg.Missing()))
-		})
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%T/%s%v", s, tt.target, tt.known), func(t *testing.T) {
+				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, tt.target), Known: tt.known})
+				require.NoError(t, err)
+				assert.ElementsMatch(t, tt.wantAPIs, names(g, sg.APIs))
+				assert.Equal(t, tt.wantMissing, supplyNames(g, sg.Missing()))
+			})
+		}
 	}
 }
 
@@ -767,14 +769,20 @@ func TestSearchAsksForARoleTheRequestDoesNotSay(t *testing.T) {
 			said        func(string) bool
 			wantAPIs    []string
 			wantMissing []string
+			// the same one step further from the target: the role is read at the API that
+			// takes the input, the fixtures, not at the statistics
+			wantDeep, wantDeepMissing []string
 		}{
-			{"no request text", nil, []string{"Fixtures", "Standings"}, nil},
-			{"the role said", leader, []string{"Fixtures", "Standings"}, nil},
-			{"the role not said", func(string) bool { return false }, []string{"Fixtures"}, []string{"Fixtures.team_id"}},
+			{"no request text", nil, []string{"Fixtures", "Standings"}, nil, []string{"Stats", "Fixtures", "Standings"}, nil},
+			{"the role said", leader, []string{"Fixtures", "Standings"}, nil, []string{"Stats", "Fixtures", "Standings"}, nil},
+			// Both ids are opaque: asked for, the match's is as good as the team's, in one call.
+			{"the role not said", func(string) bool { return false }, []string{"Fixtures"}, []string{"Fixtures.team_id"},
+				[]string{"Stats"}, []string{"Stats.match_id"}},
 		} {
 			t.Run(fmt.Sprintf("%T/%s", s, tc.name), func(t *testing.T) {
 				g := New()
-				for _, a := range []API{tool("Standings", "league", "leader_team_id"), tool("Fixtures", "team_id", "match_id")} {
+				for _, a := range []API{tool("Standings", "league", "leader_team_id"), tool("Fixtures", "team_id", "match_id"),
+					tool("Stats", "match_id", "home_score")} {
 					_, err := g.AddAPIWithParams(a, alias)
 					require.NoError(t, err)
 				}
@@ -783,6 +791,11 @@ func TestSearchAsksForARoleTheRequestDoesNotSay(t *testing.T) {
 				require.NoError(t, err)
 				assert.ElementsMatch(t, tc.wantAPIs, names(g, sg.APIs))
 				assert.Equal(t, tc.wantMissing, supplyNames(g, sg.Missing()))
+				sg, err = s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Stats"),
+					Known: map[string]string{"league": "Serie A"}, Said: tc.said})
+				require.NoError(t, err)
+				assert.ElementsMatch(t, tc.wantDeep, names(g, sg.APIs))
+				assert.Equal(t, tc.wantDeepMissing, supplyNames(g, sg.Missing()))
 			})
 		}
 	}
@@ -792,33 +805,35 @@ func TestSearchAsksForARoleTheRequestDoesNotSay(t *testing.T) {
 // role the request says wins: "the squad of the team leading the Bundesliga" is the league
 // leader's squad, though the team search takes "Bundesliga" as a name as well and its link
 // is the stronger.
-func TestAlphaBetaPrefersTheRoleSaid(t *testing.T) {
+func TestSearchPrefersTheRoleSaid(t *testing.T) {
 	alias := func(p Param, input bool) string {
 		if p.Name == "leader_team_id" {
 			return "team_id"
 		}
 		return p.Name
 	}
-	for _, tc := range []struct {
-		name string
-		said func(string) bool
-		want []string
-	}{
-		{"the role said", func(w string) bool { return w == "leader" || w == "team" }, []string{"Players", "Standings"}},
-		{"no request text", nil, []string{"Players", "SearchTeam"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			g := New()
-			for _, a := range []API{tool("Standings", "league", "leader_team_id"), tool("SearchTeam", "team_name", "team_id"),
-				tool("Players", "team_id", "player_count")} {
-				_, err := g.AddAPIWithParams(a, alias)
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		for _, tc := range []struct {
+			name string
+			said func(string) bool
+			want []string
+		}{
+			{"the role said", func(w string) bool { return w == "leader" || w == "team" }, []string{"Players", "Standings"}},
+			{"no request text", nil, []string{"Players", "SearchTeam"}},
+		} {
+			t.Run(fmt.Sprintf("%T/%s", s, tc.name), func(t *testing.T) {
+				g := New()
+				for _, a := range []API{tool("Standings", "league", "leader_team_id"), tool("SearchTeam", "team_name", "team_id"),
+					tool("Players", "team_id", "player_count")} {
+					_, err := g.AddAPIWithParams(a, alias)
+					require.NoError(t, err)
+				}
+				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Players"),
+					Known: map[string]string{"league": "Bundesliga", "team_name": "Bundesliga"}, Said: tc.said,
+					Relevance: map[string]float64{"SearchTeam": 1, "Standings": .5}})
 				require.NoError(t, err)
-			}
-			sg, err := DefaultAlphaBeta().Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Players"),
-				Known: map[string]string{"league": "Bundesliga", "team_name": "Bundesliga"}, Said: tc.said,
-				Relevance: map[string]float64{"SearchTeam": 1, "Standings": .5}})
-			require.NoError(t, err)
-			assert.ElementsMatch(t, tc.want, names(g, sg.APIs))
-		})
+				assert.ElementsMatch(t, tc.want, names(g, sg.APIs))
+			})
+		}
 	}
 }

@@ -39,6 +39,9 @@ type Producer struct {
 	// similar to a movie, for a movie's id): it cannot start a chain, so the chain reaches
 	// back to a producer of its own input.
 	Circular bool
+	// Role holds the words the producer's output adds to the input's concept (twnm.Supplier):
+	// it gives another thing than the input unless the request says one of them.
+	Role []string
 }
 
 // producerDepth bounds how far back Choose follows producers of producers: to one that starts
@@ -361,6 +364,7 @@ func (c *choice) producerOfAsked(best string, top []string) string {
 // substitutes.
 func (c *choice) bindProducers(best string) (chain, producers, substitutes []string) {
 	links, whole, pool, asked := c.links, c.whole, c.pool, c.asked
+	says := Says(whole.Text)
 	chain = []string{best}
 	var bind func(api string, depth int)
 	bind = func(api string, depth int) {
@@ -369,6 +373,11 @@ func (c *choice) bindProducers(best string) (chain, producers, substitutes []str
 			if slices.ContainsFunc(need.Inputs, func(in string) bool { return stated[in] }) {
 				continue // the request gives it
 			}
+			// An output that adds a role the request does not say gives another thing: the
+			// league leader's team id is no team the request names (as graph search reads it).
+			need.Producers = slices.DeleteFunc(slices.Clone(need.Producers), func(p Producer) bool {
+				return len(p.Role) > 0 && !slices.ContainsFunc(p.Role, says)
+			})
 			p := pickProducer(plausible(issuers(need, links, api), c.provider, pool, links, api, whole.Text), pool, asked, links, api, whole.Text)
 			if p.Name == "" || slices.Contains(chain, p.Name) {
 				continue

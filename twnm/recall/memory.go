@@ -125,7 +125,7 @@ func (l GraphLinks) Producers(api string) []Need {
 	if !ok {
 		return nil
 	}
-	producers := l.G.RequiredProducers(id)
+	producers := l.G.RequiredSuppliers(id)
 	a := l.G.Node(id).API
 	var out []Need
 	for _, in := range l.G.Inputs(id) {
@@ -142,8 +142,8 @@ func (l GraphLinks) Producers(api string) []Need {
 			}
 		}
 		for _, p := range ps {
-			if l.G.Node(p).Status == twnm.Active {
-				need.Producers = append(need.Producers, Producer{Name: l.G.Node(p).Name, Circular: l.G.Requires(p, in.From)})
+			if l.G.Node(p.API).Status == twnm.Active {
+				need.Producers = append(need.Producers, Producer{Name: l.G.Node(p.API).Name, Circular: l.G.Requires(p.API, in.From), Role: p.Role})
 			}
 		}
 		out = append(out, need)

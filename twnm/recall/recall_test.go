@@ -651,6 +651,30 @@ func TestChooseProducerThatReads(t *testing.T) {
 	assert.Equal(t, []string{"Comments"}, []string(r.Chain))
 }
 
+// A producer whose output adds a role to the input (the league leader's team id) gives
+// another thing than the input unless the request says the role: "the next match of the club
+// Bayern Munich" is the team search's team, "the team leading the Bundesliga" the leader's.
+func TestChooseProducerOfTheRoleSaid(t *testing.T) {
+	l := links{
+		feeds: map[[2]string]bool{{"SearchTeam", "Fixtures"}: true, {"Standings", "Fixtures"}: true},
+		producers: map[string][]Need{"Fixtures": {{Inputs: []string{"team_id"}, Producers: []Producer{
+			{Name: "Standings", Role: []string{"leader"}}, {Name: "SearchTeam"}}}}},
+		apis: map[string]twnm.API{
+			"Fixtures":   {Name: "Fixtures", Description: "Next fixture of a team.", Inputs: []twnm.Param{{Name: "team_id", Required: true}}},
+			"Standings":  {Name: "Standings", Description: "Leader of a league table."},
+			"SearchTeam": {Name: "SearchTeam", Description: "Finds a team by name."},
+		},
+	}
+	for request, want := range map[string][]string{
+		"When is the next match of the club Bayern Munich?":   {"SearchTeam", "Fixtures"},
+		"When is the next match of the team leading Serie A?": {"Standings", "Fixtures"},
+	} {
+		r := chooseWhole(t, l, request, Match{Name: "Fixtures", Score: 1}, Match{Name: "Standings", Score: .6},
+			Match{Name: "SearchTeam", Score: .5})
+		assert.Equal(t, want, []string(r.Chain), request)
+	}
+}
+
 func TestChooseReadsClausesInContext(t *testing.T) {
 	// The clause alone prefers the video site's suggestions (1 against .8), but the whole
 	// request is about the page analyser's service (relevance 1; the video site's .2).
