@@ -698,7 +698,7 @@ func exPrepare(s Slot) exSlot {
 		x.kind = exBool
 	case kind == toolspec.KindArray, kind == toolspec.KindObject:
 		x.kind = exNone
-	case exIDWords[last], slices.ContainsFunc(x.desc, func(w string) bool { return strings.HasPrefix(w, "identif") }):
+	case exIDWords[last], slices.ContainsFunc(x.desc, func(w string) bool { return strings.HasPrefix(w, "identifie") }):
 		x.kind = exID
 	case typ == "date" || typ == "date-time" || typ == "datetime" || exAny(x.words, exDateWords) ||
 		strings.Contains(joined, "checkin") || strings.Contains(joined, "checkout") ||
