@@ -81,7 +81,11 @@ const actionMismatch = 0.7
 //     it, and outputs a word of the request: "what are the latitude and longitude of
 //     Toronto?" is answered by a geocoder, not by the reverse geocoder that takes them, while
 //     "what do people say about the best restaurant" asks about the restaurant the reviews
-//     take, and stays with them.
+//     take, and stays with them;
+//   - from a leader that needs a value the request does not state to a sibling of its
+//     provider that runs on the request's values alone and takes a number or a code the
+//     leader does not ("houses for sale near 40.7128, -74.0060" is the listing search, not
+//     the market statistics of the city a reverse geocoder would find there).
 //
 // The final step's required inputs that the request leaves to other tools are then bound by
 // the producer the request favours, and so on back, producerDepth steps at most (an identifier
@@ -293,6 +297,20 @@ func (c *choice) moveLeader(best string) string {
 	if c.needsUnsaid(best) {
 		for _, p := range top {
 			if c.rival(p, best) && links.Feeds(p, best) && c.statesAll(p) && !givesOnly(asked, links, best, p) {
+				best = p
+				break
+			}
+		}
+	}
+	// A leader that needs a value the request does not state yields to a sibling of its
+	// provider, neither feeding the other, that runs on the request's values alone and takes
+	// a number or a code the leader does not: a stated value is there to be used. "Show me
+	// houses for sale near 40.7128, -74.0060" is the listing search, which takes the point,
+	// not the market statistics of the city a reverse geocoder would find there.
+	if !c.statesAll(best) {
+		for _, p := range top {
+			if c.rival(p, best) && c.provider(best) != "" && c.provider(p) == c.provider(best) && !links.Feeds(p, best) && !links.Feeds(best, p) &&
+				c.statesAll(p) && takesMore(whole.Text, links, p, best) {
 				best = p
 				break
 			}

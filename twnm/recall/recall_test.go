@@ -675,6 +675,35 @@ func TestChooseProducerOfTheRoleSaid(t *testing.T) {
 	}
 }
 
+// A leader that needs a value the request does not state yields to a sibling of its provider
+// that runs on the stated values and takes a number the leader does not: the listing search
+// takes the point, the market statistics need a city. Another provider's API that takes the
+// point does not take the lead: a hotel is not looked for among restaurants.
+func TestChooseSiblingThatRunsOnTheStatedValues(t *testing.T) {
+	point := []twnm.Param{{Name: "latitude", Type: "number", Required: true}, {Name: "longitude", Type: "number", Required: true}}
+	l := links{
+		feeds: map[[2]string]bool{{"ReverseGeocode", "MarketStats"}: true, {"ReverseGeocode", "FindHotels"}: true},
+		producers: map[string][]Need{
+			"MarketStats": {{Inputs: []string{"city"}, Producers: []Producer{{Name: "ReverseGeocode"}}}},
+			"FindHotels":  {{Inputs: []string{"city"}, Producers: []Producer{{Name: "ReverseGeocode"}}}},
+		},
+		apis: map[string]twnm.API{
+			"MarketStats":    {Name: "MarketStats", Provider: "homes", Inputs: []twnm.Param{{Name: "city", Type: "string", Required: true}}},
+			"Listings":       {Name: "Listings", Provider: "homes", Inputs: point},
+			"FindHotels":     {Name: "FindHotels", Provider: "stay", Inputs: []twnm.Param{{Name: "city", Type: "string", Required: true}}},
+			"FindPlaces":     {Name: "FindPlaces", Provider: "eat", Inputs: point},
+			"ReverseGeocode": {Name: "ReverseGeocode", Provider: "geo", Inputs: point},
+		},
+	}
+	r := chooseWhole(t, l, "Show me houses for sale near 40.7128, -74.0060",
+		Match{Name: "MarketStats", Provider: "homes", Score: 1}, Match{Name: "Listings", Provider: "homes", Score: .95})
+	assert.Equal(t, "Listings", r.Final)
+	assert.Equal(t, []string{"Listings"}, []string(r.Chain))
+	r = chooseWhole(t, l, "Find a hotel in the place at latitude 37.7749, longitude -122.4194",
+		Match{Name: "FindHotels", Provider: "stay", Score: 1}, Match{Name: "FindPlaces", Provider: "eat", Score: .95})
+	assert.Equal(t, "FindHotels", r.Final)
+}
+
 func TestChooseReadsClausesInContext(t *testing.T) {
 	// The clause alone prefers the video site's suggestions (1 against .8), but the whole
 	// request is about the page analyser's service (relevance 1; the video site's .2).
