@@ -219,10 +219,12 @@ func (h *heur) genes() {
 			if _, ok := h.gene[e.From]; ok {
 				continue
 			}
-			// Read for the API that takes the input, as AlphaBeta reads it: its concept says
-			// which outputs add a role to it (see roleSaid). The target produces nothing of its own.
-			ls := issued(h.g, local(h.g, producerLinks(h.g, e.From, it.api, h.exclude, h.said), it.api, h.asked), it.api, e.From)
-			ls = slices.DeleteFunc(ls, func(l link) bool { return l.api == h.target })
+			// The roles are read at the API that takes the input, whose concept says which
+			// outputs add one to it (see roleSaid), not at the target.
+			ls := issued(h.g, local(h.g, producerLinks(h.g, e.From, h.target, h.exclude, h.said), it.api, h.asked), it.api, e.From)
+			if h.said != nil {
+				ls = slices.DeleteFunc(ls, func(l link) bool { return !roleSaid(h.g, l.api, l.output, it.api, e.From, h.said) })
+			}
 			sameName := map[NodeID]bool{} // by producer: producerLinks gives one link per API
 			for _, l := range ls {
 				sameName[l.api] = spelt(h.g, l, it.api, e.From)

@@ -756,12 +756,6 @@ func TestSearchTakesAnIdentifierFromItsIssuer(t *testing.T) {
 // team id) binds it only where the request says the role: "the next match of Bayern" asks
 // about a team, not the leader of Bayern's league, and the plan asks for the team instead.
 func TestSearchAsksForARoleTheRequestDoesNotSay(t *testing.T) {
-	alias := func(p Param, input bool) string {
-		if p.Name == "leader_team_id" {
-			return "team_id" // joined the team id's node, as the links join them
-		}
-		return p.Name
-	}
 	leader := func(w string) bool { return w == "leader" }
 	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
 		for _, tc := range []struct {
@@ -780,12 +774,8 @@ func TestSearchAsksForARoleTheRequestDoesNotSay(t *testing.T) {
 				[]string{"Stats"}, []string{"Stats.match_id"}},
 		} {
 			t.Run(fmt.Sprintf("%T/%s", s, tc.name), func(t *testing.T) {
-				g := New()
-				for _, a := range []API{tool("Standings", "league", "leader_team_id"), tool("Fixtures", "team_id", "match_id"),
-					tool("Stats", "match_id", "home_score")} {
-					_, err := g.AddAPIWithParams(a, alias)
-					require.NoError(t, err)
-				}
+				g := withLeader(t, tool("Standings", "league", "leader_team_id"), tool("Fixtures", "team_id", "match_id"),
+					tool("Stats", "match_id", "home_score"))
 				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Fixtures"),
 					Known: map[string]string{"league": "Serie A"}, Said: tc.said})
 				require.NoError(t, err)
@@ -806,12 +796,6 @@ func TestSearchAsksForARoleTheRequestDoesNotSay(t *testing.T) {
 // leader's squad, though the team search takes "Bundesliga" as a name as well and its link
 // is the stronger.
 func TestSearchPrefersTheRoleSaid(t *testing.T) {
-	alias := func(p Param, input bool) string {
-		if p.Name == "leader_team_id" {
-			return "team_id"
-		}
-		return p.Name
-	}
 	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
 		for _, tc := range []struct {
 			name string
@@ -822,12 +806,8 @@ func TestSearchPrefersTheRoleSaid(t *testing.T) {
 			{"no request text", nil, []string{"Players", "SearchTeam"}},
 		} {
 			t.Run(fmt.Sprintf("%T/%s", s, tc.name), func(t *testing.T) {
-				g := New()
-				for _, a := range []API{tool("Standings", "league", "leader_team_id"), tool("SearchTeam", "team_name", "team_id"),
-					tool("Players", "team_id", "player_count")} {
-					_, err := g.AddAPIWithParams(a, alias)
-					require.NoError(t, err)
-				}
+				g := withLeader(t, tool("Standings", "league", "leader_team_id"), tool("SearchTeam", "team_name", "team_id"),
+					tool("Players", "team_id", "player_count"))
 				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Players"),
 					Known: map[string]string{"league": "Bundesliga", "team_name": "Bundesliga"}, Said: tc.said,
 					Relevance: map[string]float64{"SearchTeam": 1, "Standings": .5}})
@@ -836,4 +816,21 @@ func TestSearchPrefersTheRoleSaid(t *testing.T) {
 			})
 		}
 	}
+}
+
+// withLeader is a graph of apis in which the league leader's team id joined the team id's
+// node, as the links join them.
+func withLeader(t *testing.T, apis ...API) *Graph {
+	t.Helper()
+	g := New()
+	for _, a := range apis {
+		_, err := g.AddAPIWithParams(a, func(p Param, input bool) string {
+			if p.Name == "leader_team_id" {
+				return "team_id"
+			}
+			return p.Name
+		})
+		require.NoError(t, err)
+	}
+	return g
 }
