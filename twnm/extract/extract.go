@@ -321,9 +321,13 @@ func (x *extraction) enums() {
 			if len(vw) == 0 || !strings.ContainsFunc(v, unicode.IsLetter) || len(vw) == 1 && lexicon.IsStopWord(vw[0]) {
 				continue
 			}
+			// A value of two letters is a code ("de", "no"), which the text writes as one, in
+			// capitals ("DE"): written as a word, it is the word ("a number with no name").
+			code := len(v) <= 2
 			for p := 0; p+len(vw) <= len(words); p++ {
 				q := p + len(vw) - 1
-				if slices.Equal(words[p:q+1], vw) && whole(p, q) && !x.used[toks[p]] && !x.namesCode(toks[q]) {
+				if slices.Equal(words[p:q+1], vw) && whole(p, q) && !x.used[toks[p]] && !x.namesCode(toks[q]) &&
+					(!code || exAllCaps(x.toks[toks[p]].text)) {
 					n, found, at = n+1, v, [2]int{toks[p], toks[q]}
 					break
 				}
