@@ -22,8 +22,9 @@
 // opengeo.Locate(city_name) -> lat, lon; weather.Current and skycast.Now; airq.Current and
 // breezo.AirQuality; dine and eatly; homes and nestfind; stay and lodgr; sports and
 // scoreline. Substitutes agree: the same place has the same temperature at both weather
-// providers, and a club has the same next match (its id, rival and day) at both sports ones. Ids carry a prefix (htl-, rst-, team-, ...); an id the world did not hand out
-// is rejected with 400.
+// providers, and a club has the same next match (its id, rival and day) at both sports
+// ones. Ids carry a prefix (htl-, rst-, team-, ...); an id the world did not hand out is
+// rejected with 400.
 //
 // The renamed providers (Tool.Renamed; Classic leaves them out) name shared values their own
 // way, as real catalogs do: tunes.SearchTracks(artistName) answers a list whose first

@@ -292,13 +292,13 @@ func (c *heurCand) energy() float64 { return c.fitness - missingPenalty*float64(
 
 // better orders candidates: feasible first, fewer missing inputs the user cannot be asked for
 // (an id: a chain that asks for the club's name beats one that asks for its next match's id,
-// as AlphaBeta asks), fewer missing, more of the stated values used (a
-// stated value is there to be used; see AlphaBeta's grounding), more of the APIs the request
-// names (SearchRequest.Named), fewer APIs (a detour through a hotel's coordinates is not a
-// city's, unless the request names the hotel), more outputs that name a role the request
-// says ("the team leading the Bundesliga" is the league leader's; see saysRole), higher fitness (what the graph learned weighs
-// there), more inputs bound by an output of their very name (a producer of the consumer's
-// family), key.
+// as AlphaBeta asks), fewer missing, more of the stated values used (a stated value is there
+// to be used; see AlphaBeta's grounding), more of the APIs the request names
+// (SearchRequest.Named), fewer APIs (a detour through a hotel's coordinates is not a city's,
+// unless the request names the hotel), more outputs that name a role the request says ("the
+// team leading the Bundesliga" is the league leader's; see saysRole), higher fitness (what
+// the graph learned weighs there), more inputs bound by an output of their very name (a
+// producer of the consumer's family), key.
 func (c *heurCand) better(d *heurCand) bool {
 	switch {
 	case c.opaque != d.opaque:

@@ -1718,10 +1718,10 @@ func (p exPhrase) fits(kind string) bool {
 // person group and one they call a person ("a guest named Ana Silva") the place group,
 // when another group is there to take it. Several phrases are told apart within each API:
 // in the order the groups first appear among the slots, each of the API's groups takes a
-// phrase: the first free one whose
-// preceding words name its kind ("in Paris" for places, "for Ana Silva" for people), else
-// the first free one without such words, else, for groups that are neither places nor
-// people, the first free one at all. A group left without a phrase stays unbound.
+// phrase: the first free one whose preceding words name its kind ("in Paris" for places,
+// "for Ana Silva" for people), else the first free one without such words, else, for
+// groups that are neither places nor people, the first free one at all. A group left
+// without a phrase stays unbound.
 func (x *extraction) freeText() {
 	var phrases []exPhrase
 	for i := 0; i < len(x.toks); i++ {
@@ -1761,9 +1761,8 @@ func (x *extraction) freeText() {
 			required = required || s.Required
 		}
 	}
-	type group = exGroup
-	var groups []*group
-	byKey := map[string]*group{}
+	var groups []*exGroup
+	byKey := map[string]*exGroup{}
 	for _, si := range free {
 		s := &x.slots[si]
 		if required && !s.Required || x.describedByClause(s) {
@@ -1776,14 +1775,14 @@ func (x *extraction) freeText() {
 		}
 		g := byKey[key]
 		if g == nil {
-			g = &group{kind: kind}
+			g = &exGroup{kind: kind}
 			byKey[key] = g
 			groups = append(groups, g)
 		}
 		g.slots = append(g.slots, si)
 	}
 	took := map[string]bool{} // API and phrase: one phrase fills one input of an API
-	bindGroup := func(g *group, p exPhrase) {
+	bindGroup := func(g *exGroup, p exPhrase) {
 		// A phrase that says what it names goes to the slots of the APIs about that kind of
 		// thing where the group has some: "the collection The Hunger Games" is the query of
 		// the collection search, not of the movie search beside it.
@@ -1818,9 +1817,9 @@ func (x *extraction) freeText() {
 	// phrase leave it to this one's ("a photo of the Ace Hotel in downtown Los Angeles" is
 	// the place search's input whatever a comment's message or a namespace took).
 	var apis []string
-	own := map[string][]*group{} // by API, in the groups' order
+	own := map[string][]*exGroup{} // by API, in the groups' order
 	for _, g := range groups {
-		part := map[string]*group{}
+		part := map[string]*exGroup{}
 		for _, si := range g.slots {
 			a := x.slots[si].api()
 			h := part[a]
@@ -1828,7 +1827,7 @@ func (x *extraction) freeText() {
 				if _, ok := own[a]; !ok {
 					apis = append(apis, a)
 				}
-				h = &group{kind: g.kind}
+				h = &exGroup{kind: g.kind}
 				part[a], own[a] = h, append(own[a], h)
 			}
 			h.slots = append(h.slots, si)

@@ -307,9 +307,9 @@ func (c *choice) moveLeader(best string) string {
 	// a number or a code the leader does not: a stated value is there to be used. "Show me
 	// houses for sale near 40.7128, -74.0060" is the listing search, which takes the point,
 	// not the market statistics of the city a reverse geocoder would find there.
-	if !c.statesAll(best) {
+	if own := c.provider(best); own != "" && !c.statesAll(best) {
 		for _, p := range top {
-			if c.rival(p, best) && c.provider(best) != "" && c.provider(p) == c.provider(best) && !links.Feeds(p, best) && !links.Feeds(best, p) &&
+			if c.rival(p, best) && c.provider(p) == own && !links.Feeds(p, best) && !links.Feeds(best, p) &&
 				c.statesAll(p) && takesMore(whole.Text, links, p, best) {
 				best = p
 				break
