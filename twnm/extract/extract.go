@@ -1219,20 +1219,9 @@ func (x *extraction) typed(tk exTokKind, sk exKind) {
 	// "Tomorrow" says when what the request asks for is, which a required date input takes;
 	// an optional one of another call (a hotel search's check-in) would only ground a detour.
 	takes := func(s *exSlot) bool { return s.kind == sk && (!relative || s.Required) }
-	var apis []string
-	byAPI := map[string][]int{}
-	for si := range x.slots {
-		if s := &x.slots[si]; !x.bound[si] && takes(s) {
-			a := s.api()
-			if _, ok := byAPI[a]; !ok {
-				apis = append(apis, a)
-			}
-			byAPI[a] = append(byAPI[a], si)
-		}
-	}
 	bound := false
-	for _, a := range apis {
-		switch sis := byAPI[a]; {
+	for _, sis := range x.unboundByAPI(takes) {
+		switch {
 		case len(vals) == 1:
 			for _, si := range sis {
 				x.bind(si, vals[0])
@@ -1259,24 +1248,30 @@ func (x *extraction) typed(tk exTokKind, sk exKind) {
 // plan calls is the graph search's decision. An API with two such inputs is ambiguous and
 // gets nothing. A slot keyed by its name alone counts as an API of its own name.
 func (x *extraction) bindLone(v string, names []string, ok func(*exSlot) bool) {
-	byAPI := map[string][]int{}
-	var apis []string
-	for si := range x.slots {
-		s := &x.slots[si]
-		if x.bound[si] || !ok(s) || !exHas(names, s.Name) {
-			continue
-		}
-		api := s.api()
-		if _, seen := byAPI[api]; !seen {
-			apis = append(apis, api)
-		}
-		byAPI[api] = append(byAPI[api], si)
-	}
-	for _, api := range apis {
-		if sis := byAPI[api]; len(sis) == 1 {
+	for _, sis := range x.unboundByAPI(func(s *exSlot) bool { return ok(s) && exHas(names, s.Name) }) {
+		if len(sis) == 1 {
 			x.bind(sis[0], v)
 		}
 	}
+}
+
+// unboundByAPI groups the unbound slots ok accepts by their API (see api), the APIs in the
+// order of their first slot, each API's slots in slot order.
+func (x *extraction) unboundByAPI(ok func(*exSlot) bool) [][]int {
+	var groups [][]int
+	at := map[string]int{} // API → its group
+	for si := range x.slots {
+		if s := &x.slots[si]; !x.bound[si] && ok(s) {
+			i, seen := at[s.api()]
+			if !seen {
+				i = len(groups)
+				at[s.api()] = i
+				groups = append(groups, nil)
+			}
+			groups[i] = append(groups[i], si)
+		}
+	}
+	return groups
 }
 
 // api is the API whose input the slot is: its key without the input's name ("stay.Book" of
