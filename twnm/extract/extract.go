@@ -1994,8 +1994,10 @@ func (s *exSlot) group() string {
 // without its cue is no number a user counts. Coordinates come in pairs, so a lone
 // number never counts as a latitude or a longitude: "a table for 4" binds party_size even while the latitude and
 // longitude of the restaurant search wait for an upstream API. Two numbers left over bind
-// to a latitude and a longitude, in that order, when those are all the required numeric
-// inputs left ("48.85, 2.35"). Any other case is ambiguous and binds nothing.
+// to a latitude and a longitude, in that order, of each API whose required numeric inputs
+// left are those two ("48.85, 2.35"). Each API is read on its own, as typed reads dates: the
+// minutes of a transit search read beside a reverse geocoder leave the geocoder's point
+// unambiguous. Any other case is ambiguous and binds nothing.
 func (x *extraction) leftoverNumbers() {
 	var nums []string
 	for i, t := range x.toks {
@@ -2005,27 +2007,28 @@ func (x *extraction) leftoverNumbers() {
 	}
 	// An identifier is no count: the 2 of "2 Broke Girls" is no show's id.
 	isNum := func(s *exSlot) bool { return s.kind == exNumber && s.Required && !s.identifies() }
-	names := x.unboundNames(isNum)
-	var lats, lons, others []string
-	for _, n := range names {
-		switch w := exWords(n); {
+	coordinate := func(s *exSlot) int { // 1 a latitude, 2 a longitude, 0 neither
+		switch w := exWords(s.Name); {
 		case len(w) == 1 && (w[0] == "latitude" || w[0] == "lat"):
-			lats = append(lats, n)
+			return 1
 		case len(w) == 1 && (w[0] == "longitude" || w[0] == "lon" || w[0] == "lng"):
-			lons = append(lons, n)
-		default:
-			others = append(others, n)
+			return 2
 		}
+		return 0
 	}
-	switch {
-	case len(nums) == 1 && len(others) > 0:
-		x.bindLone(nums[0], others, isNum)
-	case len(nums) == 2 && len(others) == 0 && len(lats) > 0 && len(lons) > 0:
-		for _, n := range lats {
-			x.bindName(n, nums[0], isNum)
-		}
-		for _, n := range lons {
-			x.bindName(n, nums[1], isNum)
+	switch len(nums) {
+	case 1:
+		x.bindLone(nums[0], x.unboundNames(func(s *exSlot) bool { return isNum(s) && coordinate(s) == 0 }), isNum)
+	case 2:
+		for _, sis := range x.unboundByAPI(isNum) {
+			if len(sis) != 2 {
+				continue
+			}
+			a, b := coordinate(&x.slots[sis[0]]), coordinate(&x.slots[sis[1]])
+			if a != 0 && b != 0 && a != b {
+				x.bind(sis[0], nums[a-1])
+				x.bind(sis[1], nums[b-1])
+			}
 		}
 	}
 }

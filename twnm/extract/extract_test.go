@@ -404,8 +404,11 @@ func TestExtract(t *testing.T) {
 		{"a lone number is no coordinate", "Book a table for 4 at the best restaurant near Rome",
 			[]Slot{slotCity, slotLat, slotLon, slotParty}, map[string]string{slotCity.Key: "Rome", slotParty.Key: "4"}},
 		{"a lone number and only coordinates: nothing", "somewhere around 4", []Slot{slotLat, slotLon}, map[string]string{}},
-		{"a number pair with another numeric slot: ambiguous", "48.85, 2.35", []Slot{slotLat, slotLon, slotParty},
+		{"a number pair with another numeric slot of the API: ambiguous", "48.85, 2.35",
+			[]Slot{slotLat, slotLon, {Key: "geo.Elevation.radius_m", Name: "radius_m", Type: "integer", Description: "Radius in metres.", Required: true}},
 			map[string]string{}},
+		{"a number pair with another API's numeric slot: the point of each API read on its own", "48.85, 2.35",
+			[]Slot{slotLat, slotLon, slotParty}, map[string]string{slotLat.Key: "48.85", slotLon.Key: "2.35"}},
 
 		// Dates written out, with their year, are given in ISO form.
 		{"a date with the month's name", "Book a table on January 2nd, 2022 at 19:30",
