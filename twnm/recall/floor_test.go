@@ -123,3 +123,23 @@ func TestRetrieveWholeIsRelevantWhereAClauseIs(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, r.Whole().Relevant)
 }
+
+// wholeSource finds the one API more similar to a text that ends with a full stop (see
+// stopEmbedder): the whole request clears the floor, its clause without the stop does not.
+type wholeSource struct{ stopSource }
+
+func (wholeSource) Dense(_ context.Context, vec []float64, _ int) ([]Hit, error) {
+	return []Hit{{Name: "Images", Score: 0.25*vec[0] + 0.1*vec[1]}}, nil
+}
+
+// A request of one clause is that clause: where the whole request clears the floor, its one
+// clause is no unserved part.
+func TestRetrieveOneClauseIsRelevantWhereTheWholeIs(t *testing.T) {
+	r, err := Retrieve(context.Background(), wholeSource{}, stopEmbedder{}, "Give me one cover image of the movie Oppenheimer.", Options{})
+	require.NoError(t, err)
+	require.Len(t, r.Clauses(), 1)
+	assert.InDelta(t, 0.1, r.Clauses()[0].Best, 1e-9, "the clause alone is under the floor")
+	assert.True(t, r.Whole().Relevant)
+	assert.True(t, r.Clauses()[0].Relevant)
+	assert.True(t, r.Relevant())
+}

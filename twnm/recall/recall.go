@@ -434,12 +434,17 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 	// The request finds a tool where one of its parts does: its words together can fall under
 	// the floor where a clause's alone clear it ("Give me one cover image of the movie
 	// Oppenheimer." against its clause, without the full stop that moves the encoder).
+	// And a request of one clause is that clause: the one clears the floor where the other
+	// does ("How windy is it in Chicago at the moment?" clears it with its question mark and
+	// not without), or the part would read as unserved while the request is served.
 	clauses := res.Clauses()
-	if slices.ContainsFunc(clauses, func(g Goal) bool { return g.Relevant }) {
+	whole := slices.IndexFunc(res.Goals, func(g Goal) bool { return g.Whole })
+	if whole >= 0 && slices.ContainsFunc(clauses, func(g Goal) bool { return g.Relevant }) {
+		res.Goals[whole].Relevant = true
+	}
+	if whole >= 0 && len(clauses) == 1 && res.Goals[whole].Relevant {
 		for i := range res.Goals {
-			if res.Goals[i].Whole {
-				res.Goals[i].Relevant = true
-			}
+			res.Goals[i].Relevant = true
 		}
 	}
 	if len(clauses) > 0 {
