@@ -481,6 +481,7 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 	assert.Equal(t, map[string]bool{"Rome": true}, givenIn(c.Plan, chainOf(c.Plan, res.Final)), "the air quality's chain takes its own clause's city")
 	if c.Plan.StepOf("skycast.Now") >= 0 {
 		assert.Equal(t, []string{"skycast.Now"}, res.Branches)
+		assert.Empty(t, res.Unplanned)
 		weather, air := chainOf(c.Plan, "skycast.Now"), chainOf(c.Plan, res.Final)
 		for _, api := range weather {
 			assert.NotContains(t, air, api, "one call cannot serve Paris and Rome")
@@ -488,6 +489,17 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 		assert.Equal(t, map[string]bool{"Paris": true}, givenIn(c.Plan, weather))
 	} else {
 		assert.Empty(t, res.Branches)
+		require.Len(t, res.Unplanned, 1, "the weather's part is reported, not lost")
+		assert.Contains(t, res.Unplanned[0], "weather in Paris")
+	}
+
+	// A part whose tool cannot join the plan is reported as such: the weather of "How cold is
+	// it in Oslo right now" needs a geocoder the air quality's part, which names no city of
+	// its own, may not share. Every part the request asks is joined or reported.
+	res = ask(t, a, "How cold is it in Oslo right now, and what is the air quality there?")
+	assert.Len(t, slices.Concat(res.Branches, res.Unplanned), 1, "branches %v, unplanned %v", res.Branches, res.Unplanned)
+	for _, u := range res.Unplanned {
+		assert.Contains(t, u, "Oslo")
 	}
 
 	// A value only another part states is not this part's: the time zone of Singapore is

@@ -132,6 +132,9 @@ type Context struct {
 	// Parts lists the APIs that serve the request's other parts in the final step's plan
 	// (retrieval's branches): the answer covers them too, or says that they failed.
 	Parts []string `json:"parts,omitempty"`
+	// Unplanned lists the parts of the request whose tool could not join the final step's
+	// plan (retrieval's Unplanned): the answer says they have none.
+	Unplanned []string `json:"unplanned,omitempty"`
 	// Retrievals counts retrieve_api actions so far; Recalled holds their descriptions.
 	Recalled []string `json:"recalled,omitempty"`
 	// Step is the planner decision being made, from 1; MaxSteps the budget.

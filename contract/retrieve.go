@@ -63,6 +63,10 @@ type RetrieveResult struct {
 	// Branches are the best APIs of the request's other parts whose chains were joined to
 	// the final step's plan (a compound request's other intents).
 	Branches []string `json:"branches,omitempty"`
+	// Unplanned are the clauses of the request's other parts whose API could not join the
+	// final step's plan (an input nothing binds, or a call it may not share): parts the run
+	// does not answer, which its answer and status say.
+	Unplanned []string `json:"unplanned,omitempty"`
 }
 
 // Intent is one sub-intent of the planner's decision array.

@@ -47,7 +47,7 @@ func (o Options) graphFirst(c Context) Decision {
 	}
 	if n := len(c.Completed); n > 0 {
 		target := c.Completed[n-1]
-		d.Action, d.Answer = DirectAnswer, Summarize(c, target)+partsNote(c, target)+unservedNote(c)
+		d.Action, d.Answer = DirectAnswer, Summarize(c, target)+partsNote(c, target)+unplannedNote(c)+unservedNote(c)
 		d.Analysis = fmt.Sprintf("the chain of %s ran to the end", target)
 		return d
 	}
@@ -310,14 +310,27 @@ func partsNote(c Context, target string) string {
 	return b.String()
 }
 
+// unplannedNote says which parts of the request had a tool that could not run with the rest.
+func unplannedNote(c Context) string {
+	if len(c.Unplanned) == 0 {
+		return ""
+	}
+	return " No answer to " + quoteAll(c.Unplanned) + ": I found a tool for it but could not plan it together with the rest of the request."
+}
+
+// quoteAll quotes each of parts, joined by "or".
+func quoteAll(parts []string) string {
+	q := make([]string, len(parts))
+	for i, p := range parts {
+		q[i] = fmt.Sprintf("%q", p)
+	}
+	return strings.Join(q, " or ")
+}
+
 // unservedNote says which parts of the request no tool served, after an answer to the rest.
 func unservedNote(c Context) string {
 	if len(c.Unserved) == 0 {
 		return ""
 	}
-	parts := make([]string, len(c.Unserved))
-	for i, u := range c.Unserved {
-		parts[i] = fmt.Sprintf("%q", u)
-	}
-	return " I found no tool in the graph for " + strings.Join(parts, " or ") + "."
+	return " I found no tool in the graph for " + quoteAll(c.Unserved) + "."
 }

@@ -139,6 +139,12 @@ func TestGraphFirst(t *testing.T) {
 			func(t *testing.T, d Decision) {
 				assert.Equal(t, `weather.Current answered: temp_c: 21.5. I found no tool in the graph for "tell me a joke" or "walk my dog".`, d.Answer)
 			}},
+		{"a part whose tool could not join the plan is named in the answer", Context{Query: "q", Recalled: []string{"q"}, Completed: []string{"airq.Current"},
+			Results:   map[string]map[string]any{"airq.Current": {"aqi": 31}},
+			Unplanned: []string{"How cold is it in Oslo right now"}}, DirectAnswer,
+			func(t *testing.T, d Decision) {
+				assert.Equal(t, `airq.Current answered: aqi: 31. No answer to "How cold is it in Oslo right now": I found a tool for it but could not plan it together with the rest of the request.`, d.Answer)
+			}},
 		{"a failed plan is not called; retrieval again", Context{Query: "q", Recalled: []string{"q"}, Failed: []string{"geo.Geocode"},
 			Candidates: []Candidate{weatherCandidate("Rome")}}, RetrieveAPI, nil},
 		{"nothing left after the retrieval budget", Context{Query: "q", Recalled: []string{"q", "q", "q", "q"}, Failed: []string{"geo.Geocode"},

@@ -313,9 +313,11 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 	}
 	if len(subs) > 0 && subs[0] != nil && found.Final == targets[0].Name {
 		j := joinParts{g: g, searcher: searcher, found: found, opts: opts, known: known, answered: answered, slots: sl, today: today, exclude: excludeIDs}
-		if reqs[0], subs[0], res.Branches, planKnown[0], err = j.join(ctx, reqs[0], subs[0]); err != nil {
+		var parts joinedParts
+		if reqs[0], subs[0], parts, planKnown[0], err = j.join(ctx, reqs[0], subs[0]); err != nil {
 			return contract.RetrieveResult{}, err
 		}
+		res.Branches, res.Unplanned = parts.branches, parts.unplanned
 	}
 	var trees []string
 	for i, sg := range subs {
@@ -367,12 +369,19 @@ type joinParts struct {
 	exclude         map[twnm.NodeID]bool
 }
 
+// joinedParts are the request's other parts as join leaves them: the APIs of those joined to
+// the final step's plan, and the clauses of those whose API could not join it (an input no
+// value or call binds, or a call it may not share), which the run does not answer.
+type joinedParts struct {
+	branches, unplanned []string
+}
+
 // join searches the final step's request req again with the values of its own part where
 // they differ from the whole request's, joins the other parts' chains to its subgraph sub
-// (twnm.JoinBranches), and returns the request and subgraph of the final step, the branches
-// joined, and the values its plan binds its calls with (a joined branch's calls keep those of
-// their own part).
-func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.Subgraph) (twnm.SearchRequest, *twnm.Subgraph, []string, map[string]string, error) {
+// (twnm.JoinBranches), and returns the request and subgraph of the final step, the parts
+// joined and left out, and the values its plan binds its calls with (a joined branch's calls
+// keep those of their own part).
+func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.Subgraph) (twnm.SearchRequest, *twnm.Subgraph, joinedParts, map[string]string, error) {
 	g := p.g
 	links := recall.GraphLinks{G: g}
 	branches := p.found.Branches(sub.APINames(g), links, p.opts)
@@ -386,7 +395,7 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		r.Known = own
 		s, err := p.searcher.Search(ctx, g, r)
 		if err != nil {
-			return req, sub, nil, nil, fmt.Errorf("retrieve: graph search: %w", err)
+			return req, sub, joinedParts{}, nil, fmt.Errorf("retrieve: graph search: %w", err)
 		}
 		if s != nil {
 			req, sub = r, s
@@ -394,13 +403,13 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		}
 	}
 	if r, s, ok, err := p.throughNamed(ctx, req, sub); err != nil {
-		return req, sub, nil, nil, err
+		return req, sub, joinedParts{}, nil, err
 	} else if ok {
 		req, sub = r, s
 		branches = p.found.Branches(s.APINames(g), links, p.opts)
 	}
 	if r, s, ok, err := p.oneSlotEach(ctx, req, sub); err != nil {
-		return req, sub, nil, nil, err
+		return req, sub, joinedParts{}, nil, err
 	} else if ok {
 		req, sub = r, s
 		branches = p.found.Branches(s.APINames(g), links, p.opts)
@@ -423,10 +432,16 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	}
 	joined, err := twnm.JoinBranches(ctx, g, p.searcher, sub, branchReq, branches.Names(), branches.Allows, knownOf)
 	if err != nil {
-		return req, sub, nil, nil, fmt.Errorf("retrieve: %w", err)
+		return req, sub, joinedParts{}, nil, fmt.Errorf("retrieve: %w", err)
 	}
 	planKnown := withoutCalls(req.Known, slices.DeleteFunc(sub.APINames(g), func(api string) bool { return slices.Contains(own, api) }))
-	return req, sub, joined, planKnown, nil
+	parts := joinedParts{branches: joined}
+	for _, b := range branches.Branches {
+		if !slices.Contains(joined, b.API) {
+			parts.unplanned = append(parts.unplanned, b.Clause)
+		}
+	}
+	return req, sub, parts, planKnown, nil
 }
 
 // PlanChain plans the calls that end at found's final step over g as Retrieve plans its first

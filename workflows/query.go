@@ -419,7 +419,8 @@ func (r *run) answerStatus() string {
 // and not a part an LLM planner chose not to run.
 func (r *run) partUnanswered() bool {
 	query := strings.ToLower(r.pc.Query)
-	if slices.ContainsFunc(r.pc.Unserved, func(u string) bool { return strings.Contains(query, strings.ToLower(u)) }) {
+	inQuery := func(part string) bool { return strings.Contains(query, strings.ToLower(part)) }
+	if slices.ContainsFunc(r.pc.Unserved, inQuery) || slices.ContainsFunc(r.pc.Unplanned, inQuery) {
 		return true
 	}
 	n := len(r.pc.Recalled)
@@ -510,6 +511,8 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 	if version(r.ctx, composedAnswerChange, composedAnswerVersion) >= composedAnswerVersion {
 		r.pc.Parts = res.Branches // the answer covers them; runs recorded before it answered the final step alone
 	}
+	// Runs recorded before retrieval reported them have none: nothing changes on replay.
+	r.pc.Unplanned = res.Unplanned
 	if len(res.SubGoals) > 0 {
 		goals := make([]string, len(res.SubGoals))
 		for i, g := range res.SubGoals {

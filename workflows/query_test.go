@@ -1254,13 +1254,15 @@ func TestQueryWorkflowInertialSteps(t *testing.T) {
 // with no chain run to its end ("I could not complete the request").
 func TestQueryWorkflowTruthfulStatus(t *testing.T) {
 	tests := []struct {
-		name     string
-		unserved string // a sub-goal that finds no tool
-		noChain  bool   // the planner answers before any chain ran
-		want     string
+		name      string
+		unserved  string // a sub-goal that finds no tool
+		unplanned string // a sub-goal whose tool could not join the plan
+		noChain   bool   // the planner answers before any chain ran
+		want      string
 	}{
 		{name: "every part answered", want: StatusAnswered},
 		{name: "a part found no tool", unserved: "book me a dentist", want: StatusPartial},
+		{name: "a part's tool could not join the plan", unplanned: "book me a dentist", want: StatusPartial},
 		// An LLM planner's recall description is no part of the request.
 		{name: "a clause of the planner's description found no tool", unserved: "output: temp_c:number", want: StatusAnswered},
 		{name: "no chain ran: the city never came", noChain: true, want: StatusFailed},
@@ -1279,6 +1281,9 @@ func TestQueryWorkflowTruthfulStatus(t *testing.T) {
 			}
 			if tt.unserved != "" {
 				res.SubGoals = append(res.SubGoals, activities.SubGoal{Text: tt.unserved, Relevant: false})
+			}
+			if tt.unplanned != "" {
+				res.Unplanned = []string{tt.unplanned}
 			}
 			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(res, nil).Once()
 			if !tt.noChain {
