@@ -371,7 +371,8 @@ type joinParts struct {
 
 // joinedParts are the request's other parts as join leaves them: the APIs of those joined to
 // the final step's plan, and the clauses of those whose API could not join it (an input no
-// value or call binds, or a call it may not share), which the run does not answer.
+// value or call binds, or a call it may not share) and that no API of the plan answers
+// (recall.Answers): parts the run does not answer.
 type joinedParts struct {
 	branches, unplanned []string
 }
@@ -436,8 +437,9 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	}
 	planKnown := withoutCalls(req.Known, slices.DeleteFunc(sub.APINames(g), func(api string) bool { return slices.Contains(own, api) }))
 	parts := joinedParts{branches: joined}
+	planned := sub.APINames(g)
 	for _, b := range branches.Branches {
-		if !slices.Contains(joined, b.API) {
+		if !slices.Contains(joined, b.API) && !recall.Answers(b.Clause, links, planned) {
 			parts.unplanned = append(parts.unplanned, b.Clause)
 		}
 	}

@@ -1108,6 +1108,15 @@ func (p Parts) Allows(api, value string, shared bool) bool {
 	return false
 }
 
+// Answers reports whether an API of apis gives what text asks for: a word of text names one
+// of its outputs (see yields). A part of the request that a chain answers so is served by it:
+// "what is their phone number", after "who is the estate agent for the best home for sale in
+// Toronto", is the agent's details' phone, whatever tool the part's own words rank first.
+func Answers(text string, links Links, apis []string) bool {
+	asked := bm25.Tokens(text)
+	return slices.ContainsFunc(apis, func(api string) bool { return answers(asked, links, api) })
+}
+
 // statesValue reports whether text states value: it holds it as written, case aside.
 func statesValue(text, value string) bool {
 	return value != "" && strings.Contains(strings.ToLower(text), strings.ToLower(value))

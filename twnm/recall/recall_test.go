@@ -831,6 +831,23 @@ func TestBranches(t *testing.T) {
 	assert.False(t, parts.Allows("HotelDetails", "Lisbon", true), "a clause of its own states no city")
 }
 
+// A part of the request is answered by a chain one of whose APIs gives what it asks for: a
+// word of it names an output that is not one of the API's inputs.
+func TestAnswers(t *testing.T) {
+	l := links{apis: map[string]twnm.API{
+		"Agent": {Name: "Agent", Description: "Contact details of an estate agent.",
+			Inputs:  []twnm.Param{{Name: "agent_id"}},
+			Outputs: []twnm.Param{{Name: "agent_name"}, {Name: "phone"}}},
+		"AirQuality": {Name: "AirQuality", Description: "Air quality at a point.",
+			Inputs:  []twnm.Param{{Name: "lat"}, {Name: "lon"}},
+			Outputs: []twnm.Param{{Name: "air_quality_index"}}},
+	}}
+	assert.True(t, Answers("what is their phone number", l, []string{"AirQuality", "Agent"}))
+	assert.False(t, Answers("How cold is it in Oslo right now", l, []string{"AirQuality", "Agent"}))
+	assert.False(t, Answers("who is the agent", l, []string{"Agent"}), "the agent is what it takes, by its id")
+	assert.False(t, Answers("what is their phone number", l, nil))
+}
+
 func TestRankedParts(t *testing.T) {
 	clauses := []Goal{
 		goal(0, false, Match{Name: "Content", Score: 1}, Match{Name: "Extract", Score: .9}),
