@@ -61,6 +61,9 @@ var notObjects = english.Set("not-objects")
 // objectPronouns show a verb after a capitalised verb ("and Send me ...").
 var objectPronouns = english.Set("object-pronouns")
 
+// possessivePronouns stand for a thing named before as its owner ("I need its coordinates").
+var possessivePronouns = english.Set("possessive-pronouns")
+
 // whWords start questions.
 var whWords = english.Set("wh-words")
 

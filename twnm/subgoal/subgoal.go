@@ -397,7 +397,7 @@ func collapse(s string) string {
 }
 
 // resolvePronouns sets Resolved of each clause after the first that refers back with a
-// pronoun that stands for a thing ("it", "them") before any noun phrase of its own: the
+// pronoun that stands for a thing ("it", "them", "its") before any noun phrase of its own: the
 // pronoun is written as the thing the clause before asks about, the last word of that
 // clause's head (Focus), where its noun phrase ends. Alone, "where is it exactly" names
 // nothing a tool could be found for; "ask the chatbot if it knows" says what "it" is itself.
@@ -413,10 +413,10 @@ func resolvePronouns(goals []Goal) {
 			if t.kind != kWord {
 				continue
 			}
-			if articles[t.low] {
+			if articles[t.low] && !possessivePronouns[t.low] {
 				break // a noun phrase of its own comes first
 			}
-			if referents[t.low] && objectPronouns[t.low] {
+			if referents[t.low] && objectPronouns[t.low] || possessivePronouns[t.low] {
 				goals[i].Resolved = text[:t.start] + "the " + noun + text[t.end:]
 				break
 			}

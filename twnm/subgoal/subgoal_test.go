@@ -611,6 +611,9 @@ func TestSplitResolvesPronouns(t *testing.T) {
 		// The pronoun stands for what the clause before asks about, the noun its head ends with.
 		{"How many stars does the best hotel in Lisbon have, and where is it exactly?", []string{"", "where is the hotel exactly"}},
 		{"Find the best restaurant in Rome and book it for 4 people", []string{"", "book the restaurant for 4 people"}},
+		// A possessive pronoun too: the thing is its owner.
+		{"Where exactly is the best hotel in Krakow? I need its coordinates.", []string{"", "the hotel coordinates"}},
+		{"Who is the estate agent for the best home in Toronto, and what is their phone number?", []string{"", "what is the agent phone number"}},
 		// A noun phrase before the pronoun is what it stands for.
 		{"Get the weather in Paris. Ask the chatbot if it knows any good puzzle games.", []string{"", ""}},
 		// The clause before has no head: nothing to stand for.
