@@ -82,7 +82,10 @@ func (o Options) graphFirst(c Context) Decision {
 	return d
 }
 
-// bestCandidate picks the most similar usable candidate, or a fully bound one nearly as similar.
+// bestCandidate picks the most similar usable candidate, or a fully bound one nearly as
+// similar that is no step of its plan: a producer the best candidate's chain calls first is a
+// means to its answer, not an answer ("how many towns can I reach from Vienna's main stop"
+// is not answered by the stop search, whatever input the reachable area still needs).
 func (o Options) bestCandidate(c Context) (Candidate, bool) {
 	var usable []Candidate
 	for _, cand := range c.Candidates {
@@ -97,6 +100,9 @@ func (o Options) bestCandidate(c Context) (Candidate, bool) {
 	for _, cand := range usable {
 		if usable[0].Score-cand.Score > o.NearScore {
 			break
+		}
+		if cand.API != usable[0].API && usable[0].Plan.StepOf(cand.API) >= 0 {
+			continue
 		}
 		if len(Bind(cand.Plan, c.Known, nil).Missing()) == 0 {
 			return cand, true

@@ -30,6 +30,13 @@ func weatherCandidate(city string) Candidate {
 		Plan:   chainPlan(city)}
 }
 
+// unitsMissing is weatherCandidate for Rome with its units required and not stated.
+func unitsMissing() Candidate {
+	c := weatherCandidate("Rome")
+	c.Plan.Steps[1].Bindings[2] = Binding{Param: "units", Required: true, Source: SourceMissing}
+	return c
+}
+
 func TestBind(t *testing.T) {
 	tests := []struct {
 		name          string
@@ -158,6 +165,10 @@ func TestGraphFirst(t *testing.T) {
 		{"a bound candidate nearly as similar beats asking", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{
 			weatherCandidate(""), {API: "skycast.Now", Score: 0.75, Status: "active", Plan: Plan{Target: "skycast.Now", Steps: []PlanStep{{API: "skycast.Now"}}}}}},
 			CallAPI, func(t *testing.T, d Decision) { assert.Equal(t, "skycast.Now", d.TargetAPI) }},
+		{"a bound producer of the best candidate is no answer to it: ask", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{
+			unitsMissing(), {API: "geo.Geocode", Score: 0.75, Status: "active", Plan: Plan{Target: "geo.Geocode", Steps: []PlanStep{
+				{API: "geo.Geocode", Bindings: []Binding{{Param: "city", Required: true, Source: SourceGiven, Value: "Rome"}}}}}}}},
+			ClarifyIntent, func(t *testing.T, d Decision) { assert.Equal(t, "weather.Current", d.TargetAPI) }},
 		{"pruned candidates are skipped", Context{Query: "q", Recalled: []string{"q"}, Candidates: []Candidate{
 			{API: "old.Weather", Score: 0.9, Status: "pruned", Plan: Plan{Target: "old.Weather", Steps: []PlanStep{{API: "old.Weather"}}}}, weatherCandidate("Rome")}},
 			CallAPI, func(t *testing.T, d Decision) { assert.Equal(t, "weather.Current", d.TargetAPI) }},
