@@ -37,6 +37,7 @@ package extract
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -124,6 +125,7 @@ func read(text string, slots []Slot, today time.Time) *extraction {
 	x.addresses()
 	x.routes()
 	x.named()
+	x.durations()
 	x.numbersBefore()
 	x.typed(exTokDate, exDate)
 	x.typed(exTokTime, exTime)
@@ -1143,6 +1145,67 @@ func (x *extraction) freeValueAt(j int) (string, int, bool) {
 		return x.phraseSpan(j, b), b, true
 	}
 	return "", 0, false
+}
+
+// exDurationUnits are the units of a duration, each sixty times the one before: second,
+// minute, hour.
+var exDurationUnits = english.Entries("duration-units")
+
+// durationUnit is the size in seconds of the duration unit w names ("hour", "hours": 3600),
+// 0 where it names none.
+func durationUnit(w string) float64 {
+	i := slices.Index(exDurationUnits, strings.TrimSuffix(w, "s"))
+	if i < 0 {
+		return 0
+	}
+	return math.Pow(60, float64(i))
+}
+
+// durations binds a numeric slot that counts in a unit of time (its name or description
+// names one: "Travel time in minutes.") to a duration the text writes in another unit,
+// converted: "in an hour" is 60 minutes, "in 2 hours" 120, "half an hour" 30. A duration in
+// the slot's own unit is left to its cue (numbersBefore). Each slot with a unit takes it.
+func (x *extraction) durations() {
+	for i, t := range x.toks {
+		unit := durationUnit(t.lower)
+		if t.kind != exTokWord || unit == 0 || i == 0 || x.used[i] {
+			continue
+		}
+		first, n := i-1, 0.0
+		switch p := x.toks[i-1]; {
+		case p.kind == exTokNumber:
+			n, _ = strconv.ParseFloat(p.text, 64)
+		case p.lower == "a" || p.lower == "an":
+			n = 1
+			if i >= 2 && x.toks[i-2].lower == "half" {
+				n, first = 0.5, i-2
+			}
+		}
+		if n <= 0 || x.used[first] {
+			continue
+		}
+		took := false
+		for si := range x.slots {
+			s := &x.slots[si]
+			if s.kind != exNumber || x.bound[si] {
+				continue
+			}
+			own := 0.0
+			for _, w := range slices.Concat(s.words, s.desc) {
+				if own = durationUnit(w); own != 0 {
+					break
+				}
+			}
+			if own == 0 || own == unit {
+				continue
+			}
+			x.bind(si, strconv.FormatFloat(n*unit/own, 'f', -1, 64))
+			took = true
+		}
+		if took {
+			x.mark(first, i)
+		}
+	}
 }
 
 // numbersBefore binds numeric slots to a number written right before one of their cues:

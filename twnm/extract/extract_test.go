@@ -30,6 +30,7 @@ var (
 	slotCountry     = Slot{Key: "geo.Geocode.country", Name: "country", Type: "string", Description: "ISO country code to disambiguate."}
 	slotCityName    = Slot{Key: "lodgr.FindHotels.city_name", Name: "city_name", Type: "string", Description: "City name, e.g. Paris.", Required: true}
 	slotRestID      = Slot{Key: "dine.Reserve.restaurant_id", Name: "restaurant_id", Type: "string", Description: "Restaurant id from dine.SearchNearby.", Required: true}
+	slotMinutes     = Slot{Key: "routely.Reachable.minutes", Name: "minutes", Type: "integer", Description: "Travel time in minutes.", Required: true}
 	slotParty       = Slot{Key: "dine.Reserve.party_size", Name: "party_size", Type: "integer", Description: "Number of guests.", Required: true}
 	slotDate        = Slot{Key: "dine.Reserve.date", Name: "date", Type: "string", Description: "Day, YYYY-MM-DD.", Required: true}
 	slotTime        = Slot{Key: "dine.Reserve.time", Name: "time", Type: "string", Description: "Time, HH:MM.", Required: true}
@@ -409,6 +410,14 @@ func TestExtract(t *testing.T) {
 			map[string]string{}},
 		{"a number pair with another API's numeric slot: the point of each API read on its own", "48.85, 2.35",
 			[]Slot{slotLat, slotLon, slotParty}, map[string]string{slotLat.Key: "48.85", slotLon.Key: "2.35"}},
+
+		// A duration in another unit than the slot's is converted; in the slot's own unit its
+		// cue reads it.
+		{"an hour in minutes", "How far can I get in an hour by train?", []Slot{slotMinutes}, map[string]string{slotMinutes.Key: "60"}},
+		{"half an hour in minutes", "Where can I get in half an hour?", []Slot{slotMinutes}, map[string]string{slotMinutes.Key: "30"}},
+		{"hours in minutes", "How far can I get in 2 hours?", []Slot{slotMinutes}, map[string]string{slotMinutes.Key: "120"}},
+		{"minutes in minutes", "How far can I get in 45 minutes?", []Slot{slotMinutes}, map[string]string{slotMinutes.Key: "45"}},
+		{"no unit, no duration", "Book a table for an hour", []Slot{slotParty}, map[string]string{}},
 
 		// Dates written out, with their year, are given in ISO form.
 		{"a date with the month's name", "Book a table on January 2nd, 2022 at 19:30",
