@@ -512,7 +512,7 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 		r.pc.Parts = res.Branches // the answer covers them; runs recorded before it answered the final step alone
 	}
 	// Runs recorded before retrieval reported them have none: nothing changes on replay.
-	r.pc.Unplanned = res.Unplanned
+	r.pc.Unplanned, r.state.Unplanned = res.Unplanned, res.Unplanned
 	if len(res.SubGoals) > 0 {
 		goals := make([]string, len(res.SubGoals))
 		for i, g := range res.SubGoals {
@@ -529,6 +529,9 @@ func (r *run) retrieve(d planner.Decision, all []planner.Decision) error {
 			msg += "; the plan of " + res.Final + " also runs " + strings.Join(res.Branches, ", ") + " for the request's other parts"
 		}
 		r.trace(TraceRetrieve, true, msg)
+	}
+	for _, u := range res.Unplanned {
+		r.trace(TraceRetrieve, false, fmt.Sprintf("no tool for %q could join the plan of %s: that part stays unanswered", u, res.Final))
 	}
 	var parts []string
 	for _, c := range res.Candidates {

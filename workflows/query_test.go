@@ -1294,7 +1294,12 @@ func TestQueryWorkflowTruthfulStatus(t *testing.T) {
 			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Rome and book me a dentist", NoInertia: true})
 			out := result(t, env)
 			assert.Equal(t, tt.want, out.Status, out.Answer)
-			assert.Equal(t, tt.want, state(t, env).Status)
+			st := state(t, env)
+			assert.Equal(t, tt.want, st.Status)
+			if tt.unplanned != "" {
+				assert.Equal(t, []string{tt.unplanned}, st.Unplanned)
+				assert.NotEmpty(t, traceWith(st, "could join the plan"), "the trace says which part stays unanswered")
+			}
 			env.AssertExpectations(t)
 		})
 	}

@@ -139,7 +139,10 @@ type QueryState struct {
 	Head     *contract.SubGoal  `json:"head,omitempty"`
 	Final    string             `json:"final,omitempty"`
 	// Branches are the request's other parts whose chains the plan of Final runs too.
-	Branches  []string `json:"branches,omitempty"`
+	Branches []string `json:"branches,omitempty"`
+	// Unplanned are the request's other parts whose tool could not join that plan: the run
+	// does not answer them.
+	Unplanned []string `json:"unplanned,omitempty"`
 	ToolsUsed []string `json:"tools_used,omitempty"`
 	// Flows are the data flows the successful calls used so far (see QueryResult.Flows).
 	Flows     []Flow        `json:"flows,omitempty"`
