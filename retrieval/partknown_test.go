@@ -66,3 +66,29 @@ func TestPartKnownBorrows(t *testing.T) {
 	known := extract.Values("What's the weather in Lisbon right now, and what hotels are there", sl)
 	assert.Empty(t, partKnown(known, nil, "what hotels are there", []string{"What's the weather in Lisbon right now", "what hotels are there"}, sl, time.Time{}, nil))
 }
+
+// A part whose API did not join the plan is unplanned where it asks for something and no API
+// of the plan answers it: a statement of what the request is about asks nothing, and a part
+// whose words name an output of the plan is answered.
+func TestUnplanned(t *testing.T) {
+	g, err := twnm.Build(context.Background(), twnm.Catalog{Name: "parts", APIs: []twnm.API{
+		{Name: "homes.Agent", Provider: "homes", Description: "Contact details of an estate agent.",
+			Inputs:  []twnm.Param{{Name: "agent_id", Type: "string", Required: true}},
+			Outputs: []twnm.Param{{Name: "agent_name", Type: "string"}, {Name: "phone", Type: "string"}}},
+		{Name: "weather.Current", Provider: "weather", Description: "Current weather at a point.",
+			Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true}},
+			Outputs: []twnm.Param{{Name: "temperature", Type: "number"}}},
+		{Name: "tv.Details", Provider: "tv", Description: "Details of a TV series.",
+			Inputs:  []twnm.Param{{Name: "series_id", Type: "string", Required: true}},
+			Outputs: []twnm.Param{{Name: "overview", Type: "string"}}},
+	}}, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	links := recall.GraphLinks{G: g}
+	parts := recall.Parts{Own: "who is the estate agent", Branches: []recall.Branch{
+		{API: "weather.Current", Clause: "How cold is it in Oslo right now"},
+		{API: "tv.Details", Clause: "I'm watching the series Dark", Tentative: true},
+		{API: "weather.Current", Clause: "what is their phone number"},
+	}}
+	assert.Equal(t, []string{"How cold is it in Oslo right now"}, unplanned(parts, nil, links, []string{"homes.Agent"}))
+	assert.Empty(t, unplanned(parts, []string{"weather.Current"}, links, []string{"homes.Agent", "weather.Current"}), "joined")
+}

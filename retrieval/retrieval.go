@@ -371,8 +371,8 @@ type joinParts struct {
 
 // joinedParts are the request's other parts as join leaves them: the APIs of those joined to
 // the final step's plan, and the clauses of those whose API could not join it (an input no
-// value or call binds, or a call it may not share) and that no API of the plan answers
-// (recall.Answers): parts the run does not answer.
+// value or call binds, or a call it may not share), that ask for something (not Tentative)
+// and that no API of the plan answers (recall.Answers): parts the run does not answer.
 type joinedParts struct {
 	branches, unplanned []string
 }
@@ -436,14 +436,20 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		return req, sub, joinedParts{}, nil, fmt.Errorf("retrieve: %w", err)
 	}
 	planKnown := withoutCalls(req.Known, slices.DeleteFunc(sub.APINames(g), func(api string) bool { return slices.Contains(own, api) }))
-	parts := joinedParts{branches: joined}
-	planned := sub.APINames(g)
+	parts := joinedParts{branches: joined, unplanned: unplanned(branches, joined, links, sub.APINames(g))}
+	return req, sub, parts, planKnown, nil
+}
+
+// unplanned returns the clauses of the branches that did not join the plan (joined), that ask
+// for something (not Tentative) and that no API of the plan (planned) answers (recall.Answers).
+func unplanned(branches recall.Parts, joined []string, links recall.Links, planned []string) []string {
+	var out []string
 	for _, b := range branches.Branches {
-		if !slices.Contains(joined, b.API) && !recall.Answers(b.Clause, links, planned) {
-			parts.unplanned = append(parts.unplanned, b.Clause)
+		if !slices.Contains(joined, b.API) && !b.Tentative && !recall.Answers(b.Clause, links, planned) {
+			out = append(out, b.Clause)
 		}
 	}
-	return req, sub, parts, planKnown, nil
+	return out
 }
 
 // PlanChain plans the calls that end at found's final step over g as Retrieve plans its first

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/naviagent/navi/twnm/extract"
 	"github.com/naviagent/navi/twnm/lexicon"
@@ -13,6 +14,7 @@ import (
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/subgoal"
 )
 
 // Links answers the data-flow questions Choose asks of the graph.
@@ -1079,6 +1081,10 @@ type Branch struct {
 	// about ("where is it exactly" after "how many stars does the best hotel in Lisbon
 	// have"; see subgoal.Goal.Resolved), empty otherwise: the part is about the same thing.
 	About string
+	// Tentative marks a clause whose form states no task (subgoal.Goal.Tentative): "I'm
+	// watching the tv series The Last Of Us" says what the request is about, and asks nothing
+	// the run must answer.
+	Tentative bool
 }
 
 // Names returns the branches' APIs, in order; nil when there are none.
@@ -1099,13 +1105,30 @@ func (p Parts) Names() []string {
 // A clause whose pronoun stands for what the clause before asks about states what that one
 // states: "how many stars does the best hotel in Lisbon have, and where is it exactly?" asks
 // both of one hotel search.
+//
+// A branch that asks for something (not Tentative) may also share a value with a plan's clause
+// that names no other value of its shape (a name, a number): "How cold is it in Oslo right
+// now, and what is the air quality there?" names the city once, and both parts are about it.
 func (p Parts) Allows(api, value string, shared bool) bool {
 	for _, b := range p.Branches {
 		if b.API == api {
-			return !shared || (statesValue(b.Clause, value) || statesValue(b.About, value)) && statesValue(p.Own, value)
+			return !shared || (statesValue(b.Clause, value) || statesValue(b.About, value)) &&
+				(statesValue(p.Own, value) || !b.Tentative && namesNoOther(p.Own, value))
 		}
 	}
 	return false
+}
+
+// namesNoOther reports whether clause states no value of value's shape (a name, a number)
+// other than value: what it asks about can only be value.
+func namesNoOther(clause, value string) bool {
+	shape := func(v string) [2]bool {
+		r, _ := utf8.DecodeRuneInString(v)
+		return [2]bool{writtenInDigits(v), unicode.IsUpper(r)}
+	}
+	return value != "" && !slices.ContainsFunc(subgoal.Values(clause), func(v string) bool {
+		return shape(v) == shape(value) && !strings.EqualFold(v, value)
+	})
 }
 
 // Answers reports whether an API of apis gives what text asks for: a word of text names one
@@ -1194,7 +1217,7 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 			slices.ContainsFunc(g.Candidates, func(m Match) bool { return m.Dense != 0 }) {
 			continue
 		}
-		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text, About: about[g.Text]})
+		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text, About: about[g.Text], Tentative: g.Tentative})
 	}
 	return out
 }

@@ -815,6 +815,17 @@ func TestBranches(t *testing.T) {
 	assert.False(t, parts.Allows("Unknown", "Paris", false))
 	assert.False(t, parts.Allows("Hotels", "", true))
 
+	// A plan's clause that names no city of its own shares the one a branch that asks for
+	// something names; a branch that only says what the request is about does not join so.
+	parts = Parts{Own: "what is the air quality there", Branches: []Branch{
+		{API: "Weather", Clause: "How cold is it in Oslo right now"},
+		{API: "Details", Clause: "I'm watching the tv series Dark", Tentative: true}}}
+	assert.True(t, parts.Allows("Weather", "Oslo", true), "the plan's part names no other city")
+	assert.False(t, parts.Allows("Weather", "Rome", true), "the branch does not state Rome")
+	assert.False(t, parts.Allows("Details", "Dark", true), "a statement of what the request is about")
+	parts.Own = "what is the air quality in Rome"
+	assert.False(t, parts.Allows("Weather", "Oslo", true), "the plan's part names another city")
+
 	// A clause whose pronoun stands for what the clause before asks about is about the same
 	// thing: it shares what that clause states.
 	stars := goal(0, false, Match{Name: "SearchHotels", Score: 1}, Match{Name: "HotelDetails", Score: .7})
