@@ -661,7 +661,15 @@ func yields(links Links, api string, keep map[string]bool) []string {
 			}
 		}
 	}
-	return slices.DeleteFunc(paramWords(a.Outputs), func(w string) bool { return given[w] })
+	out := paramWords(a.Outputs)
+	// A list is named by what its description says it lists: a search's "results" are
+	// "Tracks of the artist".
+	for _, o := range a.Outputs {
+		if o.Type == "array" {
+			out = append(out, bm25.Tokens(o.Description)...)
+		}
+	}
+	return slices.DeleteFunc(out, func(w string) bool { return given[w] })
 }
 
 // terms are the words of api's tool document (name and description), of its input names and

@@ -857,6 +857,12 @@ func TestAnswers(t *testing.T) {
 	assert.False(t, Answers("How cold is it in Oslo right now", l, []string{"AirQuality", "Agent"}))
 	assert.False(t, Answers("who is the agent", l, []string{"Agent"}), "the agent is what it takes, by its id")
 	assert.False(t, Answers("what is their phone number", l, nil))
+
+	// A list is named by what its description says it lists.
+	l.apis["Search"] = twnm.API{Name: "Search", Inputs: []twnm.Param{{Name: "artistName"}},
+		Outputs: []twnm.Param{{Name: "results", Type: "array", Description: "Tracks of the artist, best match first."}}}
+	assert.True(t, Answers("find tracks by Aretha Franklin", l, []string{"Search"}))
+	assert.False(t, Answers("who is the artist", l, []string{"Search"}), "the artist is what it takes")
 }
 
 func TestRankedParts(t *testing.T) {
