@@ -81,7 +81,7 @@ var subjectPrepositions = func() map[string]bool {
 
 // opensSubject reports whether ts[k] may open the noun phrase a preposition introduces: a
 // determiner, a quantifier, a possessive ("of today's most trending movie"), a number, a
-// quotation, a name, a value with its name ("near latitude 52.52"), or a day said relative to
+// quotation, a name, a value with its name ("near latitude 52.52", "for listing lst-92aa"), or a day said relative to
 // today, which is a date ("the weather forecast for tomorrow" as for 2026-12-01: when, not
 // what).
 func opensSubject(ts []token, k int) bool {
@@ -92,7 +92,7 @@ func opensSubject(ts []token, k int) bool {
 	case kQuote, kURL, kEmail:
 		return true
 	case kWord:
-		named := k+1 < len(ts) && (isNumeric(ts[k+1]) || ts[k+1].kind == kQuote)
+		named := k+1 < len(ts) && (isNumeric(ts[k+1]) || isID(ts[k+1]) || ts[k+1].kind == kQuote)
 		_, day := RelativeDay(strings.TrimSuffix(t.low, "'s"))
 		return day || articles[t.low] || quantifiers[t.low] || strings.HasSuffix(t.low, "'s") || isNumeric(t) || (t.capitalised() && !common[t.low]) || named
 	}

@@ -16,6 +16,7 @@ func TestFocus(t *testing.T) {
 		{"a day said relative to today", "What is the weather forecast for tomorrow at the best hotel", "What is the weather forecast"},
 		{"a possessive", "Who is the director of today's most trending movie?", "Who is the director"},
 		{"a quotation", "Find the reviews of \"Titanic\"", "Find the reviews"},
+		{"an id with its name", "Who's the agent for listing lst-92aa", "Who's the agent"},
 		{"a vague head and a bare plural", "give me the number of movies of the year", "give me the number of movies"},
 		{"a participle's preposition", "tell me which devices are included in the Morning Routine scene", ""},
 		{"a participle's, then another", "list the movies directed by Sofia Coppola at the festival", "list the movies directed by Sofia Coppola"},
