@@ -435,8 +435,9 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	if err != nil {
 		return req, sub, joinedParts{}, nil, fmt.Errorf("retrieve: %w", err)
 	}
-	planKnown := withoutCalls(req.Known, slices.DeleteFunc(sub.APINames(g), func(api string) bool { return slices.Contains(own, api) }))
-	parts := joinedParts{branches: joined, unplanned: unplanned(branches, joined, links, sub.APINames(g))}
+	planned := sub.APINames(g)
+	parts := joinedParts{branches: joined, unplanned: unplanned(branches, joined, links, planned)} // before planned is cut below
+	planKnown := withoutCalls(req.Known, slices.DeleteFunc(planned, func(api string) bool { return slices.Contains(own, api) }))
 	return req, sub, parts, planKnown, nil
 }
 

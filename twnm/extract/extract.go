@@ -215,6 +215,10 @@ type exSlot struct {
 	// layout is the date or time layout the description gives ("Format: %Y-%m-%d %H:%M:%S",
 	// "YYYY-MM-DD"), as a Go time layout; "" when it gives none (see exLayout).
 	layout string
+	// timeUnit is the size in seconds of the unit of time a numeric slot counts in, where its
+	// name or description names one ("Travel time in minutes.": 60); 0 otherwise (see
+	// durations).
+	timeUnit float64
 }
 
 type extraction struct {
@@ -723,6 +727,13 @@ func exPrepare(s Slot) exSlot {
 		x.numeric = exNumericExample(examples)
 		x.coded = exCodedExample(examples)
 	}
+	if x.kind == exNumber {
+		for _, w := range slices.Concat(x.words, x.desc) {
+			if x.timeUnit = durationUnit(w); x.timeUnit != 0 {
+				break
+			}
+		}
+	}
 	return x
 }
 
@@ -1187,19 +1198,10 @@ func (x *extraction) durations() {
 		took := false
 		for si := range x.slots {
 			s := &x.slots[si]
-			if s.kind != exNumber || x.bound[si] {
+			if x.bound[si] || s.timeUnit == 0 || s.timeUnit == unit {
 				continue
 			}
-			own := 0.0
-			for _, w := range slices.Concat(s.words, s.desc) {
-				if own = durationUnit(w); own != 0 {
-					break
-				}
-			}
-			if own == 0 || own == unit {
-				continue
-			}
-			x.bind(si, strconv.FormatFloat(n*unit/own, 'f', -1, 64))
+			x.bind(si, strconv.FormatFloat(n*unit/s.timeUnit, 'f', -1, 64))
 			took = true
 		}
 		if took {
