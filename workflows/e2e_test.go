@@ -725,6 +725,23 @@ func TestAgentCompoundOnRealStack(t *testing.T) {
 	assert.Contains(t, down.Answer, "weather.Current failed", "the answer says which part has none")
 }
 
+// TestAgentReportsAPartItCannotPlanOnRealStack asks for a hotel and a booking whose day and
+// time the request never states: the booking's part cannot join the hotel search's plan, so
+// the run answers the hotel, books nothing, says which part has no answer and ends partial.
+// Its history is recorded (query_v16_unplanned) and replays.
+func TestAgentReportsAPartItCannotPlanOnRealStack(t *testing.T) {
+	a := startAgent(t, agentOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	run, res := a.ask(ctx, t, workflows.QueryRequest{Query: "Book a table for 4 at the best restaurant in Rome, and find me the best hotel in Rome.", NoInertia: true})
+	require.Equal(t, workflows.StatusPartial, res.Status, res.Answer)
+	assert.Contains(t, res.Chain, "stay.SearchHotels")
+	assert.NotContains(t, res.Chain, "dine.Reserve", "nothing is booked")
+	assert.Contains(t, res.Answer, "No answer to")
+	replayAndRecord(t, history(ctx, t, a.c, run.GetID(), run.GetRunID()), "query_v16_unplanned")
+}
+
 // TestAgentClarifiesInsideOnePartOnRealStack asks for two things, one of which lacks a value
 // the request never states (which team): the run asks before calling anything, and the answer
 // binds where the question asked (the team search), not over the other part's city. Both parts
