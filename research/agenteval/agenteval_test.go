@@ -2,6 +2,7 @@ package agenteval
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -11,29 +12,49 @@ import (
 	"github.com/naviagent/navi/toolworld"
 )
 
-// The hand-written set covers what the evaluation promises, and names only the tool world's
+// Each hand-written set covers what the evaluation promises, and names only the tool world's
 // APIs.
-func TestDefaultQuestions(t *testing.T) {
-	qs, err := Default()
-	require.NoError(t, err)
-	assert.GreaterOrEqual(t, len(qs), 80)
+func TestQuestionSets(t *testing.T) {
 	apis := map[string]bool{}
 	for _, api := range toolworld.Catalog("http://toolworld.invalid").APIs {
 		apis[api.Name] = true
 	}
-	kinds, families := map[string]int{}, map[string]bool{}
-	for _, q := range qs {
-		kinds[q.Kind()]++
-		families[q.Family] = true
-		for _, api := range q.APIs() {
-			assert.True(t, apis[api], "%s names %s, which the tool world lacks", q.ID, api)
-		}
+	tests := []struct {
+		file string
+		min  int
+	}{
+		{"questions.jsonl", 80}, // the set Default embeds
+		{"unseen.jsonl", 60},    // the second set, written before its first run
+		{"third.jsonl", 60},     // the third set, written before its first run
 	}
-	assert.GreaterOrEqual(t, kinds[KindAsk], 4, "requests that must ask")
-	assert.GreaterOrEqual(t, kinds[KindNone], 4, "requests no tool serves")
-	for _, f := range []string{"geo", "weather", "air", "dining", "homes", "hotels", "sports", "music", "transit", "compound"} {
-		assert.True(t, families[f], "family %s", f)
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			f, err := os.Open(tt.file)
+			require.NoError(t, err)
+			defer f.Close()
+			qs, err := Load(f)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, len(qs), tt.min)
+			kinds, families, ids := map[string]int{}, map[string]bool{}, map[string]bool{}
+			for _, q := range qs {
+				assert.False(t, ids[q.ID], "%s twice", q.ID)
+				ids[q.ID] = true
+				kinds[q.Kind()]++
+				families[q.Family] = true
+				for _, api := range q.APIs() {
+					assert.True(t, apis[api], "%s names %s, which the tool world lacks", q.ID, api)
+				}
+			}
+			assert.GreaterOrEqual(t, kinds[KindAsk], 4, "requests that must ask")
+			assert.GreaterOrEqual(t, kinds[KindNone], 4, "requests no tool serves")
+			for _, f := range []string{"geo", "weather", "air", "dining", "homes", "hotels", "sports", "music", "transit", "compound"} {
+				assert.True(t, families[f], "family %s", f)
+			}
+		})
 	}
+	qs, err := Default()
+	require.NoError(t, err)
+	assert.GreaterOrEqual(t, len(qs), 80, "Default embeds questions.jsonl")
 }
 
 func TestLoadErrors(t *testing.T) {
