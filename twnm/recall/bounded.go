@@ -12,7 +12,7 @@ import (
 // neo4j.Store.Subgraph).
 const (
 	// PoolPerGoal is how many candidates of each sub-goal the read starts from (see Pool).
-	PoolPerGoal = 4
+	PoolPerGoal = 5
 	// SubgraphAPIs bounds the read: ranked by relevance, the producers a chain needs come
 	// first, and a smaller read keeps retrieval fast on large graphs (about 55 ms p50 through
 	// Neo4j on 16,000 APIs; see neo4j's BenchmarkRetrieval).

@@ -227,6 +227,18 @@ func (c *choice) moveLeader(best string) string {
 	links, o, mismatch := c.links, c.o, c.mismatch
 	asked, head, whole := c.asked, c.head, c.whole
 	top := c.names[:min(finalists, len(c.names))]
+	// A leader that does another action than the request's yields to a finalist that does
+	// it and that the leader feeds: "Reserve the best hotel in Florence for 2 nights …" is
+	// the booking, fed by the hotel search, which the request's words rank first.
+	if mismatch[best] {
+		want := c.r.Action()
+		for _, p := range top {
+			if a, ok := links.API(p); ok && APIAction(a) == want && links.Feeds(best, p) && !links.Feeds(p, best) {
+				best = p
+				break
+			}
+		}
+	}
 	for range finalists { // each round moves to a consumer of the leader, or stops
 		moved := false
 		for _, b := range top {

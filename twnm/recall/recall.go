@@ -568,6 +568,12 @@ func firstSameTool(goals []Goal) int {
 		if a.Candidates[0].Name == b.Candidates[0].Name {
 			return i
 		}
+		// A clause that the next takes up by a pronoun, and that no tool serves alone, names
+		// what the next asks about: "where exactly is Lima? I need its coordinates" is one
+		// question.
+		if !a.Relevant && b.Relevant && b.Resolved != "" {
+			return i
+		}
 	}
 	return -1
 }

@@ -1166,3 +1166,51 @@ func TestBoundClauses(t *testing.T) {
 	assert.Equal(t, short, same)
 	assert.Zero(t, skipped)
 }
+
+func TestChooseCommandedActionOverItsFeeder(t *testing.T) {
+	// The search leads by its words, but the request commands a booking: the booking that the
+	// search feeds (its hotel id) is the final step, the search its producer. Asked a
+	// question, the search stays; and a write the leader does not feed never takes its place.
+	search := twnm.API{Name: "stay.SearchHotels", Description: "Finds the best hotel in a city.",
+		Inputs: []twnm.Param{{Name: "city", Required: true}}, Outputs: []twnm.Param{{Name: "hotel_id"}},
+		Endpoint: &twnm.Endpoint{Method: "GET", Path: "/hotels"}}
+	book := twnm.API{Name: "stay.Book", Description: "Books a hotel stay.",
+		Inputs:   []twnm.Param{{Name: "hotel_id", Required: true}, {Name: "guest_name", Required: true}},
+		Endpoint: &twnm.Endpoint{Method: "POST", Path: "/bookings"}}
+	tests := []struct {
+		name, text string
+		feeds      bool
+		want       []string
+	}{
+		{"commanded", "Reserve the best hotel in Florence under the name Maria Lopez", true, []string{"S", "B"}},
+		{"asked", "Which is the best hotel in Florence?", true, []string{"S"}},
+		{"not fed", "Reserve the best hotel in Florence under the name Maria Lopez", false, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := links{apis: map[string]twnm.API{"S": search, "B": book}, feeds: map[[2]string]bool{}}
+			if tt.feeds {
+				l.feeds[[2]string{"S", "B"}] = true
+				l.producers = map[string][]Need{"B": {{Inputs: []string{"hotel_id"}, Producers: []Producer{{Name: "S"}}}}}
+			}
+			r := chooseWhole(t, l, tt.text, Match{Name: "S", Score: 1}, Match{Name: "B", Score: .6})
+			if tt.want == nil {
+				assert.Equal(t, "S", r.Final, "a read that feeds no write stays, for the run to refuse")
+				return
+			}
+			assert.Equal(t, tt.want, []string(r.Chain))
+		})
+	}
+}
+
+func TestFirstSameToolMergesAnAntecedent(t *testing.T) {
+	// "where exactly is Lima" clears no floor; "its coordinates" takes it up by a pronoun:
+	// the two are one question. A clause that clears no floor beside one that refers to
+	// nothing stays apart, to be reported unserved.
+	lima := goal(0, false, Match{Name: "opengeo.Reverse", Score: 1})
+	lima.Relevant = false
+	coords := goal(1, false, Match{Name: "geo.Geocode", Score: 1})
+	assert.Equal(t, -1, firstSameTool([]Goal{lima, coords, goal(2, true)}))
+	coords.Resolved = "Lima's coordinates"
+	assert.Equal(t, 0, firstSameTool([]Goal{lima, coords, goal(2, true)}))
+}

@@ -404,10 +404,18 @@ func collapse(s string) string {
 func resolvePronouns(goals []Goal) {
 	for i := 1; i < len(goals); i++ {
 		ws := words(tokenize(Focus(goals[i-1].Text)))
-		if len(ws) == 0 || functionWords[ws[len(ws)-1].low] {
+		// What the clause before asks about is the noun that ends its head; where its head
+		// ends on no noun ("where exactly is Lima"), the one value it names is what a
+		// possessive pronoun refers to ("I need its coordinates": Lima's).
+		thing, named := "", ""
+		switch {
+		case len(ws) > 0 && !functionWords[ws[len(ws)-1].low]:
+			thing = "the " + ws[len(ws)-1].low
+		case len(goals[i-1].Values) == 1:
+			named = goals[i-1].Values[0]
+		default:
 			continue
 		}
-		noun := ws[len(ws)-1].low
 		text := goals[i].Text
 		for _, t := range tokenize(text) {
 			if t.kind != kWord {
@@ -416,8 +424,12 @@ func resolvePronouns(goals []Goal) {
 			if articles[t.low] && !possessivePronouns[t.low] {
 				break // a noun phrase of its own comes first
 			}
-			if referents[t.low] && objectPronouns[t.low] || possessivePronouns[t.low] {
-				goals[i].Resolved = text[:t.start] + "the " + noun + text[t.end:]
+			if thing != "" && (referents[t.low] && objectPronouns[t.low] || possessivePronouns[t.low]) {
+				goals[i].Resolved = text[:t.start] + thing + text[t.end:]
+				break
+			}
+			if named != "" && possessivePronouns[t.low] {
+				goals[i].Resolved = text[:t.start] + named + "'s" + text[t.end:]
 				break
 			}
 		}

@@ -614,6 +614,10 @@ func TestSplitResolvesPronouns(t *testing.T) {
 		// A possessive pronoun too: the thing is its owner.
 		{"Where exactly is the best hotel in Krakow? I need its coordinates.", []string{"", "the hotel coordinates"}},
 		{"Who is the estate agent for the best home in Toronto, and what is their phone number?", []string{"", "what is the agent phone number"}},
+		// A clause whose head ends on no noun names its one value: the possessive's owner.
+		{"where exactly is Lima? I need its coordinates", []string{"", "Lima's coordinates"}},
+		// A value is the referent of a possessive only: "it" after "where is Lima" is no city.
+		{"where exactly is Lima? And show me the weather forecast for it", []string{"", ""}},
 		// A noun phrase before the pronoun is what it stands for.
 		{"Get the weather in Paris. Ask the chatbot if it knows any good puzzle games.", []string{"", ""}},
 		// The clause before has no head: nothing to stand for.
