@@ -510,6 +510,25 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 	requireExecutable(t, c, res.APIs)
 	zone := chainOf(c.Plan, res.Final)
 	assert.Equal(t, map[string]bool{"Singapore": true}, givenIn(c.Plan, zone), "the time zone's chain: %v", zone)
+
+	// The run binds its calls with the extraction: where a part's value differs from the
+	// whole request's reading, the extraction carries the plan's. "New York", stated twice,
+	// is every name input's in the whole request's reading; the team search of "who is the
+	// top scorer of Arsenal" takes Arsenal, and so does the extraction the run binds by.
+	res = ask(t, a, "What are the latitude and longitude of New York? Also, who is the top scorer of Arsenal? And find the best hotel in New York.")
+	c = candidate(t, res, res.Final)
+	requireExecutable(t, c, res.APIs)
+	require.GreaterOrEqual(t, c.Plan.StepOf("sports.SearchTeam"), 0, "the scorer's part joins: %v", c.Plan.APIs())
+	assert.Equal(t, map[string]bool{"Arsenal": true}, givenIn(c.Plan, []string{"sports.SearchTeam"}))
+	assert.Equal(t, "Arsenal", res.Extracted["sports.SearchTeam.team_name"])
+	assert.Equal(t, "New York", res.Extracted["stay.SearchHotels.city"])
+	for _, st := range planner.Bind(c.Plan, res.Extracted, nil).Steps {
+		for _, b := range st.Bindings {
+			if st.API == "sports.SearchTeam" && b.Param == "team_name" {
+				assert.Equal(t, "Arsenal", b.Value, "the run's binding")
+			}
+		}
+	}
 }
 
 // An answer binds where its question asked: "Arsenal", asked for the team's name, binds the

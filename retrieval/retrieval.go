@@ -349,6 +349,20 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 			delete(res.Extracted, m)
 		}
 	}
+	// And a value the final step's plan binds from its own part goes back in place of the
+	// whole request's: "Arsenal" for the team search of "who is the top scorer of Arsenal",
+	// where two other parts state "New York", which the whole request's reading gives every
+	// name input. The run binds its calls with the extraction, which would undo the plan.
+	if len(res.Candidates) > 0 && len(res.Branches) > 0 {
+		for _, st := range res.Candidates[0].Plan.Steps {
+			for _, b := range st.Bindings {
+				key := st.API + "." + b.Param
+				if _, asked := answered[key]; !asked && b.Source == planner.SourceGiven && b.Value != "" {
+					res.Extracted[key] = b.Value
+				}
+			}
+		}
+	}
 	if err := addChecks(ctx, store, res.APIs); err != nil {
 		return contract.RetrieveResult{}, err
 	}
