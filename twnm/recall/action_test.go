@@ -132,7 +132,7 @@ func TestChooseMovesKeepTheAction(t *testing.T) {
 		goal(0, true, Match{Name: "Modify", Score: 1}, Match{Name: "Register", Score: .95}),
 	}}
 	r.Goals[0].Text = "Can you help me reschedule my appointment?"
-	l := links{feeds: map[[2]string]bool{{"Modify", "Register"}: true},
+	l := links{feeds: map[[2]string]bool{{"Modify", "Register"}: true}, producers: needOf("Register", "appointment_id", "Modify"),
 		apis: map[string]twnm.API{
 			"Modify":   {Name: "ModifyRegistration", Description: "This API modifies the registration of a patient."},
 			"Register": {Name: "AppointmentRegistration", Description: "This API registers an appointment of a hospital."}}}

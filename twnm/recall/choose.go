@@ -242,7 +242,7 @@ func (c *choice) moveLeader(best string) string {
 	for range finalists { // each round moves to a consumer of the leader, or stops
 		moved := false
 		for _, b := range top {
-			if c.rival(b, best) && links.Feeds(best, b) && !links.Feeds(b, best) &&
+			if c.rival(b, best) && links.Feeds(best, b) && needs(links, b, best) && !links.Feeds(b, best) &&
 				(asksFor(asked, links, b, best) || givesOnly(head, links, b, best) || takesMore(whole.Text, links, b, best)) {
 				best, moved = b, true
 				break
@@ -264,7 +264,7 @@ func (c *choice) moveLeader(best string) string {
 			if m.Score < o.ConsumerRatio {
 				break
 			}
-			if f != best && !mismatch[f] && links.Feeds(best, f) && !links.Feeds(f, best) {
+			if f != best && !mismatch[f] && links.Feeds(best, f) && needs(links, f, best) && !links.Feeds(f, best) {
 				best = f
 				break
 			}
@@ -1285,4 +1285,16 @@ func writtenInDigits(v string) bool {
 		}
 	}
 	return digits
+}
+
+// needs reports whether producer gives one of consumer's required inputs: what the chain
+// needs of it. A leader that feeds a finalist only an optional input (a listing's bedrooms, a
+// property search's fewest beds) is not its producer, and the finalist is no step after it.
+func needs(links Links, consumer, producer string) bool {
+	for _, n := range links.Producers(consumer) {
+		if slices.ContainsFunc(n.Producers, func(p Producer) bool { return p.Name == producer }) {
+			return true
+		}
+	}
+	return false
 }

@@ -73,6 +73,11 @@ func (l links) API(api string) (twnm.API, bool) {
 	return a, ok
 }
 
+// needOf declares that producer gives consumer's required input in.
+func needOf(consumer, in, producer string) map[string][]Need {
+	return map[string][]Need{consumer: {{Inputs: []string{in}, Producers: []Producer{{Name: producer}}}}}
+}
+
 // chooseWhole runs Choose on a request of one goal, the whole request, with cands.
 func chooseWhole(t *testing.T, l Links, request string, cands ...Match) *Result {
 	t.Helper()
@@ -120,7 +125,7 @@ func TestChooseFocusNamesTheFinalStep(t *testing.T) {
 	// P = (1 + 1 + .2)/3 = .733, C = (.3 + .3 + 1)/3 = .533. C is under ConsumerRatio·P, so
 	// the consumer's move leaves P; but P scores .2 < .7 for the head and feeds C, so C is
 	// the final step.
-	l := links{feeds: map[[2]string]bool{{"P", "C"}: true},
+	l := links{feeds: map[[2]string]bool{{"P", "C"}: true}, producers: needOf("C", "movie_id", "P"),
 		apis: map[string]twnm.API{"P": {Name: "P"}, "C": {Name: "C", Inputs: []twnm.Param{{Name: "movie_id"}}}}}
 	result := func(headP float64) *Result {
 		r := &Result{Goals: []Goal{
@@ -158,7 +163,7 @@ func TestChooseFocusNamesTheFinalStep(t *testing.T) {
 		r = result(.2)
 		r.Focus.Candidates = append(r.Focus.Candidates, Match{Name: "T", Score: tc.tv})
 		sortCandidates(r.Focus.Candidates)
-		lt := links{feeds: map[[2]string]bool{{"P", "T"}: true}, apis: map[string]twnm.API{"P": {Name: "P"}, "C": {Name: "C"}, "T": {Name: "T"}}}
+		lt := links{feeds: map[[2]string]bool{{"P", "T"}: true}, producers: needOf("T", "tv_id", "P"), apis: map[string]twnm.API{"P": {Name: "P"}, "C": {Name: "C"}, "T": {Name: "T"}}}
 		require.NoError(t, Choose(r, lt, Options{}))
 		assert.Equal(t, tc.want, r.Final, "T scores %v for the head", tc.tv)
 	}
@@ -196,7 +201,7 @@ func TestChooseConsumerMustAddWhatIsAsked(t *testing.T) {
 		goal(0, true, Match{Name: "Weather", Score: 1}, Match{Name: "Clothing", Score: .9}),
 	}}
 	r.Goals[0].Text = "Check the current weather conditions in New York City."
-	l := links{feeds: map[[2]string]bool{{"Weather", "Clothing"}: true},
+	l := links{feeds: map[[2]string]bool{{"Weather", "Clothing"}: true}, producers: needOf("Clothing", "weather_conditions", "Weather"),
 		apis: map[string]twnm.API{"Weather": {Name: "GetWeather", Description: "current weather at coordinates"},
 			"Clothing": {Name: "ClothingRecommendation", Description: "clothing recommendations based on weather conditions",
 				Inputs: []twnm.Param{{Name: "temperature"}, {Name: "humidity"}, {Name: "weather_conditions"}}}}}
@@ -320,7 +325,7 @@ func TestChooseConsumerGivesWhatTheHeadAsks(t *testing.T) {
 	// the details); the request's words in the details' document are the search's too, but
 	// the head asks for amenities, an output only the details give: they are the final step.
 	// A head that asks for what both give (stars) leaves the search final.
-	l := links{feeds: map[[2]string]bool{{"Search", "Details"}: true},
+	l := links{feeds: map[[2]string]bool{{"Search", "Details"}: true}, producers: needOf("Details", "hotel_id", "Search"),
 		apis: map[string]twnm.API{
 			"Search": {Name: "SearchHotels", Description: "Finds the best hotel in a city.", Inputs: []twnm.Param{{Name: "city"}},
 				Outputs: []twnm.Param{{Name: "hotel_id"}, {Name: "stars"}}},
@@ -1213,4 +1218,33 @@ func TestFirstSameToolMergesAnAntecedent(t *testing.T) {
 	assert.Equal(t, -1, firstSameTool([]Goal{lima, coords, goal(2, true)}))
 	coords.Resolved = "Lima's coordinates"
 	assert.Equal(t, 0, firstSameTool([]Goal{lima, coords, goal(2, true)}))
+}
+
+func TestChooseConsumerNeedsTheLeader(t *testing.T) {
+	// "Give me the details of the best home for sale near …": the listing search leads, its
+	// details consume its listing id and the request asks for them. A property search beside
+	// them takes the details' bedrooms as an optional fewest beds, and the request's "for
+	// sale" is in its document only: it is no step after the details, which stay final.
+	l := links{
+		feeds:     map[[2]string]bool{{"Listings", "Details"}: true, {"Details", "Search"}: true, {"Listings", "Search"}: true},
+		producers: needOf("Details", "listing_id", "Listings"),
+		apis: map[string]twnm.API{
+			"Listings": {Name: "Listings", Description: "Finds the best homes-for-sale listing near a point.",
+				Inputs: []twnm.Param{{Name: "latitude", Required: true}, {Name: "longitude", Required: true}}, Outputs: []twnm.Param{{Name: "listing_id"}, {Name: "bedrooms"}}},
+			"Details": {Name: "ListingDetails", Description: "Details of a listing.",
+				Inputs: []twnm.Param{{Name: "listing_id", Required: true}}, Outputs: []twnm.Param{{Name: "bedrooms"}, {Name: "year_built"}}},
+			"Search": {Name: "Search", Description: "Searches properties for sale near a latitude and longitude.",
+				Inputs: []twnm.Param{{Name: "lat", Required: true}, {Name: "lon", Required: true}, {Name: "beds"}}, Outputs: []twnm.Param{{Name: "property_id"}}},
+		},
+	}
+	r := chooseWhole(t, l, "Give me the details of the best home for sale near latitude 40.4168, longitude -3.7038.",
+		Match{Name: "Listings", Score: 1}, Match{Name: "Search", Score: .9}, Match{Name: "Details", Score: .8})
+	assert.Equal(t, "Details", r.Final)
+	assert.Equal(t, []string{"Listings", "Details"}, []string(r.Chain))
+
+	// Fed a required input, the search would be the step after the details.
+	l.producers["Search"] = []Need{{Inputs: []string{"beds"}, Producers: []Producer{{Name: "Details"}}}}
+	r = chooseWhole(t, l, "Give me the details of the best home for sale near latitude 40.4168, longitude -3.7038.",
+		Match{Name: "Listings", Score: 1}, Match{Name: "Search", Score: .9}, Match{Name: "Details", Score: .8})
+	assert.Equal(t, "Search", r.Final)
 }
