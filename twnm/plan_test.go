@@ -276,3 +276,45 @@ func TestPlanJSON(t *testing.T) {
 	assert.ErrorContains(t, json.Unmarshal([]byte(`{"steps":[{"api":"a","bindings":[{"param":"p","source":"guessed"}]}]}`), &p),
 		`supply source "guessed" is not one of given, upstream, missing, unbound`)
 }
+
+func TestJoinFillsASharedCallsOptionalInput(t *testing.T) {
+	// The reviews' part searches the best hotel in Dubai; the prices' part searches it too,
+	// checking in on a day its clause states, which the search takes as an optional input.
+	// One search serves both, with the day: the optional input one part leaves unbound takes
+	// the other's value. A shared call whose required input differs, or whose optional input
+	// both bind differently, is no shared call.
+	const search, reviews, prices, city, checkIn, hotel, day = 1, 2, 3, 10, 11, 12, 13
+	main := func() *Subgraph {
+		return &Subgraph{Target: reviews, APIs: []NodeID{reviews, search}, Inputs: []Supply{
+			{API: reviews, Param: hotel, Required: true, Source: SupplyUpstream, Producer: search, Output: hotel},
+			{API: search, Param: city, Required: true, Source: SupplyGiven, Value: "Dubai"},
+			{API: search, Param: checkIn, Source: SupplyUnbound},
+		}}
+	}
+	branch := func(cityValue, checkInValue string) *Subgraph {
+		return &Subgraph{Target: prices, APIs: []NodeID{prices, search}, Inputs: []Supply{
+			{API: prices, Param: hotel, Required: true, Source: SupplyUpstream, Producer: search, Output: hotel},
+			{API: prices, Param: day, Required: true, Source: SupplyGiven, Value: "2025-06-23"},
+			{API: search, Param: city, Required: true, Source: SupplyGiven, Value: cityValue},
+			{API: search, Param: checkIn, Source: SupplyGiven, Value: checkInValue},
+		}}
+	}
+	s := main()
+	require.Equal(t, []int{0}, s.Join(nil, branch("Dubai", "2025-06-23")))
+	assert.Equal(t, []NodeID{reviews, search, prices}, s.APIs)
+	var searchInputs []Supply
+	for _, in := range s.Inputs {
+		if in.API == search {
+			searchInputs = append(searchInputs, in)
+		}
+	}
+	assert.Equal(t, []Supply{
+		{API: search, Param: city, Required: true, Source: SupplyGiven, Value: "Dubai"},
+		{API: search, Param: checkIn, Source: SupplyGiven, Value: "2025-06-23"},
+	}, searchInputs, "one search, with the day")
+
+	assert.Empty(t, main().Join(nil, branch("Doha", "2025-06-23")), "another city is another search")
+	s = main()
+	s.Inputs[2] = Supply{API: search, Param: checkIn, Source: SupplyGiven, Value: "2025-06-20"}
+	assert.Empty(t, s.Join(nil, branch("Dubai", "2025-06-23")), "another day is another search")
+}

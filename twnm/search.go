@@ -559,7 +559,10 @@ func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph,
 
 // bindsAlike reports whether the supplies of branch bind each API of shared as those of s do
 // (a shared API is then one call), every value given to a call of branch allowed by allows
-// (nil: any), told whether the call is shared.
+// (nil: any), told whether the call is shared. An optional input that one side leaves unbound
+// and the other gives a value binds alike: the shared call takes the value (see Join), as
+// "a stay at the best hotel in Dubai, checking in on 2025-06-23" and "the best hotel in
+// Dubai" name one hotel search.
 func bindsAlike(s, branch []Supply, shared map[NodeID]bool, allows func(value string, shared bool) bool) bool {
 	for _, in := range branch {
 		if in.Source == SupplyGiven && allows != nil && !allows(in.Value, shared[in.API]) {
@@ -567,24 +570,42 @@ func bindsAlike(s, branch []Supply, shared map[NodeID]bool, allows func(value st
 		}
 	}
 	key := func(in Supply) Supply { in.Score = 0; return in } // how well a link scored is no binding
-	mine := map[NodeID][]Supply{}
+	mine := map[[2]NodeID]Supply{}
 	for _, in := range s {
 		if shared[in.API] {
-			mine[in.API] = append(mine[in.API], key(in))
+			mine[[2]NodeID{in.API, in.Param}] = key(in)
 		}
 	}
-	theirs := map[NodeID][]Supply{}
+	theirs, calls := map[[2]NodeID]Supply{}, map[NodeID]bool{}
 	for _, in := range branch {
 		if shared[in.API] {
-			theirs[in.API] = append(theirs[in.API], key(in))
+			theirs[[2]NodeID{in.API, in.Param}] = key(in)
+			calls[in.API] = true
 		}
 	}
-	for a, ins := range theirs {
-		if !slices.Equal(ins, mine[a]) {
+	for k, t := range theirs {
+		m, ok := mine[k]
+		if !ok {
+			if !t.Required && t.Source == SupplyUnbound {
+				continue
+			}
+			return false
+		}
+		if m != t && !optionalFill(m, t) && !optionalFill(t, m) {
+			return false
+		}
+	}
+	for k, m := range mine {
+		if _, ok := theirs[k]; !ok && calls[k[0]] && (m.Required || m.Source != SupplyUnbound) {
 			return false
 		}
 	}
 	return true
+}
+
+// optionalFill reports whether b gives a value to the optional input a leaves unbound.
+func optionalFill(a, b Supply) bool {
+	return !a.Required && a.Source == SupplyUnbound && b.Source == SupplyGiven
 }
 
 // Join adds to s the branches that bind every required input: the subgraphs of other parts
@@ -625,9 +646,14 @@ func (s *Subgraph) Join(allows func(branch int, value string, shared bool) bool,
 		joined = append(joined, i)
 		s.APIs = appendNew(s.APIs, apis, b.APIs)
 		for _, in := range b.Inputs {
-			if !slices.Contains(s.Inputs, in) {
-				s.Inputs = append(s.Inputs, in)
+			// A shared call takes the value the branch gives an optional input it left unbound.
+			if j := slices.IndexFunc(s.Inputs, func(m Supply) bool { return m.API == in.API && m.Param == in.Param }); j >= 0 {
+				if optionalFill(s.Inputs[j], in) {
+					s.Inputs[j] = in
+				}
+				continue
 			}
+			s.Inputs = append(s.Inputs, in)
 		}
 		s.Params = appendNew(s.Params, params, b.Params)
 		s.Edges = appendNew(s.Edges, edges, b.Edges)

@@ -1191,15 +1191,21 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	if len(clauses) < 2 {
 		return Parts{}
 	}
-	cover := make([]float64, len(clauses))
+	// The chain serves the clause its steps rank highest; between clauses it serves alike, the
+	// one that ranks its final step highest ("what do guests say about the best hotel", not
+	// "how much does a stay at the best hotel cost", for the search and its reviews).
+	cover, last := make([]float64, len(clauses)), make([]float64, len(clauses))
 	own := 0
 	for i, g := range clauses {
 		for _, c := range g.Candidates {
 			if slices.Contains(chain, c.Name) {
 				cover[i] = max(cover[i], c.Score/g.Candidates[0].Score)
 			}
+			if c.Name == r.Final && slices.Contains(chain, r.Final) {
+				last[i] = c.Score / g.Candidates[0].Score
+			}
 		}
-		if cover[i] > cover[own] {
+		if cover[i] > cover[own] || cover[i] == cover[own] && last[i] > last[own] {
 			own = i
 		}
 	}
@@ -1217,7 +1223,10 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 			if part.Alone != nil {
 				part.Candidates, part.Alone = part.Alone, nil
 			}
-			sub := &Result{Goals: []Goal{part}}
+			sub := &Result{Goals: []Goal{part}, Focus: g.Head}
+			if g.Order == all[len(all)-1].Order {
+				sub.Focus = r.Focus
+			}
 			if err := Choose(sub, links, o); err == nil && sub.Final != "" {
 				c = sub.Final
 			}

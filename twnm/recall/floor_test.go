@@ -143,3 +143,31 @@ func TestRetrieveOneClauseIsRelevantWhereTheWholeIs(t *testing.T) {
 	assert.True(t, r.Clauses()[0].Relevant)
 	assert.True(t, r.Relevant())
 }
+
+// echoSource finds, for every text, one API named after the text it was asked with.
+type echoSource struct{}
+
+func (echoSource) Lexical(_ context.Context, text string, _ int) ([]Hit, error) {
+	return []Hit{{Name: text, Score: 1}}, nil
+}
+
+func (echoSource) Dense(context.Context, []float64, int) ([]Hit, error) {
+	return []Hit{{Name: "Any", Score: 0.5}}, nil
+}
+
+// Every clause of a compound request but the last has its head ranked on its own (Goal.Head),
+// as the last clause's is (Result.Focus): each part chooses its final step as a request does.
+func TestRetrieveRanksEveryClausesHead(t *testing.T) {
+	r, err := Retrieve(context.Background(), echoSource{}, unitEmbedder{}, "Give me the details of the best home for sale near Boston. Also, book the best hotel in Madrid.", Options{})
+	require.NoError(t, err)
+	clauses := r.Clauses()
+	require.Len(t, clauses, 2)
+	head := clauses[0].Head
+	require.NotNil(t, head, "the first clause's head")
+	assert.True(t, strings.HasPrefix(clauses[0].Text, head.Text) && len(head.Text) < len(clauses[0].Text), "%q is the head of %q", head.Text, clauses[0].Text)
+	require.NotEmpty(t, head.Candidates)
+	assert.Contains(t, head.Candidates[0].Name, "details", "ranked by its own words")
+	assert.NotContains(t, head.Candidates[0].Name, "Boston")
+	assert.Nil(t, clauses[1].Head, "the last clause's head is the request's focus")
+	require.NotNil(t, r.Focus)
+}

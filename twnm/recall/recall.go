@@ -212,6 +212,10 @@ type Goal struct {
 	// Candidates in the request's context (inContext): a part of a compound request chooses
 	// its own final step from these.
 	Alone []Match `json:"-"`
+	// Head is the clause's head (see subgoal.Focus) with its candidates, for a clause of a
+	// compound request other than the last (whose head is Result.Focus); nil when it has none.
+	// A part of the request chooses its own final step with it as the request does with Focus.
+	Head *Goal `json:"-"`
 }
 
 // Result is what Retrieve found.
@@ -445,6 +449,32 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 	if whole >= 0 && len(clauses) == 1 && res.Goals[whole].Relevant {
 		for i := range res.Goals {
 			res.Goals[i].Relevant = true
+		}
+	}
+	// Each other clause's head too: a part of a compound request chooses its own final step
+	// as the request does, with what it asks for apart from what it is about ("Give me the
+	// details | of the best home for sale near …" is the listing's details, fed by the
+	// search; see Branches).
+	if len(clauses) > 1 {
+		var heads []subgoal.Goal
+		var of []int
+		for i, g := range res.Goals {
+			if g.Whole || g.Order == clauses[len(clauses)-1].Order {
+				continue
+			}
+			if head := subgoal.Focus(g.Text); head != "" && head != g.Text {
+				heads = append(heads, subgoal.Goal{Order: g.Order, Rank: g.Rank, Text: head, Values: subgoal.Values(head), Source: g.Source})
+				of = append(of, i)
+			}
+		}
+		if len(heads) > 0 {
+			hs, err := r.rank(ctx, heads)
+			if err != nil {
+				return nil, err
+			}
+			for j, i := range of {
+				res.Goals[i].Head = &hs[j]
+			}
 		}
 	}
 	if len(clauses) > 0 {

@@ -773,6 +773,15 @@ func TestBranches(t *testing.T) {
 		})
 	}
 
+	// Two clauses the chain serves alike (its search leads both): it serves the one that
+	// ranks its final step higher, the reviews', and the prices' clause is the other part.
+	prices := goal(0, false, Match{Name: "Search", Score: 1}, Match{Name: "Prices", Score: .9}, Match{Name: "Reviews", Score: .6})
+	reviews := goal(1, false, Match{Name: "Search", Score: 1}, Match{Name: "Reviews", Score: .95})
+	r := &Result{Goals: []Goal{prices, reviews, whole}, Final: "Reviews"}
+	assert.Equal(t, reviews.Text, r.Branches([]string{"Search", "Reviews"}, nil, Options{}).Own)
+	r.Final = "Prices"
+	assert.Equal(t, prices.Text, r.Branches([]string{"Search", "Prices"}, nil, Options{}).Own)
+
 	// With links, a clause's branch is its final step: "book a table at the best-rated
 	// restaurant" ends at the booking (.9), which consumes the search the clause ranks first
 	// and adds a word the request asks for ("book").
@@ -781,11 +790,27 @@ func TestBranches(t *testing.T) {
 	l := links{feeds: map[[2]string]bool{{"SearchNearby", "Reserve"}: true},
 		apis: map[string]twnm.API{"SearchNearby": {Name: "SearchNearby", Description: "best-rated restaurants near a point"},
 			"Reserve": {Name: "Reserve", Description: "book a table at a restaurant", Inputs: []twnm.Param{{Name: "restaurant_id"}}}}}
-	r := &Result{Goals: []Goal{recommend, book, whole}}
+	r = &Result{Goals: []Goal{recommend, book, whole}}
 	parts := r.Branches([]string{"Recommend"}, l, Options{})
 	assert.Equal(t, []string{"Reserve"}, parts.Names())
 	assert.Equal(t, []string{"SearchNearby"}, r.Branches([]string{"Recommend"}, nil, Options{}).Names(), "without links, the clause's best")
 	assert.Equal(t, 1.0, book.Candidates[0].Score, "the clause's candidates are left as they were")
+
+	// A part chooses its final step with its own head, as the request does with its focus:
+	// "give me the details of the best home for sale" ranks the listing search first and its
+	// details under ConsumerRatio of it, but its head "give me the details" asks for them.
+	home := goal(0, false, Match{Name: "Listings", Score: 1}, Match{Name: "Details", Score: .6})
+	home.Text = "Give me the details of the best home for sale near latitude 40.4, longitude -3.7"
+	homes := links{feeds: map[[2]string]bool{{"Listings", "Details"}: true}, producers: needOf("Details", "listing_id", "Listings"),
+		apis: map[string]twnm.API{"Listings": {Name: "Listings", Description: "Finds the best home for sale near a point.", Outputs: []twnm.Param{{Name: "listing_id"}}},
+			"Details": {Name: "ListingDetails", Description: "Details of a listing.", Inputs: []twnm.Param{{Name: "listing_id", Required: true}}}}}
+	hotel := goal(1, false, Match{Name: "Book", Score: 1})
+	r = &Result{Goals: []Goal{home, hotel, whole}}
+	assert.Equal(t, []string{"Listings"}, r.Branches([]string{"Book"}, homes, Options{}).Names(), "without its head")
+	h := goal(0, false, Match{Name: "Details", Score: 1}, Match{Name: "Listings", Score: .5})
+	h.Text = "Give me the details"
+	r.Goals[0].Head = &h
+	assert.Equal(t, []string{"Details"}, r.Branches([]string{"Book"}, homes, Options{}).Names(), "with it")
 
 	// A part joins no call that changes state unless it asks for that change: a question whose
 	// best tool deletes has no branch; a part that asks to delete has one.
