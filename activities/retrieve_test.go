@@ -463,35 +463,32 @@ func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 
 	// The hotel search shares no call with the weather's chain: one plan runs both, the final
 	// step last, the hotels given the city their clause states.
+	// Either hotel search serves it: the two providers' searches rank within a hair of each
+	// other, and what the store has learned tips them.
 	res := ask(t, a, "Find hotels in Rome, and tell me the current weather in Paris.")
-	assert.Equal(t, []string{"stay.SearchHotels"}, res.Branches)
+	require.Len(t, res.Branches, 1)
+	assert.Contains(t, []string{"stay.SearchHotels", "lodgr.FindHotels"}, res.Branches[0])
 	c := candidate(t, res, res.Final)
 	requireExecutable(t, c, res.APIs)
 	apis := c.Plan.APIs()
 	assert.Equal(t, res.Final, apis[len(apis)-1], "the final step answers last: %v", apis)
-	assert.Equal(t, map[string]bool{"Rome": true}, givenIn(c.Plan, chainOf(c.Plan, "stay.SearchHotels")))
+	assert.Equal(t, map[string]bool{"Rome": true}, givenIn(c.Plan, chainOf(c.Plan, res.Branches[0])))
 
-	// Each part states its own city. Whether the weather's part joins the air quality's plan
-	// depends on the geocoders the two chains pick (the graph's weights choose among equal
-	// providers); either way it never shares a call with the air quality's chain, and never
-	// takes Rome.
+	// Each part states its own city. The weather's part cannot share the air quality's
+	// geocoder, which takes Rome: it searches again without the plan's calls and geocodes
+	// Paris with a geocoder of its own, another provider's.
 	res = ask(t, a, "What is the weather in Paris right now, and what is the air quality in Rome?")
 	c = candidate(t, res, res.Final)
 	requireExecutable(t, c, res.APIs)
 	assert.Equal(t, map[string]bool{"Rome": true}, givenIn(c.Plan, chainOf(c.Plan, res.Final)), "the air quality's chain takes its own clause's city")
-	if c.Plan.StepOf("skycast.Now") >= 0 {
-		assert.Equal(t, []string{"skycast.Now"}, res.Branches)
-		assert.Empty(t, res.Unplanned)
-		weather, air := chainOf(c.Plan, "skycast.Now"), chainOf(c.Plan, res.Final)
-		for _, api := range weather {
-			assert.NotContains(t, air, api, "one call cannot serve Paris and Rome")
-		}
-		assert.Equal(t, map[string]bool{"Paris": true}, givenIn(c.Plan, weather))
-	} else {
-		assert.Empty(t, res.Branches)
-		require.Len(t, res.Unplanned, 1, "the weather's part is reported, not lost")
-		assert.Contains(t, res.Unplanned[0], "weather in Paris")
+	require.Len(t, res.Branches, 1, "the weather's part joins: %v, unplanned %v", c.Plan.APIs(), res.Unplanned)
+	assert.Empty(t, res.Unplanned)
+	weather, air := chainOf(c.Plan, res.Branches[0]), chainOf(c.Plan, res.Final)
+	require.Len(t, weather, 2, "a geocoder and the weather: %v", weather)
+	for _, api := range weather {
+		assert.NotContains(t, air, api, "one call cannot serve Paris and Rome")
 	}
+	assert.Equal(t, map[string]bool{"Paris": true}, givenIn(c.Plan, weather))
 
 	// A part whose tool cannot join the plan is reported as such: the weather of "How cold is
 	// it in Oslo right now" needs a geocoder the air quality's part, which names no city of

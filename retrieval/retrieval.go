@@ -449,6 +449,29 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	if err != nil {
 		return req, sub, joinedParts{}, nil, fmt.Errorf("retrieve: %w", err)
 	}
+	// A part that asks for something and could not share a call (another city to geocode)
+	// searches again with the plan's calls out of its reach: a producer of its own, another
+	// provider's, serves it ("the weather in Paris, and the air quality in Rome" geocodes each
+	// city once). A part that only says what the request is about (Tentative) shares or stays out.
+	var again []string
+	for _, b := range branches.Branches {
+		if !b.Tentative && !slices.Contains(joined, b.API) {
+			again = append(again, b.API)
+		}
+	}
+	if len(again) > 0 {
+		retryReq := branchReq
+		retryReq.Exclude = map[twnm.NodeID]bool{}
+		maps.Copy(retryReq.Exclude, branchReq.Exclude)
+		for _, id := range sub.APIs {
+			retryReq.Exclude[id] = true
+		}
+		more, err := twnm.JoinBranches(ctx, g, p.searcher, sub, retryReq, again, branches.Allows, knownOf)
+		if err != nil {
+			return req, sub, joinedParts{}, nil, fmt.Errorf("retrieve: %w", err)
+		}
+		joined = append(joined, more...)
+	}
 	planned := sub.APINames(g)
 	parts := joinedParts{branches: joined, unplanned: unplanned(branches, joined, links, planned)} // before planned is cut below
 	planKnown := withoutCalls(req.Known, slices.DeleteFunc(planned, func(api string) bool { return slices.Contains(own, api) }))
