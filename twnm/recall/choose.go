@@ -1224,8 +1224,12 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 				part.Candidates, part.Alone = part.Alone, nil
 			}
 			sub := &Result{Goals: []Goal{part}, Focus: g.Head}
-			if g.Order == all[len(all)-1].Order {
-				sub.Focus = r.Focus
+			if g.Order == all[len(all)-1].Order && r.Focus != nil {
+				head := *r.Focus // its candidates as it alone ranks them, as the part's
+				if head.Alone != nil {
+					head.Candidates, head.Alone = head.Alone, nil
+				}
+				sub.Focus = &head
 			}
 			if err := Choose(sub, links, o); err == nil && sub.Final != "" {
 				c = sub.Final
