@@ -50,7 +50,7 @@ func checkInvariants(t *testing.T, request string, goals []Goal, merged bool) {
 		if !merged && !strings.Contains(norm, g.Text) {
 			t.Fatalf("Split(%q): goal %d text %q is not part of the request", request, i, g.Text)
 		}
-		if !merged && g.Resolved != "" && !resolvedFrom(g.Text, g.Resolved) {
+		if !merged && g.Resolved != "" && i > 0 && !resolvedFrom(g.Text, g.Resolved, goals[i-1].Values) {
 			t.Fatalf("Split(%q): goal %d resolves %q as %q, not one pronoun written as a thing", request, i, g.Text, g.Resolved)
 		}
 	}
@@ -69,16 +69,22 @@ func checkInvariants(t *testing.T, request string, goals []Goal, merged bool) {
 }
 
 // resolvedFrom reports whether resolved is text with one word of it written as "the" and a
-// word: the same text before and after.
-func resolvedFrom(text, resolved string) bool {
+// word, or as the owner of a possessive: one of the clause before's values (named) and "'s";
+// the same text before and after.
+func resolvedFrom(text, resolved string, named []string) bool {
 	for i := 0; i <= len(text); i++ {
 		if !strings.HasPrefix(resolved, text[:i]) {
 			return false
 		}
 		for j := i; j <= len(text); j++ {
 			mid := strings.TrimSuffix(strings.TrimPrefix(resolved, text[:i]), text[j:])
-			if strings.HasSuffix(resolved, text[j:]) && len(text[:i])+len(text[j:]) < len(resolved) &&
-				strings.HasPrefix(mid, "the ") && !strings.ContainsAny(mid[len("the "):], " \t\n") && mid != "the " {
+			if !strings.HasSuffix(resolved, text[j:]) || len(text[:i])+len(text[j:]) >= len(resolved) {
+				continue
+			}
+			if strings.HasPrefix(mid, "the ") && !strings.ContainsAny(mid[len("the "):], " \t\n") && mid != "the " {
+				return true
+			}
+			if owner, ok := strings.CutSuffix(mid, "'s"); ok && slices.Contains(named, owner) {
 				return true
 			}
 		}
