@@ -157,6 +157,7 @@ type choice struct {
 	names    []string
 	mismatch map[string]bool
 	sFocus   map[string]float64
+	want     Action // the action the request asks for (Result.Action)
 }
 
 // newChoice reads r for Choose; with links, each clause's candidates are rescored in place by
@@ -185,7 +186,7 @@ func (c *choice) score() {
 		last = c.clauses[len(c.clauses)-1]
 	}
 	sWhole, sLast := scores(c.whole), scores(last)
-	want := c.r.Action()
+	c.want = c.r.Action()
 	c.final, c.mismatch = map[string]float64{}, map[string]bool{}
 	if c.r.Focus != nil {
 		c.sFocus = scores(*c.r.Focus)
@@ -203,9 +204,9 @@ func (c *choice) score() {
 		for _, v := range views {
 			c.final[name] += v[name] / float64(len(views))
 		}
-		if c.links != nil && want != ActionUnknown {
+		if c.links != nil && c.want != ActionUnknown {
 			if a, ok := c.links.API(name); ok {
-				if act := APIAction(a); act != ActionUnknown && act != want {
+				if act := APIAction(a); act != ActionUnknown && act != c.want {
 					c.final[name] *= actionMismatch
 					c.mismatch[name] = true
 				}
@@ -231,9 +232,8 @@ func (c *choice) moveLeader(best string) string {
 	// it and that the leader feeds: "Reserve the best hotel in Florence for 2 nights …" is
 	// the booking, fed by the hotel search, which the request's words rank first.
 	if mismatch[best] {
-		want := c.r.Action()
 		for _, p := range top {
-			if a, ok := links.API(p); ok && APIAction(a) == want && links.Feeds(best, p) && !links.Feeds(p, best) {
+			if a, ok := links.API(p); ok && APIAction(a) == c.want && links.Feeds(best, p) && !links.Feeds(p, best) {
 				best = p
 				break
 			}
@@ -1195,13 +1195,17 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	// one that ranks its final step highest ("what do guests say about the best hotel", not
 	// "how much does a stay at the best hotel cost", for the search and its reviews).
 	cover, last := make([]float64, len(clauses)), make([]float64, len(clauses))
+	final := ""
+	if slices.Contains(chain, r.Final) {
+		final = r.Final
+	}
 	own := 0
 	for i, g := range clauses {
 		for _, c := range g.Candidates {
 			if slices.Contains(chain, c.Name) {
 				cover[i] = max(cover[i], c.Score/g.Candidates[0].Score)
 			}
-			if c.Name == r.Final && slices.Contains(chain, r.Final) {
+			if c.Name == final {
 				last[i] = c.Score / g.Candidates[0].Score
 			}
 		}

@@ -451,21 +451,25 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 			res.Goals[i].Relevant = true
 		}
 	}
-	// Each other clause's head too: a part of a compound request chooses its own final step
-	// as the request does, with what it asks for apart from what it is about ("Give me the
-	// details | of the best home for sale near …" is the listing's details, fed by the
-	// search; see Branches).
-	if len(clauses) > 1 {
+	// The last clause's head is the request's focus (Result.Focus), and each other clause's
+	// head its own (Goal.Head): a part of a compound request chooses its own final step as the
+	// request does, with what it asks for apart from what it is about ("Give me the details |
+	// of the best home for sale near …" is the listing's details, fed by the search; see
+	// Branches). One ranking reads them all.
+	if len(clauses) > 0 {
+		lastOrder := clauses[len(clauses)-1].Order
 		var heads []subgoal.Goal
-		var of []int
+		var of []int // each head's clause in res.Goals
 		for i, g := range res.Goals {
-			if g.Whole || g.Order == clauses[len(clauses)-1].Order {
+			if g.Whole {
 				continue
 			}
-			if head := subgoal.Focus(g.Text); head != "" && head != g.Text {
-				heads = append(heads, subgoal.Goal{Order: g.Order, Rank: g.Rank, Text: head, Values: subgoal.Values(head), Source: g.Source})
-				of = append(of, i)
+			head := subgoal.Focus(g.Text)
+			if head == "" || g.Order != lastOrder && head == g.Text {
+				continue
 			}
+			heads = append(heads, subgoal.Goal{Order: g.Order, Rank: g.Rank, Text: head, Values: subgoal.Values(head), Source: g.Source})
+			of = append(of, i)
 		}
 		if len(heads) > 0 {
 			hs, err := r.rank(ctx, heads)
@@ -473,18 +477,12 @@ func retrieveGoals(ctx context.Context, src Source, emb embed.Embedder, goals []
 				return nil, err
 			}
 			for j, i := range of {
-				res.Goals[i].Head = &hs[j]
+				if res.Goals[i].Order == lastOrder {
+					res.Focus = &hs[j]
+				} else {
+					res.Goals[i].Head = &hs[j]
+				}
 			}
-		}
-	}
-	if len(clauses) > 0 {
-		last := clauses[len(clauses)-1]
-		if head := subgoal.Focus(last.Text); head != "" {
-			f, err := r.rank(ctx, []subgoal.Goal{{Order: last.Order, Rank: last.Rank, Text: head, Values: subgoal.Values(head), Source: last.Source}})
-			if err != nil {
-				return nil, err
-			}
-			res.Focus = &f[0]
 		}
 	}
 	return res, nil
