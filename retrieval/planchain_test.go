@@ -72,6 +72,19 @@ func TestPlanChain(t *testing.T) {
 	plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found("DeletePlace", "DeletePlace"), relevance, text, recall.Options{}, nil)
 	require.NoError(t, err)
 	assert.Nil(t, plan, "a question is not answered by a deletion")
+
+	// A final step hardly like the request in meaning shares a word with it, not its
+	// subject: no plan. One at the floor, or one only BM25 found, has its plan.
+	for _, c := range []struct {
+		dense float64
+		plan  []string
+	}{{0.09, nil}, {-0.2, nil}, {0.1, []string{"Geocode", "Weather"}}, {0, []string{"Geocode", "Weather"}}} {
+		unlike := found("Weather", "Weather")
+		unlike.Goals[0].Candidates = []recall.Match{{Name: "Weather", Score: 1, Lexical: 2, Dense: c.dense}}
+		plan, err = retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), unlike, relevance, text, recall.Options{}, nil)
+		require.NoError(t, err)
+		assert.Equal(t, c.plan, plan, "similarity %v", c.dense)
+	}
 }
 
 // A request that names the thing whose attribute the final step takes plans through that

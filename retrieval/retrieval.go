@@ -261,7 +261,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 		}
 	}
 	res.Final, res.Chain = found.Final, found.Chain
-	if why := actionAgainstRequest(found, g); why != "" {
+	if why := refusal(found, g); why != "" {
 		res.Refused = why
 		return res, nil
 	}
@@ -497,14 +497,14 @@ func unplanned(branches recall.Parts, joined []string, links recall.Links, plann
 // or deletes only where found.Chain (retrieval's choice) holds it, and the request's other
 // parts joined (joinParts.join). It returns the plan's APIs in calling order; nil where Retrieve
 // offers none: the request under the relevance floor (no tool serves it), the final step
-// refused (actionAgainstRequest), not in g, or no plan found. `navi eval retrieval` scores it.
+// refused (refusal), not in g, or no plan found. `navi eval retrieval` scores it.
 //
 // read holds the APIs of g that Retrieve would have read from the store (recall.BoundedRead),
 // nil for all of g: the plan uses no other API, and the values text states are read for their
 // inputs only. On a catalog of hundreds of APIs the subgraph decides which inputs compete for
 // a value ("team 98765") and which producers a search may reach.
 func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recall.Result, relevance map[string]float64, text string, opts recall.Options, read map[string]bool) ([]string, error) {
-	if !found.Whole().Relevant || actionAgainstRequest(found, g) != "" {
+	if !found.Whole().Relevant || refusal(found, g) != "" {
 		return nil, nil
 	}
 	id, ok := g.APIByName(found.Final)
@@ -905,20 +905,31 @@ func subGoalOf(goal recall.Goal) contract.SubGoal {
 	return sg
 }
 
-// actionAgainstRequest says why the final step found chose may not end the chain, "" when it
-// may. An API that changes state (by its declared effect) runs only where the request asks
+// refusal says why the final step found chose may not end the chain, "" when it may.
+//
+// An API hardly like any part of the request in meaning (its best cosine under
+// planner.Options.AnswerRelevanceFloor, the floor under which an answer teaches retrieval
+// nothing) shares words with it, not a subject: "What's the exchange rate between yen and
+// dollars?" is no restaurant search, whose ratings match "rate". Its answer would be another
+// tool's, so the request has no tool.
+//
+// An API that changes state (by its declared effect) runs only where the request asks
 // for what it does: a request whose last part asks to delete ("DROP TABLE users") is not
 // served by a reservation that shares its words; a question is not answered by a booking.
 // And an API that only reads does not serve a request that commands a change, its first word
 // naming the action its last part asks for ("set an alarm for 6am tomorrow" is not answered by
 // tomorrow's air-quality forecast): that answer would be another tool's, not what the user
-// asked done. Where the request's action is unknown, nothing is refused.
-func actionAgainstRequest(found *recall.Result, g *twnm.Graph) string {
+// asked done. Where the request's action is unknown, nothing is refused for it.
+func refusal(found *recall.Result, g *twnm.Graph) string {
 	id, ok := g.APIByName(found.Final)
 	if !ok || g.Node(id).API == nil {
 		return ""
 	}
 	a := *g.Node(id).API
+	if like, ok := found.Likeness(a.Name); ok && like < planner.DefaultOptions.AnswerRelevanceFloor {
+		return fmt.Sprintf("%s shares words with the request but is hardly like any part of it (similarity %.2f, under %.2f)",
+			a.Name, like, planner.DefaultOptions.AnswerRelevanceFloor)
+	}
 	want, has := found.Action(), recall.APIAction(a)
 	if a.CallEffect() == twnm.EffectRead {
 		if has == recall.ActionRead && want != recall.ActionRead && want != recall.ActionUnknown && recall.Commands(found.Whole().Text) == want {

@@ -273,15 +273,26 @@ func (r *Result) Relevance() map[string]float64 {
 // Similarity is api's best dense similarity to a part of the request (the closest sub-goal,
 // the whole request or the head), 0 when no part's dense source returned it.
 func (r *Result) Similarity(api string) float64 {
-	best := 0.0
+	best, _ := r.Likeness(api)
+	return max(best, 0)
+}
+
+// Likeness is api's best dense similarity to a part of the request, negative ones included,
+// and whether any part's dense source returned it: a candidate that only BM25 found has no
+// similarity to judge it by.
+func (r *Result) Likeness(api string) (best float64, ok bool) {
+	best = math.Inf(-1)
 	for _, g := range r.parts() {
 		for _, c := range g.Candidates {
-			if c.Name == api {
-				best = max(best, c.Dense)
+			if c.Name == api && c.Dense != 0 {
+				best, ok = max(best, c.Dense), true
 			}
 		}
 	}
-	return best
+	if !ok {
+		return 0, false
+	}
+	return best, true
 }
 
 // Pool lists the candidates of every sub-goal, then of the head, once, at most perGoal from
