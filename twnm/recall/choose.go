@@ -72,8 +72,9 @@ const actionMismatch = 0.7
 //     leader's, and matches a word of the request that neither the leader nor its own inputs
 //     match: "who directed the top-rated movie" is answered by the credits, fed by the
 //     top-rated list, while "the current weather conditions" stay with the weather API
-//     although a clothing recommendation consumes its "weather conditions"; or that takes a
-//     number the request states and the leader does not (see takesMore);
+//     although a clothing recommendation consumes its "weather conditions"; or whose outputs
+//     a word of the request names that the leader neither gives nor holds (see givesOnly);
+//     or that takes a number the request states and the leader does not (see takesMore);
 //   - to the head's best finalist that consumes the leader's output and scores at least
 //     ConsumerRatio for the head, when the leader scores under it;
 //   - the other way round, from a leader whose words in the request's head (the whole request
@@ -243,7 +244,7 @@ func (c *choice) moveLeader(best string) string {
 		moved := false
 		for _, b := range top {
 			if c.rival(b, best) && links.Feeds(best, b) && needs(links, b, best) && !links.Feeds(b, best) &&
-				(asksFor(asked, links, b, best) || givesOnly(head, links, b, best) || takesMore(whole.Text, links, b, best)) {
+				(asksFor(asked, links, b, best) || givesOnly(asked, links, b, best) || takesMore(whole.Text, links, b, best)) {
 				best, moved = b, true
 				break
 			}
@@ -610,13 +611,15 @@ func anyBeyond(words, mine, skip []string) bool {
 	return slices.ContainsFunc(words, func(w string) bool { return in[w] && !out[w] })
 }
 
-// givesOnly reports whether a word of the request's head names an output of consumer that
-// producer neither outputs nor holds in its document: "what amenities does the best hotel
-// have" asks for the hotel details' amenities, which the hotel search does not give.
-func givesOnly(head []string, links Links, consumer, producer string) bool {
+// givesOnly reports whether a word of the request names an output of consumer that producer
+// neither outputs nor holds in its document: "what amenities does the best hotel have" asks
+// for the hotel details' amenities, which the hotel search does not give, and "when was the
+// best listing in Amsterdam built?" for the listing details' year_built, though its head ends
+// before the verb that asks it.
+func givesOnly(words []string, links Links, consumer, producer string) bool {
 	_, inputs, outputs := terms(links, consumer)
 	ptext, _, poutputs := terms(links, producer)
-	return anyBeyond(head, outputs, slices.Concat(ptext, poutputs, inputs))
+	return anyBeyond(words, outputs, slices.Concat(ptext, poutputs, inputs))
 }
 
 // takesWhatIsAsked reports whether the words of the request that api's document matches all

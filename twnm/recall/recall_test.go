@@ -320,23 +320,26 @@ func TestWrittenInDigits(t *testing.T) {
 	}
 }
 
-func TestChooseConsumerGivesWhatTheHeadAsks(t *testing.T) {
+func TestChooseConsumerGivesWhatTheRequestAsks(t *testing.T) {
 	// "What amenities does the best hotel in Vienna have?": the hotel search leads (1, .8 for
 	// the details); the request's words in the details' document are the search's too, but
 	// the head asks for amenities, an output only the details give: they are the final step.
-	// A head that asks for what both give (stars) leaves the search final.
+	// A head that asks for what both give (stars) leaves the search final. A word after the
+	// head asks as well: "When was the best hotel in Vienna built?" is the details' year_built.
 	l := links{feeds: map[[2]string]bool{{"Search", "Details"}: true}, producers: needOf("Details", "hotel_id", "Search"),
 		apis: map[string]twnm.API{
 			"Search": {Name: "SearchHotels", Description: "Finds the best hotel in a city.", Inputs: []twnm.Param{{Name: "city"}},
 				Outputs: []twnm.Param{{Name: "hotel_id"}, {Name: "stars"}}},
 			"Details": {Name: "HotelDetails", Description: "Details of a hotel.", Inputs: []twnm.Param{{Name: "hotel_id"}},
-				Outputs: []twnm.Param{{Name: "stars"}, {Name: "amenities"}}}}}
-	for _, tc := range []struct{ head, want string }{
-		{"What amenities does the best hotel", "Details"},
-		{"How many stars does the best hotel", "Search"},
+				Outputs: []twnm.Param{{Name: "stars"}, {Name: "amenities"}, {Name: "year_built"}}}}}
+	for _, tc := range []struct{ head, rest, want string }{
+		{"What amenities does the best hotel", " in Vienna have?", "Details"},
+		{"How many stars does the best hotel", " in Vienna have?", "Search"},
+		{"When was the best hotel", " in Vienna built?", "Details"},
+		{"When was the best hotel", " in Vienna opened?", "Search"},
 	} {
 		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "Search", Score: 1}, Match{Name: "Details", Score: .8})}}
-		r.Goals[0].Text = tc.head + " in Vienna have?"
+		r.Goals[0].Text = tc.head + tc.rest
 		f := goal(0, false, Match{Name: "Search", Score: 1}, Match{Name: "Details", Score: .8})
 		f.Text = tc.head
 		r.Focus = &f
