@@ -1504,10 +1504,32 @@ func (x *extraction) nameWord(i int) bool {
 	// A word that starts a request ("Find", "What", "Additionally") is no name: the
 	// sub-goal splitter's closed-class and connective words say which, and so does a word
 	// an API is named by ("Query meeting of John" beside QueryMeeting).
-	if t.sentStart && (subgoal.Common(t.lower) || x.cueWord(exStem(t.lower)) || x.apiWord(exStem(t.lower)) || x.verbUse(i)) {
+	if t.sentStart && (subgoal.Common(t.lower) || subgoal.Common(contracted(t.lower)) || x.cueWord(exStem(t.lower)) ||
+		x.apiWord(exStem(t.lower)) || x.verbUse(i) || x.writtenLower(t.lower)) {
 		return false
 	}
 	return true
+}
+
+// contracted is the word a contraction or a possessive is built on ("it" of "it's", "let" of
+// "let's"), w itself where it has no apostrophe.
+func contracted(w string) string {
+	if i := strings.IndexAny(w, "'’"); i > 0 {
+		return w[:i]
+	}
+	return w
+}
+
+// writtenLower reports whether the text writes the word w (lowercase) in lowercase somewhere:
+// a capital that only starts a sentence makes no name of a word the user writes plainly
+// elsewhere ("… for shortness of breath?\nShortness of breath.").
+func (x *extraction) writtenLower(w string) bool {
+	for _, t := range x.toks {
+		if t.kind == exTokWord && t.text == w {
+			return true
+		}
+	}
+	return false
 }
 
 // stopName reports whether a capitalised t is no name of the kind a free-text slot takes,
