@@ -1772,6 +1772,9 @@ type exPhrase struct {
 	// kinds are the words that say what the phrase names, stemmed: "collection" for "the
 	// collection The Hunger Games", "person" for "directed by Christopher Nolan" (see kindsAt).
 	kinds []string
+	// titled says a title opening the phrase abbreviates some of kinds ("Dr. Smith"): the
+	// phrase fills only slots about them.
+	titled bool
 	// owns are the words a possessive of the phrase governs, stemmed: "preference" for
 	// "Peter's preferences", whose value is Peter's, not the preferences (see possessed).
 	owns map[string]bool
@@ -1822,14 +1825,15 @@ func (x *extraction) freeText() {
 		for _, w := range owned {
 			owns[exStem(w)] = true
 		}
-		cue, kinds := x.phraseCue(i), x.kindsAt(i, owned)
+		title := x.titleKinds(i)
+		cue, kinds := x.phraseCue(i), append(x.kindsAt(i, owned), title...)
 		i = last
 		dup := v == ""
 		for _, p := range phrases {
 			dup = dup || p.value == v
 		}
 		if !dup {
-			phrases = append(phrases, exPhrase{value: v, cue: cue, kinds: kinds, owns: owns})
+			phrases = append(phrases, exPhrase{value: v, cue: cue, kinds: kinds, titled: len(title) > 0, owns: owns})
 		}
 	}
 	if len(phrases) == 0 {
@@ -1915,13 +1919,18 @@ func (x *extraction) freeText() {
 			h.slots = append(h.slots, si)
 		}
 	}
+	names := func(g *exGroup, p exPhrase) bool {
+		return slices.ContainsFunc(g.slots, func(si int) bool { return x.slots[si].about(p.kinds) })
+	}
 	for _, a := range apis {
-		tellApart(own[a], phrases, bindGroup)
+		tellApart(own[a], phrases, names, bindGroup)
 	}
 }
 
-// tellApart gives each group a phrase of its own, in the groups' order (see freeText).
-func tellApart(groups []*exGroup, phrases []exPhrase, bindGroup func(*exGroup, exPhrase)) {
+// tellApart gives each group a phrase of its own (see freeText): first the phrases that say
+// they name what a group's slot is about ("Dr. Smith" a doctor), then, in the groups' order,
+// the others.
+func tellApart(groups []*exGroup, phrases []exPhrase, names func(*exGroup, exPhrase) bool, bindGroup func(*exGroup, exPhrase)) {
 	taken := make([]bool, len(phrases))
 	pick := func(ok func(exPhrase) bool) int {
 		for i, p := range phrases {
@@ -1931,18 +1940,28 @@ func tellApart(groups []*exGroup, phrases []exPhrase, bindGroup func(*exGroup, e
 		}
 		return -1
 	}
-	for _, g := range groups {
+	done := make([]bool, len(groups))
+	for gi, g := range groups {
+		if k := pick(func(p exPhrase) bool { return names(g, p) }); k >= 0 {
+			taken[k], done[gi] = true, true
+			bindGroup(g, phrases[k])
+		}
+	}
+	for gi, g := range groups {
+		if done[gi] {
+			continue
+		}
 		k := -1
 		if g.kind != "" {
 			k = pick(func(p exPhrase) bool {
-				return p.cue == g.kind || g.kind == exCuePerson && p.cue == exCueMaybePerson
+				return !p.titled && (p.cue == g.kind || g.kind == exCuePerson && p.cue == exCueMaybePerson)
 			})
 		}
 		if k < 0 {
-			k = pick(func(p exPhrase) bool { return p.cue == "" || p.cue == exCueMaybePerson })
+			k = pick(func(p exPhrase) bool { return !p.titled && (p.cue == "" || p.cue == exCueMaybePerson) })
 		}
 		if k < 0 && g.kind == "" {
-			k = pick(func(exPhrase) bool { return true })
+			k = pick(func(p exPhrase) bool { return !p.titled })
 		}
 		if k >= 0 {
 			taken[k] = true
@@ -2036,6 +2055,41 @@ func (s *exSlot) about(kinds []string) bool {
 		}
 	}
 	return false
+}
+
+// titleKinds are the words of the slots' names that a title opening the phrase at token a
+// abbreviates, stemmed: "Dr. Smith" is a doctor's name, for the doctor_name beside a
+// patient_name. A title is a word of letters right before a full stop; it abbreviates a longer
+// word that starts with its first letter and holds its letters in their order (dr, doctor).
+func (x *extraction) titleKinds(a int) []string {
+	if a+1 >= len(x.toks) || x.toks[a].kind != exTokWord || x.toks[a].digit || x.toks[a+1].text != "." || x.toks[a+1].start != x.toks[a].end {
+		return nil
+	}
+	t := x.toks[a].lower
+	var out []string
+	for si := range x.slots {
+		for _, w := range x.slots[si].words {
+			if len(w) > len(t) && abbreviates(t, w) && !slices.Contains(out, w) {
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
+// abbreviates reports whether short is an abbreviation of word: the same first letter, and
+// every letter of short in word in its order.
+func abbreviates(short, word string) bool {
+	if short == "" || word == "" || short[0] != word[0] {
+		return false
+	}
+	j := 0
+	for i := 0; i < len(word) && j < len(short); i++ {
+		if word[i] == short[j] {
+			j++
+		}
+	}
+	return j == len(short)
 }
 
 // phraseCue reads the words before the phrase at token a.

@@ -368,6 +368,11 @@ func TestExtract(t *testing.T) {
 		{"lower-case free text is not read", "weather in rome", []Slot{slotCity}, map[string]string{}},
 		{"an adverb that opens a sentence is no name", "I need a hotel. Additionally, book a table there.", []Slot{slotCity},
 			map[string]string{}},
+		{"a title says whose name it is", "Book me an appointment with Dr. Smith. My name is John Doe.",
+			[]Slot{{Key: "reg.patient_name", Name: "patient_name", Type: "str", Required: true, Description: "The name of patient."},
+				{Key: "reg.doctor_name", Name: "doctor_name", Type: "str", Required: true, Description: "The name of appointed doctor."},
+				{Key: "query.patient_name", Name: "patient_name", Type: "str", Required: true, Description: "The name of patient."}},
+			map[string]string{"reg.doctor_name": "Dr. Smith", "reg.patient_name": "John Doe", "query.patient_name": "John Doe"}},
 		{"a reply that opens a line is no name", "Can you book me a hotel?\nYes, please.\nSure, thanks.", []Slot{slotCity},
 			map[string]string{}},
 		{"a pronoun's contraction that opens a line is no name", "Can you book me a hotel?\nIt's for two.\nThat's all.", []Slot{slotCity},
@@ -778,5 +783,17 @@ func TestCodeShaped(t *testing.T) {
 		{"covid-19", false}, {"top-1", false}, {"Amsterdam", false}, {"12", false}, {"trk 12345", false}, {"", false},
 	} {
 		assert.Equal(t, tc.want, CodeShaped(tc.v), tc.v)
+	}
+}
+
+func TestAbbreviates(t *testing.T) {
+	for _, tc := range []struct {
+		short, word string
+		want        bool
+	}{
+		{"dr", "doctor", true}, {"prof", "professor", true}, {"st", "street", true},
+		{"mr", "doctor", false}, {"rd", "doctor", false}, {"doc", "dog", false}, {"", "doctor", false},
+	} {
+		assert.Equal(t, tc.want, abbreviates(tc.short, tc.word), "%s %s", tc.short, tc.word)
 	}
 }
