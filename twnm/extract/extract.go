@@ -1773,7 +1773,7 @@ type exPhrase struct {
 	// collection The Hunger Games", "person" for "directed by Christopher Nolan" (see kindsAt).
 	kinds []string
 	// titled says a title opening the phrase abbreviates some of kinds ("Dr. Smith"): the
-	// phrase fills only slots about them.
+	// phrase fills no other person's slot (see titleFits).
 	titled bool
 	// owns are the words a possessive of the phrase governs, stemmed: "preference" for
 	// "Peter's preferences", whose value is Peter's, not the preferences (see possessed).
@@ -1879,7 +1879,7 @@ func (x *extraction) freeText() {
 		for _, si := range slots {
 			// "Peter's preferences" states whose preferences, not what they are.
 			key := x.slots[si].api() + "\x00" + p.value
-			if x.slots[si].accepts(p.value) && !exAny(x.slots[si].words, p.owns) && !took[key] {
+			if x.slots[si].accepts(p.value) && !exAny(x.slots[si].words, p.owns) && x.slots[si].titleFits(p) && !took[key] {
 				x.bind(si, p.value)
 				took[key] = true
 			}
@@ -1922,15 +1922,18 @@ func (x *extraction) freeText() {
 	names := func(g *exGroup, p exPhrase) bool {
 		return slices.ContainsFunc(g.slots, func(si int) bool { return x.slots[si].about(p.kinds) })
 	}
+	takes := func(g *exGroup, p exPhrase) bool {
+		return slices.ContainsFunc(g.slots, func(si int) bool { return x.slots[si].titleFits(p) })
+	}
 	for _, a := range apis {
-		tellApart(own[a], phrases, names, bindGroup)
+		tellApart(own[a], phrases, names, takes, bindGroup)
 	}
 }
 
 // tellApart gives each group a phrase of its own (see freeText): first the phrases that say
 // they name what a group's slot is about ("Dr. Smith" a doctor), then, in the groups' order,
 // the others.
-func tellApart(groups []*exGroup, phrases []exPhrase, names func(*exGroup, exPhrase) bool, bindGroup func(*exGroup, exPhrase)) {
+func tellApart(groups []*exGroup, phrases []exPhrase, names, takes func(*exGroup, exPhrase) bool, bindGroup func(*exGroup, exPhrase)) {
 	taken := make([]bool, len(phrases))
 	pick := func(ok func(exPhrase) bool) int {
 		for i, p := range phrases {
@@ -1954,14 +1957,14 @@ func tellApart(groups []*exGroup, phrases []exPhrase, names func(*exGroup, exPhr
 		k := -1
 		if g.kind != "" {
 			k = pick(func(p exPhrase) bool {
-				return !p.titled && (p.cue == g.kind || g.kind == exCuePerson && p.cue == exCueMaybePerson)
+				return takes(g, p) && (p.cue == g.kind || g.kind == exCuePerson && p.cue == exCueMaybePerson)
 			})
 		}
 		if k < 0 {
-			k = pick(func(p exPhrase) bool { return !p.titled && (p.cue == "" || p.cue == exCueMaybePerson) })
+			k = pick(func(p exPhrase) bool { return takes(g, p) && (p.cue == "" || p.cue == exCueMaybePerson) })
 		}
 		if k < 0 && g.kind == "" {
-			k = pick(func(p exPhrase) bool { return !p.titled })
+			k = pick(func(p exPhrase) bool { return takes(g, p) })
 		}
 		if k >= 0 {
 			taken[k] = true
@@ -2057,8 +2060,8 @@ func (s *exSlot) about(kinds []string) bool {
 	return false
 }
 
-// titleKinds are the words of the slots' names that a title opening the phrase at token a
-// abbreviates, stemmed: "Dr. Smith" is a doctor's name, for the doctor_name beside a
+// titleKinds are the words of the names of the slots that take a person's name (see
+// personName) that a title opening the phrase at token a abbreviates, stemmed: "Dr. Smith" is a doctor's name, for the doctor_name beside a
 // patient_name. A title is a word of letters right before a full stop; it abbreviates a longer
 // word that starts with its first letter and holds its letters in their order (dr, doctor).
 func (x *extraction) titleKinds(a int) []string {
@@ -2068,6 +2071,9 @@ func (x *extraction) titleKinds(a int) []string {
 	t := x.toks[a].lower
 	var out []string
 	for si := range x.slots {
+		if !x.slots[si].personName() {
+			continue
+		}
 		for _, w := range x.slots[si].words {
 			if len(w) > len(t) && abbreviates(t, w) && !slices.Contains(out, w) {
 				out = append(out, w)
@@ -2075,6 +2081,19 @@ func (x *extraction) titleKinds(a int) []string {
 		}
 	}
 	return out
+}
+
+// personName reports whether the slot takes a person's name: its group is a person's, or its
+// name is a name of something (patient_name, member_name).
+func (s *exSlot) personName() bool {
+	return s.group() == exCuePerson || len(s.words) > 1 && s.words[len(s.words)-1] == "name"
+}
+
+// titleFits reports whether the slot may take phrase p: a titled phrase ("Dr. Smith") names
+// no other person than the one its title says (the patient_name beside a doctor), though any
+// other slot may take it (a search's keyword).
+func (s *exSlot) titleFits(p exPhrase) bool {
+	return !p.titled || !s.personName() || s.about(p.kinds)
 }
 
 // abbreviates reports whether short is an abbreviation of word: the same first letter, and
