@@ -1925,29 +1925,39 @@ func (x *extraction) freeText() {
 	takes := func(g *exGroup, p exPhrase) bool {
 		return slices.ContainsFunc(g.slots, func(si int) bool { return x.slots[si].titleFits(p) })
 	}
+	latest := func(g *exGroup) bool {
+		return !slices.ContainsFunc(g.slots, func(si int) bool { return !x.slots[si].replaces() })
+	}
 	for _, a := range apis {
-		tellApart(own[a], phrases, names, takes, bindGroup)
+		tellApart(own[a], phrases, apartRules{names: names, takes: takes, latest: latest, bind: bindGroup})
 	}
 }
 
 // tellApart gives each group a phrase of its own (see freeText): first the phrases that say
 // they name what a group's slot is about ("Dr. Smith" a doctor), then, in the groups' order,
-// the others.
-func tellApart(groups []*exGroup, phrases []exPhrase, names, takes func(*exGroup, exPhrase) bool, bindGroup func(*exGroup, exPhrase)) {
+// the others. A group of new values (see exSlot.replaces) takes the last phrase that suits it:
+// "move my appointment with Dr. Smith to Dr. Lee" makes Dr. Lee the new doctor.
+func tellApart(groups []*exGroup, phrases []exPhrase, r apartRules) {
 	taken := make([]bool, len(phrases))
-	pick := func(ok func(exPhrase) bool) int {
+	pick := func(g *exGroup, ok func(exPhrase) bool) int {
+		k := -1
 		for i, p := range phrases {
 			if !taken[i] && ok(p) {
-				return i
+				if k = i; !r.latest(g) {
+					break
+				}
 			}
 		}
-		return -1
+		return k
 	}
 	done := make([]bool, len(groups))
 	for gi, g := range groups {
-		if k := pick(func(p exPhrase) bool { return names(g, p) }); k >= 0 {
+		if r.latest(g) {
+			continue // the last phrase it takes, whatever names what (below)
+		}
+		if k := pick(g, func(p exPhrase) bool { return r.names(g, p) }); k >= 0 {
 			taken[k], done[gi] = true, true
-			bindGroup(g, phrases[k])
+			r.bind(g, phrases[k])
 		}
 	}
 	for gi, g := range groups {
@@ -1955,22 +1965,34 @@ func tellApart(groups []*exGroup, phrases []exPhrase, names, takes func(*exGroup
 			continue
 		}
 		k := -1
-		if g.kind != "" {
-			k = pick(func(p exPhrase) bool {
-				return takes(g, p) && (p.cue == g.kind || g.kind == exCuePerson && p.cue == exCueMaybePerson)
+		if r.latest(g) {
+			k = pick(g, func(p exPhrase) bool { return r.takes(g, p) })
+		}
+		if k < 0 && g.kind != "" {
+			k = pick(g, func(p exPhrase) bool {
+				return r.takes(g, p) && (p.cue == g.kind || g.kind == exCuePerson && p.cue == exCueMaybePerson)
 			})
 		}
 		if k < 0 {
-			k = pick(func(p exPhrase) bool { return takes(g, p) && (p.cue == "" || p.cue == exCueMaybePerson) })
+			k = pick(g, func(p exPhrase) bool { return r.takes(g, p) && (p.cue == "" || p.cue == exCueMaybePerson) })
 		}
 		if k < 0 && g.kind == "" {
-			k = pick(func(p exPhrase) bool { return takes(g, p) })
+			k = pick(g, func(p exPhrase) bool { return r.takes(g, p) })
 		}
 		if k >= 0 {
 			taken[k] = true
-			bindGroup(g, phrases[k])
+			r.bind(g, phrases[k])
 		}
 	}
+}
+
+// apartRules are what tellApart asks of a group and a phrase: whether the phrase names what
+// one of the group's slots is about, whether a slot of the group may take it, whether the
+// group takes the last phrase that suits it; and it binds the group with bind.
+type apartRules struct {
+	names, takes func(*exGroup, exPhrase) bool
+	latest       func(*exGroup) bool
+	bind         func(*exGroup, exPhrase)
 }
 
 // exGroup is a group of free-text slots that one phrase fills (see freeText): kind is
@@ -2088,6 +2110,10 @@ func (x *extraction) titleKinds(a int) []string {
 func (s *exSlot) personName() bool {
 	return s.group() == exCuePerson || len(s.words) > 1 && s.words[len(s.words)-1] == "name"
 }
+
+// replaces reports whether the slot takes a value that replaces another (new_password,
+// new_appointment_doctor): a request that states the old value too states the new one last.
+func (s *exSlot) replaces() bool { return len(s.words) > 1 && s.words[0] == "new" }
 
 // titleFits reports whether the slot may take phrase p: a titled phrase ("Dr. Smith") names
 // no other person than the one its title says (the patient_name beside a doctor), though any
