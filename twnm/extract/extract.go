@@ -1624,22 +1624,28 @@ func (x *extraction) phraseAt(j int) (int, bool) {
 	b := j
 	for {
 		switch {
-		case x.nameWord(b + 1):
+		case x.nameWord(b+1) && x.sameLine(b, b+1):
 			b++
 			continue
-		case b+2 < len(x.toks) && !x.used[b+1] && subgoal.Connector(x.toks[b+1].text) && x.nameWord(b+2):
+		case b+2 < len(x.toks) && !x.used[b+1] && subgoal.Connector(x.toks[b+1].text) && x.nameWord(b+2) && x.sameLine(b, b+2):
 			b += 2
 			continue
-		case b+2 < len(x.toks) && x.toks[b+1].kind == exTokPunct && x.toks[b+1].text[0] == '.' && exTitle(x.toks[b].text) && len(x.toks[b].text) == 2 && x.nameWord(b+2):
+		case b+2 < len(x.toks) && x.toks[b+1].kind == exTokPunct && x.toks[b+1].text[0] == '.' && exTitle(x.toks[b].text) && len(x.toks[b].text) == 2 && x.nameWord(b+2) && x.sameLine(b, b+2):
 			b += 2 // an abbreviated title goes on past its period: "Dr. Smith", "St. Louis"
 			continue
 		}
 		break
 	}
-	if n := b + 1; n < len(x.toks) && !x.used[n] && exInteger(x.toks[n]) && !exEndsPossessive(x.toks[b].text) {
+	if n := b + 1; n < len(x.toks) && !x.used[n] && exInteger(x.toks[n]) && !exEndsPossessive(x.toks[b].text) && x.sameLine(b, n) {
 		b = n
 	}
 	return b, true
+}
+
+// sameLine reports whether tokens a and b (a before b) stand on one line of the text: a name
+// never goes on past a line break ("34567890\nRobert Lee\nActually, …" holds three answers).
+func (x *extraction) sameLine(a, b int) bool {
+	return !strings.Contains(x.text[x.toks[a].end:x.toks[b].start], "\n")
 }
 
 // exTitle reports whether a word is written in title case: a capital, then small letters.
@@ -1815,7 +1821,7 @@ func (x *extraction) freeText() {
 			continue
 		}
 		// A name may start with a number no other rule read: "2 Broke Girls", "12 Angry Men".
-		if i > 0 && !x.used[i-1] && exInteger(x.toks[i-1]) && x.nameWord(i) {
+		if i > 0 && !x.used[i-1] && exInteger(x.toks[i-1]) && x.nameWord(i) && x.sameLine(i-1, i) {
 			i--
 			v = x.phraseSpan(i, last)
 		}
