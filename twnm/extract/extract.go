@@ -936,12 +936,42 @@ func (x *extraction) addresses() {
 				continue
 			}
 			v := x.text[m[0]:m[1]]
-			for _, n := range x.unboundNames(takes) {
-				x.bindName(n, v, takes)
-			}
+			x.bindAddress(v, kind.words, takes)
 			for _, i := range covered {
 				x.used[i] = true
 			}
+		}
+	}
+}
+
+// bindAddress binds address v to the unbound slots that take it (takes), one slot of each
+// API: the one whose name says it holds such an address (kind's words), else the one whose
+// description says it is one, before its first "of" ("The email address of the recipient"),
+// else the first whose description names the kind at all ("The content of the email" is
+// about an e-mail, not its address).
+func (x *extraction) bindAddress(v string, kind map[string]bool, takes func(*exSlot) bool) {
+	rank := func(s *exSlot) int {
+		switch head, _, _ := strings.Cut(strings.ToLower(s.Description), " of "); {
+		case exAny(s.words, kind):
+			return 2
+		case exAny(exWords(head), kind):
+			return 1
+		}
+		return 0
+	}
+	best := map[string]int{} // by API: the slot that takes v
+	for si := range x.slots {
+		s := &x.slots[si]
+		if x.bound[si] || !takes(s) {
+			continue
+		}
+		if b, ok := best[s.api()]; !ok || rank(s) > rank(&x.slots[b]) {
+			best[s.api()] = si
+		}
+	}
+	for si := range x.slots {
+		if b, ok := best[x.slots[si].api()]; ok && b == si {
+			x.bind(si, v)
 		}
 	}
 }
