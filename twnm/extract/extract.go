@@ -2181,8 +2181,12 @@ func (x *extraction) phraseCue(a int) string {
 		}
 		return x.toks[a-k].lower
 	}
-	switch p := prev(1); {
-	case exPlacePreps[p], p == "of" && exPlaceHeads[prev(2)]:
+	k := 1
+	if subgoal.Determiner(prev(1)) {
+		k = 2 // "in the Alibaba" is "in Alibaba"
+	}
+	switch p := prev(k); {
+	case exPlacePreps[p], p == "of" && exPlaceHeads[prev(k+1)]:
 		return exCuePlace
 	case exPersonPreps[p]:
 		return exCuePerson

@@ -394,6 +394,10 @@ func DateWord(w string) bool {
 	return months[w] || weekday(w) || relativeDaySet[w]
 }
 
+// Determiner reports whether w (lowercase) is a determiner: an article, a demonstrative or a
+// possessive ("the", "this", "my").
+func Determiner(w string) bool { return articles[w] }
+
 // Preposition reports whether w (lowercase) is a preposition ("of", "in", "near").
 func Preposition(w string) bool { return prepositions[w] }
 
