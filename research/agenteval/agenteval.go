@@ -50,6 +50,9 @@ type Question struct {
 	Asks []string `json:"asks,omitempty"`
 	// None marks a request no tool of the tool world serves.
 	None bool `json:"none,omitempty"`
+	// Why says why the expected outcome is what it is where it was corrected after the
+	// question was written (a value the tool world has no record of).
+	Why string `json:"why,omitempty"`
 }
 
 // Kind is KindChain, KindAsk or KindNone.
