@@ -1180,7 +1180,13 @@ func exInteger(t exTok) bool {
 // phrase, with its last token.
 func (x *extraction) freeValueAt(j int) (string, int, bool) {
 	if a, b, ok := x.quotedAt(j); ok {
-		return x.span(a, b), b, true
+		// What the quotes hold, but a full stop or a comma that ends it: "What are the key
+		// features of this software?" is a question with its question mark, "Pay bills."
+		// the note "Pay bills".
+		v := strings.TrimRight(strings.TrimSpace(x.text[x.toks[a].end:x.toks[b].start]), ".,;: ")
+		if strings.IndexFunc(v, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) >= 0 {
+			return v, b, true
+		}
 	}
 	if b, ok := x.phraseAt(j); ok {
 		return x.phraseSpan(j, b), b, true
