@@ -287,7 +287,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 	// it: a value for another call is read, not made (the token to add an alarm comes from
 	// logging in, not from registering a user whose name the request happens to state).
 	// Each target may be one itself.
-	searchExclude := writersOff(g, found.Chain)
+	searchExclude := producersOff(g, found.Chain)
 	maps.Copy(searchExclude, excludeIDs)
 	reqs := make([]twnm.SearchRequest, len(targets))
 	named, said := namedAPIs(g, found), recall.Says(in.Text)
@@ -512,7 +512,7 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 		return nil, nil
 	}
 	sl := slotsIn(g, read)
-	exclude := writersOff(g, found.Chain)
+	exclude := producersOff(g, found.Chain)
 	if read != nil {
 		for _, n := range g.Nodes() {
 			if n.Kind == twnm.KindAPI && !read[n.Name] {
@@ -812,6 +812,25 @@ func writersOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {
 	out := map[twnm.NodeID]bool{}
 	for _, n := range g.Nodes() {
 		if n.Kind == twnm.KindAPI && n.API != nil && !slices.Contains(keep, n.Name) && recall.ChangesState(*n.API) {
+			out[n.ID] = true
+		}
+	}
+	return out
+}
+
+// producersOff returns the APIs of g that graph search may not reach as producers, but
+// those of keep (retrieval's chain): writers (writersOff) and clocks (clocksOff).
+func producersOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {
+	out := writersOff(g, keep)
+	maps.Copy(out, clocksOff(g, keep))
+	return out
+}
+
+// clocksOff returns the APIs of g that are clocks (recall.Clock), but those of keep.
+func clocksOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {
+	out := map[twnm.NodeID]bool{}
+	for _, n := range g.Nodes() {
+		if n.Kind == twnm.KindAPI && n.API != nil && !slices.Contains(keep, n.Name) && recall.Clock(*n.API) {
 			out[n.ID] = true
 		}
 	}

@@ -91,6 +91,13 @@ func SlotOf(key string, p twnm.Param) Slot {
 	return Slot{Key: key, Name: p.Name, Type: p.Type, Description: p.Description, Required: p.Required, Enum: p.Enum, Pattern: p.Pattern}
 }
 
+// Temporal reports whether parameter p holds a date or a time of day, as the reader reads a
+// slot of it (by its type, name, description or layout).
+func Temporal(p twnm.Param) bool {
+	k := exPrepare(SlotOf("", p)).kind
+	return k == exDate || k == exTime
+}
+
 // NumberType reports whether a catalog type is a number's ("integer", "float", "NUMBER"), as
 // Extract reads it: a value of such a slot is a number standing beside its cue.
 func NumberType(typ string) bool { return toolspec.TypeKind(typ).Numeric() }
@@ -1324,6 +1331,12 @@ func (x *extraction) typed(tk exTokKind, sk exKind) {
 	for _, sis := range x.unboundByAPI(takes) {
 		switch {
 		case len(vals) == 1:
+			// One day stated is one slot's of an API (the check-in, not the check-out
+			// too), unless the API's slots take a time as well: a meeting from 14:00 to
+			// 15:00 starts and ends on the day stated.
+			if sk == exDate && !slices.ContainsFunc(sis, func(si int) bool { return x.slots[si].takesClock() }) {
+				sis = sis[:1]
+			}
 			for _, si := range sis {
 				x.bind(si, vals[0])
 			}
@@ -2153,6 +2166,11 @@ func (s *exSlot) personName() bool {
 	return s.group() == exCuePerson || len(s.words) > 1 && s.words[len(s.words)-1] == "name"
 }
 
+// takesClock reports whether the slot's layout holds a time of day ("%Y-%m-%d %H:%M:%S").
+func (s *exSlot) takesClock() bool {
+	return strings.Contains(s.layout, "15") || strings.Contains(s.layout, "04")
+}
+
 // replaces reports whether the slot takes a value that replaces another (new_password,
 // new_appointment_doctor): a request that states the old value too states the new one last.
 func (s *exSlot) replaces() bool { return len(s.words) > 1 && s.words[0] == "new" }
@@ -2436,7 +2454,7 @@ func (x *extraction) layouts() {
 		}
 		date, clock := exDateTimeOf(x.out[s.key])
 		needDate := strings.Contains(s.layout, "06") || strings.Contains(s.layout, "01") || strings.Contains(s.layout, "02")
-		needClock := strings.Contains(s.layout, "15") || strings.Contains(s.layout, "04")
+		needClock := s.takesClock()
 		switch {
 		case !needDate || date != "":
 		case len(dates) == 1:

@@ -2,10 +2,12 @@ package recall
 
 import (
 	"maps"
+	"slices"
 	"strings"
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
+	"github.com/naviagent/navi/twnm/extract"
 	"github.com/naviagent/navi/twnm/subgoal"
 )
 
@@ -128,6 +130,17 @@ func lastSentence(text string) string {
 // requestModals are the modals of "can you …?". The question words that open a question for
 // information and the courtesies before a request are subgoal's (QuestionWord, Courtesy).
 var requestModals = english.Set("request-modals")
+
+// Clock reports whether api takes no input and gives only dates or times (the current
+// date): it is no producer of another call's input. The reader dates what a request says
+// relative to today from the day its run started ("tomorrow"), and a date the request does
+// not state is asked for: a hotel's check-out is not today.
+func Clock(api twnm.API) bool {
+	if len(api.Inputs) > 0 || len(api.Outputs) == 0 {
+		return false
+	}
+	return !slices.ContainsFunc(api.Outputs, func(p twnm.Param) bool { return !extract.Temporal(p) })
+}
 
 // ChangesState reports whether api creates, updates or deletes what it acts on (APIAction).
 func ChangesState(api twnm.API) bool {

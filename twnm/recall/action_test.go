@@ -161,3 +161,21 @@ func TestCommands(t *testing.T) {
 		assert.Equal(t, tt.want, Commands(tt.text), tt.text)
 	}
 }
+
+func TestClock(t *testing.T) {
+	date := twnm.Param{Name: "date", Type: "str", Description: "The current date. Format: %Y-%m-%d"}
+	for _, tc := range []struct {
+		name string
+		api  twnm.API
+		want bool
+	}{
+		{"today's date", twnm.API{Name: "GetToday", Outputs: []twnm.Param{date}}, true},
+		{"the time now", twnm.API{Name: "Now", Outputs: []twnm.Param{{Name: "time", Type: "string", Description: "Current time, HH:MM."}}}, true},
+		{"a list with no input", twnm.API{Name: "ListCategories", Outputs: []twnm.Param{{Name: "categories", Type: "array"}}}, false},
+		{"a date and more", twnm.API{Name: "Status", Outputs: []twnm.Param{date, {Name: "status", Type: "string"}}}, false},
+		{"a date of an input", twnm.API{Name: "NextHoliday", Inputs: []twnm.Param{{Name: "country", Type: "string", Required: true}},
+			Outputs: []twnm.Param{date}}, false},
+	} {
+		assert.Equal(t, tc.want, Clock(tc.api), tc.name)
+	}
+}

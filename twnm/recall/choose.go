@@ -408,8 +408,11 @@ func (c *choice) bindProducers(best string) (chain, producers, substitutes []str
 			}
 			// An output that adds a role the request does not say gives another thing: the
 			// league leader's team id is no team the request names (as graph search reads it).
+			// A clock gives today, which the request dates its days from, not a value it
+			// leaves unsaid (see Clock).
 			need.Producers = slices.DeleteFunc(slices.Clone(need.Producers), func(p Producer) bool {
-				return len(p.Role) > 0 && !slices.ContainsFunc(p.Role, says)
+				a, _ := links.API(p.Name)
+				return len(p.Role) > 0 && !slices.ContainsFunc(p.Role, says) || Clock(a)
 			})
 			p := pickProducer(plausible(issuers(need, links, api), c.provider, pool, links, api, whole.Text), pool, asked, links, api, whole.Text)
 			if p.Name == "" || slices.Contains(chain, p.Name) {
