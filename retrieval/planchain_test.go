@@ -87,27 +87,25 @@ func TestPlanChain(t *testing.T) {
 	}
 }
 
-// A clock (today's date, no input) is no producer: the day a request states is one input's,
-// and the other is asked for, not taken as today.
+// A clock (today's date, no input) is no producer: a day the request does not state is
+// asked for, not taken as today.
 func TestPlanChainNoClock(t *testing.T) {
 	ctx := context.Background()
-	day := func(name string) twnm.Param {
-		return twnm.Param{Name: name, Type: "str", Required: true, Description: "The " + name + ". Format: %Y-%m-%d"}
-	}
+	date := twnm.Param{Name: "date", Type: "str", Required: true, Description: "The date. Format: %Y-%m-%d"}
 	cat := twnm.Catalog{Name: "clock", APIs: []twnm.API{
 		{Name: "GetToday", Description: "Get today's date.", Outputs: []twnm.Param{{Name: "date", Type: "str", Description: "The current date. Format: %Y-%m-%d"}}},
-		{Name: "HotelAvailability", Description: "Hotel availability at a destination between two dates.",
-			Inputs:  []twnm.Param{{Name: "destination", Type: "str", Required: true, Description: "Destination of the stay."}, day("check_in_date"), day("check_out_date")},
-			Outputs: []twnm.Param{{Name: "hotels", Type: "list"}}},
+		{Name: "AddReminder", Description: "Add a reminder on a date.", Endpoint: &twnm.Endpoint{Method: "POST", Path: "/reminders"},
+			Inputs:  []twnm.Param{{Name: "content", Type: "str", Required: true, Description: "The content of the reminder."}, date},
+			Outputs: []twnm.Param{{Name: "status", Type: "str"}}},
 	}}
 	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
 	require.NoError(t, err)
-	const text = "Hotel availability in London on January 3rd, 2022."
-	found := &recall.Result{Final: "HotelAvailability", Chain: []string{"HotelAvailability"},
+	const text = `Add a reminder "Call mom".`
+	found := &recall.Result{Final: "AddReminder", Chain: []string{"AddReminder"},
 		Goals: []recall.Goal{{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true}}}
-	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, map[string]float64{"HotelAvailability": 1, "GetToday": 1}, text, recall.Options{}, nil)
+	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, map[string]float64{"AddReminder": 1, "GetToday": 1}, text, recall.Options{}, nil)
 	require.NoError(t, err)
-	assert.Equal(t, []string{"HotelAvailability"}, plan)
+	assert.Equal(t, []string{"AddReminder"}, plan)
 }
 
 // A request that names the thing whose attribute the final step takes plans through that
