@@ -806,31 +806,13 @@ func namedAPIs(g *twnm.Graph, found *recall.Result) map[string]bool {
 	return out
 }
 
-// writersOff lists the APIs of g that create, update or delete what they act on
-// (recall.ChangesState), but those named in keep.
-func writersOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {
-	out := map[twnm.NodeID]bool{}
-	for _, n := range g.Nodes() {
-		if n.Kind == twnm.KindAPI && n.API != nil && !slices.Contains(keep, n.Name) && recall.ChangesState(*n.API) {
-			out[n.ID] = true
-		}
-	}
-	return out
-}
-
-// producersOff returns the APIs of g that graph search may not reach as producers, but
-// those of keep (retrieval's chain): writers (writersOff) and clocks (clocksOff).
+// producersOff lists the APIs of g that graph search may not reach as producers, but those
+// named in keep (retrieval's chain): the writers, which create, update or delete what they act
+// on (recall.ChangesState), and the clocks (recall.Clock).
 func producersOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {
-	out := writersOff(g, keep)
-	maps.Copy(out, clocksOff(g, keep))
-	return out
-}
-
-// clocksOff returns the APIs of g that are clocks (recall.Clock), but those of keep.
-func clocksOff(g *twnm.Graph, keep []string) map[twnm.NodeID]bool {
 	out := map[twnm.NodeID]bool{}
 	for _, n := range g.Nodes() {
-		if n.Kind == twnm.KindAPI && n.API != nil && !slices.Contains(keep, n.Name) && recall.Clock(*n.API) {
+		if n.Kind == twnm.KindAPI && n.API != nil && !slices.Contains(keep, n.Name) && (recall.ChangesState(*n.API) || recall.Clock(*n.API)) {
 			out[n.ID] = true
 		}
 	}
