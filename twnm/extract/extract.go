@@ -1439,7 +1439,9 @@ func (x *extraction) identifiers() {
 	isID := func(s *exSlot) bool { return s.kind == exID }
 	// A word in capitals ("AAPL", "JFK") is the value of an identifier that is a code: the
 	// slot's name or description says so (stock_code).
-	isCode := func(s *exSlot) bool { return isID(s) && (exAny(s.words, exSet("code")) || exAny(s.desc, exSet("code"))) }
+	isCode := func(s *exSlot) bool {
+		return isID(s) && (exAny(s.words, exSet("code")) || exAny(s.desc, exSet("code")))
+	}
 	for i, t := range x.toks {
 		if !x.used[i] && t.kind == exTokWord && !t.sep && !t.digit && len(t.text) >= 2 && len(t.text) <= 10 && exAllCaps(t.text) && !x.stopName(i) {
 			// It stays free for a name's slot too: "the JD" may be a company.
