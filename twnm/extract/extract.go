@@ -130,6 +130,7 @@ func read(text string, slots []Slot, today time.Time) *extraction {
 	x := newExtraction(text, slots, today)
 	x.enums()
 	x.addresses()
+	x.expressions()
 	x.routes()
 	x.named()
 	x.durations()
@@ -219,6 +220,9 @@ type exSlot struct {
 	// sign that is no letter, digit or space ("`:heart:`", "`shared_link`"): a plain word or
 	// name never fits it (see exCodedExample).
 	coded bool
+	// expression marks a free-text slot whose description writes an arithmetic expression
+	// ("For example, '(1 + 2) * 3'"): it takes the expression the text writes.
+	expression bool
 	// layout is the date or time layout the description gives ("Format: %Y-%m-%d %H:%M:%S",
 	// "YYYY-MM-DD"), as a Go time layout; "" when it gives none (see exLayout).
 	layout string
@@ -732,6 +736,7 @@ func exPrepare(s Slot) exSlot {
 		x.languageLike = exAny(x.words, exLanguageWords)
 		examples := exExampleValues(s.Description)
 		x.numeric = exNumericExample(examples)
+		x.expression = exOperation.MatchString(s.Description)
 		x.coded = exCodedExample(examples)
 	}
 	if x.kind == exNumber {
@@ -979,6 +984,44 @@ func (x *extraction) bindAddress(v string, kind map[string]bool, takes func(*exS
 	for si := range x.slots {
 		if b, ok := best[x.slots[si].api()]; ok && b == si {
 			x.bind(si, v)
+		}
+	}
+}
+
+// exExpression is an arithmetic expression: numbers and brackets joined by operators;
+// exOperation is an addition, a product or a power in it ("2) * 3"), which neither a minus
+// between digits ("1-5" is a range) nor a slash ("120/80" is a blood pressure) is alone.
+var (
+	exExpression = regexp.MustCompile(`[(\d][\d\s+\-*/^().]*[\d)]`)
+	exOperation  = regexp.MustCompile(`[\d)]\s*[+*^]\s*[\d(]`)
+)
+
+// expressions binds each arithmetic expression the text writes ("(5*6)/(2+3)") to the
+// unbound slots that take one (exSlot.expression), and consumes its tokens.
+func (x *extraction) expressions() {
+	takes := func(s *exSlot) bool { return s.kind == exString && s.expression }
+	if len(x.unboundNames(takes)) == 0 {
+		return
+	}
+	for _, m := range exExpression.FindAllStringIndex(x.text, -1) {
+		v := strings.TrimSpace(x.text[m[0]:m[1]])
+		if !exOperation.MatchString(v) || strings.Count(v, "(") != strings.Count(v, ")") {
+			continue
+		}
+		var covered []int
+		for i, t := range x.toks {
+			if t.start < m[1] && t.end > m[0] {
+				covered = append(covered, i)
+			}
+		}
+		if slices.ContainsFunc(covered, func(i int) bool { return x.used[i] }) {
+			continue
+		}
+		for _, n := range x.unboundNames(takes) {
+			x.bindName(n, v, takes)
+		}
+		for _, i := range covered {
+			x.used[i] = true
 		}
 	}
 }
