@@ -133,6 +133,7 @@ func read(text string, slots []Slot, today time.Time) *extraction {
 	x.expressions()
 	x.routes()
 	x.named()
+	x.lonelyIDs()
 	x.durations()
 	x.numbersBefore()
 	x.typed(exTokDate, exDate)
@@ -1170,6 +1171,40 @@ func (x *extraction) named() {
 	}
 	for _, sp := range spans {
 		x.mark(sp[0], sp[1])
+	}
+}
+
+// lonelyIDs binds a value the word "id" (or another identifier word) introduces ("my
+// appointment with id 78901234", "My ID is 12345678") to each API's one unbound identifier
+// slot: the word names no slot of its own, but an API that takes one identifier takes it. An
+// id a word of content qualifies ("cell ID 17811") is that thing's, for a cue to read.
+func (x *extraction) lonelyIDs() {
+	isID := func(s *exSlot) bool { return s.kind == exID }
+	for i, t := range x.toks {
+		if x.used[i] || t.kind != exTokWord || !exIDWords[t.lower] {
+			continue
+		}
+		// "cell ID 17811" is the cell's: a word of content before the id says what it is of.
+		if p := i - 1; p >= 0 && x.toks[p].kind == exTokWord && !t.sentStart && !subgoal.Function(x.toks[p].lower) {
+			continue
+		}
+		j := i + 1
+		for skips := 0; j < len(x.toks) && skips < 2 && exSkipWords[x.toks[j].lower]; skips++ {
+			j++
+		}
+		if j >= len(x.toks) || x.used[j] || !(exInteger(x.toks[j]) || x.toks[j].kind == exTokWord && (x.toks[j].sep || x.toks[j].mixed())) {
+			continue
+		}
+		bound := false
+		for _, sis := range x.unboundByAPI(isID) {
+			if len(sis) == 1 {
+				x.bind(sis[0], x.toks[j].text)
+				bound = true
+			}
+		}
+		if bound {
+			x.mark(i, j)
+		}
 	}
 }
 
