@@ -234,13 +234,15 @@ type exSlot struct {
 }
 
 type extraction struct {
-	text  string
-	toks  []exTok
-	ents  []exEnt
-	slots []exSlot
-	used  []bool // per token: an earlier rule consumed it
-	bound []bool // per slot
-	out   map[string]string
+	// lowerWords are the words the text writes in lower case (see writtenLower), read once.
+	lowerWords map[string]bool
+	text       string
+	toks       []exTok
+	ents       []exEnt
+	slots      []exSlot
+	used       []bool // per token: an earlier rule consumed it
+	bound      []bool // per slot
+	out        map[string]string
 	// asked holds the keys of the slots the text asks for (see Asked).
 	asked map[string]bool
 	// today is the day relative days are dated from, ISO; "" when neither the text nor the
@@ -1517,9 +1519,8 @@ func (x *extraction) identifiers() {
 	isID := func(s *exSlot) bool { return s.kind == exID }
 	// A word in capitals ("AAPL", "JFK") is the value of an identifier that is a code: the
 	// slot's name or description says so (stock_code).
-	isCode := func(s *exSlot) bool {
-		return isID(s) && (exAny(s.words, exSet("code")) || exAny(s.desc, exSet("code")))
-	}
+	code := exSet("code")
+	isCode := func(s *exSlot) bool { return isID(s) && (exAny(s.words, code) || exAny(s.desc, code)) }
 	for i, t := range x.toks {
 		if !x.used[i] && t.kind == exTokWord && !t.sep && !t.digit && len(t.text) >= 2 && len(t.text) <= 10 && exAllCaps(t.text) && !x.stopName(i) {
 			// It stays free for a name's slot too: "the JD" may be a company.
@@ -1663,12 +1664,15 @@ func contracted(w string) string {
 // a capital that only starts a sentence makes no name of a word the user writes plainly
 // elsewhere ("… for shortness of breath?\nShortness of breath.").
 func (x *extraction) writtenLower(w string) bool {
-	for _, t := range x.toks {
-		if t.kind == exTokWord && t.text == w {
-			return true
+	if x.lowerWords == nil {
+		x.lowerWords = map[string]bool{}
+		for _, t := range x.toks {
+			if t.kind == exTokWord && t.text == t.lower {
+				x.lowerWords[t.text] = true
+			}
 		}
 	}
-	return false
+	return x.lowerWords[w]
 }
 
 // stopName reports whether a capitalised t is no name of the kind a free-text slot takes,
