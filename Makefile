@@ -382,16 +382,18 @@ eval: models bin/navi
 
 ## eval-agent: the hand-written questions about the tool world through the agent on the local
 ## stack (make up, the tool world's catalog imported); reports in results/eval/agent.{json,md},
-## for the second set (research/agenteval/unseen.jsonl) in results/eval/unseen, and for the third,
-## written before its first run (research/agenteval/third.jsonl), in results/eval/third
+## for the second set (research/agenteval/unseen.jsonl) in results/eval/unseen, and for the third
+## and the fourth, each written before its first run (research/agenteval/third.jsonl,
+## fourth.jsonl), in results/eval/third and results/eval/fourth
 eval-agent: up
 	@set -a; . $(STATE)/stack.env; set +a; \
 	bin/navi tools import $(CATALOG) && \
 	bin/navi eval agent -out results/eval && \
 	bin/navi eval agent -questions research/agenteval/unseen.jsonl -out results/eval/unseen && \
 	bin/navi eval agent -questions research/agenteval/third.jsonl -out results/eval/third && \
+	bin/navi eval agent -questions research/agenteval/fourth.jsonl -out results/eval/fourth && \
 	mkdir -p docs/eval && cp results/eval/agent.md docs/eval/ && cp results/eval/unseen/agent.md docs/eval/agent-unseen.md && \
-	cp results/eval/third/agent.md docs/eval/agent-third.md
+	cp results/eval/third/agent.md docs/eval/agent-third.md && cp results/eval/fourth/agent.md docs/eval/agent-fourth.md
 
 ## test-stack: only start the test stack, to run `go test` by hand against it
 test-stack: build

@@ -26,6 +26,7 @@ func TestQuestionSets(t *testing.T) {
 		{"questions.jsonl", 80}, // the set Default embeds
 		{"unseen.jsonl", 60},    // the second set, written before its first run
 		{"third.jsonl", 60},     // the third set, written before its first run
+		{"fourth.jsonl", 50},    // the fourth set, written before its first run
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
