@@ -704,3 +704,19 @@ func TestRetrieveRefusesAnActionTheRequestDoesNotAskFor(t *testing.T) {
 		})
 	}
 }
+
+// A part of a compound request binds its calls by the roles its own words say: "who leads the
+// Eredivisie" makes no league leader of the team in "When do Ajax play next", which the team
+// search finds by its name; "who's their top scorer" refers back, and its team is the leader.
+func TestRetrieveRolesOfEachPart(t *testing.T) {
+	a, _, _ := toolWorld(t)
+	res := ask(t, a, "When do Ajax play next, and who leads the Eredivisie?")
+	require.Equal(t, "sports.TeamFixtures", res.Final)
+	c := candidate(t, res, res.Final)
+	assert.Equal(t, "sports.SearchTeam", binding(t, c.Plan, "sports.TeamFixtures", "team_id").FromAPI, "Ajax's fixtures: %v", c.Plan.APIs())
+
+	res = ask(t, a, "Who leads Ligue 1, and who's their top scorer?")
+	require.Equal(t, "sports.TeamPlayers", res.Final)
+	c = candidate(t, res, res.Final)
+	assert.Equal(t, "sports.Standings", binding(t, c.Plan, "sports.TeamPlayers", "team_id").FromAPI, "the leader's squad: %v", c.Plan.APIs())
+}

@@ -290,13 +290,13 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 	searchExclude := producersOff(g, found.Chain)
 	maps.Copy(searchExclude, excludeIDs)
 	reqs := make([]twnm.SearchRequest, len(targets))
-	named, said := namedAPIs(g, found), recall.Says(in.Text)
+	named := namedAPIs(g, found)
 	for i, t := range targets {
 		ex := maps.Clone(searchExclude)
 		if !excludeIDs[t.API] {
 			delete(ex, t.API)
 		}
-		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: ex, Relevance: relevance, Named: named, Said: said}
+		reqs[i] = twnm.SearchRequest{Target: t.API, Known: known, Exclude: ex, Relevance: relevance, Named: named, Said: recall.Says(found.PartOf(t.Name))}
 	}
 	subs, err := twnm.SearchTargets(ctx, g, searcher, reqs)
 	if err != nil {
@@ -429,12 +429,17 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		req, sub = r, s
 		branches = p.found.Branches(s.APINames(g), links, p.opts)
 	}
-	clauses := map[string]string{}
+	clauses, words := map[string]string{}, map[string]string{}
 	for _, b := range branches.Branches {
-		clauses[b.API] = b.Clause
+		clauses[b.API], words[b.API] = b.Clause, strings.TrimSpace(b.About+" "+b.Clause)
 	}
-	knownOf := func(api string) map[string]string {
-		return partKnown(p.known, p.answered, clauses[api], others, p.slots, p.today, borrow)
+	// A part's calls take the values its own part states, and the roles its own words say (with
+	// the clause its pronoun stands for).
+	ownPart := func(api string, b *twnm.SearchRequest) {
+		b.Known = partKnown(p.known, p.answered, clauses[api], others, p.slots, p.today, borrow)
+		if words[api] != "" {
+			b.Said = recall.Says(words[api])
+		}
 	}
 	own := sub.APINames(g)
 	// The other parts' own final steps are retrieval's choice too.
@@ -445,7 +450,7 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 			delete(branchReq.Exclude, id)
 		}
 	}
-	joined, err := twnm.JoinBranches(ctx, g, p.searcher, sub, branchReq, branches.Names(), branches.Allows, knownOf)
+	joined, err := twnm.JoinBranches(ctx, g, p.searcher, sub, branchReq, branches.Names(), branches.Allows, ownPart)
 	if err != nil {
 		return req, sub, joinedParts{}, nil, fmt.Errorf("retrieve: %w", err)
 	}
@@ -466,7 +471,7 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		for _, id := range sub.APIs {
 			retryReq.Exclude[id] = true
 		}
-		more, err := twnm.JoinBranches(ctx, g, p.searcher, sub, retryReq, again, branches.Allows, knownOf)
+		more, err := twnm.JoinBranches(ctx, g, p.searcher, sub, retryReq, again, branches.Allows, ownPart)
 		if err != nil {
 			return req, sub, joinedParts{}, nil, fmt.Errorf("retrieve: %w", err)
 		}
@@ -522,7 +527,7 @@ func PlanChain(ctx context.Context, g *twnm.Graph, s twnm.Searcher, found *recal
 	}
 	known := extract.Values(text, sl)
 	delete(exclude, id)
-	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance, Named: namedAPIs(g, found), Said: recall.Says(text)}
+	req := twnm.SearchRequest{Target: id, Known: known, Exclude: exclude, Relevance: relevance, Named: namedAPIs(g, found), Said: recall.Says(found.PartOf(found.Final))}
 	subs, err := twnm.SearchTargets(ctx, g, s, []twnm.SearchRequest{req})
 	if err != nil {
 		return nil, fmt.Errorf("plan %s: graph search: %w", found.Final, err)

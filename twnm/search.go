@@ -527,17 +527,19 @@ func (s *Subgraph) APINames(g *Graph) []string {
 // allows; an API g lacks or req excludes is not searched. It returns the names joined.
 //
 // allows says whether the branch of name may give value to a call, one s makes too when shared
-// (nil: any); see Subgraph.Join. known, when set, gives the values the branch of name binds in
-// place of req.Known (those its own part of the request states).
-func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph, req SearchRequest, names []string, allows func(name, value string, shared bool) bool, known func(name string) map[string]string) ([]string, error) {
+// (nil: any); see Subgraph.Join. own, when set, narrows the request of the branch of name to
+// its own part of the request: the values that part states (Known) and the words it says
+// (Said), so that a role another part says ("who leads the Eredivisie") is no role of this
+// one's ("when do Ajax play next").
+func JoinBranches(ctx context.Context, g *Graph, searcher Searcher, s *Subgraph, req SearchRequest, names []string, allows func(name, value string, shared bool) bool, own func(name string, b *SearchRequest)) ([]string, error) {
 	var searched []string
 	var reqs []SearchRequest
 	for _, name := range names {
 		if id, ok := g.APIByName(name); ok && !req.Exclude[id] {
 			b := req
 			b.Target = id
-			if known != nil {
-				b.Known = known(name)
+			if own != nil {
+				own(name, &b)
 			}
 			searched, reqs = append(searched, name), append(reqs, b)
 		}

@@ -334,6 +334,41 @@ func (c *choice) moveLeader(best string) string {
 	return best
 }
 
+// PartOf is the text of the part of the request that api serves: of a compound request, the
+// clause that ranks it highest, with the clause before where a pronoun of it refers back
+// ("who's their top scorer" after "who leads Ligue 1"); else the whole request. The roles a
+// producer's output adds are those this part says: "who leads the Eredivisie" makes no
+// league leader of the team in "when do Ajax play next".
+func (r *Result) PartOf(api string) string {
+	// Every clause counts, relevant or not: a part the encoder cannot place ("who leads the
+	// Eredivisie") still says what it says to no other part.
+	var clauses []Goal
+	for _, g := range r.Clauses() {
+		if len(g.Candidates) > 0 {
+			clauses = append(clauses, g)
+		}
+	}
+	if len(clauses) < 2 {
+		return r.Whole().Text
+	}
+	best, at := 0.0, -1
+	for i, g := range clauses {
+		for _, m := range g.Candidates {
+			if m.Name == api && m.Score/g.Candidates[0].Score > best {
+				best, at = m.Score/g.Candidates[0].Score, i
+			}
+		}
+	}
+	if at < 0 {
+		return r.Whole().Text
+	}
+	text := clauses[at].Text
+	if at > 0 && (clauses[at].Resolved != "" || subgoal.RefersBack(text)) {
+		text = clauses[at-1].Text + " " + text
+	}
+	return text
+}
+
 // rival reports whether finalist p may take best's place in a move: another candidate that
 // does the request's action and scores at least ConsumerRatio of best.
 func (c *choice) rival(p, best string) bool {
@@ -397,7 +432,7 @@ func (c *choice) producerOfAsked(best string, top []string) string {
 // substitutes.
 func (c *choice) bindProducers(best string) (chain, producers, substitutes []string) {
 	links, whole, pool, asked := c.links, c.whole, c.pool, c.asked
-	says := Says(whole.Text)
+	says := Says(c.r.PartOf(best))
 	chain = []string{best}
 	var bind func(api string, depth int)
 	bind = func(api string, depth int) {

@@ -1276,3 +1276,25 @@ func TestChooseConsumerNeedsTheLeader(t *testing.T) {
 		Match{Name: "Listings", Score: 1}, Match{Name: "Search", Score: .9}, Match{Name: "Details", Score: .8})
 	assert.Equal(t, "Search", r.Final)
 }
+
+func TestPartOf(t *testing.T) {
+	clause := func(text string, names ...string) Goal {
+		g := Goal{Goal: subgoal.Goal{Text: text}}
+		for i, n := range names {
+			g.Candidates = append(g.Candidates, Match{Name: n, Score: 1 - 0.1*float64(i)})
+		}
+		return g
+	}
+	whole := Goal{Goal: subgoal.Goal{Text: "When do Ajax play next, and who leads the Eredivisie?", Whole: true}}
+	r := &Result{Goals: []Goal{clause("When do Ajax play next", "Fixtures", "Standings"), clause("who leads the Eredivisie", "Standings"), whole}}
+	assert.Equal(t, "When do Ajax play next", r.PartOf("Fixtures"))
+	assert.Equal(t, "who leads the Eredivisie", r.PartOf("Standings"), "the clause that ranks it first")
+	assert.Equal(t, whole.Text, r.PartOf("Elsewhere"), "no clause holds it")
+
+	r = &Result{Goals: []Goal{clause("Who leads Ligue 1", "Standings"), clause("who's their top scorer", "Players"),
+		{Goal: subgoal.Goal{Text: "Who leads Ligue 1, and who's their top scorer?", Whole: true}}}}
+	assert.Equal(t, "Who leads Ligue 1 who's their top scorer", r.PartOf("Players"), "their refers back")
+
+	r = &Result{Goals: []Goal{clause("weather in Oslo", "Weather"), {Goal: subgoal.Goal{Text: "weather in Oslo", Whole: true}}}}
+	assert.Equal(t, "weather in Oslo", r.PartOf("Weather"), "one clause: the whole request")
+}

@@ -394,6 +394,18 @@ func DateWord(w string) bool {
 	return months[w] || weekday(w) || relativeDaySet[w]
 }
 
+// RefersBack reports whether text holds a pronoun that stands for a thing an earlier clause
+// names: a possessive ("their top scorer") or a referring object ("book it").
+func RefersBack(text string) bool {
+	for _, w := range strings.Fields(strings.ToLower(text)) {
+		w = strings.Trim(w, ".,;:!?\"'()")
+		if possessivePronouns[w] || referents[w] && objectPronouns[w] {
+			return true
+		}
+	}
+	return false
+}
+
 // Determiner reports whether w (lowercase) is a determiner: an article, a demonstrative or a
 // possessive ("the", "this", "my").
 func Determiner(w string) bool { return articles[w] }

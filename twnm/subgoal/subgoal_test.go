@@ -640,3 +640,12 @@ func TestSplitResolvesPronouns(t *testing.T) {
 		})
 	}
 }
+
+func TestRefersBack(t *testing.T) {
+	for text, want := range map[string]bool{
+		"who's their top scorer": true, "book it for me": true, "what is its address?": true,
+		"when do Ajax play next": false, "who leads the Eredivisie": false, "is it raining": true,
+	} {
+		assert.Equal(t, want, RefersBack(text), text)
+	}
+}
