@@ -429,17 +429,15 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		req, sub = r, s
 		branches = p.found.Branches(s.APINames(g), links, p.opts)
 	}
-	clauses, words := map[string]string{}, map[string]string{}
+	clauses := map[string]string{}
 	for _, b := range branches.Branches {
-		clauses[b.API], words[b.API] = b.Clause, strings.TrimSpace(b.About+" "+b.Clause)
+		clauses[b.API] = b.Clause
 	}
-	// A part's calls take the values its own part states, and the roles its own words say (with
-	// the clause its pronoun stands for).
+	// A part's calls take the values its own part states, and the roles its own words say
+	// (recall.Result.PartOf).
 	ownPart := func(api string, b *twnm.SearchRequest) {
 		b.Known = partKnown(p.known, p.answered, clauses[api], others, p.slots, p.today, borrow)
-		if words[api] != "" {
-			b.Said = recall.Says(words[api])
-		}
+		b.Said = recall.Says(p.found.PartOf(api))
 	}
 	own := sub.APINames(g)
 	// The other parts' own final steps are retrieval's choice too.
