@@ -940,23 +940,28 @@ func (x *extraction) addresses() {
 			if kind.path && !exPathStart(x.text, m[0]) {
 				continue
 			}
-			var covered []int // the tokens the address spans
-			taken := false
-			for i, t := range x.toks {
-				if t.start < m[1] && t.end > m[0] {
-					covered, taken = append(covered, i), taken || x.used[i]
-				}
-			}
-			if taken {
+			covered, free := x.spanned(m[0], m[1])
+			if !free {
 				continue
 			}
-			v := x.text[m[0]:m[1]]
-			x.bindAddress(v, kind.words, takes)
+			x.bindAddress(x.text[m[0]:m[1]], kind.words, takes)
 			for _, i := range covered {
 				x.used[i] = true
 			}
 		}
 	}
+}
+
+// spanned returns the tokens that the bytes a to b of the text overlap (a value a pattern read
+// there), and whether no earlier rule consumed any of them.
+func (x *extraction) spanned(a, b int) (covered []int, free bool) {
+	free = true
+	for i, t := range x.toks {
+		if t.start < b && t.end > a {
+			covered, free = append(covered, i), free && !x.used[i]
+		}
+	}
+	return covered, free
 }
 
 // bindAddress binds address v to the unbound slots that take it (takes), one slot of each
@@ -1011,13 +1016,8 @@ func (x *extraction) expressions() {
 		if !exOperation.MatchString(v) || strings.Count(v, "(") != strings.Count(v, ")") {
 			continue
 		}
-		var covered []int
-		for i, t := range x.toks {
-			if t.start < m[1] && t.end > m[0] {
-				covered = append(covered, i)
-			}
-		}
-		if slices.ContainsFunc(covered, func(i int) bool { return x.used[i] }) {
+		covered, free := x.spanned(m[0], m[1])
+		if !free {
 			continue
 		}
 		for _, n := range x.unboundNames(takes) {
@@ -1190,10 +1190,7 @@ func (x *extraction) lonelyIDs() {
 		if p := i - 1; p >= 0 && x.toks[p].kind == exTokWord && !t.sentStart && !subgoal.Function(x.toks[p].lower) {
 			continue
 		}
-		j := i + 1
-		for skips := 0; j < len(x.toks) && skips < 2 && exSkipWords[x.toks[j].lower]; skips++ {
-			j++
-		}
+		j := x.pastSkips(i + 1)
 		if j >= len(x.toks) || x.used[j] || !(exInteger(x.toks[j]) || x.toks[j].kind == exTokWord && (x.toks[j].sep || x.toks[j].mixed())) {
 			continue
 		}
@@ -1210,14 +1207,22 @@ func (x *extraction) lonelyIDs() {
 	}
 }
 
+// pastSkips returns the token after at most two skip words from token j on ("is", ":"): where
+// the value a cue introduces starts.
+func (x *extraction) pastSkips(j int) int {
+	for skips := 0; j < len(x.toks) && skips < 2 && exSkipWords[x.toks[j].lower]; skips++ {
+		j++
+	}
+	return j
+}
+
 // valueAfter finds a value of the slot's kind at token j, past at most two skip words, and
 // returns it with its last token. asked says the cue follows a question word.
 func (x *extraction) valueAfter(j int, s *exSlot, asked bool) (string, int, bool) {
-	copula := false // the word right before the value says it is the value
-	for skips := 0; j < len(x.toks) && skips < 2 && exSkipWords[x.toks[j].lower]; skips++ {
-		copula = exCopulas[x.toks[j].lower] && !asked
-		j++
-	}
+	start := j
+	j = x.pastSkips(j)
+	// The word right before the value says it is the value.
+	copula := j > start && exCopulas[x.toks[j-1].lower] && !asked
 	if j >= len(x.toks) || x.used[j] {
 		return "", 0, false
 	}
