@@ -397,14 +397,12 @@ func DateWord(w string) bool {
 // RefersBack reports whether text holds a pronoun that stands for a thing an earlier clause
 // names: a possessive ("their top scorer") or a referring object ("book it").
 func RefersBack(text string) bool {
-	for _, w := range strings.Fields(strings.ToLower(text)) {
-		w = strings.Trim(w, ".,;:!?\"'()")
-		if possessivePronouns[w] || referents[w] && objectPronouns[w] {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(tokenize(text), func(t token) bool { return t.kind == kWord && backPronoun(t.low) })
 }
+
+// backPronoun reports whether the word w (lowercase) is such a pronoun; the clauses' pronouns
+// are resolved by it too (resolvePronouns).
+func backPronoun(w string) bool { return possessivePronouns[w] || referents[w] && objectPronouns[w] }
 
 // Determiner reports whether w (lowercase) is a determiner: an article, a demonstrative or a
 // possessive ("the", "this", "my").

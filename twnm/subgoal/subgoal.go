@@ -424,7 +424,7 @@ func resolvePronouns(goals []Goal) {
 			if articles[t.low] && !possessivePronouns[t.low] {
 				break // a noun phrase of its own comes first
 			}
-			if thing != "" && (referents[t.low] && objectPronouns[t.low] || possessivePronouns[t.low]) {
+			if thing != "" && backPronoun(t.low) {
 				goals[i].Resolved = text[:t.start] + thing + text[t.end:]
 				break
 			}
