@@ -6,6 +6,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm/embed"
 )
 
@@ -338,13 +339,16 @@ func typeClass(t string) string {
 		return "number"
 	case "bool", "boolean":
 		return "boolean"
-	case "list", "array", "tuple":
-		return "array"
-	case "dict", "object", "map", "json":
+	case "json":
 		return "object"
-	default:
-		return strings.ToLower(t)
 	}
+	switch toolspec.TypeKind(t) { // however the catalog writes a list or a map (list(str), dict)
+	case toolspec.KindArray:
+		return "array"
+	case toolspec.KindObject:
+		return "object"
+	}
+	return strings.ToLower(t)
 }
 
 // sameShape is false only when both types are known and one is a list or an object and the

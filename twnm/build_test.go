@@ -174,3 +174,17 @@ func TestOwnName(t *testing.T) {
 		assert.Equal(t, want, OwnName(name), name)
 	}
 }
+
+// TestTypeClass checks that a list or a map is one class however the catalog writes it
+// (toolspec.TypeKind): API-Bank's "list(str)" and "list" are lists, not a name of their own.
+func TestTypeClass(t *testing.T) {
+	for typ, want := range map[string]string{
+		"str": "string", "int": "number", "list": "array", "list(str)": "array", "List[str]": "array",
+		"dict": "object", "json": "object", "": "", "ENUM": "enum",
+	} {
+		assert.Equal(t, want, typeClass(typ), typ)
+	}
+	assert.True(t, sameShape("list(str)", "list"))
+	assert.False(t, sameShape("list(str)", "str"))
+	assert.True(t, sameShape("str", "int"), "a number and a string may be the same id")
+}

@@ -419,6 +419,13 @@ func TestExtract(t *testing.T) {
 			map[string]string{}},
 		{"a reply that opens a line is no name", "Can you book me a hotel?\nYes, please.\nSure, thanks.", []Slot{slotCity},
 			map[string]string{}},
+		{"a refusal that opens a line is no name", "Can you check my registration?\nNo, thank you.",
+			[]Slot{{Key: "query.patient_name", Name: "patient_name", Type: "str", Description: "The name of the patient."}},
+			map[string]string{}},
+		// A list is no one name: "list(str)" is a list as "array" is, and a name is not bound to it.
+		{"a list of names takes no one name", "Book a meeting with John and Jane in the Blue Room",
+			[]Slot{{Key: "add.attendees", Name: "attendees", Type: "list(str)", Description: "The attendees of the meeting."}},
+			map[string]string{}},
 		{"a pronoun's contraction that opens a line is no name", "Can you book me a hotel?\nIt's for two.\nThat's all.", []Slot{slotCity},
 			map[string]string{}},
 		{"a word the text writes in lower case is no name where a sentence opens with it", "Is there a hotel near the harbour?\nHarbour, yes.",
