@@ -648,6 +648,9 @@ var (
 	// exGenericWords are name or description words too vague to name a value on their own,
 	// beside the closed-class words (subgoal.Function).
 	exGenericWords = exWordSet(english.Set("generic-words"))
+	// exSearchWords name a search's free text (query, keyword, q): any phrase may be what a
+	// user searches for, a titled name too.
+	exSearchWords = exWordSet(english.Set("search-words"))
 	// exSkipWords may stand between a cue and its value ("party size of 4", "checking in on
 	// 2026-12-01", "a guest named Ana Silva").
 	exSkipWords = exCopulas.with(english.Entries("skip-words")...)
@@ -2275,10 +2278,14 @@ func (s *exSlot) takesClock() bool {
 func (s *exSlot) replaces() bool { return len(s.words) > 1 && s.words[0] == "new" }
 
 // titleFits reports whether the slot may take phrase p: a titled phrase ("Dr. Smith") names
-// no other person than the one its title says (the patient_name beside a doctor), though any
-// other slot may take it (a search's keyword).
+// the person its title says, so it fills a slot about that person, or a slot that names no
+// kind of thing of its own (a search's keyword, a bare name or value); never another person's
+// (the patient_name beside a doctor), nor a slot of another kind of thing (a symptom).
 func (s *exSlot) titleFits(p exPhrase) bool {
-	return !p.titled || !s.personName() || s.about(p.kinds)
+	if !p.titled || s.about(p.kinds) {
+		return true
+	}
+	return !s.personName() && !slices.ContainsFunc(s.words, func(w string) bool { return !exGeneric(w) && !exSearchWords[w] })
 }
 
 // abbreviates reports whether short is an abbreviation of word: the same first letter, and
