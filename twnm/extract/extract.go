@@ -2277,15 +2277,21 @@ func (s *exSlot) takesClock() bool {
 // new_appointment_doctor): a request that states the old value too states the new one last.
 func (s *exSlot) replaces() bool { return len(s.words) > 1 && s.words[0] == "new" }
 
-// titleFits reports whether the slot may take phrase p: a titled phrase ("Dr. Smith") names
-// the person its title says, so it fills a slot about that person, or a slot that names no
-// kind of thing of its own (a search's keyword, a bare name or value); never another person's
-// (the patient_name beside a doctor), nor a slot of another kind of thing (a symptom).
+// titleFits reports whether the slot may take phrase p. A titled phrase ("Dr. Smith") says
+// which person it names: it fills a slot about that person, or one that names no kind of thing
+// of its own (a search's keyword or query, a bare name or value; see kindless), never another
+// person's (the patient_name beside a doctor) nor a slot of another kind of thing (a symptom).
 func (s *exSlot) titleFits(p exPhrase) bool {
 	if !p.titled || s.about(p.kinds) {
 		return true
 	}
-	return !s.personName() && !slices.ContainsFunc(s.words, func(w string) bool { return !exGeneric(w) && !exSearchWords[w] })
+	return !s.personName() && s.kindless()
+}
+
+// kindless reports whether the slot's name says no kind of thing: each of its words is generic
+// (a name, an id, a value) or names a search's free text (query, keyword).
+func (s *exSlot) kindless() bool {
+	return !slices.ContainsFunc(s.words, func(w string) bool { return !exGeneric(w) && !exSearchWords[w] })
 }
 
 // abbreviates reports whether short is an abbreviation of word: the same first letter, and
