@@ -1156,11 +1156,12 @@ func (x *extraction) named() {
 				// "What city is nicest" asks for the city: after a question word the cue
 				// states no value of its own.
 				asked := a > 0 && subgoal.QuestionWord(x.toks[a-1].lower)
-				if asked && b+1 < len(x.toks) && exCopulas[x.toks[b+1].lower] {
-					// "Which league is Juventus in?" asks for the league: what the copula
-					// joins the cue to is what the question is about. The slot takes no
-					// value by a later rule either; the run asks for it or a producer
-					// gives it.
+				if asked && b+1 < len(x.toks) && (exCopulas[x.toks[b+1].lower] || subgoal.Auxiliary(x.toks[b+1].lower)) {
+					// "Which league is Juventus in?" and "Which league does Celtic play in?"
+					// ask for the league: what the copula joins the cue to, or the subject
+					// after the auxiliary, is what the question is about. The slot takes no
+					// value by a later rule either; the run asks for it or a producer gives
+					// it.
 					x.bound[si], x.asked[s.key] = true, true
 					break search
 				}

@@ -150,6 +150,8 @@ func TestExtract(t *testing.T) {
 		{"a question word's noun states nothing", "which location is nicest", []Slot{slotLocation}, map[string]string{}},
 		{"what a question word's noun is said to be is what it asks about", "Which league is Juventus in?", []Slot{slotLeague, slotTeamName},
 			map[string]string{slotTeamName.Key: "Juventus"}},
+		{"the subject after a question word's noun and an auxiliary is what it asks about", "Which league does Celtic play in?",
+			[]Slot{slotLeague, slotTeamName}, map[string]string{slotTeamName.Key: "Celtic"}},
 		{"after is, a number and the name it starts", "Address is 123 Main St.", []Slot{slotAddress},
 			map[string]string{slotAddress.Key: "123 Main St"}},
 		{"latitude and longitude by name", "What is the ground elevation at latitude 25.2048, longitude 55.2708?",
@@ -576,7 +578,8 @@ func TestAsked(t *testing.T) {
 		want map[string]bool
 	}{
 		{"the noun after a question word, before is", "Which league is Juventus in?", map[string]bool{slotLeague.Key: true}},
-		{"a question word's noun with a value of its own", "Which league does Juventus play in?", map[string]bool{}},
+		{"the noun after a question word, before an auxiliary", "Which league does Juventus play in?", map[string]bool{slotLeague.Key: true}},
+		{"a question word's noun after the verb asks for no noun of its own", "Which team leads the league Serie A?", map[string]bool{}},
 		{"a stated league", "Who leads the league Serie A?", map[string]bool{}},
 	}
 	for _, tt := range tests {

@@ -408,6 +408,11 @@ func backPronoun(w string) bool { return possessivePronouns[w] || referents[w] &
 // possessive ("the", "this", "my").
 func Determiner(w string) bool { return articles[w] }
 
+// Auxiliary reports whether w (lowercase) is an auxiliary verb, a form of be included ("is",
+// "does", "will"): after a question word and a noun it says the noun is what is asked ("which
+// league does Celtic play in").
+func Auxiliary(w string) bool { return auxes[w] }
+
 // Preposition reports whether w (lowercase) is a preposition ("of", "in", "near").
 func Preposition(w string) bool { return prepositions[w] }
 
