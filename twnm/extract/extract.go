@@ -1156,7 +1156,7 @@ func (x *extraction) named() {
 				// "What city is nicest" asks for the city: after a question word the cue
 				// states no value of its own.
 				asked := a > 0 && subgoal.QuestionWord(x.toks[a-1].lower)
-				if asked && b+1 < len(x.toks) && (exCopulas[x.toks[b+1].lower] || subgoal.Auxiliary(x.toks[b+1].lower)) {
+				if asked && b+1 < len(x.toks) && (exCopulas[x.toks[b+1].lower] || x.askedOf(b+1)) {
 					// "Which league is Juventus in?" and "Which league does Celtic play in?"
 					// ask for the league: what the copula joins the cue to, or the subject
 					// after the auxiliary, is what the question is about. The slot takes no
@@ -1178,6 +1178,14 @@ func (x *extraction) named() {
 	for _, sp := range spans {
 		x.mark(sp[0], sp[1])
 	}
+}
+
+// askedOf reports whether token i is an auxiliary whose subject is a thing the text names:
+// "which league does Celtic play in" asks for Celtic's league. After a pronoun the question
+// asks what its user or someone does ("which towns can I reach from Lyon"), whose values are
+// the ones the text states, a town among them.
+func (x *extraction) askedOf(i int) bool {
+	return subgoal.Auxiliary(x.toks[i].lower) && i+1 < len(x.toks) && !subgoal.SubjectPronoun(x.toks[i+1].lower)
 }
 
 // lonelyIDs binds a value the word "id" (or another identifier word) introduces ("my

@@ -580,6 +580,7 @@ func TestAsked(t *testing.T) {
 		{"the noun after a question word, before is", "Which league is Juventus in?", map[string]bool{slotLeague.Key: true}},
 		{"the noun after a question word, before an auxiliary", "Which league does Juventus play in?", map[string]bool{slotLeague.Key: true}},
 		{"a question word's noun after the verb asks for no noun of its own", "Which team leads the league Serie A?", map[string]bool{}},
+		{"a question word's noun before what its user does asks for no value stated", "Which league can I watch in Milan?", map[string]bool{}},
 		{"a stated league", "Who leads the league Serie A?", map[string]bool{}},
 	}
 	for _, tt := range tests {

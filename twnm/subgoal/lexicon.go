@@ -413,6 +413,10 @@ func Determiner(w string) bool { return articles[w] }
 // league does Celtic play in").
 func Auxiliary(w string) bool { return auxes[w] }
 
+// SubjectPronoun reports whether w (lowercase) is a pronoun that may be a clause's subject ("I",
+// "we", "they"), no determiner.
+func SubjectPronoun(w string) bool { return subjects[w] && !articles[w] }
+
 // Preposition reports whether w (lowercase) is a preposition ("of", "in", "near").
 func Preposition(w string) bool { return prepositions[w] }
 
