@@ -17,7 +17,7 @@ func TestTypeKind(t *testing.T) {
 		"list": KindArray, "list(str)": KindArray, "List[str]": KindArray, "array<string>": KindArray,
 		"[]string": KindArray, "tuple": KindArray, "ARRAY": KindArray, "Union[List[dict], dict]": KindArray,
 		"dict": KindObject, "map[string]int": KindObject, "Dict[str, int]": KindObject,
-		// A bracket that a name opens is no list: the type is read as text.
+		// A name that only begins as a list's does ("listing"), and "json", which may hold anything, read as text.
 		"listing": KindString, "setting": KindString, "json": KindString,
 	} {
 		assert.Equal(t, want, TypeKind(typ), typ)
