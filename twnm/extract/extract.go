@@ -254,12 +254,22 @@ type extraction struct {
 	// apiWords and inputWords are the stemmed words of the slots' API names and input
 	// names, read once, when a rule first asks (see nameSets).
 	apiWords, inputWords map[string]bool
+	// closes marks the straight double quotes that close a quotation: the text's second,
+	// fourth, … (see quotedAt).
+	closes map[int]bool
 }
 
 func newExtraction(text string, slots []Slot, today time.Time) *extraction {
 	x := &extraction{text: text, out: map[string]string{}, asked: map[string]bool{}, anchor: -1}
 	x.toks = exTokenize(text)
 	x.used = make([]bool, len(x.toks))
+	x.closes = map[int]bool{}
+	open := false
+	for i, t := range x.toks {
+		if t.kind == exTokPunct && t.text == `"` {
+			x.closes[i], open = open, !open
+		}
+	}
 	x.days(today)
 	for i, t := range x.toks {
 		if t.kind == exTokWord && !t.digit {
@@ -1839,7 +1849,10 @@ func (x *extraction) quotedAt(j int) (int, int, bool) {
 	default:
 		return 0, 0, false
 	}
-	if single && (!x.spaceBefore(j) || x.spaceAfter(j)) {
+	if single && (!x.spaceBefore(j) || x.spaceAfter(j)) || x.closes[j] {
+		// A straight double quote opens a quotation only as the text's first, third, …: the
+		// one that closes a quoted date ("the time is "2023-03-17", and … "Walmart"") opens
+		// nothing, whatever an earlier rule read between the two.
 		return 0, 0, false
 	}
 	for k := j + 1; k < len(x.toks); k++ {
