@@ -1033,9 +1033,7 @@ func (x *extraction) expressions() {
 		if !free {
 			continue
 		}
-		for _, n := range x.unboundNames(takes) {
-			x.bindName(n, v, takes)
-		}
+		x.bindEvery(v, takes)
 		for _, i := range covered {
 			x.used[i] = true
 		}
@@ -1524,6 +1522,15 @@ func (x *extraction) bindName(name, v string, ok func(*exSlot) bool) {
 	}
 }
 
+// bindEvery binds v to every unbound slot ok accepts.
+func (x *extraction) bindEvery(v string, ok func(*exSlot) bool) {
+	for si := range x.slots {
+		if ok(&x.slots[si]) {
+			x.bind(si, v)
+		}
+	}
+}
+
 func exHas(ss []string, s string) bool {
 	for _, v := range ss {
 		if v == s {
@@ -1551,9 +1558,7 @@ func (x *extraction) identifiers() {
 	for i, t := range x.toks {
 		if !x.used[i] && t.kind == exTokWord && !t.sep && !t.digit && len(t.text) >= 2 && len(t.text) <= 10 && exAllCaps(t.text) && !x.stopName(i) {
 			// It stays free for a name's slot too: "the JD" may be a company.
-			for _, n := range x.unboundNames(isCode) {
-				x.bindName(n, t.text, isCode)
-			}
+			x.bindEvery(t.text, isCode)
 			continue
 		}
 		if x.used[i] || t.kind != exTokWord || !t.sep || !t.letter {
@@ -2262,9 +2267,10 @@ func (s *exSlot) about(kinds []string) bool {
 }
 
 // titleKinds are the words of the names of the slots that take a person's name (see
-// personName) that a title opening the phrase at token a abbreviates, stemmed: "Dr. Smith" is a doctor's name, for the doctor_name beside a
-// patient_name. A title is a word of letters right before a full stop; it abbreviates a longer
-// word that starts with its first letter and holds its letters in their order (dr, doctor).
+// personName) that a title opening the phrase at token a abbreviates, stemmed: "Dr. Smith" is
+// a doctor's name, for the doctor_name beside a patient_name. A title is a word of letters
+// right before a full stop; it abbreviates a longer word that starts with its first letter and
+// holds its letters in their order (dr, doctor).
 func (x *extraction) titleKinds(a int) []string {
 	if a+1 >= len(x.toks) || x.toks[a].kind != exTokWord || x.toks[a].digit || x.toks[a+1].text != "." || x.toks[a+1].start != x.toks[a].end {
 		return nil

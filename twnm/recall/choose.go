@@ -354,8 +354,8 @@ func (r *Result) PartOf(api string) string {
 	best, at := 0.0, -1
 	for i, g := range clauses {
 		for _, m := range g.Candidates {
-			if m.Name == api && m.Score/g.Candidates[0].Score > best {
-				best, at = m.Score/g.Candidates[0].Score, i
+			if rel := m.Score / g.Candidates[0].Score; m.Name == api && rel > best {
+				best, at = rel, i
 			}
 		}
 	}
