@@ -70,8 +70,9 @@ usage:
       -n 150  -seed 1  -tasks file.jsonl  -concurrency 4  -batches 5  -variants a,b  -failures=false
       -planner graph-first|llm  -out results/bench
   navi eval retrieval [flags]           rank the APIs of public dev sets (StableToolBench, RestBench,
-                                        API-Bank, tool world) and of the held-out questions about five
-                                        public specs with each retrieval method, in process
+                                        API-Bank, tool world, questions about four public specs) and of
+                                        the held-out questions about five others with each retrieval
+                                        method, in process
                                         (and through the Neo4j store with -neo4j: the @neo4j methods);
                                         reports in -out (JSON, Markdown), the summary on stdout
       -data ../shared/data  -sets a,b  -methods a,b  -toolworld-n 300  -seed 1  -limit N

@@ -18,14 +18,21 @@ import (
 	"github.com/naviagent/navi/twnm/catalogs"
 )
 
-// KeyPublic is the key of the held-out set of public specs (see Public).
-const KeyPublic = "public"
+// Keys of the sets of public specs (see Public and PublicDev).
+const (
+	KeyPublic    = "public"
+	KeyPublicDev = "publicdev"
+)
 
 // publicQuestions are the held-out questions, one JSON Lines file per spec, named by the
-// spec's key in publicSpecs.
+// spec's key in publicSpecs; publicDevQuestions are the dev questions, likewise for
+// publicDevSpecs.
 //
 //go:embed public/*.jsonl
 var publicQuestions embed.FS
+
+//go:embed publicdev/*.jsonl
+var publicDevQuestions embed.FS
 
 // publicSpecs are the public specs the held-out questions are about, by key, as files under
 // the importer's corpus of public specs (twnm/catalogs/testdata/specs; origins and licenses in
@@ -36,6 +43,15 @@ var publicSpecs = map[string]string{
 	"figma":      "figma/openapi.yaml.gz",
 	"googlemaps": "googlemaps/google-maps-platform-openapi3.json.gz",
 	"slack":      "slack/slack_web_openapi_v2_without_examples.json.gz",
+}
+
+// publicDevSpecs are the public specs of the dev questions, likewise: four other services,
+// so that what the plans learn from real specs is measured on the held-out five.
+var publicDevSpecs = map[string]string{
+	"netlify": "netlify/swagger.yml",
+	"openai":  "openai/openapi.yaml.gz",
+	"spotify": "spotify/fixed-spotify-open-api.yml.gz",
+	"twilio":  "twilio/twilio_chat_v1.json.gz",
 }
 
 // PublicSpecDirName is the folder of the importer's public specs, relative to the repository
@@ -60,7 +76,7 @@ func PublicSpecDir() (string, error) {
 	}
 }
 
-// publicQuestion is one line of a held-out question file.
+// publicQuestion is one line of a question file.
 type publicQuestion struct {
 	ID    string   `json:"id"`
 	Query string   `json:"query"`
@@ -75,20 +91,35 @@ type publicQuestion struct {
 // from specDir (see PublicSpecDir) into one catalog, as `navi tools import` names them
 // (<spec>.<operation>, the spec its APIs' provider and source): every question is ranked
 // over all five specs' APIs, as in a deployment that imported them all.
-func Public(specDir string) (Set, error) { return publicSet(specDir, publicQuestions) }
+func Public(specDir string) (Set, error) {
+	return publicSet(specDir, publicSpecs, publicQuestions, "public", "Public specs",
+		"held out, never tuned on: %d questions written by hand about Box, Discord, Figma, Google Maps Platform and Slack, "+
+			"ranked over the %d APIs of the five specs imported together")
+}
 
-// publicSet is Public with the question files read from questions (public/<key>.jsonl).
-func publicSet(specDir string, questions fs.FS) (Set, error) {
-	keys := make([]string, 0, len(publicSpecs))
-	for k := range publicSpecs {
+// PublicDev loads the dev questions about public specs, written like the held-out ones
+// (Public) before any measurement, about four other services (Netlify, OpenAI, Spotify and
+// Twilio's chat), imported together the same way. Unlike the held-out set, it may be tuned on.
+func PublicDev(specDir string) (Set, error) {
+	return publicSet(specDir, publicDevSpecs, publicDevQuestions, "publicdev", "Public specs (dev)",
+		"dev set: %d questions written by hand about Netlify, OpenAI, Spotify and Twilio's chat, "+
+			"ranked over the %d APIs of the four specs imported together")
+}
+
+// publicSet imports specs (key → file under specDir) into one catalog and reads their
+// questions from questions (dir/<key>.jsonl), naming the set name; note is the set's note,
+// formatted with the number of questions and of APIs.
+func publicSet(specDir string, specs map[string]string, questions fs.FS, dir, name, note string) (Set, error) {
+	keys := make([]string, 0, len(specs))
+	for k := range specs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	cat := twnm.Catalog{Name: "public"}
+	cat := twnm.Catalog{Name: dir}
 	var tasks []Task
 	ids := map[string]bool{}
 	for _, key := range keys {
-		spec := filepath.Join(specDir, filepath.FromSlash(publicSpecs[key]))
+		spec := filepath.Join(specDir, filepath.FromSlash(specs[key]))
 		c, _, err := catalogs.Load(spec, catalogs.FormatAuto)
 		if err != nil {
 			return Set{}, fmt.Errorf("public specs: %w", err)
@@ -100,7 +131,7 @@ func publicSet(specDir string, questions fs.FS) (Set, error) {
 			}
 			cat.APIs = append(cat.APIs, a)
 		}
-		file := path.Join("public", key+".jsonl")
+		file := path.Join(dir, key+".jsonl")
 		data, err := fs.ReadFile(questions, file)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // a spec without questions yet only widens the catalog
@@ -134,12 +165,11 @@ func publicSet(specDir string, questions fs.FS) (Set, error) {
 		}
 	}
 	return Set{
-		Name:    "Public specs",
+		Name:    name,
 		Catalog: cat,
 		Tasks:   tasks,
-		Note: fmt.Sprintf("held out, never tuned on: %d questions written by hand about Box, Discord, Figma, Google Maps Platform and Slack, "+
-			"ranked over the %d APIs of the five specs imported together. Gold = the chain the question's writer gave, in call order; "+
-			"Final = its last API.", len(tasks), len(cat.APIs)),
+		Note: fmt.Sprintf(note+". Gold = the chain the question's writer gave, in call order; Final = its last API.",
+			len(tasks), len(cat.APIs)),
 	}, nil
 }
 

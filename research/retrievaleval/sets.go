@@ -46,7 +46,7 @@ const (
 
 // SetKeys are the keys Load knows, in the default order.
 // The held-out set of public specs comes last: it is reported, never tuned on.
-var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyAPIBankDialogs, KeyToolWorld, KeyPublic}
+var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyAPIBankDialogs, KeyToolWorld, KeyPublicDev, KeyPublic}
 
 // Paths of the sets' files under the data folder (shared/data, see its README.md).
 const (
@@ -61,13 +61,13 @@ const ToolWorldBaseURL = "http://toolworld.invalid"
 // folder: all but the tool world, which is generated, and the public specs, which the
 // repository holds.
 func NeedsData(key string) bool {
-	return !strings.EqualFold(key, KeyToolWorld) && !strings.EqualFold(key, KeyPublic)
+	return !strings.EqualFold(key, KeyToolWorld) && !strings.EqualFold(key, KeyPublic) && !strings.EqualFold(key, KeyPublicDev)
 }
 
 // Load loads the sets named by names (keys of SetKeys, case-insensitive; none means all), in
 // that order. dataDir is the shared data folder; it is needed by every set but the tool world,
-// which generates toolWorldN tasks from seed, and the public specs, which come from the
-// repository (PublicSpecDir).
+// which generates toolWorldN tasks from seed, and the two sets of public specs, which come
+// from the repository (PublicSpecDir).
 func Load(dataDir string, names []string, toolWorldN int, seed int64) ([]Set, error) {
 	if len(names) == 0 {
 		names = SetKeys
@@ -93,10 +93,14 @@ func Load(dataDir string, names []string, toolWorldN int, seed int64) ([]Set, er
 			s, err = APIBankDialogues(dataDir)
 		case KeyToolWorld:
 			s, err = ToolWorld(toolWorldN, seed)
-		case KeyPublic:
+		case KeyPublic, KeyPublicDev:
 			var dir string
 			if dir, err = PublicSpecDir(); err == nil {
-				s, err = Public(dir)
+				load := Public
+				if key == KeyPublicDev {
+					load = PublicDev
+				}
+				s, err = load(dir)
 			}
 		default:
 			return nil, fmt.Errorf("retrieval sets: unknown set %q, want one of %s", n, strings.Join(SetKeys, ", "))

@@ -30,7 +30,7 @@ func TestLoadSets(t *testing.T) {
 	dir := dataDir(t)
 	sets, err := Load(dir, nil, 30, 1)
 	require.NoError(t, err)
-	require.Len(t, sets, 6)
+	require.Len(t, sets, 7)
 
 	tests := []struct {
 		name    string
@@ -65,6 +65,11 @@ func TestLoadSets(t *testing.T) {
 			name: "ToolWorld", tasks: 30, apis: 46, ordered: true,
 			id: "tw-1-0001", query: "What is the air quality at the centre of Rome?",
 			final: "airq.Current", chain: []string{"geo.Geocode", "airq.Current"},
+		},
+		{
+			name: "Public specs (dev)", tasks: 56, apis: 599, ordered: true,
+			id: "spotify-06", query: "Show me every album Phoebe Bridgers has released.",
+			final: "spotify.get-an-artists-albums", chain: []string{"spotify.search", "spotify.get-an-artists-albums"},
 		},
 		{
 			name: "Public specs", tasks: 76, apis: 776, ordered: true,
@@ -237,6 +242,19 @@ func TestPublic(t *testing.T) {
 		assert.Equal(t, task.Chain.Final(), task.Final, task.ID)
 	}
 
+	dev, err := PublicDev(dir)
+	require.NoError(t, err)
+	assert.Equal(t, "Public specs (dev)", dev.Name)
+	devProviders := map[string]int{}
+	for _, a := range dev.Catalog.APIs {
+		devProviders[a.Provider]++
+	}
+	assert.Equal(t, map[string]int{"netlify": 174, "openai": 288, "spotify": 97, "twilio": 40}, devProviders)
+	assert.Len(t, dev.Tasks, 56)
+	for p := range devProviders {
+		assert.NotContains(t, providers, p, "a dev spec is no held-out one")
+	}
+
 	tests := []struct {
 		name, file, content, wantErr string
 	}{
@@ -250,7 +268,7 @@ func TestPublic(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := publicSet(dir, fstest.MapFS{tt.file: {Data: []byte(tt.content)}})
+			_, err := publicSet(dir, publicSpecs, fstest.MapFS{tt.file: {Data: []byte(tt.content)}}, "public", "Public specs", "%d %d")
 			require.ErrorContains(t, err, tt.wantErr)
 		})
 	}

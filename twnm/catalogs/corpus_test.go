@@ -70,6 +70,7 @@ func TestCorpusOfPublicSpecs(t *testing.T) {
 		// says that all its calls need -base-url.
 		{"kubernetes/swagger.json", FormatSwagger, 1123, 1},
 		{"figma/openapi.yaml", FormatOpenAPI, 47, 0},
+		{"spotify/fixed-spotify-open-api.yml", FormatOpenAPI, 97, 0},
 		// xkcd answers "*/*", and names no operation: its APIs are named by method and path.
 		{"xkcd/openapi.yaml", FormatOpenAPI, 2, 0},
 	}

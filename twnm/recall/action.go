@@ -222,6 +222,16 @@ var descriptionWords = func() map[string]Action {
 // Action is the action the request asks for: its last clause's (the part the final step
 // answers), else the whole request's (see RequestAction).
 func (r *Result) Action() Action {
+	if a := r.lastAction(); a != ActionUnknown {
+		return a
+	}
+	return RequestAction(strings.TrimSpace(r.Whole().Text))
+}
+
+// lastAction is the action the request's last part asks for itself: its last clause's (see
+// Action), or the whole request's where it has no clauses; ActionUnknown where that part
+// names none, though another part may.
+func (r *Result) lastAction() Action {
 	whole := strings.TrimSpace(r.Whole().Text)
 	if clauses := r.Clauses(); len(clauses) > 0 {
 		last := clauses[len(clauses)-1].Text
@@ -231,9 +241,7 @@ func (r *Result) Action() Action {
 			!requestFrame(whole) && !requestFrame(lastSentence(q)) {
 			last += "?"
 		}
-		if a := RequestAction(last); a != ActionUnknown {
-			return a
-		}
+		return RequestAction(last)
 	}
 	return RequestAction(whole)
 }

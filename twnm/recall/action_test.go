@@ -139,10 +139,84 @@ func TestChooseMovesKeepTheAction(t *testing.T) {
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "Modify", r.Final)
 
-	// Without the action in the way, the consumer moves as before.
-	r.Goals[0].Text = "My appointment with the hospital, please"
+	// Asked to register, the consumer is the final step.
+	r.Goals[0].Text = "Register my appointment with the hospital, please"
 	require.NoError(t, Choose(r, l, Options{}))
 	assert.Equal(t, "Register", r.Final)
+
+	// A request that names no action moves to no tool that changes state: one that asks
+	// nothing done is not served by a registration.
+	r.Goals[0].Text = "My appointment with the hospital, please"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, "Modify", r.Final)
+}
+
+func TestChooseMismatchYieldsToItsResource(t *testing.T) {
+	// Create leads (1 against .65 and .6): "finished yet?" reads, so Create's score is scaled
+	// to .7, still ahead. It yields to the best finalist that reads the same resource (its
+	// path within Create's), Retrieve, not to Models, which reads another.
+	l := links{apis: map[string]twnm.API{
+		"Create":   {Name: "createJob", Provider: "ai", Endpoint: &twnm.Endpoint{Method: "POST", Path: "/jobs"}},
+		"Models":   {Name: "listModels", Provider: "ai", Endpoint: &twnm.Endpoint{Method: "GET", Path: "/models"}},
+		"Retrieve": {Name: "retrieveJob", Provider: "ai", Endpoint: &twnm.Endpoint{Method: "GET", Path: "/jobs/{job_id}"}},
+		"Meeting":  {Name: "AddMeeting", Description: "This API allows users to make a reservation for a meeting."},
+		"Query":    {Name: "QueryMeeting", Description: "This API allows users to query the information of a meeting."},
+		"Reminder": {Name: "QueryReminder", Description: "This API queries the reminders of a user."},
+	}}
+	cands := []Match{{Name: "Create", Score: 1}, {Name: "Models", Score: .65}, {Name: "Retrieve", Score: .6}}
+	r := chooseWhole(t, l, "Is my job finished yet?", cands...)
+	assert.Equal(t, "Retrieve", r.Final)
+
+	// Without a path, the names alike but for their first word are one resource's.
+	r = chooseWhole(t, l, "Which meetings do I have today?",
+		Match{Name: "Meeting", Score: 1}, Match{Name: "Reminder", Score: .65}, Match{Name: "Query", Score: .6})
+	assert.Equal(t, "Query", r.Final)
+
+	// Where the request's action is another part's, the last part's own is unknown: no move.
+	r = &Result{Goals: []Goal{
+		goal(0, false, Match{Name: "Query", Score: 1}),
+		goal(1, false, Match{Name: "Meeting", Score: 1}, Match{Name: "Query", Score: .6}),
+		goal(2, true, Match{Name: "Meeting", Score: 1}, Match{Name: "Query", Score: .6}),
+	}}
+	r.Goals[0].Text, r.Goals[1].Text, r.Goals[2].Text = "Query my meeting", "note it down", "Query my meeting and note it down"
+	require.NoError(t, Choose(r, l, Options{}))
+	assert.Equal(t, ActionRead, r.Action())
+	assert.Equal(t, "Meeting", r.Final)
+}
+
+func TestChooseUnknownActionScalesWrites(t *testing.T) {
+	// "grab me the results" names no action: a write is scaled as if the request read (.7 < .9),
+	// so the read answers; a read is never scaled for it.
+	l := links{apis: map[string]twnm.API{
+		"Cancel":   {Name: "cancelBatch", Endpoint: &twnm.Endpoint{Method: "POST", Path: "/batches/{id}/cancel"}},
+		"Retrieve": {Name: "retrieveBatch", Endpoint: &twnm.Endpoint{Method: "GET", Path: "/batches/{id}"}},
+	}}
+	r := chooseWhole(t, l, "My batch finished overnight, grab me the results",
+		Match{Name: "Cancel", Score: 1}, Match{Name: "Retrieve", Score: .9})
+	assert.Equal(t, ActionUnknown, r.Action())
+	assert.Equal(t, "Retrieve", r.Final)
+	assert.InDelta(t, .7, r.Scores["Cancel"], 1e-12)
+	assert.InDelta(t, .9, r.Scores["Retrieve"], 1e-12)
+}
+
+func TestSameResource(t *testing.T) {
+	ep := func(path string) *twnm.Endpoint { return &twnm.Endpoint{Method: "GET", Path: path} }
+	tests := []struct {
+		name string
+		a, b twnm.API
+		want bool
+	}{
+		{"a path within the other", twnm.API{Endpoint: ep("/jobs")}, twnm.API{Endpoint: ep("/jobs/{id}/cancel")}, true},
+		{"parameters aside", twnm.API{Endpoint: ep("/stores/{store_id}")}, twnm.API{Endpoint: ep("/stores/{id}/files")}, true},
+		{"another resource", twnm.API{Endpoint: ep("/jobs")}, twnm.API{Endpoint: ep("/models")}, false},
+		{"another provider", twnm.API{Provider: "a", Endpoint: ep("/jobs")}, twnm.API{Provider: "b", Endpoint: ep("/jobs")}, false},
+		{"names but for the action", twnm.API{Name: "AddMeeting"}, twnm.API{Name: "QueryMeeting"}, true},
+		{"names of two things", twnm.API{Name: "AddMeeting"}, twnm.API{Name: "AddAgenda"}, false},
+		{"one word names nothing", twnm.API{Name: "Meeting"}, twnm.API{Name: "Query"}, false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, sameResource(tt.a, tt.b), tt.name)
+	}
 }
 
 func TestCommands(t *testing.T) {

@@ -205,9 +205,9 @@ func (c *choice) score() {
 		for _, v := range views {
 			c.final[name] += v[name] / float64(len(views))
 		}
-		if c.links != nil && c.want != ActionUnknown {
+		if c.links != nil {
 			if a, ok := c.links.API(name); ok {
-				if act := APIAction(a); act != ActionUnknown && act != c.want {
+				if act := APIAction(a); act != ActionUnknown && act != c.want && (c.want != ActionUnknown || act != ActionRead) {
 					c.final[name] *= actionMismatch
 					c.mismatch[name] = true
 				}
@@ -235,6 +235,21 @@ func (c *choice) moveLeader(best string) string {
 	if mismatch[best] {
 		for _, p := range top {
 			if a, ok := links.API(p); ok && APIAction(a) == c.want && links.Feeds(best, p) && !links.Feeds(p, best) {
+				best = p
+				break
+			}
+		}
+	}
+	// Or, where the request's last part itself names the action, to the best finalist that
+	// does it on the same resource: "Is my fine-tuning job … finished yet?" reads the job that
+	// createFineTuningJob would start anew, and "Can you help me find my upcoming
+	// appointment?" queries the registration that AppointmentRegistration would make. An
+	// action read off another part of the request ("Query meeting of John and send email
+	// reminder") says nothing of the last part's.
+	if mismatch[best] && c.r.lastAction() == c.want {
+		lead, _ := links.API(best)
+		for _, p := range top {
+			if a, ok := links.API(p); ok && !mismatch[p] && APIAction(a) != ActionUnknown && sameResource(lead, a) {
 				best = p
 				break
 			}
@@ -1355,4 +1370,38 @@ func needs(links Links, consumer, producer string) bool {
 		}
 	}
 	return false
+}
+
+// sameResource reports whether two APIs act on one resource of one provider: their endpoints'
+// paths, without the parameters, one within the other (/fine_tuning/jobs and
+// /fine_tuning/jobs/{id}/cancel), or, without endpoints, their own names alike but for the
+// first word, which names the action (AddMeeting, QueryMeeting).
+func sameResource(a, b twnm.API) bool {
+	if a.Provider != b.Provider {
+		return false
+	}
+	if a.Endpoint != nil && b.Endpoint != nil && a.Endpoint.Path != "" && b.Endpoint.Path != "" {
+		pa, pb := literalPath(a.Endpoint.Path), literalPath(b.Endpoint.Path)
+		return len(pa) > 0 && len(pb) > 0 && (strings.HasPrefix(pa, pb) || strings.HasPrefix(pb, pa))
+	}
+	ta, tb := bm25.Tokens(twnm.OwnName(a.Name)), bm25.Tokens(twnm.OwnName(b.Name))
+	return len(ta) > 1 && len(tb) > 1 && slices.Equal(ta[1:], tb[1:])
+}
+
+// literalPath is a path template without its parameters and trailing slash: "/a/{id}/b" is
+// "/a//b".
+func literalPath(path string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range path {
+		switch {
+		case r == '{':
+			depth++
+		case r == '}':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimRight(b.String(), "/")
 }

@@ -816,12 +816,18 @@ func TestBranches(t *testing.T) {
 	assert.Equal(t, []string{"Details"}, r.Branches([]string{"Book"}, homes, Options{}).Names(), "with it")
 
 	// A part joins no call that changes state unless it asks for that change: a question whose
-	// best tool deletes has no branch; a part that asks to delete has one.
+	// best tool deletes joins the tool that reads what it would delete (see
+	// TestChooseMismatchYieldsToItsResource), or none where no tool does; a part that asks to
+	// delete joins the deletion.
 	owner := goal(1, false, Match{Name: "DeleteUser", Score: 1}, Match{Name: "GetUsers", Score: .6})
 	owner.Text = "Who owns server 81384788765712384"
 	users := links{apis: map[string]twnm.API{"DeleteUser": {Name: "DeleteUser", Description: "Deletes a user."},
 		"GetUsers": {Name: "GetUsers", Description: "Lists users."}}}
 	r = &Result{Goals: []Goal{recommend, owner, whole}}
+	assert.Equal(t, []string{"GetUsers"}, r.Branches([]string{"Recommend"}, users, Options{}).Names())
+	alone := goal(1, false, Match{Name: "DeleteUser", Score: 1})
+	alone.Text = owner.Text
+	r = &Result{Goals: []Goal{recommend, alone, whole}}
 	assert.Empty(t, r.Branches([]string{"Recommend"}, users, Options{}).Names())
 	owner.Text = "delete the user who owns server 81384788765712384"
 	r = &Result{Goals: []Goal{recommend, owner, whole}}
