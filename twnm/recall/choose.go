@@ -182,9 +182,17 @@ func newChoice(r *Result, links Links, o Options) *choice {
 // request's views (the whole request, the last clause, the head), scaled down where its
 // action is not the request's and by its provider's relevance in the request's context.
 func (c *choice) score() {
+	// The last part that some tool is relevant to: a request often ends with a remark no tool
+	// serves ("… I heard something good an hour ago and forgot what it was"), whose best
+	// candidate, some other service's, would otherwise vote for the final step.
 	last := c.whole
-	if len(c.clauses) > 0 {
-		last = c.clauses[len(c.clauses)-1]
+	if n := len(c.clauses); n > 0 {
+		last = c.clauses[n-1]
+		for i := n - 1; i >= 0 && !last.Relevant; i-- {
+			if c.clauses[i].Relevant {
+				last = c.clauses[i]
+			}
+		}
 	}
 	sWhole, sLast := scores(c.whole), scores(last)
 	c.want = c.r.Action()

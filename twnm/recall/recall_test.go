@@ -119,6 +119,25 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 	assert.Equal(t, []string{"P"}, []string(r2.Chain))
 }
 
+func TestChooseSkipsAnIrrelevantLastPart(t *testing.T) {
+	// The last clause is a remark no tool is relevant to: the clause before it is the last
+	// part read. A = (1 + 1)/2 = 1 against B = (.9 + .5)/2 = .7; had the remark counted, B
+	// would lead with (.9 + 1)/2 = .95 against A's (1 + 0)/2.
+	songs := goal(0, false, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .5})
+	remark := goal(1, false, Match{Name: "B", Score: 1})
+	remark.Relevant = false
+	r := &Result{Goals: []Goal{songs, remark, goal(2, true, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .9})}}
+	require.NoError(t, Choose(r, links{}, Options{}))
+	assert.Equal(t, "A", r.Final)
+	assert.InDelta(t, .7, r.Scores["B"], 1e-12)
+
+	// Where no part is relevant, the last is read as before.
+	songs.Relevant = false
+	r = &Result{Goals: []Goal{songs, remark, goal(2, true, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .9})}}
+	require.NoError(t, Choose(r, links{}, Options{}))
+	assert.Equal(t, "B", r.Final)
+}
+
 func TestChooseFocusNamesTheFinalStep(t *testing.T) {
 	// "Who directed the top rated movie?": the clause and the whole request find the top-rated
 	// list (P), the head "Who directed" the credits (C). Final scores, the mean of the three:
