@@ -808,19 +808,13 @@ func schemaTypeDepth(ref *openapi3.SchemaRef, depth int) string {
 
 // schemaEnum is the values a schema accepts (see toolspec.EnumValues), nil when it lists none.
 func schemaEnum(ref *openapi3.SchemaRef) []string {
-	if ref == nil || ref.Value == nil {
-		return nil
-	}
-	return toolspec.EnumValues(ref.Value.Enum)
+	return toolspec.EnumValues(valueSchema(ref, func(s *openapi3.Schema) bool { return len(s.Enum) > 0 }).Enum)
 }
 
 // schemaPattern is the regular expression a string schema's values match, "" when it gives
 // none.
 func schemaPattern(ref *openapi3.SchemaRef) string {
-	if ref == nil || ref.Value == nil {
-		return ""
-	}
-	return ref.Value.Pattern
+	return valueSchema(ref, func(s *openapi3.Schema) bool { return s.Pattern != "" }).Pattern
 }
 
 func schemaDesc(ref *openapi3.SchemaRef) string {
@@ -828,4 +822,32 @@ func schemaDesc(ref *openapi3.SchemaRef) string {
 		return ""
 	}
 	return ref.Value.Description
+}
+
+// valueSchema is the schema that says what ref's values are where ref itself does not (has
+// false): the one member of a wrapper (allOf of one schema), or the one member that is not
+// null of a union, as a nullable value is written in OpenAPI 3.1 (anyOf: [{type: string,
+// enum: [auto, default, …]}, {type: "null"}]): OpenAI's service_tier lists its tiers there,
+// and without them any stated word would do for one. An empty schema where there is none.
+func valueSchema(ref *openapi3.SchemaRef, has func(*openapi3.Schema) bool) *openapi3.Schema {
+	for depth := 0; ref != nil && ref.Value != nil && depth <= 8; depth++ { // the bound stops a cycle
+		s := ref.Value
+		if has(s) {
+			return s
+		}
+		var only *openapi3.SchemaRef
+		n := 0
+		for _, group := range []openapi3.SchemaRefs{s.AllOf, s.AnyOf, s.OneOf} {
+			for _, m := range group {
+				if m != nil && m.Value != nil && !(m.Value.Type != nil && m.Value.Type.Is("null")) {
+					only, n = m, n+1
+				}
+			}
+		}
+		if n != 1 {
+			break
+		}
+		ref = only
+	}
+	return &openapi3.Schema{}
 }

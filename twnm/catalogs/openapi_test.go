@@ -310,7 +310,8 @@ paths:
 }
 
 // What an input accepts comes from its schema: the values it lists, and the pattern they
-// match, through a $ref too (Discord's snowflakes), a body property's own as well.
+// match, through a $ref too (Discord's snowflakes), a body property's own as well, and a
+// nullable value's or a wrapper's one schema.
 func TestOpenAPIAcceptedValues(t *testing.T) {
 	spec := `openapi: 3.0.0
 info: {title: repos, version: "1"}
@@ -333,6 +334,9 @@ paths:
                 unit: {type: string, enum: [celsius, fahrenheit]}
                 filter: {type: object, enum: [{a: 1}]}
                 nonce: {type: string, pattern: "^[a-z0-9]{8}$"}
+                tier: {anyOf: [{type: string, enum: [auto, flex]}, {type: "null"}]}
+                owner: {allOf: [{$ref: "#/components/schemas/Snowflake"}], description: The owner.}
+                either: {oneOf: [{type: string, enum: [a]}, {type: string, enum: [b]}]}
       responses:
         "200": {description: ok}
 components:
@@ -357,8 +361,12 @@ components:
 		"filter":     nil,                       // objects are no values a request states
 		"channel_id": nil,
 		"nonce":      nil,
+		"tier":       {"auto", "flex"}, // a nullable value's, OpenAPI 3.1's way
+		"owner":      nil,
+		"either":     nil, // two alternatives: neither list is all it takes
 	}, enums)
-	assert.Equal(t, map[string]string{"channel_id": "^(0|[1-9][0-9]*)$", "nonce": "^[a-z0-9]{8}$"}, patterns)
+	assert.Equal(t, map[string]string{"channel_id": "^(0|[1-9][0-9]*)$", "nonce": "^[a-z0-9]{8}$",
+		"owner": "^(0|[1-9][0-9]*)$"}, patterns) // through a wrapper of one schema
 }
 
 func TestOpenAPINestedOutputs(t *testing.T) {

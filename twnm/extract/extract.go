@@ -129,6 +129,7 @@ func Asked(text string, slots []Slot) map[string]bool {
 func read(text string, slots []Slot, today time.Time) *extraction {
 	x := newExtraction(text, slots, today)
 	x.enums()
+	x.patterned()
 	x.addresses()
 	x.expressions()
 	x.routes()
@@ -1584,6 +1585,53 @@ func (x *extraction) identifiers() {
 		}
 		x.used[i] = true
 	}
+}
+
+// patterned binds each slot whose schema gives a telling pattern (exTelling) to the word of
+// the text that matches it: "service IS5bc…" is the service Twilio's ^IS[0-9a-fA-F]{32}$
+// names, whatever the words around it, and not an OpenAI service_tier. Each slot of that
+// pattern takes it; a slot two words match is left to the other rules, and the run may ask.
+func (x *extraction) patterned() {
+	for i := range x.slots {
+		if x.bound[i] || !exTelling(x.slots[i].Pattern) {
+			continue
+		}
+		match := -1
+		for j, t := range x.toks {
+			if t.kind != exTokWord || !toolspec.MatchesPattern(x.slots[i].Pattern, t.text) {
+				continue
+			}
+			if match >= 0 && x.toks[match].text != t.text {
+				match = -2
+				break
+			}
+			match = j
+		}
+		if match >= 0 {
+			x.bind(i, x.toks[match].text)
+			x.used[match] = true
+		}
+	}
+}
+
+// exProbes are values of every kind a text holds, a telling pattern matches none of: words,
+// names, numbers, a year, a slug, a code of few characters.
+var exProbes = []string{"a", "word", "Word", "WORD", "Paris", "7", "42", "2024", "123456789", "3.5", "top-10", "my-site", "a1", "abc123"}
+
+// exTelling reports whether a pattern tells its values apart from the rest of a text: it is
+// one Go reads, and it matches none of exProbes. "^IS[0-9a-fA-F]{32}$" is telling,
+// "^[0-9]+$" (any number) and ".*" are not.
+func exTelling(pattern string) bool {
+	if pattern == "" {
+		return false
+	}
+	for _, p := range exProbes {
+		if toolspec.MatchesPattern(pattern, p) {
+			return false
+		}
+	}
+	// A pattern Go cannot compile matches everything (MatchesPattern); the probes catch it.
+	return true
 }
 
 // exCodeShaped reports whether a hyphenated word reads as a code rather than as a word and a

@@ -130,6 +130,15 @@ func TestExtract(t *testing.T) {
 		{"a value outside the pattern", "channel C01GEN4RL", []Slot{slotSnowflake}, map[string]string{}},
 		{"a value outside one input's pattern, in another's", "channel C01GEN4RL", []Slot{slotSnowflake, slotSlackChannel},
 			map[string]string{slotSlackChannel.Key: "C01GEN4RL"}},
+		// A telling pattern reads its value wherever the text writes it, before any cue: the
+		// service's own id, not a service tier that the word "service" names.
+		{"a value a telling pattern matches", "For chat service IS5bc9357794f7f0ae6a6c0cf541aac0b6, is typing on?",
+			[]Slot{{Key: "ai.chat.service_tier", Name: "service_tier", Type: "string", Enum: []string{"auto", "default", "flex"}},
+				{Key: "chat.FetchService.Sid", Name: "Sid", Type: "string", Required: true, Pattern: "^IS[0-9a-fA-F]{32}$"}},
+			map[string]string{"chat.FetchService.Sid": "IS5bc9357794f7f0ae6a6c0cf541aac0b6"}},
+		{"two values a telling pattern matches: left to the other rules", "move IS5bc9357794f7f0ae6a6c0cf541aac0b6 to IS346eaae67ea9e9f15ba98afa314ae7af",
+			[]Slot{{Key: "chat.FetchService.Sid", Name: "Sid", Type: "string", Required: true, Pattern: "^IS[0-9a-fA-F]{32}$"}},
+			map[string]string{}},
 
 		// Rule 7: the layout a description gives, completed by the one date or time stated.
 		{"a time in a date-time layout", "add a schedule at 2pm on 2023-09-12", []Slot{slotAgendaTime},
@@ -871,5 +880,24 @@ func TestAbbreviates(t *testing.T) {
 		{"mr", "doctor", false}, {"rd", "doctor", false}, {"doc", "dog", false}, {"", "doctor", false},
 	} {
 		assert.Equal(t, tc.want, abbreviates(tc.short, tc.word), "%s %s", tc.short, tc.word)
+	}
+}
+
+func TestTellingPattern(t *testing.T) {
+	tests := []struct {
+		pattern string
+		want    bool
+	}{
+		{"^IS[0-9a-fA-F]{32}$", true},
+		{"^[0-9a-f]{24}$", true},
+		{"", false},
+		{".*", false},
+		{"^(0|[1-9][0-9]*)$", false}, // any number: a count, a year
+		{"^[a-z0-9-]+$", false},     // any word or slug
+		{"[a-z]", false},            // unanchored, it matches inside any word
+		{"^(?=x)", false},           // one Go cannot read checks nothing
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, exTelling(tt.pattern), tt.pattern)
 	}
 }
