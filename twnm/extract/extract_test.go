@@ -893,9 +893,9 @@ func TestTellingPattern(t *testing.T) {
 		{"", false},
 		{".*", false},
 		{"^(0|[1-9][0-9]*)$", false}, // any number: a count, a year
-		{"^[a-z0-9-]+$", false},     // any word or slug
-		{"[a-z]", false},            // unanchored, it matches inside any word
-		{"^(?=x)", false},           // one Go cannot read checks nothing
+		{"^[a-z0-9-]+$", false},      // any word or slug
+		{"[a-z]", false},             // unanchored, it matches inside any word
+		{"^(?=x)", false},            // one Go cannot read checks nothing
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, exTelling(tt.pattern), tt.pattern)
