@@ -679,9 +679,11 @@ func rankedBy(gl subgoal.Goal) string { return cmp.Or(gl.Resolved, gl.Text) }
 func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 	src, emb, o := r.src, r.emb, r.o
 	n := len(texts)
-	queries := make([]string, n) // what the sources rank by (see subgoal.Query)
+	// What the sources rank by (see subgoal.Query); BM25 without the quoted values.
+	queries, words := make([]string, n), make([]string, n)
 	for i, text := range texts {
 		queries[i] = subgoal.Query(text)
+		words[i] = withoutQuotes(queries[i])
 	}
 	lex, dense, served := make([][]Hit, n), make([][]Hit, n), make([][]Hit, n)
 	learned, _ := src.(Learned)
@@ -690,7 +692,7 @@ func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 	if o.DenseWeight < 1 {
 		if batch != nil {
 			g.Go(func() (err error) {
-				if lex, err = batch.LexicalAll(gctx, queries, o.Depth); err != nil {
+				if lex, err = batch.LexicalAll(gctx, words, o.Depth); err != nil {
 					return fmt.Errorf("recall: %d sub-goals: lexical: %w", n, err)
 				}
 				return nil
@@ -698,7 +700,7 @@ func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 		} else {
 			for i, text := range texts {
 				g.Go(func() (err error) {
-					if lex[i], err = src.Lexical(gctx, queries[i], o.Depth); err != nil {
+					if lex[i], err = src.Lexical(gctx, words[i], o.Depth); err != nil {
 						return fmt.Errorf("recall: sub-goal %q: lexical: %w", text, err)
 					}
 					return nil
@@ -844,4 +846,37 @@ func sortCandidates(cs []Match) {
 		}
 		return cs[i].Name < cs[j].Name
 	})
+}
+
+// withoutQuotes is text without what it quotes between double quotes (straight or curly, in
+// pairs): a quoted name or message is a value the request states, not words of what it asks
+// for. "For my \"Support Ticket Triage\" eval, show me the cases that failed" asks for an
+// eval's runs, not for a support ticket; BM25 matched the ticket API on the eval's name. A text
+// that is all quotation is kept whole.
+func withoutQuotes(text string) string {
+	var b strings.Builder
+	rest := text
+	for {
+		i := strings.IndexAny(rest, "\"“")
+		if i < 0 {
+			break
+		}
+		closing := "\""
+		if strings.HasPrefix(rest[i:], "“") {
+			closing = "”"
+		}
+		open := rest[i:][len(string([]rune(rest[i:])[0])):]
+		j := strings.Index(open, closing)
+		if j < 0 {
+			break
+		}
+		b.WriteString(rest[:i])
+		b.WriteByte(' ')
+		rest = open[j+len(closing):]
+	}
+	b.WriteString(rest)
+	if out := b.String(); hasWord(out) {
+		return out
+	}
+	return text
 }
