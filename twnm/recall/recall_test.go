@@ -119,9 +119,9 @@ func TestChooseConsumerBecomesFinal(t *testing.T) {
 	assert.Equal(t, []string{"P"}, []string(r2.Chain))
 }
 
-func TestChooseSkipsAnIrrelevantLastPart(t *testing.T) {
+func TestChooseSkipsARemark(t *testing.T) {
 	// The last clause is a remark no tool is relevant to: the clause before it is the last
-	// part read. A = (1 + 1)/2 = 1 against B = (.9 + .5)/2 = .7; had the remark counted, B
+	// part read (see remarkShare). A = (1 + 1)/2 = 1 against B = (.9 + .5)/2 = .7; had the remark counted, B
 	// would lead with (.9 + 1)/2 = .95 against A's (1 + 0)/2.
 	songs := goal(0, false, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .5})
 	remark := goal(1, false, Match{Name: "B", Score: 1})
@@ -131,7 +131,19 @@ func TestChooseSkipsAnIrrelevantLastPart(t *testing.T) {
 	assert.Equal(t, "A", r.Final)
 	assert.InDelta(t, .7, r.Scores["B"], 1e-12)
 
+	// So is a relevant one hardly as close to a tool as the request's best part (.25 under half
+	// of .6): "Need something for the gym" after "Got any playlists from the Workout category?".
+	songs.Best, remark.Relevant, remark.Best = .6, true, .25
+	r = &Result{Goals: []Goal{songs, remark, goal(2, true, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .9})}}
+	require.NoError(t, Choose(r, links{}, Options{}))
+	assert.Equal(t, "A", r.Final)
+	remark.Best = .3 // half of it: a part of its own
+	r = &Result{Goals: []Goal{songs, remark, goal(2, true, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .9})}}
+	require.NoError(t, Choose(r, links{}, Options{}))
+	assert.Equal(t, "B", r.Final)
+
 	// Where no part is relevant, the last is read as before.
+	remark.Relevant = false
 	songs.Relevant = false
 	r = &Result{Goals: []Goal{songs, remark, goal(2, true, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .9})}}
 	require.NoError(t, Choose(r, links{}, Options{}))
