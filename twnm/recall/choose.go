@@ -157,6 +157,9 @@ type choice struct {
 	pool     map[string]float64 // every candidate's relevance (Result.Relevance)
 	asked    []string           // the whole request's terms
 	head     []string           // what the request asks for, without the things it asks about
+	// focus is the head of the last part the final step is read from (see score): the
+	// request's (Result.Focus), or that of an earlier part where the last is a remark.
+	focus *Goal
 	// final is each candidate's score as the final step, names the candidates by it, best
 	// first; mismatch marks those that do another action than the request asks for, and
 	// sFocus holds the scores for the request's head (nil when it has none).
@@ -178,10 +181,16 @@ func newChoice(r *Result, links Links, o Options) *choice {
 	// Read after the rescoring, which they see.
 	c.clauses, c.whole, c.pool = r.Clauses(), r.Whole(), r.Relevance()
 	c.asked = bm25.Tokens(c.whole.Text)
-	if r.Focus != nil {
-		c.head = bm25.Tokens(r.Focus.Text)
-	}
+	c.setFocus(r.Focus)
 	return c
+}
+
+// setFocus makes f the head the final step is read by (nil: none).
+func (c *choice) setFocus(f *Goal) {
+	c.focus, c.head = f, nil
+	if f != nil {
+		c.head = bm25.Tokens(f.Text)
+	}
 }
 
 // score gives every candidate its score as the final step: the mean of its scores for the
@@ -212,8 +221,11 @@ func (c *choice) score() {
 	sWhole, sLast := scores(c.whole), scores(last)
 	c.want = c.r.Action()
 	c.final, c.mismatch = map[string]float64{}, map[string]bool{}
-	if c.r.Focus != nil {
-		c.sFocus = scores(*c.r.Focus)
+	if n := len(c.clauses); n > 0 && last.Order != c.clauses[n-1].Order {
+		c.setFocus(last.Head) // the remark's head asks for nothing either
+	}
+	if c.focus != nil {
+		c.sFocus = scores(*c.focus)
 	}
 	// Each view of the request counts once: a request of one clause is its own last part, and
 	// counted twice it would outweigh its head two to one.
@@ -297,7 +309,7 @@ func (c *choice) moveLeader(best string) string {
 	// the head's best finalist that consumes the leader's output takes its place, among
 	// those scoring at least ConsumerRatio for the head: "the lead actor in the most
 	// popular TV show" is the TV show's credits, though a movie's score higher.
-	if focus := c.r.Focus; focus != nil && len(focus.Candidates) > 0 && c.sFocus[best] < o.ConsumerRatio {
+	if focus := c.focus; focus != nil && len(focus.Candidates) > 0 && c.sFocus[best] < o.ConsumerRatio {
 		for _, m := range focus.Candidates[:min(finalists, len(focus.Candidates))] {
 			f := m.Name
 			if m.Score < o.ConsumerRatio {

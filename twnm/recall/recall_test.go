@@ -131,6 +131,14 @@ func TestChooseSkipsARemark(t *testing.T) {
 	assert.Equal(t, "A", r.Final)
 	assert.InDelta(t, .7, r.Scores["B"], 1e-12)
 
+	// Nor does the remark's head vote: read, it would give B (.9 + .5 + 1)/3 = .8 against A's
+	// (1 + 1 + 0)/3.
+	r = &Result{Goals: []Goal{songs, remark, goal(2, true, Match{Name: "A", Score: 1}, Match{Name: "B", Score: .9})}}
+	focus := goal(3, false, Match{Name: "B", Score: 1})
+	r.Focus = &focus
+	require.NoError(t, Choose(r, links{}, Options{}))
+	assert.Equal(t, "A", r.Final)
+
 	// So is a relevant one hardly as close to a tool as the request's best part (.25 under half
 	// of .6): "Need something for the gym" after "Got any playlists from the Workout category?".
 	songs.Best, remark.Relevant, remark.Best = .6, true, .25
