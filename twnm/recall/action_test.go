@@ -209,6 +209,7 @@ func TestSameResource(t *testing.T) {
 		{"a path within the other", twnm.API{Endpoint: ep("/jobs")}, twnm.API{Endpoint: ep("/jobs/{id}/cancel")}, true},
 		{"parameters aside", twnm.API{Endpoint: ep("/stores/{store_id}")}, twnm.API{Endpoint: ep("/stores/{id}/files")}, true},
 		{"another resource", twnm.API{Endpoint: ep("/jobs")}, twnm.API{Endpoint: ep("/models")}, false},
+		{"a longer name is another resource", twnm.API{Endpoint: ep("/job")}, twnm.API{Endpoint: ep("/jobs")}, false},
 		{"another provider", twnm.API{Provider: "a", Endpoint: ep("/jobs")}, twnm.API{Provider: "b", Endpoint: ep("/jobs")}, false},
 		{"names but for the action", twnm.API{Name: "AddMeeting"}, twnm.API{Name: "QueryMeeting"}, true},
 		{"names of two things", twnm.API{Name: "AddMeeting"}, twnm.API{Name: "AddAgenda"}, false},

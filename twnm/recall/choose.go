@@ -70,10 +70,14 @@ const actionMismatch = 0.7
 // the request's last clause (unless its words are the whole request's) and for that clause's
 // head (r.Focus, where it has one): the final step of a request is usually what its last part
 // asks for, and within that part what its head asks for ("the current weather | at the
-// location of the best hotel"). A tool whose action is not the one the request asks for is
-// scaled by actionMismatch ("book a meeting" is not answered by QueryMeeting; see Action), and
-// the moves below never land on such a tool.
+// location of the best hotel"). A part that is a remark counts not (see remarkShare). A tool
+// whose action is not the one the request asks for is scaled by actionMismatch ("book a
+// meeting" is not answered by QueryMeeting; see Action), and so is a tool that changes state
+// where the request names no action; the moves below never land on such a tool.
 // With links, the leader moves among the best finalists:
+//   - from a leader of another action than the request's to a finalist that does it and that
+//     the leader feeds, or that acts on the same resource where the request's last part
+//     names that action itself (see sameResource);
 //   - to a candidate that consumes the leader's output, scores at least ConsumerRatio of the
 //     leader's, and matches a word of the request that neither the leader nor its own inputs
 //     match: "who directed the top-rated movie" is answered by the credits, fed by the
@@ -1417,7 +1421,8 @@ func sameResource(a, b twnm.API) bool {
 	}
 	if a.Endpoint != nil && b.Endpoint != nil && a.Endpoint.Path != "" && b.Endpoint.Path != "" {
 		pa, pb := literalPath(a.Endpoint.Path), literalPath(b.Endpoint.Path)
-		return len(pa) > 0 && len(pb) > 0 && (strings.HasPrefix(pa, pb) || strings.HasPrefix(pb, pa))
+		within := func(x, y string) bool { return x == y || strings.HasPrefix(x, y+"/") }
+		return len(pa) > 0 && len(pb) > 0 && (within(pa, pb) || within(pb, pa))
 	}
 	ta, tb := bm25.Tokens(twnm.OwnName(a.Name)), bm25.Tokens(twnm.OwnName(b.Name))
 	return len(ta) > 1 && len(tb) > 1 && slices.Equal(ta[1:], tb[1:])
