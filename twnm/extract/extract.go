@@ -1799,7 +1799,8 @@ func (x *extraction) verbUse(i int) bool {
 		return false
 	}
 	r, _ := utf8.DecodeRuneInString(x.toks[i+1].text)
-	return !unicode.IsUpper(r) && subgoal.ShowsVerb(x.toks[i+1].lower) // "Serie A" is a name
+	next := x.toks[i+1].lower // "Serie A" is a name; "Got any playlists?" opens with a verb
+	return !unicode.IsUpper(r) && (subgoal.ShowsVerb(next) || subgoal.Quantifier(next))
 }
 
 func (x *extraction) cueWord(w string) bool {

@@ -315,6 +315,8 @@ func TestExtract(t *testing.T) {
 		{"a connector inside a name", "Find a hotel in Rio de Janeiro", []Slot{slotCityName},
 			map[string]string{slotCityName.Key: "Rio de Janeiro"}},
 		{"a possessive", "What is Rome's elevation?", []Slot{slotCity}, map[string]string{slotCity.Key: "Rome"}},
+		{"a request's first word before a quantifier is its verb", "Got any tables of Serie A?", []Slot{slotLeague},
+			map[string]string{slotLeague.Key: "Serie A"}},
 		{"one phrase binds every free slot", "Serie A", []Slot{slotLeague, slotTeamName},
 			map[string]string{slotLeague.Key: "Serie A", slotTeamName.Key: "Serie A"}},
 		{"a slot a relative clause describes is not the phrase in it", "Which team leads the league table of the league that Inter plays in?",

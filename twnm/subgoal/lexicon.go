@@ -360,6 +360,10 @@ func Function(w string) bool {
 	return functionWords[strings.ReplaceAll(w, "’", "'")]
 }
 
+// Quantifier reports whether w (lowercase) is a quantifier ("any", "some", "each"), which opens
+// a noun phrase.
+func Quantifier(w string) bool { return quantifiers[w] }
+
 // Connector reports whether w may join the capitalised words of one name ("Rio de Janeiro",
 // "Bank of America").
 func Connector(w string) bool {
