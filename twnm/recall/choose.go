@@ -1310,7 +1310,10 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	}
 	out := Parts{Own: clauses[own].Text}
 	for i, g := range clauses {
-		if i == own {
+		// A part whose form states no task (subgoal.Goal.Tentative: "I'm auditing credentials.",
+		// "I found channel 1045…") sets the scene for the others and joins no call of its own,
+		// unless it opens with the verb a tool is named by ("Query meeting of John").
+		if i == own || g.Tentative && !actsAs(g) {
 			continue
 		}
 		c := g.Candidates[0].Name

@@ -864,6 +864,15 @@ func TestBranches(t *testing.T) {
 		"GetUsers": {Name: "GetUsers", Description: "Lists users."}}}
 	r = &Result{Goals: []Goal{recommend, owner, whole}}
 	assert.Equal(t, []string{"GetUsers"}, r.Branches([]string{"Recommend"}, users, Options{}).Names())
+	// A part that states no task sets the scene and joins nothing, however near a tool its
+	// words rank; one that opens with a tool's own verb does.
+	scene := goal(1, false, Match{Name: "GetUsers", Score: 1})
+	scene.Text, scene.Tentative = "I'm auditing users.", true
+	r = &Result{Goals: []Goal{recommend, scene, whole}}
+	assert.Empty(t, r.Branches([]string{"Recommend"}, users, Options{}).Names())
+	scene.Text = "Get users of the team"
+	r = &Result{Goals: []Goal{recommend, scene, whole}}
+	assert.Equal(t, []string{"GetUsers"}, r.Branches([]string{"Recommend"}, users, Options{}).Names())
 	alone := goal(1, false, Match{Name: "DeleteUser", Score: 1})
 	alone.Text = owner.Text
 	r = &Result{Goals: []Goal{recommend, alone, whole}}
