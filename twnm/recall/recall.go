@@ -683,7 +683,7 @@ func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 	queries, words := make([]string, n), make([]string, n)
 	for i, text := range texts {
 		queries[i] = subgoal.Query(text)
-		words[i] = withoutQuotes(queries[i])
+		words[i] = subgoal.WithoutQuotes(queries[i])
 	}
 	lex, dense, served := make([][]Hit, n), make([][]Hit, n), make([][]Hit, n)
 	learned, _ := src.(Learned)
@@ -846,37 +846,4 @@ func sortCandidates(cs []Match) {
 		}
 		return cs[i].Name < cs[j].Name
 	})
-}
-
-// withoutQuotes is text without what it quotes between double quotes (straight or curly, in
-// pairs): a quoted name or message is a value the request states, not words of what it asks
-// for. "For my \"Support Ticket Triage\" eval, show me the cases that failed" asks for an
-// eval's runs, not for a support ticket; BM25 matched the ticket API on the eval's name. A text
-// that is all quotation is kept whole.
-func withoutQuotes(text string) string {
-	var b strings.Builder
-	rest := text
-	for {
-		i := strings.IndexAny(rest, "\"“")
-		if i < 0 {
-			break
-		}
-		closing := "\""
-		if strings.HasPrefix(rest[i:], "“") {
-			closing = "”"
-		}
-		open := rest[i:][len(string([]rune(rest[i:])[0])):]
-		j := strings.Index(open, closing)
-		if j < 0 {
-			break
-		}
-		b.WriteString(rest[:i])
-		b.WriteByte(' ')
-		rest = open[j+len(closing):]
-	}
-	b.WriteString(rest)
-	if out := b.String(); hasWord(out) {
-		return out
-	}
-	return text
 }

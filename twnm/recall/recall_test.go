@@ -1352,18 +1352,3 @@ func TestPartOf(t *testing.T) {
 	r = &Result{Goals: []Goal{clause("weather in Oslo", "Weather"), {Goal: subgoal.Goal{Text: "weather in Oslo", Whole: true}}}}
 	assert.Equal(t, "weather in Oslo", r.PartOf("Weather"), "one clause: the whole request")
 }
-
-func TestWithoutQuotes(t *testing.T) {
-	tests := []struct{ text, want string }{
-		{`For my "Support Ticket Triage" eval, show me the cases`, `For my   eval, show me the cases`},
-		{`post “Server down tonight” in Announcements`, `post   in Announcements`},
-		{`songs on "Road Trip" and "Morning Run"`, `songs on   and  `},
-		{`a quote "left open`, `a quote "left open`},
-		{`"Hello there"`, `"Hello there"`}, // all quotation: kept whole
-		{`Bob's "hits"`, `Bob's  `},
-		{"no quotes", "no quotes"},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, withoutQuotes(tt.text), tt.text)
-	}
-}

@@ -649,3 +649,18 @@ func TestRefersBack(t *testing.T) {
 		assert.Equal(t, want, RefersBack(text), text)
 	}
 }
+
+func TestWithoutQuotes(t *testing.T) {
+	tests := []struct{ text, want string }{
+		{`For my "Support Ticket Triage" eval, show me the cases`, `For my   eval, show me the cases`},
+		{`post “Server down tonight” in Announcements`, `post   in Announcements`},
+		{`songs on "Road Trip" and "Morning Run"`, `songs on   and  `},
+		{`a quote "left open`, `a quote "left open`},
+		{`"Hello there"`, `"Hello there"`}, // all quotation: kept whole
+		{`Bob's "hits"`, `Bob's  `},
+		{"no quotes", "no quotes"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, WithoutQuotes(tt.text), tt.text)
+	}
+}

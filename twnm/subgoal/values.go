@@ -95,6 +95,33 @@ func values(src string, ts []token) []string {
 	return out
 }
 
+// WithoutQuotes is text without what it quotes between double quotes (straight or curly,
+// paired as the tokenizer pairs them: closingQuote), each quotation a space: a quoted name or
+// message is a value the request states, not words of what it asks for. "For my \"Support
+// Ticket Triage\" eval, show me the cases that failed" asks for an eval's runs, not for a
+// support ticket. A text that is all quotation is kept whole.
+func WithoutQuotes(text string) string {
+	var b strings.Builder
+	from := 0 // the text not yet written
+	for i := 0; i < len(text); {
+		r, w := runeAt(text, i)
+		if r == '"' || r == '“' || r == '„' {
+			if end := closingQuote(text, i, r); end > 0 {
+				b.WriteString(text[from:i])
+				b.WriteByte(' ')
+				i, from = end, end
+				continue
+			}
+		}
+		i += w
+	}
+	b.WriteString(text[from:])
+	if out := b.String(); strings.ContainsFunc(out, func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }) {
+		return out
+	}
+	return text
+}
+
 // unquote strips the quotes of a quotation and trims it.
 func unquote(s string) string {
 	_, w := utf8.DecodeRuneInString(s)
