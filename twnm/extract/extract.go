@@ -42,6 +42,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -1621,18 +1622,23 @@ var exProbes = []string{"a", "word", "Word", "WORD", "Paris", "7", "42", "2024",
 // exTelling reports whether a pattern tells its values apart from the rest of a text: it is
 // one Go reads, and it matches none of exProbes. "^IS[0-9a-fA-F]{32}$" is telling,
 // "^[0-9]+$" (any number) and ".*" are not.
+// Each pattern is probed once: a catalog gives one pattern to many inputs (Twilio's service
+// id to 25), and every request reads them all.
 func exTelling(pattern string) bool {
 	if pattern == "" {
 		return false
 	}
-	for _, p := range exProbes {
-		if toolspec.MatchesPattern(pattern, p) {
-			return false
-		}
+	if v, ok := exTellingPatterns.Load(pattern); ok {
+		return v.(bool)
 	}
 	// A pattern Go cannot compile matches everything (MatchesPattern); the probes catch it.
-	return true
+	telling := !slices.ContainsFunc(exProbes, func(p string) bool { return toolspec.MatchesPattern(pattern, p) })
+	exTellingPatterns.Store(pattern, telling)
+	return telling
 }
+
+// exTellingPatterns holds exTelling's answer by pattern.
+var exTellingPatterns sync.Map // string → bool
 
 // exCodeShaped reports whether a hyphenated word reads as a code rather than as a word and a
 // count ("top-1", "covid-19"): one of its parts mixes letters and digits ("a20b"), or is a
