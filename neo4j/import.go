@@ -146,7 +146,11 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 			for _, p := range n.API.Inputs {
 				id, _ := g.ParamOf(n.Name, p.Name, true)
 				inKeys = append(inKeys, edgeKey(g.Node(id).Name, p.Name))
-				inputs = append(inputs, map[string]any{"api": n.Name, "node": g.Node(id).Name, "param": p.Name, "required": p.Required})
+				var picks any // the collection the input picks an item of, for the read's listers
+				if k := twnm.PickKey(*n.API, p.Name); k != "" && p.In == "path" {
+					picks = k
+				}
+				inputs = append(inputs, map[string]any{"api": n.Name, "node": g.Node(id).Name, "param": p.Name, "required": p.Required, "picks": picks})
 			}
 			for _, p := range n.API.Outputs {
 				id, _ := g.ParamOf(n.Name, p.Name, false)
@@ -163,6 +167,9 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 			api := map[string]any{
 				"name": n.Name, "description": n.Description, "provider": n.API.Provider, "spec": string(spec), "endpoint": endpoint,
 				"in_keys": nonNil(inKeys), "out_keys": nonNil(outKeys), "callable": n.API.Callable(), "pos": pos,
+			}
+			if k := twnm.ListKey(*n.API); k != "" {
+				api["lists"] = k
 			}
 			for k, v := range textProperties(docs[pos]) {
 				api[k] = v
@@ -342,7 +349,7 @@ const importAPIs = `
 UNWIND $rows AS a
 MERGE (n:API {name: a.name})
 ON CREATE SET n.success = 0, n.failure = 0, n.status = 'active'
-SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog, n.endpoint = a.endpoint, n.pos = a.pos,
+SET n.description = a.description, n.provider = a.provider, n.spec = a.spec, n.catalog = $catalog, n.endpoint = a.endpoint, n.pos = a.pos, n.lists = a.lists,
     n.embedding = a.embedding, n.callable = a.callable, n.bm25_text = a.bm25_text, n.bm25_params = a.bm25_params,
     n.origin = CASE WHEN $origin = '' THEN n.origin ELSE $origin END,
     n.status = CASE WHEN $whole AND n.status = 'retired' THEN 'active' ELSE n.status END`
@@ -366,7 +373,7 @@ const importInputs = `
 UNWIND $rows AS i
 MATCH (p:Param {name: i.node}), (a:API {name: i.api})
 MERGE (p)-[e:INPUT_OF {param: i.param}]->(a)
-SET e.required = i.required`
+SET e.required = i.required, e.picks = i.picks`
 
 // importLinks writes the links' confidence on their FEEDS edges, creating those that do not
 // exist; counts and weights learned from history stay.

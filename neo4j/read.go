@@ -164,7 +164,9 @@ const hubProducers = 100
 // input binds from its own parameter node and from those that FEED it; a parameter that more
 // than $hub APIs output brings in only its producers that $relevance names and those whose
 // calls into the consumer succeeded (a THEN edge with successes), found from their side, so
-// that the read never walks a generic parameter's thousands of producers.
+// that the read never walks a generic parameter's thousands of producers. A path input that
+// active APIs list the collection of (twnm.Graph.Listers: INPUT_OF's picks, API's lists)
+// binds from those alone, as the graph's search binds it.
 const producersQuery = `
 CALL {
   UNWIND keys($relevance) AS rn
@@ -172,23 +174,26 @@ CALL {
   RETURN collect([o, b]) AS relevantOut
 }
 UNWIND $apis AS name
-MATCH (a:API {name: name})<-[:INPUT_OF]-(p)
+MATCH (a:API {name: name})<-[in:INPUT_OF]-(p)
 CALL (p) {
   RETURN p AS s, 1.0 AS w
   UNION ALL
   MATCH (p)<-[f:FEEDS]-(q)
   RETURN q AS s, CASE WHEN coalesce(f.count, 0) > 0 THEN coalesce(f.weight, 0.0) ELSE coalesce(f.confidence, f.weight, 0.0) END AS w
 }
-WITH a, name, p, s, w, relevantOut, COUNT { (s)<-[:OUTPUTS]-() } > $hub AS generic
-CALL (a, s, generic, relevantOut) {
-  WITH s WHERE NOT generic
+WITH a, in, name, p, s, w, relevantOut, COUNT { (s)<-[:OUTPUTS]-() } > $hub AS generic,
+     COLLECT { MATCH (l:API) WHERE in.picks IS NOT NULL AND l.lists = in.picks AND coalesce(l.status, 'active') = 'active' RETURN l } AS listers
+CALL (a, s, generic, relevantOut, listers) {
+  UNWIND listers AS b RETURN b
+  UNION
+  WITH s WHERE NOT generic AND size(listers) = 0
   MATCH (s)<-[:OUTPUTS]-(b) RETURN b
   UNION
-  WITH s, relevantOut WHERE generic
+  WITH s, relevantOut WHERE generic AND size(listers) = 0
   UNWIND [x IN relevantOut WHERE x[0] = s | x[1]] AS b
   RETURN b
   UNION
-  WITH a, s WHERE generic
+  WITH a, s WHERE generic AND size(listers) = 0
   MATCH (a)<-[t:THEN]-(b) WHERE coalesce(t.success, 0) > 0 AND EXISTS { (b)-[:OUTPUTS]->(s) }
   RETURN b
 }

@@ -152,6 +152,44 @@ func TestSubgraphRanksProducersByRelevance(t *testing.T) {
 	}
 }
 
+// A path input that an API lists the collection of is read from that API alone, as the
+// graph's search binds it (twnm.Graph.Listers): the sites' list for a site's forms, not the
+// DNS zones whose site_id names it, however the relevance ranks them.
+func TestSubgraphReadsTheListerOfAPathInput(t *testing.T) {
+	s := stacktest.Store(t)
+	ctx := context.Background()
+	p := stacktest.UniqueName("list") + "_"
+	site := twnm.Param{Name: p + "site_id", Type: "string", Required: true, In: "path"}
+	api := func(name, path string, in []twnm.Param, out ...string) twnm.API {
+		a := twnm.API{Name: p + name, Description: name, Source: p + "cat", Endpoint: &twnm.Endpoint{Method: "GET", Path: path}, Inputs: in}
+		for _, o := range out {
+			a.Outputs = append(a.Outputs, twnm.Param{Name: o, Type: "string"})
+		}
+		return a
+	}
+	c := twnm.Catalog{Name: p + "cat", APIs: []twnm.API{
+		api("forms", "/"+p+"sites/{"+site.Name+"}/forms", []twnm.Param{site}, "form_name"),
+		api("zones", "/"+p+"dns_zones", nil, site.Name),
+		api("sites", "/"+p+"sites", nil, "id", "url"),
+	}}
+	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
+	require.NoError(t, err)
+	_, err = s.Import(ctx, g, c.Name)
+	forget(t, s, c.Name)
+	require.NoError(t, err)
+	sub, err := s.Subgraph(ctx, []string{p + "forms"}, neo4j.SubgraphOptions{Hops: 1, Relevance: map[string]float64{p + "zones": 0.9}})
+	require.NoError(t, err)
+	var names []string
+	for _, id := range sub.APIs() {
+		names = append(names, strings.TrimPrefix(sub.Node(id).Name, p))
+	}
+	assert.ElementsMatch(t, []string{"forms", "sites"}, names)
+	forms, _ := sub.APIByName(p + "forms")
+	listers := sub.Listers(forms, site.Name)
+	require.Len(t, listers, 1, "the subgraph read back knows the lister")
+	assert.Equal(t, p+"sites", sub.Node(listers[0]).Name)
+}
+
 // A subgraph reads every target, once, before any producer, and an API the graph lacks as
 // nothing.
 func TestSubgraphReadsTargetsFirst(t *testing.T) {

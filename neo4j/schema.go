@@ -51,6 +51,7 @@ var schemaStatements = []string{
 	"CREATE CONSTRAINT navi_model_version IF NOT EXISTS FOR (m:NaviModel) REQUIRE m.version IS UNIQUE",
 	"CREATE INDEX api_status IF NOT EXISTS FOR (a:API) ON (a.status)",
 	"CREATE INDEX api_catalog IF NOT EXISTS FOR (a:API) ON (a.catalog)",
+	"CREATE INDEX api_lists IF NOT EXISTS FOR (a:API) ON (a.lists)",
 	textIndex,
 }
 

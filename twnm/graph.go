@@ -174,11 +174,14 @@ type Graph struct {
 	concepts map[[3]NodeID]string
 	// clusters unifies parameters by meaning; nil for graphs built without an embedder.
 	clusters *clusterer
+	// listers maps a collection's key (ListKey) to the APIs that list it.
+	listers map[string][]NodeID
 }
 
 // New returns an empty graph.
 func New() *Graph {
-	return &Graph{byName: map[string]NodeID{}, byEdge: map[edgeKey]*Edge{}, params: map[string]NodeID{}, concepts: map[[3]NodeID]string{}}
+	return &Graph{byName: map[string]NodeID{}, byEdge: map[edgeKey]*Edge{}, params: map[string]NodeID{}, concepts: map[[3]NodeID]string{},
+		listers: map[string][]NodeID{}}
 }
 
 // Len returns the number of nodes.
@@ -290,7 +293,8 @@ func (g *Graph) addNode(kind NodeKind, name string) (*Node, bool) {
 // meaning (it has no embedder).
 func (g *Graph) Without(drop func(*Edge) bool) *Graph {
 	c := &Graph{nodes: make([]*Node, len(g.nodes)), byName: maps.Clone(g.byName), byEdge: make(map[edgeKey]*Edge, len(g.byEdge)),
-		out: make([][]*Edge, len(g.out)), in: make([][]*Edge, len(g.in)), params: maps.Clone(g.params), concepts: maps.Clone(g.concepts)}
+		out: make([][]*Edge, len(g.out)), in: make([][]*Edge, len(g.in)), params: maps.Clone(g.params), concepts: maps.Clone(g.concepts),
+		listers: maps.Clone(g.listers)}
 	for i, n := range g.nodes {
 		cp := *n
 		cp.FailedBy = maps.Clone(n.FailedBy)
@@ -358,6 +362,9 @@ func (g *Graph) addAPI(a API, cluster func(p Param, input bool) string) (NodeID,
 	noun := resourceNoun(a)
 	n, _ := g.addNode(KindAPI, a.Name)
 	n.Description, n.API = a.Description, &api
+	if k := ListKey(a); k != "" {
+		g.listers[k] = append(g.listers[k], n.ID)
+	}
 	for _, io := range []struct {
 		params []Param
 		input  bool

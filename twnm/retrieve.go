@@ -111,7 +111,7 @@ func (g *Graph) RequiredSuppliers(api NodeID) map[NodeID][]Supplier {
 		if !in.Required || !g.feedable(in.From) {
 			continue
 		}
-		for _, l := range producerLinks(g, in.From, api, nil, nil) {
+		for _, l := range listed(g, producerLinks(g, in.From, api, nil, nil), api, in.From, nil) {
 			out[in.From] = append(out[in.From], Supplier{API: l.api, Role: addedRole(g, l.api, l.output, api, in.From)})
 		}
 	}

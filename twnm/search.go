@@ -346,6 +346,39 @@ func issued(g *Graph, ls []link, consumer, p NodeID) []link {
 	return slices.DeleteFunc(slices.Clone(ls), func(l link) bool { return !own(l.api) })
 }
 
+// listed binds a path input p of consumer from the APIs that list the collection the path
+// picks p from (Graph.Listers), where one of them may be called: their links of ls, or a link
+// from the output that identifies each listed item (Graph.ItemID) where ls has none. The
+// search takes a site's id from the list of sites, not from a DNS zone that names its site,
+// and a channel's sid from the channels' list, whose sid no name links to ChannelSid. Where
+// no lister may be called, ls stays as it is.
+func listed(g *Graph, ls []link, consumer, p NodeID, exclude map[NodeID]bool) []link {
+	c := g.Node(consumer).API
+	if c == nil || c.Endpoint == nil {
+		return ls
+	}
+	var out []link
+	for _, in := range c.Inputs {
+		if id, ok := g.ParamOf(c.Name, in.Name, true); !ok || id != p || in.In != "path" {
+			continue
+		}
+		for _, api := range g.Listers(consumer, in.Name) {
+			if !usableAPI(g, api, exclude) || slices.ContainsFunc(out, func(l link) bool { return l.api == api }) {
+				continue
+			}
+			if k := slices.IndexFunc(ls, func(l link) bool { return l.api == api }); k >= 0 {
+				out = append(out, ls[k])
+			} else if o, ok := g.ItemID(api, in.Name); ok {
+				out = append(out, link{api: api, output: o, weight: 1})
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ls
+	}
+	return out
+}
+
 // askedSources are the sources the request asks for: those of the APIs a part of it ranks
 // first (relevance 1, see SearchRequest.Relevance). Any API a part retrieved at all is not
 // enough: among the hundreds of APIs of several imported specs, every spec has some API in

@@ -68,6 +68,10 @@ type Slot struct {
 	// Source is the source of the input's API (twnm.API.Source), "" where unknown: the inputs
 	// of one spec or server compete for a cue word, those of another do not (see exCues).
 	Source string
+	// Listed is set where another API lists the collection the input picks an item of
+	// (twnm.ListKey): the input takes an identifier that list gives, never a name a phrase
+	// states ("the "Board Prep" channel" names the channel whose id the list gives).
+	Listed bool
 }
 
 // SlotsOf lists the slots of every input of apis, keyed "API.input": the APIs by name, each
@@ -77,10 +81,12 @@ func SlotsOf(apis []twnm.API) []Slot {
 	apis = slices.Clone(apis)
 	slices.SortStableFunc(apis, func(a, b twnm.API) int { return strings.Compare(a.Name, b.Name) })
 	var out []Slot
+	listed := twnm.Listed(apis)
 	for _, a := range apis {
 		for _, p := range a.Inputs {
 			sl := SlotOf(a.Name+"."+p.Name, p)
 			sl.Source = a.Source
+			sl.Listed = p.In == "path" && listed(a, p.Name)
 			out = append(out, sl)
 		}
 	}
@@ -737,7 +743,7 @@ func exPrepare(s Slot) exSlot {
 		x.kind = exBool
 	case kind == toolspec.KindArray, kind == toolspec.KindObject:
 		x.kind = exNone
-	case exIDWords[last], slices.ContainsFunc(x.desc, func(w string) bool { return strings.HasPrefix(w, "identifie") }):
+	case s.Listed, exIDWords[last], slices.ContainsFunc(x.desc, func(w string) bool { return strings.HasPrefix(w, "identifie") }):
 		x.kind = exID
 	case typ == "date" || typ == "date-time" || typ == "datetime" || exAny(x.words, exDateWords) ||
 		strings.Contains(joined, "checkin") || strings.Contains(joined, "checkout") ||

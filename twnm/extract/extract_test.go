@@ -139,6 +139,17 @@ func TestExtract(t *testing.T) {
 		{"two values a telling pattern matches: left to the other rules", "move IS5bc9357794f7f0ae6a6c0cf541aac0b6 to IS346eaae67ea9e9f15ba98afa314ae7af",
 			[]Slot{{Key: "chat.FetchService.Sid", Name: "Sid", Type: "string", Required: true, Pattern: "^IS[0-9a-fA-F]{32}$"}},
 			map[string]string{}},
+		// An input another API lists the collection of takes an identifier, not a name: the
+		// channel named "Board Prep" is found in the channels' list.
+		{"a name for an input a list gives", `Who was invited to the "Board Prep" channel?`,
+			[]Slot{{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel", Listed: true}},
+			map[string]string{}},
+		{"a name for an input no list gives", `Who was invited to the "Board Prep" channel?`,
+			[]Slot{{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel"}},
+			map[string]string{"chat.ListInvite.ChannelSid": "Board Prep"}},
+		{"an identifier for an input a list gives", "Who was invited to channel CH0c5a8b2e4f6d8a1b3c5e7f9a2b4d6e8f?",
+			[]Slot{{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel", Listed: true}},
+			map[string]string{"chat.ListInvite.ChannelSid": "CH0c5a8b2e4f6d8a1b3c5e7f9a2b4d6e8f"}},
 
 		// Rule 7: the layout a description gives, completed by the one date or time stated.
 		{"a time in a date-time layout", "add a schedule at 2pm on 2023-09-12", []Slot{slotAgendaTime},
@@ -901,5 +912,24 @@ func TestTellingPattern(t *testing.T) {
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, exTelling(tt.pattern), tt.pattern)
+	}
+}
+
+// SlotsOf marks the path inputs whose collection another API of the same source lists.
+func TestSlotsOfMarksListedInputs(t *testing.T) {
+	api := func(name, method, path string, inputs ...twnm.Param) twnm.API {
+		return twnm.API{Name: name, Source: "chat", Endpoint: &twnm.Endpoint{Method: method, Path: path}, Inputs: inputs}
+	}
+	channel := twnm.Param{Name: "ChannelSid", Type: "string", Required: true, In: "path"}
+	service := twnm.Param{Name: "ServiceSid", Type: "string", Required: true, In: "path"}
+	invites := api("ListInvite", "GET", "/Services/{ServiceSid}/Channels/{ChannelSid}/Invites", service, channel)
+	channels := api("ListChannel", "GET", "/Services/{ServiceSid}/Channels", service)
+	listed := map[string]bool{}
+	for _, s := range SlotsOf([]twnm.API{invites, channels}) {
+		listed[s.Key] = s.Listed
+	}
+	assert.Equal(t, map[string]bool{"ListInvite.ChannelSid": true, "ListInvite.ServiceSid": false, "ListChannel.ServiceSid": false}, listed)
+	for _, s := range SlotsOf([]twnm.API{invites}) {
+		assert.False(t, s.Listed, "%s: no list of channels", s.Key)
 	}
 }

@@ -1423,28 +1423,10 @@ func sameResource(a, b twnm.API) bool {
 		return false
 	}
 	if a.Endpoint != nil && b.Endpoint != nil && a.Endpoint.Path != "" && b.Endpoint.Path != "" {
-		pa, pb := literalPath(a.Endpoint.Path), literalPath(b.Endpoint.Path)
+		pa, pb := twnm.LiteralPath(a.Endpoint.Path), twnm.LiteralPath(b.Endpoint.Path)
 		within := func(x, y string) bool { return x == y || strings.HasPrefix(x, y+"/") }
 		return len(pa) > 0 && len(pb) > 0 && (within(pa, pb) || within(pb, pa))
 	}
 	ta, tb := bm25.Tokens(twnm.OwnName(a.Name)), bm25.Tokens(twnm.OwnName(b.Name))
 	return len(ta) > 1 && len(tb) > 1 && slices.Equal(ta[1:], tb[1:])
-}
-
-// literalPath is a path template without its parameters and trailing slash: "/a/{id}/b" is
-// "/a//b".
-func literalPath(path string) string {
-	var b strings.Builder
-	depth := 0
-	for _, r := range path {
-		switch {
-		case r == '{':
-			depth++
-		case r == '}':
-			depth--
-		case depth == 0:
-			b.WriteRune(r)
-		}
-	}
-	return strings.TrimRight(b.String(), "/")
 }

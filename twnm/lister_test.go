@@ -1,0 +1,105 @@
+package twnm
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// at gives a an endpoint and a source, and marks its inputs named in the path as path inputs.
+func at(a API, source, method, path string) API {
+	a.Source, a.Endpoint = source, &Endpoint{Method: method, Path: path}
+	for i, p := range a.Inputs {
+		if segs := pathSegments(path); len(segs) > 0 && containsSeg(segs, "{"+p.Name+"}") {
+			a.Inputs[i].In = "path"
+		}
+	}
+	return a
+}
+
+func containsSeg(segs []string, s string) bool {
+	for _, x := range segs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestListKeyAndPickKey(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		lister   API
+		consumer API
+		input    string
+		lists    bool
+	}{
+		{"the collection before the input", at(tool("Sites", "", "id"), "n", "GET", "/sites"),
+			at(tool("Forms", "site_id", "id"), "n", "GET", "/sites/{site_id}/forms"), "site_id", true},
+		{"a nested collection, its variable named apart", at(tool("Runs", "thread_id", "id"), "o", "GET", "/threads/{thread_id}/runs"),
+			at(tool("Steps", "threadId run_id", "id"), "o", "GET", "/threads/{threadId}/runs/{run_id}/steps"), "run_id", true},
+		{"a trailing slash", at(tool("Sites", "", "id"), "n", "GET", "/sites/"),
+			at(tool("Site", "site_id", "id"), "n", "DELETE", "/sites/{site_id}"), "site_id", true},
+		{"another source", at(tool("Sites", "", "id"), "m", "GET", "/sites"),
+			at(tool("Forms", "site_id", "id"), "n", "GET", "/sites/{site_id}/forms"), "site_id", false},
+		{"a write", at(tool("Sites", "", "id"), "n", "POST", "/sites"),
+			at(tool("Forms", "site_id", "id"), "n", "GET", "/sites/{site_id}/forms"), "site_id", false},
+		{"a list that needs more than its path", at(tool("Artists", "ids", "id"), "s", "GET", "/artists"),
+			at(tool("Albums", "id", "id"), "s", "GET", "/artists/{id}/albums"), "id", false},
+		{"an input after a variable", at(tool("Sites", "", "id"), "n", "GET", "/sites"),
+			at(tool("Builds", "account_id", "id"), "n", "GET", "/{account_id}/builds"), "account_id", false},
+		{"another collection", at(tool("Zones", "", "id"), "n", "GET", "/dns_zones"),
+			at(tool("Forms", "site_id", "id"), "n", "GET", "/sites/{site_id}/forms"), "site_id", false},
+		{"no path", tool("Sites", "", "id"), tool("Forms", "site_id", "id"), "site_id", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.lists, ListKey(tc.lister) != "" && ListKey(tc.lister) == PickKey(tc.consumer, tc.input))
+			assert.Equal(t, tc.lists, Listed([]API{tc.lister, tc.consumer})(tc.consumer, tc.input))
+		})
+	}
+}
+
+// A site's forms need the site's id. A DNS zone outputs a site_id (the site it serves) and
+// shares the input's name; the list of sites outputs only each site's id, but it lists the
+// collection the forms' path picks the site from, so it binds the input, through its items'
+// id. Where it may not be called, the zone's site_id does as before.
+func TestSearchTakesAPathInputFromItsLister(t *testing.T) {
+	forms := at(tool("Forms", "site_id", "form_id"), "n", "GET", "/sites/{site_id}/forms")
+	zones := at(tool("Zones", "", "site_id"), "n", "GET", "/dns_zones")
+	sites := at(tool("Sites", "", "id name"), "n", "GET", "/sites")
+	for _, s := range []Searcher{DefaultAlphaBeta(), DefaultHeuristic()} {
+		for _, tc := range []struct {
+			exclude  string
+			want     []string
+			wantFrom string
+		}{
+			{"", []string{"Sites", "Forms"}, "id"},
+			{"Sites", []string{"Zones", "Forms"}, "site_id"},
+		} {
+			t.Run(fmt.Sprintf("%T/without %q", s, tc.exclude), func(t *testing.T) {
+				g := graphOf(t, forms, zones, sites)
+				req := SearchRequest{Target: apiID(t, g, "Forms")}
+				if tc.exclude != "" {
+					req.Exclude = map[NodeID]bool{apiID(t, g, tc.exclude): true}
+				}
+				sg, err := s.Search(context.Background(), g, req)
+				require.NoError(t, err)
+				p, err := sg.Plan(g, nil)
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, stepNames(p))
+				require.NoError(t, ResolvePlan(p, g))
+				assert.Equal(t, tc.wantFrom, p.Steps[len(p.Steps)-1].Bindings[0].FromOutput)
+			})
+		}
+	}
+	g := graphOf(t, forms, zones, sites)
+	suppliers := g.RequiredSuppliers(apiID(t, g, "Forms"))
+	require.Len(t, suppliers, 1)
+	for _, ss := range suppliers {
+		require.Len(t, ss, 1)
+		assert.Equal(t, apiID(t, g, "Sites"), ss[0].API, "recall reads the lister as the input's only producer")
+	}
+}
