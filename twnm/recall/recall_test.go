@@ -95,6 +95,12 @@ func goal(order int, whole bool, cands ...Match) Goal {
 	return Goal{Goal: subgoal.Goal{Order: order, Text: text, Whole: whole}, Candidates: cands, Relevant: true}
 }
 
+// withBest is g with the similarity Best.
+func withBest(g Goal, b float64) Goal {
+	g.Best = b
+	return g
+}
+
 func TestChooseConsumerBecomesFinal(t *testing.T) {
 	// Final scores: P = (1 + .9)/2 = .95, C = (.8 + 1)/2 = .9, X = 0. P leads; C consumes P's
 	// output and .9 ≥ .7·.95, so C is the final step and P its producer.
@@ -807,6 +813,10 @@ func TestBranches(t *testing.T) {
 			[]string{"Recommend"}, []string{"Watched"}},
 		{"one clause", []Goal{recommend, whole}, []string{"Preferences"}, nil},
 		{"irrelevant clause", []Goal{recommend, irrelevant, whole}, []string{"Recommend"}, nil},
+		// A part under remarkShare of the best part's similarity is a remark: "Got any
+		// playlists of the Workout category? Need something for the gym."
+		{"a remark", []Goal{withBest(recommend, .6), withBest(filter, .29), whole}, []string{"Recommend"}, nil},
+		{"no remark", []Goal{withBest(recommend, .6), withBest(filter, .31), whole}, []string{"Recommend"}, []string{"Watched"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
