@@ -55,8 +55,8 @@ const producerDepth = 3
 const finalists = 5
 
 // remarkShare is the share of the best part's similarity (Goal.Best) under which a part of
-// the request is a remark, not what it asks for: it chooses no final step (see score) and
-// joins no call (Branches).
+// the request is a remark, not what it asks for: it chooses no final step (see score), and
+// one the request ends with joins no call (Branches).
 // Chosen leaving one dev set out over 0.4–0.7: 0.5 in every rotation (StableToolBench @1
 // +0.3 and the public dev set's +5.4 when each is left out; at 0.6 StableToolBench loses).
 const remarkShare = 0.5
@@ -1310,16 +1310,17 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 		}
 	}
 	out := Parts{Own: clauses[own].Text}
-	top := 0.0
+	// The remarks the request ends with ("Need something for the gym.") ask for no call of
+	// their own either (see remarkShare); a weak part before a strong one is a part ("How
+	// cold is it in Oslo right now, and what is the air quality there?").
+	top, end := 0.0, len(clauses)
 	for _, g := range clauses {
 		top = max(top, g.Best)
 	}
-	for i, g := range clauses {
-		// A remark ("Need something for the gym.") asks for no call of its own either (see
-		// remarkShare).
-		if g.Best < remarkShare*top {
-			continue
-		}
+	for end > 1 && clauses[end-1].Best < remarkShare*top {
+		end--
+	}
+	for i, g := range clauses[:end] {
 		// A part whose form states no task (subgoal.Goal.Tentative: "I'm auditing credentials.",
 		// "I found channel 1045…") sets the scene for the others and joins no call of its own,
 		// unless it opens with the verb a tool is named by ("Query meeting of John").

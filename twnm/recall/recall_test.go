@@ -817,6 +817,9 @@ func TestBranches(t *testing.T) {
 		// playlists of the Workout category? Need something for the gym."
 		{"a remark", []Goal{withBest(recommend, .6), withBest(filter, .29), whole}, []string{"Recommend"}, nil},
 		{"no remark", []Goal{withBest(recommend, .6), withBest(filter, .31), whole}, []string{"Recommend"}, []string{"Watched"}},
+		// A weak part before a strong one is a part: "How cold is it in Oslo right now, and
+		// what is the air quality there?"
+		{"a weak part first", []Goal{withBest(filter, .29), withBest(recommend, .6), whole}, []string{"Recommend"}, []string{"Watched"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
