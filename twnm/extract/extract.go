@@ -25,7 +25,8 @@
 //     an identifier), by the identifier's prefix.
 //  5. Free text: capitalised phrases ("Rome", "New York", "Serie A", "Ana Silva", "2 Broke
 //     Girls") and quoted text to the string slots still unbound.
-//  6. Numbers left over, to the one required numeric slot still unbound that is no identifier.
+//  6. Numbers left over ("for 4", "a table for two"), to the one required numeric slot still
+//     unbound that is no identifier.
 //  7. Layouts: a date or time slot whose description gives a layout ("Format: %Y-%m-%d
 //     %H:%M:%S") gets its value in that layout, completed by the one date or time stated.
 //
@@ -2452,8 +2453,16 @@ func (s *exSlot) group() string {
 func (x *extraction) leftoverNumbers() {
 	var nums []string
 	for i, t := range x.toks {
-		if t.kind == exTokNumber && !x.used[i] && !exHas(nums, t.text) {
-			nums = append(nums, t.text)
+		v := t.text
+		// A number's name counts as its digits ("a table for two"), "one" aside: it is a
+		// pronoun as often ("one of the best").
+		if k := subgoal.CardinalNumber(t.lower); t.kind == exTokWord && k > 1 {
+			v = strconv.Itoa(k)
+		} else if t.kind != exTokNumber {
+			continue
+		}
+		if !x.used[i] && !exHas(nums, v) {
+			nums = append(nums, v)
 		}
 	}
 	// An identifier is no count: the 2 of "2 Broke Girls" is no show's id.

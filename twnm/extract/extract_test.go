@@ -500,6 +500,10 @@ func TestExtract(t *testing.T) {
 		// Rule 6: numbers left over.
 		{"one number, one required numeric slot", "Book a table for 4 at rst-1 tomorrow", []Slot{slotRestID, slotParty, slotRadius},
 			map[string]string{slotRestID.Key: "rst-1", slotParty.Key: "4"}},
+		{"a number's name left over", "Book me a table for two at rst-1 tonight", []Slot{slotRestID, slotParty, slotRadius},
+			map[string]string{slotRestID.Key: "rst-1", slotParty.Key: "2"}},
+		{"one is no number left over", "Book one of the tables at rst-1", []Slot{slotRestID, slotParty, slotRadius},
+			map[string]string{slotRestID.Key: "rst-1"}},
 		{"one number, one required numeric slot in each of two APIs: each takes it", "for 4", []Slot{slotParty, slotNights},
 			map[string]string{slotParty.Key: "4", slotNights.Key: "4"}},
 		{"one number, two required numeric slots of one API: ambiguous", "for 4", []Slot{slotNights, slotRooms}, map[string]string{}},
