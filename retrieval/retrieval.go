@@ -277,6 +277,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 	maps.Copy(res.Extracted, answers)
 	known := maps.Clone(res.Extracted)
 	maps.Copy(known, answered)
+	items := extract.Items(in.Text, sl, today)
 	excludeIDs := map[twnm.NodeID]bool{}
 	for api := range exclude {
 		if id, ok := g.APIByName(api); ok {
@@ -330,6 +331,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 				return contract.RetrieveResult{}, &PlanError{API: node.Name, Err: err}
 			}
 			p = twnm.Ground(p, g, reqs[i].Exclude) // ask rather than guess a producer
+			p = pickItems(p, g, items)
 			cand.Plan, cand.Proven = p, g.ChainRuns(p, planner.DefaultOptions.InertiaReliability)
 			trees = append(trees, sg.Tree(g))
 			for _, api := range sg.APIs {
@@ -852,6 +854,54 @@ func candidateOf(n *twnm.Node, score float64) contract.Candidate {
 }
 
 // slots lists every input of every API of g, by API name, as values may be stated for.
+// pickItems names, on each upstream binding of p from an API that lists the collection its
+// input picks an item of (twnm.ListKey), the item the request names for that input (items,
+// see extract.Items), and takes the input from the output's place in the answer's list
+// (twnm.Param.Path): the run binds it from that item (toolspec.Pick), "the "Board Prep"
+// channel", not from the list's first. p itself is not changed.
+func pickItems(p twnm.Plan, g *twnm.Graph, items map[string]string) twnm.Plan {
+	if len(items) == 0 {
+		return p
+	}
+	out := p
+	out.Steps = slices.Clone(p.Steps)
+	for i, st := range out.Steps {
+		consumer, ok := catalogEntry(g, st.API)
+		if !ok {
+			continue
+		}
+		cloned := false
+		for j, b := range st.Bindings {
+			item := items[st.API+"."+b.Param]
+			producer, ok := catalogEntry(g, b.FromAPI)
+			if item == "" || b.Source != twnm.SupplyUpstream || !ok || twnm.ListKey(producer) == "" ||
+				twnm.ListKey(producer) != twnm.PickKey(consumer, b.Param) {
+				continue
+			}
+			if !cloned {
+				out.Steps[i].Bindings, cloned = slices.Clone(st.Bindings), true
+			}
+			b.Item = item
+			for _, o := range producer.Outputs {
+				if o.Name == b.FromOutput && o.Path != "" {
+					b.FromOutput = o.Path
+				}
+			}
+			out.Steps[i].Bindings[j] = b
+		}
+	}
+	return out
+}
+
+// catalogEntry is the catalog entry of the API of g named name.
+func catalogEntry(g *twnm.Graph, name string) (twnm.API, bool) {
+	id, ok := g.APIByName(name)
+	if !ok || g.Node(id).API == nil {
+		return twnm.API{}, false
+	}
+	return *g.Node(id).API, true
+}
+
 func slots(g *twnm.Graph) []extract.Slot { return slotsIn(g, nil) }
 
 // slotsIn is slots of the APIs of read only, of all of g's for nil (see extract.SlotsOf).

@@ -3,6 +3,7 @@ package retrieval
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -33,4 +34,38 @@ func TestSlotsKeepTheCatalogOrder(t *testing.T) {
 	got := extract.Values("Book a meeting on 2023-06-08 from 14:00 to 15:00.", sl)
 	assert.Equal(t, "2023-06-08 14:00:00", got["Meetings.Add.start_time"])
 	assert.Equal(t, "2023-06-08 15:00:00", got["Meetings.Add.end_time"])
+}
+
+// A plan takes a listed input from the item of the lister's answer that the request names:
+// the channel "Board Prep" of the channels' list, at the place of its sid in that list.
+func TestPickItemsNamesTheItem(t *testing.T) {
+	ep := func(path string) *twnm.Endpoint { return &twnm.Endpoint{Method: "GET", Path: path} }
+	service := twnm.Param{Name: "ServiceSid", Type: "string", Required: true, In: "path"}
+	channel := twnm.Param{Name: "ChannelSid", Type: "string", Required: true, In: "path"}
+	cat := twnm.Catalog{Name: "chat", APIs: []twnm.API{
+		{Name: "ListChannel", Source: "chat", Description: "Channels of a service.", Endpoint: ep("/Services/{ServiceSid}/Channels"),
+			Inputs: []twnm.Param{service}, Outputs: []twnm.Param{{Name: "sid", Type: "string", Path: "channels[].sid"}, {Name: "friendly_name", Type: "string", Path: "channels[].friendly_name"}}},
+		{Name: "ListInvite", Source: "chat", Description: "Invites of a channel.", Endpoint: ep("/Services/{ServiceSid}/Channels/{ChannelSid}/Invites"),
+			Inputs: []twnm.Param{service, channel}, Outputs: []twnm.Param{{Name: "identity", Type: "string"}}},
+	}}
+	g, err := twnm.Build(context.Background(), cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	upstream := func(item string) twnm.Plan {
+		return twnm.Plan{Target: "ListInvite", Steps: []twnm.Step{
+			{API: "ListChannel", Bindings: []twnm.Binding{{Param: "ServiceSid", Required: true, Source: twnm.SupplyGiven, Value: "IS1"}}},
+			{API: "ListInvite", Bindings: []twnm.Binding{
+				{Param: "ServiceSid", Required: true, Source: twnm.SupplyGiven, Value: "IS1"},
+				{Param: "ChannelSid", Required: true, Source: twnm.SupplyUpstream, FromAPI: "ListChannel", FromOutput: "sid", Item: item}}}}}
+	}
+	text := `Who was invited to the "Board Prep" channel? Service is IS1.`
+	items := extract.Items(text, slotsIn(g, nil), time.Time{})
+	require.Equal(t, map[string]string{"ListInvite.ChannelSid": "Board Prep"}, items)
+	plan := upstream("")
+	got := pickItems(plan, g, items)
+	want := upstream("Board Prep")
+	want.Steps[1].Bindings[1].FromOutput = "channels[].sid"
+	assert.Equal(t, want, got)
+	assert.Equal(t, upstream(""), plan, "the plan given is not changed")
+	assert.Equal(t, plan, pickItems(plan, g, nil), "no item named")
+	assert.Equal(t, plan, pickItems(plan, g, map[string]string{"ListInvite.ServiceSid": "Prod"}), "a given input picks no item")
 }

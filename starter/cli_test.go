@@ -115,6 +115,8 @@ func TestBindingString(t *testing.T) {
 		{planner.Binding{Param: "latitude", Source: planner.SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "lat"}, "latitude←geo.Geocode.lat"},
 		{planner.Binding{Param: "latitude", Source: planner.SourceUpstream, FromAPI: "geo.Geocode", FromOutput: "lat", Predicted: 0.912},
 			"latitude←geo.Geocode.lat via a predicted link, p = 0.91"},
+		{planner.Binding{Param: "ChannelSid", Source: planner.SourceUpstream, FromAPI: "chat.ListChannel", FromOutput: "channels[].sid", Item: "Board Prep"},
+			`ChannelSid←chat.ListChannel.channels[].sid of "Board Prep"`},
 		{planner.Binding{Param: "city", Source: planner.SourceMissing}, "city=?"},
 	} {
 		assert.Equal(t, tc.want, bindingString(tc.b))

@@ -262,6 +262,9 @@ func bindingString(b planner.Binding) string {
 		if b.Predicted > 0 {
 			return fmt.Sprintf("%s←%s.%s via a predicted link, p = %.2f", b.Param, b.FromAPI, b.FromOutput, b.Predicted)
 		}
+		if b.Item != "" {
+			return fmt.Sprintf("%s←%s.%s of %q", b.Param, b.FromAPI, b.FromOutput, b.Item)
+		}
 		return fmt.Sprintf("%s←%s.%s", b.Param, b.FromAPI, b.FromOutput)
 	case planner.SourceMissing:
 		return b.Param + "=?"

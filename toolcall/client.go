@@ -281,7 +281,7 @@ func decodeOutput(body []byte) (map[string]any, error) {
 	if m, ok := v.(map[string]any); ok {
 		return m, nil
 	}
-	return map[string]any{"result": v}, nil
+	return map[string]any{toolspec.ResultKey: v}, nil
 }
 
 // exposeNested sets, for each declared output with a path (toolspec.Param.Path) whose name the

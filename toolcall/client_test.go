@@ -763,6 +763,20 @@ func TestCallExposesNestedOutputs(t *testing.T) {
 	assert.NotContains(t, res.Output, "missing")
 }
 
+// An answer that is a list is read under toolspec.ResultKey, and its items' fields, which the
+// importer finds there ("result[].id"), are set under their names like any nested output.
+func TestCallExposesTheOutputsOfAList(t *testing.T) {
+	rec := newRecorder(t, answerWith(200, `[{"id": "s1", "name": "docs-hub"}, {"id": "s2", "name": "bakery-landing"}]`))
+	api := simpleAPI(rec.URL)
+	api.Outputs = []toolspec.Param{{Name: "id", Type: "string", Path: "result[].id"}, {Name: "name", Type: "string", Path: "result[].name"}}
+	res, err := (&toolcall.Client{}).Call(context.Background(), api, map[string]string{"city": "Paris"}, toolcall.CallOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "s1", res.Output["id"], "the first item's")
+	got, ok := toolspec.Pick(res.Output, "result[].id", "bakery-landing")
+	require.True(t, ok)
+	assert.Equal(t, "s2", got, "the item a name picks")
+}
+
 // The outputs an answer shows and the catalog does not list come back by name, path and type,
 // from the whole answer even when the history keeps a summary of it; a suspect answer
 // teaches nothing.

@@ -35,6 +35,10 @@ type Binding struct {
 	// Predicted is the link predictor's probability where the upstream binding rests on a
 	// predicted link alone: a FEEDS edge that neither the catalog's names nor any call showed.
 	Predicted float64 `json:"predicted,omitempty"`
+	// Item, on an upstream binding from a list, is what the request calls the item the input
+	// takes: the item one of whose fields it is (Pick: the channel named "Board Prep"), not
+	// the list's first; empty where the request names none.
+	Item string `json:"item,omitempty"`
 }
 
 // PredictedLinks describes the plan's bindings that rest on a predicted link alone, in step

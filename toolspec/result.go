@@ -2,6 +2,10 @@ package toolspec
 
 import "time"
 
+// ResultKey is the field an answer that is no JSON object is read under ({"result": [...]}):
+// an output inside an answer that is a list has a path from it ("result[].id").
+const ResultKey = "result"
+
 // Result is a successful call of an API (toolcall.Client.Call).
 type Result struct {
 	// API is the name of the API called.

@@ -5,16 +5,21 @@ import (
 	"strings"
 )
 
-// Listed returns whether some API of apis lists the collection an input of consumer picks an
-// item of (see ListKey), the APIs indexed once.
-func Listed(apis []API) func(consumer API, input string) bool {
+// Listed returns a reader, the APIs of apis indexed once, of the collection an input of
+// consumer picks an item of where some API of apis lists it (see ListKey): its name, the last
+// segment of its path ("Channels" for the ChannelSid of
+// /Services/{ServiceSid}/Channels/{ChannelSid}/Invites); "" where none lists it.
+func Listed(apis []API) func(consumer API, input string) string {
 	lists := map[string]bool{} // by ListKey
 	for _, a := range apis {
 		lists[ListKey(a)] = true
 	}
-	return func(consumer API, input string) bool {
-		k := PickKey(consumer, input)
-		return k != "" && lists[k]
+	return func(consumer API, input string) string {
+		if k := PickKey(consumer, input); k == "" || !lists[k] {
+			return ""
+		}
+		c := collection(consumer, input)
+		return c[strings.LastIndexByte(c, '/')+1:]
 	}
 }
 

@@ -52,9 +52,9 @@ func (r *run) execute(d planner.Decision, plan planner.Plan) error {
 		if slices.Contains(r.pc.Called, step.API) {
 			continue
 		}
-		args, producer, missing := r.args(plan, step)
-		if missing != "" {
-			next, ok := r.withoutOutput(plan, step, producer, missing)
+		args, miss := r.args(plan, step)
+		if miss != nil {
+			next, ok := r.withoutOutput(plan, step, *miss)
 			if !ok {
 				return nil
 			}
@@ -101,9 +101,9 @@ func (r *run) executeReady(plan planner.Plan, ch *execution) error {
 			if slices.Contains(r.pc.Called, step.API) || dropped[step.API] || !r.inputsReady(step) {
 				continue
 			}
-			args, producer, missing := r.args(plan, step)
-			if missing != "" {
-				next, ok := r.withoutOutput(plan, step, producer, missing)
+			args, miss := r.args(plan, step)
+			if miss != nil {
+				next, ok := r.withoutOutput(plan, step, *miss)
 				if !ok {
 					return nil
 				}
@@ -206,10 +206,22 @@ func needs(plan planner.Plan, step, api string) bool {
 	return walk(step)
 }
 
-// withoutOutput recombines plan around producer, which answered without the output missing
-// that step needs (schema drift): that producer is what failed. false, with the observation
-// set, when no recombination found another path.
-func (r *run) withoutOutput(plan planner.Plan, step planner.PlanStep, producer, missing string) (planner.Plan, bool) {
+// absent is an earlier step's output that a step needs and its answer does not hold: the
+// output of producer, or the item of its list that item names (toolspec.Binding.Item).
+type absent struct{ producer, output, item string }
+
+// withoutOutput recombines plan around the producer of miss, which answered without the
+// output that step needs (schema drift): that producer is what failed. false, with the
+// observation set, when no recombination found another path. Where the output is the item of
+// a list the request names, the producer did not fail: its list holds no such item, which the
+// run says, and the chain stops there (false).
+func (r *run) withoutOutput(plan planner.Plan, step planner.PlanStep, miss absent) (planner.Plan, bool) {
+	producer, missing := miss.producer, miss.output
+	if miss.item != "" {
+		r.trace(TraceCall, false, fmt.Sprintf("%s lists nothing named %q, which %s needs", producer, miss.item, step.API))
+		r.pc.Observation = fmt.Sprintf("%s lists nothing named %q: %s was not called.", producer, miss.item, step.API)
+		return plan, false
+	}
 	r.trace(TraceCall, false, fmt.Sprintf("%s returned no %s, which %s needs", producer, missing, step.API))
 	r.markFailed(producer)
 	next, ok := r.recombine(plan, plan.StepOf(producer))
@@ -714,10 +726,11 @@ func backoff(p *contract.RetryPolicy, n int) time.Duration {
 	return time.Duration(d)
 }
 
-// args resolves a step's inputs: given values, and outputs of earlier steps, by name or by a
-// path into the earlier answer (twnm.Lookup: the item of a list the plan names). When an
-// earlier step's output is absent it returns that producer and the output's name.
-func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string, string, string) {
+// args resolves a step's inputs: given values, and outputs of earlier steps, by name, by a
+// path into the earlier answer (twnm.Lookup: the item of a list the plan names), or in the
+// item of its list the plan names (toolspec.Pick). It returns the earlier step's output that
+// is absent, if one is.
+func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string, *absent) {
 	args := map[string]string{}
 	for _, b := range step.Bindings {
 		switch b.Source {
@@ -726,18 +739,23 @@ func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string,
 		case planner.SourceUpstream:
 			out := r.pc.Results[b.FromAPI]
 			v, ok := out[b.FromOutput]
-			if !ok && strings.ContainsAny(b.FromOutput, ".[") && out != nil &&
+			if b.Item != "" && out != nil &&
+				workflow.GetVersion(r.ctx, itemPickChange, workflow.DefaultVersion, itemPickVersion) >= itemPickVersion {
+				// The plan names the item of the answer's list the request means ("the "Board
+				// Prep" channel"); where none is it, nothing binds the input.
+				v, ok = toolspec.Pick(map[string]any(out), b.FromOutput, b.Item)
+			} else if !ok && strings.ContainsAny(b.FromOutput, ".[") && out != nil &&
 				version(r.ctx, outputPathsChange, outputPathsVersion) >= outputPathsVersion {
 				// The plan names a place in the answer ("meetings[1].time"), not an output.
 				v, ok = twnm.Lookup(map[string]any(out), b.FromOutput)
 			}
 			if !ok || v == nil {
-				return nil, b.FromAPI, b.FromOutput
+				return nil, &absent{producer: b.FromAPI, output: b.FromOutput, item: b.Item}
 			}
 			args[b.Param] = toolspec.ValueText(v) // an output value as an input value
 		}
 	}
-	return args, "", ""
+	return args, nil
 }
 
 // recombine tries each strategy in turn as its own activity and returns the repaired plan.
@@ -830,6 +848,15 @@ func (c *execution) forget(api string) {
 const (
 	goalsOnRatingChange  = "goals-on-rating"
 	goalsOnRatingVersion = 1
+)
+
+// itemPickChange marks runs that bind an input from the item of an earlier answer's list that
+// the plan names (toolspec.Binding.Item); runs before it took the list's first item. A change
+// after the current type, it calls workflow.GetVersion itself (see version), and only where a
+// binding names an item, which no plan before it did.
+const (
+	itemPickChange  = "item-pick"
+	itemPickVersion = 1
 )
 
 // recordFeedback starts the feedback activity for a chain without waiting for it, so the

@@ -1134,6 +1134,52 @@ func TestQueryWorkflowBindsFromAPathThePlanNames(t *testing.T) {
 	env.AssertExpectations(t)
 }
 
+// A plan may name the item of an earlier answer's list that the request means (the place
+// called Trastevere): the step takes its value from that item, not from the list's first;
+// where the list holds no such item, the step is not called, the producer is not taken for
+// failed, and the run says so.
+func TestQueryWorkflowBindsFromTheItemThePlanNames(t *testing.T) {
+	places := map[string]any{"places": []any{
+		map[string]any{"name": "Centro", "lat": 1.0, "lon": 2.0},
+		map[string]any{"name": "Trastevere", "lat": 41.9, "lon": 12.5}}}
+	for _, tt := range []struct {
+		name, item string
+		found      bool
+	}{
+		{"named", "trastevere", true},
+		{"not in the list", "Monti", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			env := newEnv(t, nil)
+			r := retrieved("Rome")
+			plan := geoPlan("weather.Current", "Rome")
+			for i, out := range []string{"places[].lat", "places[].lon"} {
+				plan.Steps[1].Bindings[i].FromOutput, plan.Steps[1].Bindings[i].Item = out, tt.item
+			}
+			r.Candidates[0].Plan = plan
+			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(r, nil).Once()
+			onCall(env, "geo.Geocode").Return(toolOK(places), nil).Once()
+			if tt.found {
+				onWeatherAt(t, env, "41.9", "12.5")
+			}
+			(&feedbackSink{}).on(env)
+			env.ExecuteWorkflow(QueryWorkflow, QueryRequest{Query: "weather in Trastevere, Rome"})
+			res := result(t, env)
+			if tt.found {
+				assert.Equal(t, StatusAnswered, res.Status)
+			} else {
+				assert.Equal(t, []string{"geo.Geocode"}, []string(res.Chain), "the weather was not called")
+				var said bool
+				for _, e := range state(t, env).Trace {
+					said = said || strings.Contains(e.Summary, `geo.Geocode lists nothing named "Monti"`)
+				}
+				assert.True(t, said, "the trace says which item the list lacks")
+			}
+			env.AssertExpectations(t)
+		})
+	}
+}
+
 // A producer two parts of a compound plan share is called once, and both consumers take its
 // output: the weather and the air quality of one geocoded city.
 func TestQueryWorkflowSharedProducerCalledOnce(t *testing.T) {

@@ -637,7 +637,7 @@ func (o *outputs) add(f field, typ, desc string) {
 	}
 	o.names[name] = true
 	p := twnm.Param{Name: name, Type: typ, Description: desc}
-	if len(f.parents) > 0 {
+	if f.path != f.name {
 		p.Path = f.path
 	}
 	o.params = append(o.params, p)
@@ -651,7 +651,13 @@ func (o *outputs) schema(ref *openapi3.SchemaRef) {
 		schema  *openapi3.SchemaRef
 		outside []*openapi3.Schema // the schemas of the enclosing levels
 	}
-	queue := []level{{schema: ref}}
+	// An answer that is a list of records is read under toolspec.ResultKey: its records'
+	// fields keep their plain names, with the path that finds them there.
+	var root field
+	if v := ref.Value; v != nil && v.Items != nil && len(v.Properties) == 0 && (v.Type == nil || v.Type.Is(openapi3.TypeArray)) {
+		root = field{path: toolspec.ResultKey + "[]"}
+	}
+	queue := []level{{f: root, schema: ref}}
 	for depth := 0; len(queue) > 0 && depth < toolspec.MaxOutputDepth; depth++ {
 		var next []level
 		for _, l := range queue {
@@ -660,12 +666,15 @@ func (o *outputs) schema(ref *openapi3.SchemaRef) {
 			}
 			outside := append(slices.Clone(l.outside), l.schema.Value)
 			sep := "."
-			if l.f.path != "" && l.schema.Value.Items != nil {
+			if l.f.path != "" && l.f.path != root.path && l.schema.Value.Items != nil {
 				sep = "[]."
 			}
 			for _, p := range objectProps(l.schema) {
 				f := field{path: p.name, name: p.name}
-				if l.f.path != "" {
+				switch {
+				case root.path != "" && l.f.path == root.path && l.f.name == "":
+					f.path = root.path + "." + p.name
+				case l.f.path != "":
 					f.path = l.f.path + sep + p.name
 					f.parents = append(slices.Clone(l.f.parents), l.f.name)
 				}

@@ -193,8 +193,9 @@ func TestOpenAPIRules(t *testing.T) {
 		{Name: "name", Type: "string", Description: "the name", Required: true, In: "body"}, // from allOf $ref
 		{Name: "since", Type: "string", Description: "from when", Required: true, In: "body"},
 	}, put.Inputs, "the body's verbose is dropped: a parameter has that name")
-	// The first 2xx with JSON content (201, +json) is an array of objects: its item's properties.
-	assert.Equal(t, []twnm.Param{{Name: "name", Type: "string", Description: "the name"}}, put.Outputs)
+	// The first 2xx with JSON content (201, +json) is an array of objects: its item's
+	// properties, found in the answer read under toolspec.ResultKey.
+	assert.Equal(t, []twnm.Param{{Name: "name", Type: "string", Description: "the name", Path: "result[].name"}}, put.Outputs)
 }
 
 func TestOpenAPIErrors(t *testing.T) {

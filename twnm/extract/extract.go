@@ -69,10 +69,11 @@ type Slot struct {
 	// Source is the source of the input's API (twnm.API.Source), "" where unknown: the inputs
 	// of one spec or server compete for a cue word, those of another do not (see exCues).
 	Source string
-	// Listed is set where another API lists the collection the input picks an item of
-	// (twnm.ListKey): the input takes an identifier that list gives, never a name a phrase
-	// states ("the "Board Prep" channel" names the channel whose id the list gives).
-	Listed bool
+	// Collection names the collection the input picks an item of where another API lists it
+	// (twnm.Listed: "Channels"), else "": such an input takes an identifier that list gives,
+	// never a name a phrase states ("the "Board Prep" channel" names the channel whose id
+	// the list gives; see Items).
+	Collection string
 }
 
 // SlotsOf lists the slots of every input of apis, keyed "API.input": the APIs by name, each
@@ -87,7 +88,9 @@ func SlotsOf(apis []twnm.API) []Slot {
 		for _, p := range a.Inputs {
 			sl := SlotOf(a.Name+"."+p.Name, p)
 			sl.Source = a.Source
-			sl.Listed = p.In == "path" && listed(a, p.Name)
+			if p.In == "path" {
+				sl.Collection = listed(a, p.Name)
+			}
 			out = append(out, sl)
 		}
 	}
@@ -744,7 +747,7 @@ func exPrepare(s Slot) exSlot {
 		x.kind = exBool
 	case kind == toolspec.KindArray, kind == toolspec.KindObject:
 		x.kind = exNone
-	case s.Listed, exIDWords[last], slices.ContainsFunc(x.desc, func(w string) bool { return strings.HasPrefix(w, "identifie") }):
+	case s.Collection != "", exIDWords[last], slices.ContainsFunc(x.desc, func(w string) bool { return strings.HasPrefix(w, "identifie") }):
 		x.kind = exID
 	case typ == "date" || typ == "date-time" || typ == "datetime" || exAny(x.words, exDateWords) ||
 		strings.Contains(joined, "checkin") || strings.Contains(joined, "checkout") ||

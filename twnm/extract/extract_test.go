@@ -142,13 +142,13 @@ func TestExtract(t *testing.T) {
 		// An input another API lists the collection of takes an identifier, not a name: the
 		// channel named "Board Prep" is found in the channels' list.
 		{"a name for an input a list gives", `Who was invited to the "Board Prep" channel?`,
-			[]Slot{{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel", Listed: true}},
+			[]Slot{{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel", Collection: "Channels"}},
 			map[string]string{}},
 		{"a name for an input no list gives", `Who was invited to the "Board Prep" channel?`,
 			[]Slot{{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel"}},
 			map[string]string{"chat.ListInvite.ChannelSid": "Board Prep"}},
 		{"an identifier for an input a list gives", "Who was invited to channel CH0c5a8b2e4f6d8a1b3c5e7f9a2b4d6e8f?",
-			[]Slot{{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel", Listed: true}},
+			[]Slot{{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel", Collection: "Channels"}},
 			map[string]string{"chat.ListInvite.ChannelSid": "CH0c5a8b2e4f6d8a1b3c5e7f9a2b4d6e8f"}},
 
 		// Rule 7: the layout a description gives, completed by the one date or time stated.
@@ -928,12 +928,43 @@ func TestSlotsOfMarksListedInputs(t *testing.T) {
 	service := twnm.Param{Name: "ServiceSid", Type: "string", Required: true, In: "path"}
 	invites := api("ListInvite", "GET", "/Services/{ServiceSid}/Channels/{ChannelSid}/Invites", service, channel)
 	channels := api("ListChannel", "GET", "/Services/{ServiceSid}/Channels", service)
-	listed := map[string]bool{}
+	listed := map[string]string{}
 	for _, s := range SlotsOf([]twnm.API{invites, channels}) {
-		listed[s.Key] = s.Listed
+		listed[s.Key] = s.Collection
 	}
-	assert.Equal(t, map[string]bool{"ListInvite.ChannelSid": true, "ListInvite.ServiceSid": false, "ListChannel.ServiceSid": false}, listed)
+	assert.Equal(t, map[string]string{"ListInvite.ChannelSid": "Channels", "ListInvite.ServiceSid": "", "ListChannel.ServiceSid": ""}, listed)
 	for _, s := range SlotsOf([]twnm.API{invites}) {
-		assert.False(t, s.Listed, "%s: no list of channels", s.Key)
+		assert.Empty(t, s.Collection, "%s: no list of channels", s.Key)
+	}
+}
+
+// Items gives the name the request gives the item a listed input picks, where it states no
+// identifier for it.
+func TestItems(t *testing.T) {
+	channel := Slot{Key: "chat.ListInvite.ChannelSid", Name: "ChannelSid", Type: "string", Required: true, Description: "The SID of the Channel", Collection: "Channels"}
+	service := Slot{Key: "chat.ListChannel.ServiceSid", Name: "ServiceSid", Type: "string", Required: true, Pattern: "^IS[0-9a-fA-F]{32}$", Collection: "Services"}
+	site := Slot{Key: "net.listSiteForms.site_id", Name: "site_id", Type: "string", Required: true, Collection: "sites"}
+	tests := []struct {
+		name  string
+		text  string
+		slots []Slot
+		want  map[string]string
+	}{
+		{"a quoted name before the collection's word", `Who was invited to the "Board Prep" channel? Service is IS5bc9357794f7f0ae6a6c0cf541aac0b6.`,
+			[]Slot{channel, service}, map[string]string{channel.Key: "Board Prep"}},
+		{"a capitalised name after a word after it", "In our Helpdesk Prod chat service there's a channel called Escalations — what's been said?",
+			[]Slot{channel, service}, map[string]string{channel.Key: "Escalations", service.Key: "Helpdesk Prod"}},
+		{"a hyphenated name", "How many people have filled out the forms on my bakery-landing site so far?",
+			[]Slot{site}, map[string]string{site.Key: "bakery-landing"}},
+		{"an identifier is a value, not an item's name", "Who was invited to channel CH0c5a8b2e4f6d8a1b3c5e7f9a2b4d6e8f?",
+			[]Slot{channel}, map[string]string{}},
+		{"a sentence's first word names nothing", "Channels of my service, please", []Slot{channel}, map[string]string{}},
+		{"a name far from the word", `Post "Maintenance at 10pm" to the team's channel`, []Slot{channel}, map[string]string{}},
+		{"no listed input", `Who was invited to the "Board Prep" channel?`, []Slot{{Key: "x.ServiceSid", Name: "ServiceSid"}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Items(tt.text, tt.slots, time.Time{}))
+		})
 	}
 }

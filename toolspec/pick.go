@@ -1,0 +1,85 @@
+package toolspec
+
+import (
+	"slices"
+	"strings"
+)
+
+// Pick returns the value that path finds in v within the item of a list that item names,
+// and whether there is one: the item one of whose own fields is item, case aside (the channel
+// whose friendly_name is "Board Prep"). The list is the first that path takes an item of
+// ("channels[].sid"); for a path that takes none ("id"), it is a list at v's top level whose
+// items hold the field (a response that is a list, read as {"result": [...]}). A request
+// that names the site, the channel or the playlist it means is answered about that one, not
+// about the list's first.
+func Pick(v any, path, item string) (any, bool) {
+	item = strings.TrimSpace(item)
+	if item == "" {
+		return nil, false
+	}
+	segs := strings.Split(path, ".")
+	i := slices.IndexFunc(segs, func(s string) bool { return strings.HasSuffix(s, "[]") })
+	if i < 0 {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		keys := make([]string, 0, len(m))
+		for k := range m {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys) // one answer, one pick
+		for _, k := range keys {
+			if out, ok := pickIn(m[k], path, item); ok {
+				return out, true
+			}
+		}
+		return nil, false
+	}
+	list := v
+	if i > 0 {
+		var ok bool
+		if list, ok = Lookup(v, strings.Join(segs[:i], ".")); !ok {
+			return nil, false
+		}
+	}
+	m, ok := list.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	return pickIn(m[strings.TrimSuffix(segs[i], "[]")], strings.Join(segs[i+1:], "."), item)
+}
+
+// pickIn returns what rest finds in the first item of list (a JSON list of objects) one of
+// whose own scalar fields is item, case aside.
+func pickIn(list any, rest, item string) (any, bool) {
+	items, ok := list.([]any)
+	if !ok {
+		return nil, false
+	}
+	for _, it := range items {
+		m, ok := it.(map[string]any)
+		if !ok || !names(m, item) {
+			continue
+		}
+		if rest == "" {
+			return m, true
+		}
+		return Lookup(m, rest)
+	}
+	return nil, false
+}
+
+// names reports whether one of m's own scalar fields is item, case aside.
+func names(m map[string]any, item string) bool {
+	for _, f := range m {
+		switch f.(type) {
+		case map[string]any, []any, nil:
+			continue
+		}
+		if strings.EqualFold(strings.TrimSpace(ValueText(f)), item) {
+			return true
+		}
+	}
+	return false
+}
