@@ -85,7 +85,7 @@ func (g *Graph) ItemID(lister NodeID, input string) (NodeID, bool) {
 // listing returns the collection a reads, its path with each variable written "{}", where a
 // reads one (GET) needing no input but its path's variables.
 func listing(a API) (string, bool) {
-	if a.Endpoint == nil || a.Endpoint.Method != "GET" || slices.ContainsFunc(a.Inputs, func(p Param) bool { return p.Required && p.In != "path" }) {
+	if a.Endpoint == nil || a.Endpoint.Method != "GET" || slices.ContainsFunc(a.Inputs, func(p Param) bool { return p.Required && p.In != InPath }) {
 		return "", false
 	}
 	segs := pathSegments(a.Endpoint.Path)

@@ -375,7 +375,7 @@ func listed(g *Graph, ls []link, consumer, p NodeID, exclude map[NodeID]bool) []
 	}
 	var out []link
 	for _, in := range c.Inputs {
-		if id, ok := g.ParamOf(c.Name, in.Name, true); !ok || id != p || in.In != "path" {
+		if id, ok := g.ParamOf(c.Name, in.Name, true); !ok || id != p || in.In != InPath {
 			continue
 		}
 		for _, api := range g.Listers(consumer, in.Name) {

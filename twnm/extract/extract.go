@@ -88,7 +88,7 @@ func SlotsOf(apis []twnm.API) []Slot {
 		for _, p := range a.Inputs {
 			sl := SlotOf(a.Name+"."+p.Name, p)
 			sl.Source = a.Source
-			if p.In == "path" {
+			if p.In == toolspec.InPath {
 				sl.Collection = listed(a, p.Name)
 			}
 			out = append(out, sl)

@@ -115,7 +115,7 @@ func itemNames(text string, toks []itemToken) []itemName {
 			}
 			names = append(names, itemName{value: text[toks[i].start:toks[j].end], first: i, last: j})
 			i = j
-		case !quoted[i] && strings.Contains(strings.Trim(toks[i].text, "-"), "-"):
+		case !quoted[i] && strings.ContainsRune(strings.TrimFunc(toks[i].text, hyphen), '-'):
 			names = append(names, itemName{value: toks[i].text, first: i, last: i})
 		}
 	}
@@ -139,3 +139,6 @@ func nameBeside(toks []itemToken, names []itemName, noun string) string {
 	}
 	return ""
 }
+
+// hyphen reports whether r is a hyphen.
+func hyphen(r rune) bool { return r == '-' }
