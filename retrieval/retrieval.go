@@ -856,9 +856,8 @@ func candidateOf(n *twnm.Node, score float64) contract.Candidate {
 // slots lists every input of every API of g, by API name, as values may be stated for.
 // pickItems names, on each upstream binding of p from an API that lists the collection its
 // input picks an item of (twnm.ListKey), the item the request names for that input (items,
-// see extract.Items), and takes the input from the output's place in the answer's list
-// (twnm.Param.Path): the run binds it from that item (toolspec.Pick), "the "Board Prep"
-// channel", not from the list's first. p itself is not changed.
+// see extract.Items): the run binds it from that item of the answer's list (toolspec.Pick),
+// "the "Board Prep" channel", not from the list's first. p itself is not changed.
 func pickItems(p twnm.Plan, g *twnm.Graph, items map[string]string) twnm.Plan {
 	if len(items) == 0 {
 		return p
@@ -882,11 +881,6 @@ func pickItems(p twnm.Plan, g *twnm.Graph, items map[string]string) twnm.Plan {
 				out.Steps[i].Bindings, cloned = slices.Clone(st.Bindings), true
 			}
 			b.Item = item
-			for _, o := range producer.Outputs {
-				if o.Name == b.FromOutput && o.Path != "" {
-					b.FromOutput = o.Path
-				}
-			}
 			out.Steps[i].Bindings[j] = b
 		}
 	}

@@ -743,7 +743,7 @@ func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string,
 				workflow.GetVersion(r.ctx, itemPickChange, workflow.DefaultVersion, itemPickVersion) >= itemPickVersion {
 				// The plan names the item of the answer's list the request means ("the "Board
 				// Prep" channel"); where none is it, nothing binds the input.
-				v, ok = toolspec.Pick(map[string]any(out), b.FromOutput, b.Item)
+				v, ok = toolspec.Pick(map[string]any(out), r.outputPath(b.FromAPI, b.FromOutput), b.Item)
 			} else if !ok && strings.ContainsAny(b.FromOutput, ".[") && out != nil &&
 				version(r.ctx, outputPathsChange, outputPathsVersion) >= outputPathsVersion {
 				// The plan names a place in the answer ("meetings[1].time"), not an output.
@@ -849,6 +849,17 @@ const (
 	goalsOnRatingChange  = "goals-on-rating"
 	goalsOnRatingVersion = 1
 )
+
+// outputPath is where output of api lies in its answer (twnm.Param.Path: "channels[].sid"),
+// its name where the catalog gives no path.
+func (r *run) outputPath(api, output string) string {
+	for _, o := range r.apis[api].Outputs {
+		if o.Name == output && o.Path != "" {
+			return o.Path
+		}
+	}
+	return output
+}
 
 // itemPickChange marks runs that bind an input from the item of an earlier answer's list that
 // the plan names (toolspec.Binding.Item); runs before it took the list's first item. A change

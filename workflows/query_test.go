@@ -1152,9 +1152,14 @@ func TestQueryWorkflowBindsFromTheItemThePlanNames(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			env := newEnv(t, nil)
 			r := retrieved("Rome")
+			// The geocoder's catalog entry says where its outputs lie in its answer.
+			r.APIs = maps.Clone(r.APIs)
+			geo := r.APIs["geo.Geocode"]
+			geo.Outputs = []twnm.Param{{Name: "latitude", Path: "places[].lat"}, {Name: "longitude", Path: "places[].lon"}}
+			r.APIs["geo.Geocode"] = geo
 			plan := geoPlan("weather.Current", "Rome")
-			for i, out := range []string{"places[].lat", "places[].lon"} {
-				plan.Steps[1].Bindings[i].FromOutput, plan.Steps[1].Bindings[i].Item = out, tt.item
+			for i := range 2 {
+				plan.Steps[1].Bindings[i].Item = tt.item
 			}
 			r.Candidates[0].Plan = plan
 			env.OnActivity("navi.Retrieve", mock.Anything, mock.Anything).Return(r, nil).Once()
