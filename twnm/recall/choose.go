@@ -1312,12 +1312,13 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	out := Parts{Own: clauses[own].Text}
 	// The remarks the request ends with ("Need something for the gym.") ask for no call of
 	// their own either (see remarkShare); a weak part before a strong one is a part ("How
-	// cold is it in Oslo right now, and what is the air quality there?").
+	// cold is it in Oslo right now, and what is the air quality there?"), and so is a question
+	// ("… And which league does Borussia Dortmund play in?").
 	top, end := 0.0, len(clauses)
 	for _, g := range clauses {
 		top = max(top, g.Best)
 	}
-	for end > 1 && clauses[end-1].Best < remarkShare*top {
+	for end > 1 && clauses[end-1].Best < remarkShare*top && !question(clauses[end-1].Text) {
 		end--
 	}
 	for i, g := range clauses[:end] {
@@ -1366,6 +1367,13 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text, About: about[g.Text], Tentative: g.Tentative})
 	}
 	return out
+}
+
+// question reports whether a part of a request asks a question: it opens with a question
+// word ("which league does …"); a request's own words say what it is asking for.
+func question(text string) bool {
+	f := strings.Fields(strings.ToLower(text))
+	return len(f) > 0 && subgoal.QuestionWord(strings.Trim(f[0], ",.!?"))
 }
 
 // takesMore reports whether consumer takes a number the request states that producer does

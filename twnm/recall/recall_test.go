@@ -95,6 +95,12 @@ func goal(order int, whole bool, cands ...Match) Goal {
 	return Goal{Goal: subgoal.Goal{Order: order, Text: text, Whole: whole}, Candidates: cands, Relevant: true}
 }
 
+// withText is g with the text t.
+func withText(g Goal, t string) Goal {
+	g.Text = t
+	return g
+}
+
 // withBest is g with the similarity Best.
 func withBest(g Goal, b float64) Goal {
 	g.Best = b
@@ -820,6 +826,10 @@ func TestBranches(t *testing.T) {
 		// A weak part before a strong one is a part: "How cold is it in Oslo right now, and
 		// what is the air quality there?"
 		{"a weak part first", []Goal{withBest(filter, .29), withBest(recommend, .6), whole}, []string{"Recommend"}, []string{"Watched"}},
+		// A question last is a part, however weak: "… And which league does Borussia Dortmund
+		// play in?"
+		{"a weak question last", []Goal{withBest(recommend, .6), withText(withBest(filter, .29), "which films have I watched"), whole},
+			[]string{"Recommend"}, []string{"Watched"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
