@@ -3,6 +3,7 @@ package twnm
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -13,20 +14,11 @@ import (
 func at(a API, source, method, path string) API {
 	a.Source, a.Endpoint = source, &Endpoint{Method: method, Path: path}
 	for i, p := range a.Inputs {
-		if segs := pathSegments(path); len(segs) > 0 && containsSeg(segs, "{"+p.Name+"}") {
+		if slices.Contains(pathSegments(path), "{"+p.Name+"}") {
 			a.Inputs[i].In = "path"
 		}
 	}
 	return a
-}
-
-func containsSeg(segs []string, s string) bool {
-	for _, x := range segs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestListKeyAndPickKey(t *testing.T) {

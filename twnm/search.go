@@ -320,9 +320,9 @@ const foreignLink = 0.8
 // spec's or server's APIs feed each other; another source's output is no producer the request
 // did not ask for: a workflow engine's info call does not feed a music search, though both
 // speak of a "version". APIs of no known source are all local. Within a source, another
-// provider's output feeds only on a strong link (foreignLink) or where the request asks for
-// that provider: "Book me a table for two at Nobu tonight" takes its date from no football
-// team called Nobu.
+// provider's output feeds only on a strong link (foreignLink), where the request asks for
+// that provider, or where it has fed the consumer before: "Book me a table for two at Nobu
+// tonight" takes its date from no football team called Nobu.
 func local(g *Graph, ls []link, consumer NodeID, asked map[string]bool) []link {
 	c := g.Node(consumer).API
 	if c == nil {
@@ -337,8 +337,15 @@ func local(g *Graph, ls []link, consumer NodeID, asked map[string]bool) []link {
 			return !asked[n.API.Source]
 		}
 		return c.Provider != "" && n.API.Provider != "" && n.API.Provider != c.Provider && !asked[askedProvider(n.API.Provider)] &&
-			l.weight < foreignLink
+			l.weight < foreignLink && !fedBefore(g, l.api, consumer)
 	})
+}
+
+// fedBefore reports whether a call of producer has fed one of consumer that succeeded (a THEN
+// edge with successes): what runs have shown holds whatever the link's strength.
+func fedBefore(g *Graph, producer, consumer NodeID) bool {
+	e, ok := g.Edge(Then, producer, consumer)
+	return ok && e.Success > 0
 }
 
 // issued keeps, of the links of ls into an identifier p of consumer, those from consumer's own

@@ -835,9 +835,10 @@ func withLeader(t *testing.T, apis ...API) *Graph {
 	return g
 }
 
-// Another provider's output feeds an input only on a strong link or where the request asks
-// for that provider: a football team's fixtures give no date to a table's booking (a weak
-// match_date → date), and the run asks for the date instead; a city feeds a city.
+// Another provider's output feeds an input only on a strong link, where the request asks for
+// that provider, or where runs have shown it feeds the consumer: a football team's fixtures
+// give no date to a table's booking (a weak match_date → date), and the run asks for the date
+// instead; a city feeds a city.
 func TestSearchTakesNoWeakLinkFromAnotherProvider(t *testing.T) {
 	of := func(a API, provider string) API { a.Provider = provider; return a }
 	reserve := of(tool("Reserve", "date restaurant_id", "booking_id"), "dine")
@@ -853,10 +854,15 @@ func TestSearchTakesNoWeakLinkFromAnotherProvider(t *testing.T) {
 			{"a weak link", 0.65, nil, []string{"Nearby", "Reserve"}},
 			{"a strong link", 0.9, nil, []string{"Fixtures", "Nearby", "Reserve"}},
 			{"the provider asked for", 0.65, map[string]float64{"Fixtures": 1}, []string{"Fixtures", "Nearby", "Reserve"}},
+			{"fed before", 0.65, nil, []string{"Fixtures", "Nearby", "Reserve"}},
 		} {
 			t.Run(fmt.Sprintf("%T/%s", s, tc.name), func(t *testing.T) {
 				g := graphOf(t, reserve, nearby, fixtures)
 				g.AddEdge(Feeds, paramID(t, g, "match_date"), paramID(t, g, "date")).Confidence = tc.strength
+				if tc.name == "fed before" {
+					then := g.AddEdge(Then, apiID(t, g, "Fixtures"), apiID(t, g, "Reserve"))
+					then.Count, then.Success = 3, 3
+				}
 				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Reserve"), Relevance: tc.relevance})
 				require.NoError(t, err)
 				p, err := sg.Plan(g, nil)

@@ -739,10 +739,10 @@ func (r *run) args(plan planner.Plan, step planner.PlanStep) (map[string]string,
 		case planner.SourceUpstream:
 			out := r.pc.Results[b.FromAPI]
 			v, ok := out[b.FromOutput]
-			if b.Item != "" && out != nil &&
-				workflow.GetVersion(r.ctx, itemPickChange, workflow.DefaultVersion, itemPickVersion) >= itemPickVersion {
+			if b.Item != "" && out != nil {
 				// The plan names the item of the answer's list the request means ("the "Board
-				// Prep" channel"); where none is it, nothing binds the input.
+				// Prep" channel"); where none is it, nothing binds the input. No patch guards
+				// it: no recorded run's plan names an item (docs/versioning.md).
 				v, ok = toolspec.Pick(map[string]any(out), r.outputPath(b.FromAPI, b.FromOutput), b.Item)
 			} else if !ok && strings.ContainsAny(b.FromOutput, ".[") && out != nil &&
 				version(r.ctx, outputPathsChange, outputPathsVersion) >= outputPathsVersion {
@@ -860,15 +860,6 @@ func (r *run) outputPath(api, output string) string {
 	}
 	return output
 }
-
-// itemPickChange marks runs that bind an input from the item of an earlier answer's list that
-// the plan names (toolspec.Binding.Item); runs before it took the list's first item. A change
-// after the current type, it calls workflow.GetVersion itself (see version), and only where a
-// binding names an item, which no plan before it did.
-const (
-	itemPickChange  = "item-pick"
-	itemPickVersion = 1
-)
 
 // recordFeedback starts the feedback activity for a chain without waiting for it, so the
 // planner loop goes on; the run waits for it before it ends.

@@ -81,7 +81,7 @@ func AssertVersionMarkers(t *testing.T, hist *historypb.History) {
 
 // changesAfterCurrentType are the changes made after the query workflow's current type,
 // which its runs record as any run does.
-var changesAfterCurrentType = []string{localGraphChange, goalsOnRatingChange, itemPickChange}
+var changesAfterCurrentType = []string{localGraphChange, goalsOnRatingChange}
 
 // TestRetiredHistoriesFail replays the histories of retired changes (testdata/retired, whose
 // README says why each is there): each fails at the retired change's version, not elsewhere.
