@@ -3,11 +3,12 @@ package toolspec
 import (
 	"slices"
 	"strings"
+	"unicode"
 )
 
 // Pick returns the value that path finds in v within the item of a list that item names,
-// and whether there is one: the item one of whose own fields is item, case aside (the channel
-// whose friendly_name is "Board Prep"). The list is the first that path takes an item of
+// and whether there is one: the first item one of whose own fields is item, case, spaces and
+// punctuation aside (the channel whose friendly_name is "Board Prep"). The list is the first that path takes an item of
 // ("channels[].sid"); for a path that takes none ("id"), it is a list at v's top level whose
 // items hold the field (a response that is a list, read as {"result": [...]}). A request
 // that names the site, the channel or the playlist it means is answered about that one, not
@@ -51,7 +52,7 @@ func Pick(v any, path, item string) (any, bool) {
 }
 
 // pickIn returns what rest finds in the first item of list (a JSON list of objects) one of
-// whose own scalar fields is item, case aside.
+// whose own scalar fields is item (see names).
 func pickIn(list any, rest, item string) (any, bool) {
 	items, ok := list.([]any)
 	if !ok {
@@ -70,16 +71,31 @@ func pickIn(list any, rest, item string) (any, bool) {
 	return nil, false
 }
 
-// names reports whether one of m's own scalar fields is item, case aside.
+// names reports whether one of m's own scalar fields is item, case, spaces and punctuation
+// aside ("bakery landing" names the site bakery-landing).
 func names(m map[string]any, item string) bool {
+	want := plain(item)
+	if want == "" {
+		return false
+	}
 	for _, f := range m {
 		switch f.(type) {
 		case map[string]any, []any, nil:
 			continue
 		}
-		if strings.EqualFold(strings.TrimSpace(ValueText(f)), item) {
+		if plain(ValueText(f)) == want {
 			return true
 		}
 	}
 	return false
+}
+
+// plain is s in lower case with its letters and digits only.
+func plain(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return unicode.ToLower(r)
+		}
+		return -1
+	}, s)
 }

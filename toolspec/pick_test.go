@@ -27,6 +27,8 @@ func TestPick(t *testing.T) {
 	}{
 		{"the item a field names", channels, "channels[].sid", "Board Prep", "CH2", true},
 		{"case aside", channels, "channels[].sid", "board prep", "CH2", true},
+		{"spaces and punctuation aside", sites, "id", "Bakery Landing", "s2", true},
+		{"punctuation alone names nothing", channels, "channels[].sid", "--", nil, false},
 		{"by its own id", channels, "channels[].sid", "CH1", "CH1", true},
 		{"a number field", channels, "channels[].sid", "3", "CH1", true},
 		{"no item names it", channels, "channels[].sid", "Escalations", nil, false},
