@@ -458,6 +458,36 @@ func TestRetrieveBringsChecks(t *testing.T) {
 	require.Contains(t, res.APIs, audit, "the check comes along")
 }
 
+// Through the store, a path input is taken from the API that lists its collection, from the
+// item the request names: the invites of the "Board Prep" channel come from the channels'
+// list, its item named so, not from a message's channel_sid.
+func TestRetrievePicksTheNamedItemOfAList(t *testing.T) {
+	store := stacktest.Store(t)
+	a := &activities.Activities{Store: store, Embedder: stacktest.Embedder(t)}
+	word := strings.ReplaceAll(stacktest.UniqueName("parley"), "-", "")
+	ep := func(path string) *twnm.Endpoint {
+		return &twnm.Endpoint{Method: "GET", Path: "/" + word + path, BaseURL: "https://chat.example"}
+	}
+	channel := twnm.Param{Name: "ChannelSid", Type: "string", Required: true, In: twnm.InPath, Description: "The SID of the channel."}
+	_, err := store.LoadCatalog(context.Background(), twnm.Catalog{Name: word, APIs: []twnm.API{
+		{Name: word + ".ListChannel", Source: word, Description: "Lists the " + word + " channels.", Endpoint: ep("/Channels"),
+			Outputs: []twnm.Param{{Name: "sid", Type: "string", Path: "channels[].sid"}, {Name: "friendly_name", Type: "string", Path: "channels[].friendly_name"}}},
+		{Name: word + ".ListInvite", Source: word, Description: "Lists the pending " + word + " invites of a channel.", Endpoint: ep("/Channels/{ChannelSid}/Invites"),
+			Inputs: []twnm.Param{channel}, Outputs: []twnm.Param{{Name: "identity", Type: "string", Path: "invites[].identity"}}},
+		{Name: word + ".ListMessage", Source: word, Description: "Lists the " + word + " messages of a channel.", Endpoint: ep("/Channels/{ChannelSid}/Messages"),
+			Inputs: []twnm.Param{channel}, Outputs: []twnm.Param{{Name: "channel_sid", Type: "string", Path: "messages[].channel_sid"}, {Name: "body", Type: "string", Path: "messages[].body"}}},
+	}})
+	require.NoError(t, err)
+	res := ask(t, a, `Who has a pending `+word+` invite to the "Board Prep" channel?`)
+	c := candidate(t, res, word+".ListInvite")
+	requireExecutable(t, c, res.APIs)
+	assert.Equal(t, []string{word + ".ListChannel", word + ".ListInvite"}, c.Plan.APIs())
+	b := binding(t, c.Plan, word+".ListInvite", "ChannelSid")
+	assert.Equal(t, planner.Binding{Param: "ChannelSid", Required: true, Source: planner.SourceUpstream, FromAPI: word + ".ListChannel",
+		FromOutput: "sid", Item: "Board Prep"}, b)
+	assert.NotContains(t, res.Extracted, word+".ListInvite.ChannelSid", "the name is no value of the input")
+}
+
 func TestRetrieveJoinsTheRequestsOtherParts(t *testing.T) {
 	a, _, _ := toolWorld(t)
 
