@@ -1,7 +1,6 @@
 package twnm
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"testing"
@@ -77,10 +76,7 @@ func TestSearchTakesAPathInputFromItsLister(t *testing.T) {
 				if tc.exclude != "" {
 					req.Exclude = map[NodeID]bool{apiID(t, g, tc.exclude): true}
 				}
-				sg, err := s.Search(context.Background(), g, req)
-				require.NoError(t, err)
-				p, err := sg.Plan(g, nil)
-				require.NoError(t, err)
+				p := searchPlan(t, s, g, req)
 				assert.Equal(t, tc.want, stepNames(p))
 				require.NoError(t, ResolvePlan(p, g))
 				assert.Equal(t, tc.wantFrom, p.Steps[len(p.Steps)-1].Bindings[0].FromOutput)

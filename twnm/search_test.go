@@ -41,6 +41,16 @@ func apiID(t testing.TB, g *Graph, name string) NodeID {
 	return id
 }
 
+// searchPlan is the plan of s's search on g for req.
+func searchPlan(t testing.TB, s Searcher, g *Graph, req SearchRequest) Plan {
+	t.Helper()
+	sg, err := s.Search(context.Background(), g, req)
+	require.NoError(t, err)
+	p, err := sg.Plan(g, nil)
+	require.NoError(t, err)
+	return p
+}
+
 func paramID(t testing.TB, g *Graph, name string) NodeID {
 	t.Helper()
 	id, ok := g.ParamByName(name)
@@ -743,11 +753,7 @@ func TestSearchTakesAnIdentifierFromItsIssuer(t *testing.T) {
 			if tc.exclude != "" {
 				req.Exclude = map[NodeID]bool{apiID(t, g, tc.exclude): true}
 			}
-			sg, err := s.Search(context.Background(), g, req)
-			require.NoError(t, err)
-			p, err := sg.Plan(g, nil)
-			require.NoError(t, err)
-			assert.Equal(t, tc.want, stepNames(p), "%T", s)
+			assert.Equal(t, tc.want, stepNames(searchPlan(t, s, g, req)), "%T", s)
 		}
 	}
 }
@@ -863,11 +869,7 @@ func TestSearchTakesNoWeakLinkFromAnotherProvider(t *testing.T) {
 					then := g.AddEdge(Then, apiID(t, g, "Fixtures"), apiID(t, g, "Reserve"))
 					then.Count, then.Success = 3, 3
 				}
-				sg, err := s.Search(context.Background(), g, SearchRequest{Target: apiID(t, g, "Reserve"), Relevance: tc.relevance})
-				require.NoError(t, err)
-				p, err := sg.Plan(g, nil)
-				require.NoError(t, err)
-				assert.Equal(t, tc.want, stepNames(p))
+				assert.Equal(t, tc.want, stepNames(searchPlan(t, s, g, SearchRequest{Target: apiID(t, g, "Reserve"), Relevance: tc.relevance})))
 			})
 		}
 	}
