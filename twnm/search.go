@@ -320,10 +320,11 @@ const foreignLink = 0.8
 // spec's or server's APIs feed each other; another source's output is no producer the request
 // did not ask for: a workflow engine's info call does not feed a music search, though both
 // speak of a "version". APIs of no known source are all local. Within a source, another
-// provider's output feeds only on a strong link (foreignLink), where the request asks for
-// that provider, or where it has fed the consumer before: "Book me a table for two at Nobu
-// tonight" takes its date from no football team called Nobu.
-func local(g *Graph, ls []link, consumer NodeID, asked map[string]bool) []link {
+// provider's output feeds only on a link the catalog makes strong (catalogStrength at
+// foreignLink or more), where the request asks for that provider, or where it has fed the
+// consumer before: "Book me a table for two at Nobu tonight" takes its date from no football
+// team called Nobu.
+func local(g *Graph, ls []link, consumer, p NodeID, asked map[string]bool) []link {
 	c := g.Node(consumer).API
 	if c == nil {
 		return ls
@@ -337,8 +338,31 @@ func local(g *Graph, ls []link, consumer NodeID, asked map[string]bool) []link {
 			return !asked[n.API.Source]
 		}
 		return c.Provider != "" && n.API.Provider != "" && n.API.Provider != c.Provider && !asked[askedProvider(n.API.Provider)] &&
-			l.weight < foreignLink && !fedBefore(g, l.api, consumer)
+			catalogStrength(g, l, consumer, p) < foreignLink && !fedBefore(g, l.api, consumer)
 	})
+}
+
+// catalogStrength is the strength the catalog gives l into input p of consumer, whatever runs
+// have taught since: 1 for an output of p's own concept, SimilarWeight for one that joined p's
+// node by meaning, and the link's confidence (or its predicted weight) for an output that
+// feeds p. Learned weights rank producers; they do not make one foreign.
+func catalogStrength(g *Graph, l link, consumer, p NodeID) float64 {
+	if l.output == p {
+		if sameConcept(g, l.api, consumer, p) {
+			return 1
+		}
+		return SimilarWeight
+	}
+	e, ok := g.Edge(Feeds, l.output, p)
+	switch {
+	case !ok:
+		return 0
+	case e.Confidence > 0:
+		return e.Confidence
+	case e.HasPrediction:
+		return e.Predicted
+	}
+	return 0
 }
 
 // fedBefore reports whether a call of producer has fed one of consumer that succeeded (a THEN

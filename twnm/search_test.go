@@ -861,10 +861,16 @@ func TestSearchTakesNoWeakLinkFromAnotherProvider(t *testing.T) {
 			{"a strong link", 0.9, nil, []string{"Fixtures", "Nearby", "Reserve"}},
 			{"the provider asked for", 0.65, map[string]float64{"Fixtures": 1}, []string{"Fixtures", "Nearby", "Reserve"}},
 			{"fed before", 0.65, nil, []string{"Fixtures", "Nearby", "Reserve"}},
+			// What runs teach ranks producers; it does not make a strong link foreign.
+			{"a strong link runs weakened", 0.9, nil, []string{"Fixtures", "Nearby", "Reserve"}},
 		} {
 			t.Run(fmt.Sprintf("%T/%s", s, tc.name), func(t *testing.T) {
 				g := graphOf(t, reserve, nearby, fixtures)
-				g.AddEdge(Feeds, paramID(t, g, "match_date"), paramID(t, g, "date")).Confidence = tc.strength
+				feeds := g.AddEdge(Feeds, paramID(t, g, "match_date"), paramID(t, g, "date"))
+				feeds.Confidence = tc.strength
+				if tc.name == "a strong link runs weakened" {
+					feeds.Count, feeds.Success, feeds.Weight = 10, 2, 0.2
+				}
 				if tc.name == "fed before" {
 					then := g.AddEdge(Then, apiID(t, g, "Fixtures"), apiID(t, g, "Reserve"))
 					then.Count, then.Success = 3, 3
