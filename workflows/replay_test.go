@@ -20,7 +20,8 @@ import (
 // new set with `NAVI_RECORD_HISTORIES=$PWD/workflows/testdata make test` (the integration tests
 // in e2e_*_test.go write them; copy only the new ones). query_v16_* are runs of the current
 // type, navi.QueryWorkflowV2, after its second change (goals-on-rating: the served sub-goals a
-// proposal, learned on a good verdict); query_v15_* and query_v14_* are runs of that type after
+// proposal, learned on a good verdict), query_v16_item_pick among them with an input bound from
+// the item of a list its plan names, which needs no patch (docs/versioning.md); query_v15_* and query_v14_* are runs of that type after
 // its first change (local-graph: at version 2 the worker's planner asked and the first decision
 // local, at 1 retrieval and feedback as local activities), whose marker is the only one they
 // record; query_v13_* are runs of that type from
