@@ -107,20 +107,9 @@ func (o AlphaBeta) validate() error {
 // its output, with wanted the Wanted parameter nodes. It returns 0 when v does not output
 // output or output neither is nor FEEDS u.
 func (o AlphaBeta) LinkScore(g *Graph, v, output, u, consumer NodeID, d int, wanted []NodeID) float64 {
-	e, ok := g.Edge(Outputs, v, output)
+	w, ok := linkStrength(g, v, output, u, consumer, (*Edge).Strength)
 	if !ok {
 		return 0
-	}
-	w := e.Strength()
-	if output == u && !sameConcept(g, v, consumer, u) {
-		w *= SimilarWeight
-	}
-	if output != u {
-		f, ok := g.Edge(Feeds, output, u)
-		if !ok {
-			return 0
-		}
-		w *= f.Strength()
 	}
 	return o.linkScore(g, link{v, output, w}, consumer, d, wanted)
 }

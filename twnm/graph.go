@@ -152,6 +152,22 @@ func (e *Edge) Strength() float64 {
 	}
 }
 
+// Prior is the strength the catalog gives e, whatever runs have taught since: the confidence
+// of a FEEDS edge found in the catalog, else the link predictor's probability, else 0 for a
+// behavioural edge that only runs made, else StructuralWeight.
+func (e *Edge) Prior() float64 {
+	switch {
+	case e.Confidence > 0:
+		return e.Confidence
+	case e.HasPrediction:
+		return e.Predicted
+	case e.Kind.Behavioural():
+		return 0
+	default:
+		return StructuralWeight
+	}
+}
+
 type edgeKey struct {
 	from, to NodeID
 	kind     EdgeKind

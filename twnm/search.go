@@ -343,26 +343,34 @@ func local(g *Graph, ls []link, consumer, p NodeID, asked map[string]bool) []lin
 }
 
 // catalogStrength is the strength the catalog gives l into input p of consumer, whatever runs
-// have taught since: 1 for an output of p's own concept, SimilarWeight for one that joined p's
-// node by meaning, and the link's confidence (or its predicted weight) for an output that
-// feeds p. Learned weights rank producers; they do not make one foreign.
+// have taught since (Edge.Prior): learned weights rank producers; they do not make one foreign.
 func catalogStrength(g *Graph, l link, consumer, p NodeID) float64 {
-	if l.output == p {
-		if sameConcept(g, l.api, consumer, p) {
-			return 1
+	w, _ := linkStrength(g, l.api, l.output, p, consumer, (*Edge).Prior)
+	return w
+}
+
+// linkStrength is the strength of the link from v's output into input u of consumer, each edge
+// read by strength (Edge.Strength for search, Edge.Prior for the catalog's own): the OUTPUTS
+// edge's, times SimilarWeight where the output joined u's node by meaning, not by u's
+// concept, or times the FEEDS edge's from the output to u. false where v does not output
+// output, or output neither is nor FEEDS u.
+func linkStrength(g *Graph, v, output, u, consumer NodeID, strength func(*Edge) float64) (float64, bool) {
+	e, ok := g.Edge(Outputs, v, output)
+	if !ok {
+		return 0, false
+	}
+	w := strength(e)
+	if output == u && !sameConcept(g, v, consumer, u) {
+		w *= SimilarWeight
+	}
+	if output != u {
+		f, ok := g.Edge(Feeds, output, u)
+		if !ok {
+			return 0, false
 		}
-		return SimilarWeight
+		w *= strength(f)
 	}
-	e, ok := g.Edge(Feeds, l.output, p)
-	switch {
-	case !ok:
-		return 0
-	case e.Confidence > 0:
-		return e.Confidence
-	case e.HasPrediction:
-		return e.Predicted
-	}
-	return 0
+	return w, true
 }
 
 // fedBefore reports whether a call of producer has fed one of consumer that succeeded (a THEN
