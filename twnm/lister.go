@@ -15,10 +15,10 @@ func Listed(apis []API) func(consumer API, input string) string {
 		lists[ListKey(a)] = true
 	}
 	return func(consumer API, input string) string {
-		if k := PickKey(consumer, input); k == "" || !lists[k] {
+		c := collection(consumer, input)
+		if c == "" || !lists[collectionKey(consumer.Source, c)] {
 			return ""
 		}
-		c := collection(consumer, input)
 		return c[strings.LastIndexByte(c, '/')+1:]
 	}
 }
@@ -38,7 +38,7 @@ func ListKey(a API) string {
 	if !ok {
 		return ""
 	}
-	return a.Source + "\x00" + own
+	return collectionKey(a.Source, own)
 }
 
 // PickKey is the key, as ListKey writes it, of the collection that input of consumer picks an
@@ -48,8 +48,12 @@ func PickKey(consumer API, input string) string {
 	if c == "" {
 		return ""
 	}
-	return consumer.Source + "\x00" + c
+	return collectionKey(consumer.Source, c)
 }
+
+// collectionKey is the key of collection c of source: the two are one collection only
+// together.
+func collectionKey(source, c string) string { return source + "\x00" + c }
 
 // Listers returns the APIs of g that list the collection input of consumer picks an item of
 // (see ListKey), in the order they joined g.
