@@ -862,19 +862,22 @@ func pickItems(p twnm.Plan, g *twnm.Graph, items map[string]string) twnm.Plan {
 	if len(items) == 0 {
 		return p
 	}
+	links := recall.GraphLinks{G: g}
 	out := p
 	out.Steps = slices.Clone(p.Steps)
 	for i, st := range out.Steps {
-		consumer, ok := catalogEntry(g, st.API)
+		consumer, ok := links.API(st.API)
 		if !ok {
 			continue
 		}
 		cloned := false
 		for j, b := range st.Bindings {
 			item := items[st.API+"."+b.Param]
-			producer, ok := catalogEntry(g, b.FromAPI)
-			if item == "" || b.Source != twnm.SupplyUpstream || !ok || twnm.ListKey(producer) == "" ||
-				twnm.ListKey(producer) != twnm.PickKey(consumer, b.Param) {
+			producer, ok := links.API(b.FromAPI)
+			if item == "" || b.Source != twnm.SupplyUpstream || !ok {
+				continue
+			}
+			if k := twnm.ListKey(producer); k == "" || k != twnm.PickKey(consumer, b.Param) {
 				continue
 			}
 			if !cloned {
@@ -885,15 +888,6 @@ func pickItems(p twnm.Plan, g *twnm.Graph, items map[string]string) twnm.Plan {
 		}
 	}
 	return out
-}
-
-// catalogEntry is the catalog entry of the API of g named name.
-func catalogEntry(g *twnm.Graph, name string) (twnm.API, bool) {
-	id, ok := g.APIByName(name)
-	if !ok || g.Node(id).API == nil {
-		return twnm.API{}, false
-	}
-	return *g.Node(id).API, true
 }
 
 func slots(g *twnm.Graph) []extract.Slot { return slotsIn(g, nil) }
