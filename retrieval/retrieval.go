@@ -277,7 +277,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 	maps.Copy(res.Extracted, answers)
 	known := maps.Clone(res.Extracted)
 	maps.Copy(known, answered)
-	items := extract.Items(in.Text, sl, today)
+	items := extract.Items(in.Text, sl, known)
 	excludeIDs := map[twnm.NodeID]bool{}
 	for api := range exclude {
 		if id, ok := g.APIByName(api); ok {

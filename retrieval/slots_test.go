@@ -3,7 +3,6 @@ package retrieval
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -58,7 +57,7 @@ func TestPickItemsNamesTheItem(t *testing.T) {
 				{Param: "ChannelSid", Required: true, Source: twnm.SupplyUpstream, FromAPI: "ListChannel", FromOutput: "sid", Item: item}}}}}
 	}
 	text := `Who was invited to the "Board Prep" channel? Service is IS1.`
-	items := extract.Items(text, slotsIn(g, nil), time.Time{})
+	items := extract.Items(text, slotsIn(g, nil), extract.Values(text, slotsIn(g, nil)))
 	require.Equal(t, map[string]string{"ListInvite.ChannelSid": "Board Prep"}, items)
 	plan := upstream("")
 	got := pickItems(plan, g, items)

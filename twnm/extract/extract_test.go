@@ -964,7 +964,7 @@ func TestItems(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, Items(tt.text, tt.slots, time.Time{}))
+			assert.Equal(t, tt.want, Items(tt.text, tt.slots, Values(tt.text, tt.slots)))
 		})
 	}
 }

@@ -12,8 +12,9 @@ import (
 // site") or right after it ("a channel "Board Prep""), or with one word between ("our
 // Helpdesk Prod chat service", "a channel called Escalations"). The run takes such an input
 // from the item of the lister's answer that the name names (toolspec.Pick), not from the
-// list's first.
-func Items(text string, slots []Slot, today time.Time) map[string]string {
+// list's first. bound holds the values already read from text (Values): an input bound there
+// has its identifier, and no item.
+func Items(text string, slots []Slot, bound map[string]string) map[string]string {
 	var listed []Slot
 	for _, s := range slots {
 		if s.Collection != "" {
@@ -23,8 +24,7 @@ func Items(text string, slots []Slot, today time.Time) map[string]string {
 	if len(listed) == 0 {
 		return nil
 	}
-	bound := ValuesOn(text, slots, today)
-	x := newExtraction(text, slots, today) // the text's tokens, none read yet
+	x := newExtraction(text, slots, time.Time{}) // the text's tokens, none read yet
 	names := x.itemNames()
 	out := map[string]string{}
 	for _, s := range listed {
