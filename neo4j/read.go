@@ -175,14 +175,15 @@ CALL {
 }
 UNWIND $apis AS name
 MATCH (a:API {name: name})<-[in:INPUT_OF]-(p)
+WITH a, name, p, relevantOut,
+     COLLECT { MATCH (l:API) WHERE in.picks IS NOT NULL AND l.lists = in.picks AND coalesce(l.status, 'active') = 'active' RETURN l } AS listers
 CALL (p) {
   RETURN p AS s, 1.0 AS w
   UNION ALL
   MATCH (p)<-[f:FEEDS]-(q)
   RETURN q AS s, CASE WHEN coalesce(f.count, 0) > 0 THEN coalesce(f.weight, 0.0) ELSE coalesce(f.confidence, f.weight, 0.0) END AS w
 }
-WITH a, in, name, p, s, w, relevantOut, COUNT { (s)<-[:OUTPUTS]-() } > $hub AS generic,
-     COLLECT { MATCH (l:API) WHERE in.picks IS NOT NULL AND l.lists = in.picks AND coalesce(l.status, 'active') = 'active' RETURN l } AS listers
+WITH a, name, p, s, w, relevantOut, listers, COUNT { (s)<-[:OUTPUTS]-() } > $hub AS generic
 CALL (a, s, generic, relevantOut, listers) {
   UNWIND listers AS b RETURN b
   UNION
