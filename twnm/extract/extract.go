@@ -1625,6 +1625,22 @@ func (x *extraction) patterned() {
 	}
 }
 
+// Telling returns what reports whether text writes a word that a telling pattern (one that
+// tells its values apart from the rest of a text, see exTelling) reads: "IS5bc…" is a value
+// of Twilio's ^IS[0-9a-fA-F]{32}$, which names the service that takes it. A pattern that is
+// not telling reads nothing. text is tokenized once, for every pattern asked.
+func Telling(text string) func(pattern string) bool {
+	var words []string
+	for _, t := range exTokenize(text) {
+		if t.kind == exTokWord {
+			words = append(words, t.text)
+		}
+	}
+	return func(pattern string) bool {
+		return exTelling(pattern) && slices.ContainsFunc(words, func(w string) bool { return toolspec.MatchesPattern(pattern, w) })
+	}
+}
+
 // exProbes are values of every kind a text holds, a telling pattern matches none of: words,
 // names, numbers, a year, a slug, a code of few characters.
 var exProbes = []string{"a", "word", "Word", "WORD", "Paris", "7", "42", "2024", "123456789", "3.5", "top-10", "my-site", "a1", "abc123"}

@@ -919,6 +919,24 @@ func TestTellingPattern(t *testing.T) {
 	}
 }
 
+func TestTelling(t *testing.T) {
+	const sid = "^IS[0-9a-fA-F]{32}$"
+	tests := []struct {
+		text, pattern string
+		want          bool
+	}{
+		{"It's in service IS33ccfc37742bb2922ee3fce328b68dae.", sid, true}, // the full stop is no part of it
+		{"In service \"IS33ccfc37742bb2922ee3fce328b68dae\", which channels", sid, true},
+		{"It's in the Support Desk service.", sid, false},
+		{"It's in service IS33ccfc.", sid, false},          // too short to be one
+		{"Show me the 12 newest files", "^[0-9]+$", false}, // any number tells nothing
+		{"Show me the 12 newest files", "", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Telling(tt.text)(tt.pattern), "%s / %s", tt.text, tt.pattern)
+	}
+}
+
 // SlotsOf marks the path inputs whose collection another API of the same source lists.
 func TestSlotsOfMarksListedInputs(t *testing.T) {
 	api := func(name, method, path string, inputs ...twnm.Param) twnm.API {

@@ -181,7 +181,7 @@ func newChoice(r *Result, links Links, o Options) *choice {
 	c := &choice{r: r, links: links, o: o}
 	if links != nil {
 		c.provider = providerOf(r, links)
-		c.rel = inContext(r, c.provider, o.Context)
+		c.rel = inContext(r, c.provider, o.Context, namedByValue(r, links, c.provider))
 	}
 	// Read after the rescoring, which they see.
 	c.clauses, c.whole, c.pool = r.Clauses(), r.Whole(), r.Relevance()
@@ -1056,13 +1056,14 @@ func sortedBy(m map[string]float64) []string {
 // of the request it is part of ("suggestions for improvement" of a web page's speed come from
 // the page analyser's service, not a video site's). A candidate's score becomes
 // s·(1 − w + w·relevance), renormalised so that the clause's best has 1. A catalog whose APIs
-// name no provider, or one, is unchanged. It returns the providers' relevance, nil when
-// unchanged.
-func inContext(r *Result, provider func(api string) string, w float64) map[string]float64 {
+// name no provider, or one, is unchanged. named holds the providers a stated value names
+// (namedByValue), which take the whole relevance where there are any. It returns the
+// providers' relevance, nil when unchanged.
+func inContext(r *Result, provider func(api string) string, w float64, named map[string]bool) map[string]float64 {
 	if w <= 0 {
 		return nil
 	}
-	rel := providerRelevance(r, provider)
+	rel := providerRelevance(r, provider, named)
 	if len(rel) < 2 {
 		return nil
 	}
@@ -1139,7 +1140,11 @@ const coverWeight = 0.5
 // single part as well: "fetch the invite data for this code, and the username and avatar of
 // the user with this ID" asks twice of a chat service's lookup, once of a photo site's user
 // search.
-func providerRelevance(r *Result, provider func(api string) string) map[string]float64 {
+//
+// A value the request states names its provider more surely than any word (namedByValue):
+// where one does, the providers it names have relevance 1 and the others 0, so that a
+// request about Twilio's chat service IS5bc… is not answered by another service's roles.
+func providerRelevance(r *Result, provider func(api string) string, named map[string]bool) map[string]float64 {
 	rel := map[string]float64{}
 	for _, c := range r.Whole().Candidates {
 		if p := provider(c.Name); p != "" {
@@ -1177,7 +1182,39 @@ func providerRelevance(r *Result, provider func(api string) string) map[string]f
 			rel[p] /= top
 		}
 	}
+	// A value the request states that only some providers' inputs take names them: they are
+	// what the request is about, whatever other services its words match.
+	if len(named) > 0 {
+		for p := range rel {
+			rel[p] = 0
+			if named[p] {
+				rel[p] = 1
+			}
+		}
+	}
 	return rel
+}
+
+// namedByValue returns the providers a value the request states names: one that a telling
+// pattern of an input of theirs reads (extract.Telling). "chat service IS5bc…" is Twilio's,
+// whose service ids match ^IS[0-9a-fA-F]{32}$, however many other services have a service.
+func namedByValue(r *Result, links Links, provider func(api string) string) map[string]bool {
+	tells := extract.Telling(r.Whole().Text)
+	named := map[string]bool{}
+	for name := range r.Relevance() {
+		p := provider(name)
+		if p == "" || named[p] {
+			continue
+		}
+		a, ok := links.API(name)
+		if !ok {
+			continue
+		}
+		if slices.ContainsFunc(a.Inputs, func(in twnm.Param) bool { return tells(in.Pattern) }) {
+			named[p] = true
+		}
+	}
+	return named
 }
 
 // Parts are a compound request's parts beside the one a chain serves (see Branches).

@@ -1052,16 +1052,44 @@ func TestProviderRelevance(t *testing.T) {
 	// whole request, + .5·1 for the second clause (UserByName; UserData's .7 is under serves).
 	// 1.5 and 1, scaled by 1.5.
 	r, l := chatOrPhoto()
-	rel := providerRelevance(r, providerOf(r, l))
+	rel := providerRelevance(r, providerOf(r, l), nil)
 	assert.InDelta(t, 1, rel["chat"], 1e-9)
 	assert.InDelta(t, 1/1.5, rel["photo"], 1e-9)
 
 	// A request of one clause counts the whole request alone (chat 1, photo .5): the clause
 	// would only echo its own preference.
 	r.Goals = r.Goals[1:]
-	rel = providerRelevance(r, providerOf(r, l))
+	rel = providerRelevance(r, providerOf(r, l), nil)
 	assert.InDelta(t, 1, rel["chat"], 1e-9)
 	assert.InDelta(t, .5, rel["photo"], 1e-9)
+}
+
+func TestValueNamesItsProvider(t *testing.T) {
+	// The request states "IS5bc…", which only the chat service's pattern reads: chat is what
+	// it is about, at relevance 1, and photo at 0, though photo's words rank it first.
+	sid := "^IS[0-9a-fA-F]{32}$"
+	l := links{apis: map[string]twnm.API{
+		"Roles":      {Name: "ListRole", Provider: "chat", Inputs: []twnm.Param{{Name: "ServiceSid", Required: true, Pattern: sid}}},
+		"UserRoles":  {Name: "listUserRoles", Provider: "ai", Inputs: []twnm.Param{{Name: "user_id", Required: true}}},
+		"AnyPattern": {Name: "listAny", Provider: "photo", Inputs: []twnm.Param{{Name: "id", Pattern: "^[0-9]+$"}}},
+	}}
+	const request = "What role is Dev Patel assigned in chat service IS5bc9357794f7f0ae6a6c0cf541aac0b6?"
+	r := &Result{Goals: []Goal{goal(0, true, Match{Name: "UserRoles", Score: 1}, Match{Name: "Roles", Score: .8}, Match{Name: "AnyPattern", Score: .5})}}
+	r.Goals[0].Text = request
+	provider := providerOf(r, l)
+	named := namedByValue(r, l, provider)
+	assert.Equal(t, map[string]bool{"chat": true}, named, "a pattern that matches any number names nobody")
+	rel := providerRelevance(r, provider, named)
+	assert.Equal(t, map[string]float64{"chat": 1, "ai": 0, "photo": 0}, rel)
+
+	// In Choose: UserRoles is scaled to .7 (1 − DefaultContext), under Roles' .8.
+	r = chooseWhole(t, l, request, Match{Name: "UserRoles", Score: 1}, Match{Name: "Roles", Score: .8})
+	assert.Equal(t, "Roles", r.Final)
+	assert.InDelta(t, .7, r.Scores["UserRoles"], 1e-12)
+
+	// Without the value, the words decide.
+	r = chooseWhole(t, l, "What role is Dev Patel assigned in the chat service?", Match{Name: "UserRoles", Score: 1}, Match{Name: "Roles", Score: .8})
+	assert.Equal(t, "UserRoles", r.Final)
 }
 
 func TestChooseRanksByProviderRelevance(t *testing.T) {
