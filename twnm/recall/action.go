@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
@@ -60,11 +61,18 @@ var actionWords = func() map[string]Action {
 }()
 
 // firstAction is the action of the first word of text that words name (ActionUnknown if none):
-// actionWords for a request, descriptionWords for an API's description.
+// actionWords for a request, descriptionWords for an API's description. A plural of a word in
+// -ing is a noun, whatever its stem ("our CMS webhook settings", "my bookings"): it names a
+// thing, not an action.
 func firstAction(text string, words map[string]Action) Action {
-	for _, t := range bm25.Tokens(text) {
-		if a, ok := words[t]; ok {
-			return a
+	for _, w := range strings.Fields(text) {
+		if strings.HasSuffix(strings.ToLower(strings.TrimRightFunc(w, func(r rune) bool { return !unicode.IsLetter(r) })), "ings") {
+			continue
+		}
+		for _, t := range bm25.Tokens(w) {
+			if a, ok := words[t]; ok {
+				return a
+			}
 		}
 	}
 	return ActionUnknown

@@ -33,6 +33,8 @@ func TestRequestAction(t *testing.T) {
 		{"Send me the report of last week", ActionUnknown}, // "send" creates in an API's description only (descriptionWords)
 		{"I need a hotel reservation in Paris", ActionCreate},
 		{"the weather in Paris", ActionUnknown},
+		{"I need the build hook URL so I can paste it into our CMS webhook settings.", ActionUnknown}, // a plural in -ing is a noun
+		{"Show me my bookings", ActionRead},
 		{"", ActionUnknown},
 	}
 	for _, tt := range tests {
