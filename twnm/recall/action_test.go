@@ -201,6 +201,23 @@ func TestChooseUnknownActionScalesWrites(t *testing.T) {
 	assert.InDelta(t, .9, r.Scores["Retrieve"], 1e-12)
 }
 
+func TestChooseCrownsOnlyWhatTheReadHolds(t *testing.T) {
+	// "add the file": Create is held and does it; Batch scores higher but the read after
+	// retrieval left it out, so nothing could tell what it does (a read here) nor plan it.
+	l := links{apis: map[string]twnm.API{
+		"Create": {Name: "createVectorStoreFile", Endpoint: &twnm.Endpoint{Method: "POST", Path: "/vector_stores/{id}/files"}},
+		"Search": {Name: "searchVectorStore", Endpoint: &twnm.Endpoint{Method: "GET", Path: "/vector_stores/{id}/search"}},
+	}}
+	r := chooseWhole(t, l, "Please add the file I uploaded to my vector store",
+		Match{Name: "Search", Score: 1}, Match{Name: "Batch", Score: .95}, Match{Name: "Create", Score: .9})
+	assert.Equal(t, "Create", r.Final)
+	assert.NotContains(t, r.Scores, "Batch")
+
+	// Where links hold none of the candidates, relevance alone still chooses.
+	r = chooseWhole(t, links{}, "Please add the file I uploaded to my vector store", Match{Name: "Batch", Score: 1})
+	assert.Equal(t, "Batch", r.Final)
+}
+
 func TestSameResource(t *testing.T) {
 	ep := func(path string) *twnm.Endpoint { return &twnm.Endpoint{Method: "GET", Path: path} }
 	tests := []struct {

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -74,7 +75,9 @@ const actionMismatch = 0.7
 // location of the best hotel"). A part that is a remark counts not (see remarkShare). A tool
 // whose action is not the one the request asks for is scaled by actionMismatch ("book a
 // meeting" is not answered by QueryMeeting; see Action), and so is a tool that changes state
-// where the request names no action; the moves below never land on such a tool.
+// where the request names no action; the moves below never land on such a tool. With links,
+// only a candidate they hold is a final step (where they hold any): one the read after
+// retrieval left out could be neither judged nor planned.
 // With links, the leader moves among the best finalists:
 //   - from a leader of another action than the request's to a finalist that does it and that
 //     the leader feeds, or that acts on the same resource where the request's last part
@@ -241,16 +244,28 @@ func (c *choice) score() {
 	if c.sFocus != nil {
 		views = append(views, c.sFocus)
 	}
+	// With links, a candidate they do not hold (one the read after retrieval left out) is no
+	// final step where some other is held: what it does and what it needs are unknown, and
+	// nothing could plan it.
+	held := c.links != nil && slices.ContainsFunc(slices.Collect(maps.Keys(c.pool)), func(name string) bool {
+		_, ok := c.links.API(name)
+		return ok
+	})
 	for name := range c.pool {
+		var a twnm.API
+		if c.links != nil {
+			var ok bool
+			if a, ok = c.links.API(name); !ok && held {
+				continue
+			}
+		}
 		for _, v := range views {
 			c.final[name] += v[name] / float64(len(views))
 		}
 		if c.links != nil {
-			if a, ok := c.links.API(name); ok {
-				if act := APIAction(a); act != ActionUnknown && act != c.want && (c.want != ActionUnknown || act != ActionRead) {
-					c.final[name] *= actionMismatch
-					c.mismatch[name] = true
-				}
+			if act := APIAction(a); act != ActionUnknown && act != c.want && (c.want != ActionUnknown || act != ActionRead) {
+				c.final[name] *= actionMismatch
+				c.mismatch[name] = true
 			}
 		}
 	}
