@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -216,6 +217,32 @@ func TestChooseCrownsOnlyWhatTheReadHolds(t *testing.T) {
 	// Where links hold none of the candidates, relevance alone still chooses.
 	r = chooseWhole(t, links{}, "Please add the file I uploaded to my vector store", Match{Name: "Batch", Score: 1})
 	assert.Equal(t, "Batch", r.Final)
+}
+
+func TestChooseAgreedAction(t *testing.T) {
+	ep := func(method, path string) *twnm.Endpoint { return &twnm.Endpoint{Method: method, Path: path} }
+	l := links{apis: map[string]twnm.API{
+		"DeleteInvite":   {Name: "delete-invite", Endpoint: ep("DELETE", "/invites/{id}")},
+		"RemoveGroup":    {Name: "remove-project-group", Endpoint: ep("DELETE", "/projects/{id}/groups/{g}")},
+		"DeleteUser":     {Name: "delete-user", Endpoint: ep("DELETE", "/users/{id}")},
+		"InviteUser":     {Name: "inviteUser", Endpoint: ep("POST", "/invites")},
+		"RetrieveInvite": {Name: "retrieve-invite", Endpoint: ep("GET", "/invites/{id}")},
+	}}
+	// "revoke" is no action word, but the part's three nearest tools by meaning delete: the
+	// request asks to delete, and the invite's deletion answers, not its read.
+	revoke := []Match{{Name: "InviteUser", Score: 1}, {Name: "RetrieveInvite", Score: .8, Dense: .3},
+		{Name: "RemoveGroup", Score: .75, Dense: .41}, {Name: "DeleteInvite", Score: .78, Dense: .39}, {Name: "DeleteUser", Score: .7, Dense: .37}}
+	r := chooseWhole(t, l, "Please revoke it before they accept", revoke...)
+	assert.Equal(t, "DeleteInvite", r.Final)
+	assert.InDelta(t, .7, r.Scores["InviteUser"], 1e-12, "a creation is still another action")
+
+	// Nearest tools that disagree say nothing: no action, so every write is scaled and the
+	// read answers.
+	mixed := slices.Clone(revoke)
+	mixed[1].Dense = .5 // the read is now the nearest
+	r = chooseWhole(t, l, "Please revoke it before they accept", mixed...)
+	assert.Equal(t, "RetrieveInvite", r.Final)
+	assert.Equal(t, ActionUnknown, agreedAction(r.Whole(), l, agreeing))
 }
 
 func TestSameResource(t *testing.T) {

@@ -75,7 +75,9 @@ const actionMismatch = 0.7
 // location of the best hotel"). A part that is a remark counts not (see remarkShare). A tool
 // whose action is not the one the request asks for is scaled by actionMismatch ("book a
 // meeting" is not answered by QueryMeeting; see Action), and so is a tool that changes state
-// where the request names no action; the moves below never land on such a tool. With links,
+// where the request names no action (with links, a part whose words name none asks for the
+// action its nearest tools by meaning agree on: see agreedAction); the moves below never
+// land on such a tool. With links,
 // only a candidate they hold is a final step (where they hold any): one the read after
 // retrieval left out could be neither judged nor planned.
 // With links, the leader moves among the best finalists:
@@ -228,6 +230,9 @@ func (c *choice) score() {
 	}
 	sWhole, sLast := scores(c.whole), scores(last)
 	c.want = c.r.Action()
+	if c.want == ActionUnknown && c.links != nil {
+		c.want = agreedAction(last, c.links, agreeing)
+	}
 	c.final, c.mismatch = map[string]float64{}, map[string]bool{}
 	if n := len(c.clauses); n > 0 && last.Order != c.clauses[n-1].Order {
 		c.setFocus(last.Head) // the remark's head asks for nothing either
@@ -1208,6 +1213,41 @@ func providerRelevance(r *Result, provider func(api string) string, named map[st
 		}
 	}
 	return rel
+}
+
+// agreeing is how many of a part's candidates nearest it by meaning must do one action for
+// the part to ask for it where its words name none (see agreedAction). Only the public dev
+// set moves over 2–3 (its chains +2.8 at either); 3 asks more of the encoder.
+const agreeing = 3
+
+// agreedAction is the action the k candidates of g nearest it by meaning (their dense
+// similarity) all do, ActionUnknown where fewer than k are held or they do not agree. A part
+// that names no action (RequestAction) may still ask for one the catalog's tools do: "Please
+// revoke it before they accept" is nearest three deletions, whatever verb a word list lacks.
+// The encoder reads the part against each tool's own words, and the tools' action is their
+// own (APIAction: their name, method or effect), not the request's words.
+func agreedAction(g Goal, links Links, k int) Action {
+	cs := slices.Clone(g.Candidates)
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].Dense > cs[j].Dense })
+	agreed, n := ActionUnknown, 0
+	for _, m := range cs {
+		if n == k || m.Dense <= 0 {
+			break
+		}
+		a, ok := links.API(m.Name)
+		if !ok {
+			continue
+		}
+		act := APIAction(a)
+		if act == ActionUnknown || n > 0 && act != agreed {
+			return ActionUnknown
+		}
+		agreed, n = act, n+1
+	}
+	if n < k {
+		return ActionUnknown
+	}
+	return agreed
 }
 
 // namedByValue returns the providers a value the request states names: one that a telling
