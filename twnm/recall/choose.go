@@ -1,7 +1,6 @@
 package recall
 
 import (
-	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -77,9 +76,8 @@ const actionMismatch = 0.7
 // meeting" is not answered by QueryMeeting; see Action), and so is a tool that changes state
 // where the request names no action (with links, a part whose words name none asks for the
 // action its nearest tools by meaning agree on: see agreedAction); the moves below never
-// land on such a tool. With links,
-// only a candidate they hold is a final step (where they hold any): one the read after
-// retrieval left out could be neither judged nor planned.
+// land on such a tool. With links, only a candidate they hold is a final step (where they
+// hold any): one the read after retrieval left out could be neither judged nor planned.
 // With links, the leader moves among the best finalists:
 //   - from a leader of another action than the request's to a finalist that does it and that
 //     the leader feeds, or that acts on the same resource where the request's last part
@@ -252,10 +250,12 @@ func (c *choice) score() {
 	// With links, a candidate they do not hold (one the read after retrieval left out) is no
 	// final step where some other is held: what it does and what it needs are unknown, and
 	// nothing could plan it.
-	held := c.links != nil && slices.ContainsFunc(slices.Collect(maps.Keys(c.pool)), func(name string) bool {
-		_, ok := c.links.API(name)
-		return ok
-	})
+	held := false
+	for name := range c.pool {
+		if c.links != nil && !held {
+			_, held = c.links.API(name)
+		}
+	}
 	for name := range c.pool {
 		var a twnm.API
 		if c.links != nil {
