@@ -853,7 +853,6 @@ func candidateOf(n *twnm.Node, score float64) contract.Candidate {
 	return c
 }
 
-// slots lists every input of every API of g, by API name, as values may be stated for.
 // pickItems names, on each upstream binding of p from an API that lists the collection its
 // input picks an item of (twnm.ListKey), the item the request names for that input (items,
 // see extract.Items): the run binds it from that item of the answer's list (toolspec.Pick),
@@ -890,6 +889,7 @@ func pickItems(p twnm.Plan, g *twnm.Graph, items map[string]string) twnm.Plan {
 	return out
 }
 
+// slots lists every input of every API of g, by API name, as values may be stated for.
 func slots(g *twnm.Graph) []extract.Slot { return slotsIn(g, nil) }
 
 // slotsIn is slots of the APIs of read only, of all of g's for nil (see extract.SlotsOf).

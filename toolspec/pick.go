@@ -1,6 +1,7 @@
 package toolspec
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -25,12 +26,7 @@ func Pick(v any, path, item string) (any, bool) {
 		if !ok {
 			return nil, false
 		}
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys) // one answer, one pick
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(m)) { // one answer, one pick
 			if out, ok := pickIn(m[k], path, item); ok {
 				return out, true
 			}

@@ -532,7 +532,7 @@ func (s *abSearch) undo(mark int) {
 
 // candidates returns the producers that may bind u, scored by Eq. 22 and sorted best first.
 func (s *abSearch) candidates(u, consumer NodeID, d int) []abCandidate {
-	links := listed(s.g, issued(s.g, local(s.g, producerLinks(s.g, u, consumer, s.exclude, s.said), consumer, u, s.asked), consumer, u), consumer, u, s.exclude)
+	links := searchLinks(s.g, u, consumer, consumer, s.exclude, s.said, s.asked)
 	cands := make([]abCandidate, 0, len(links))
 	for _, l := range links {
 		if s.onPath[l.api] {

@@ -221,7 +221,7 @@ func (h *heur) genes() {
 			}
 			// The roles are read at the API that takes the input, whose concept says which
 			// outputs add one to it (see roleSaid), not at the target.
-			ls := listed(h.g, issued(h.g, local(h.g, producerLinks(h.g, e.From, h.target, h.exclude, h.said), it.api, e.From, h.asked), it.api, e.From), it.api, e.From, h.exclude)
+			ls := searchLinks(h.g, e.From, it.api, h.target, h.exclude, h.said, h.asked)
 			if h.said != nil {
 				ls = slices.DeleteFunc(ls, func(l link) bool { return !roleSaid(h.g, l.api, l.output, it.api, e.From, h.said) })
 			}

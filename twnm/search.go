@@ -448,16 +448,28 @@ func askedSources(g *Graph, relevance map[string]float64) map[string]bool {
 		if r < 1 {
 			continue
 		}
-		if id, ok := g.APIByName(name); ok {
-			if a := g.Node(id).API; a != nil && a.Source != "" {
-				asked[a.Source] = true
-			}
-			if a := g.Node(id).API; a != nil && a.Provider != "" {
-				asked[askedProvider(a.Provider)] = true
-			}
+		id, ok := g.APIByName(name)
+		if !ok || g.Node(id).API == nil {
+			continue
+		}
+		a := g.Node(id).API
+		if a.Source != "" {
+			asked[a.Source] = true
+		}
+		if a.Provider != "" {
+			asked[askedProvider(a.Provider)] = true
 		}
 	}
 	return asked
+}
+
+// searchLinks are the links both searches bind input p of consumer by: p's producers
+// (producerLinks, leaving out leftOut, the consumer or the search's target, and reading roles
+// with said), kept to those local to consumer, to the issuer of an identifier and to the
+// listers of a path input's collection (local, issued, listed), in that order.
+func searchLinks(g *Graph, p, consumer, leftOut NodeID, exclude map[NodeID]bool, said func(string) bool, asked map[string]bool) []link {
+	ls := local(g, producerLinks(g, p, leftOut, exclude, said), consumer, p, asked)
+	return listed(g, issued(g, ls, consumer, p), consumer, p, exclude)
 }
 
 // producerLinks returns, for each usable producer of parameter p, its strongest link, by

@@ -24,7 +24,9 @@ func Items(text string, slots []Slot, bound map[string]string) map[string]string
 	if len(listed) == 0 {
 		return nil
 	}
-	x := newExtraction(text, slots, time.Time{}) // the text's tokens, none read yet
+	// The text's tokens, none read yet: names are read whatever the slots (freeValueAt), so
+	// none is prepared (a subgraph's hundreds of slots would be, and their cues compared).
+	x := newExtraction(text, nil, time.Time{})
 	names := x.itemNames()
 	out := map[string]string{}
 	for _, s := range listed {

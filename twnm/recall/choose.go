@@ -250,24 +250,23 @@ func (c *choice) score() {
 	// With links, a candidate they do not hold (one the read after retrieval left out) is no
 	// final step where some other is held: what it does and what it needs are unknown, and
 	// nothing could plan it.
-	held := false
-	for name := range c.pool {
-		if c.links != nil && !held {
-			_, held = c.links.API(name)
+	held := map[string]twnm.API{}
+	if c.links != nil {
+		for name := range c.pool {
+			if a, ok := c.links.API(name); ok {
+				held[name] = a
+			}
 		}
 	}
 	for name := range c.pool {
-		var a twnm.API
-		if c.links != nil {
-			var ok bool
-			if a, ok = c.links.API(name); !ok && held {
-				continue
-			}
+		a, ok := held[name]
+		if !ok && len(held) > 0 {
+			continue
 		}
 		for _, v := range views {
 			c.final[name] += v[name] / float64(len(views))
 		}
-		if c.links != nil {
+		if ok {
 			if act := APIAction(a); act != ActionUnknown && act != c.want && (c.want != ActionUnknown || act != ActionRead) {
 				c.final[name] *= actionMismatch
 				c.mismatch[name] = true
