@@ -364,8 +364,11 @@ func (c *choice) moveLeader(best string) string {
 			// A leader that takes a value the request states, which p does not, stays: the
 			// value would go unused (see grounded). "How much is listing lst-0515bb06
 			// worth?" stays with the listing's details, "where is the city of Madrid" with
-			// the geocoder, which takes the city it names.
+			// the geocoder, which takes the city it names. Nor does a leader give way to the
+			// search that only finds what it is about, by the id it takes, where it tells
+			// more (see findsOnlyItsSubject): "Does the top hotel in Dubai have a pool?"
 			if c.rival(p, best) && links.Feeds(p, best) && gives(asked, links, p, whole.Text) &&
+				!findsOnlyItsSubject(asked, links, p, best, whole.Text) &&
 				!grounded(whole.Text, links, best, p) {
 				best = p
 				break
@@ -761,6 +764,53 @@ func takesWhatIsAsked(asked []string, links Links, api string) bool {
 // they give none, where the show's details give their number.
 func gives(asked []string, links Links, api, request string) bool {
 	return anyBeyond(asked, yields(links, api, statedInputs(request, links, api)), nil)
+}
+
+// findsOnlyItsSubject reports whether producer only finds the thing consumer is about: every
+// word of the request that producer gives names an identifier input of consumer
+// (twnm.Identifier), and consumer gives something producer does not. "Does the top hotel in
+// Dubai have a pool?" names the hotel that the search finds and the details take by its id,
+// and only the details tell its amenities. "What are the latitude and longitude of Toronto?"
+// asks for the geocoder's outputs, which its reverse takes as plain values, and a DNS
+// record's lookup by id tells nothing the list of records does not. A request that asks for
+// the things themselves asks for what the search finds (asksForThem).
+func findsOnlyItsSubject(asked []string, links Links, producer, consumer, request string) bool {
+	a, ok := links.API(consumer)
+	if !ok {
+		return false
+	}
+	var ids []twnm.Param
+	for _, in := range a.Inputs {
+		if twnm.Identifier(in.Name) {
+			ids = append(ids, in)
+		}
+	}
+	idWords := paramWords(ids)
+	if anyBeyond(asked, yields(links, producer, statedInputs(request, links, producer)), idWords) || asksForThem(request, idWords) {
+		return false
+	}
+	_, _, outputs := terms(links, consumer)
+	ptext, _, poutputs := terms(links, producer)
+	return anyBeyond(outputs, outputs, slices.Concat(ptext, poutputs))
+}
+
+// asksForThem reports whether request asks for the things one of words names (tokens, as
+// bm25.Tokens reads them): in the plural ("Find tracks by Amy Winehouse" asks for the tracks,
+// which a lookup of one track by its id does not give), or right after a question word
+// ("Which team leads La Liga?" asks for a team, not for what a team's lookup tells).
+func asksForThem(request string, words []string) bool {
+	set := lexicon.Set(words)
+	raw := strings.FieldsFunc(strings.ToLower(request), func(r rune) bool { return !unicode.IsLetter(r) && r != '\'' && r != '’' })
+	for i, w := range raw {
+		t := bm25.Tokens(w)
+		if len(t) != 1 || !set[t[0]] {
+			continue
+		}
+		if t[0] != w && strings.HasSuffix(w, "s") || i > 0 && subgoal.QuestionWord(raw[i-1]) {
+			return true
+		}
+	}
+	return false
 }
 
 // answers reports whether a word of the request names an output api yields, no word that

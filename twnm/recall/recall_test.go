@@ -344,7 +344,7 @@ func TestChooseLeaderKeepsAStatedCode(t *testing.T) {
 	// they match ("listing") name their input, which the listings search gives: the reverse
 	// move would hand the lead to the search. But the details take the stated id, read by its
 	// shape as a number is, which the search does not take and they cannot feed: it stays.
-	// Without the id, the search that gives the listing leads.
+	// Without the id, the search that gives the listing and its price leads.
 	l := links{feeds: map[[2]string]bool{{"Listings", "ListingDetails"}: true},
 		apis: map[string]twnm.API{
 			"Listings": {Name: "homes.Listings", Description: "Homes for sale near a point.",
@@ -355,8 +355,43 @@ func TestChooseLeaderKeepsAStatedCode(t *testing.T) {
 				Outputs: []twnm.Param{{Name: "year_built"}}}}}
 	assertFinals(t, l, []Match{{Name: "ListingDetails", Score: 1}, {Name: "Listings", Score: .9}},
 		finalCase{"How much is listing lst-0515bb06 worth?", "ListingDetails"},
-		finalCase{"How much is the listing worth?", "Listings"},
+		finalCase{"What is the price of the listing?", "Listings"},
 	)
+}
+
+func TestChooseLeaderTellsMoreThanItsSearch(t *testing.T) {
+	// "Does the top hotel in Dubai have a pool?": the details lead, and the only word of the
+	// request the search gives (hotel) names the id the details take: the search finds what
+	// the details are about and does not tell its amenities, so the details stay final. Where
+	// the details tell nothing the search does not, the search that gives the hotel answers.
+	// So does it where the request asks for hotels themselves: in the plural, or which hotel.
+	search := twnm.API{Name: "SearchHotels", Description: "Finds the best hotel in a city.",
+		Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true}},
+		Outputs: []twnm.Param{{Name: "hotel_id"}, {Name: "hotel_name"}, {Name: "stars"}}}
+	for _, tc := range []struct {
+		name    string
+		outputs []twnm.Param
+		want    string
+	}{
+		{"details tell more", []twnm.Param{{Name: "hotel_name"}, {Name: "amenities"}}, "Details"},
+		{"details tell nothing more", []twnm.Param{{Name: "hotel_name"}, {Name: "stars"}}, "Search"},
+	} {
+		l := links{feeds: map[[2]string]bool{{"Search", "Details"}: true}, producers: needOf("Details", "hotel_id", "Search"),
+			apis: map[string]twnm.API{"Search": search,
+				"Details": {Name: "HotelDetails", Description: "Details of a hotel.",
+					Inputs: []twnm.Param{{Name: "hotel_id", Type: "string", Required: true}}, Outputs: tc.outputs}}}
+		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "Details", Score: 1}, Match{Name: "Search", Score: .95})}}
+		r.Goals[0].Text = "Does the top hotel in Dubai have a pool?"
+		require.NoError(t, Choose(r, l, Options{}), tc.name)
+		assert.Equal(t, tc.want, r.Final, tc.name)
+		// Asked for hotels themselves, the search that finds them answers.
+		for _, text := range []string{"Find the top hotels in Dubai", "Which hotel in Dubai has a pool?"} {
+			r = &Result{Goals: []Goal{goal(0, true, Match{Name: "Details", Score: 1}, Match{Name: "Search", Score: .95})}}
+			r.Goals[0].Text = text
+			require.NoError(t, Choose(r, l, Options{}), text)
+			assert.Equal(t, "Search", r.Final, text)
+		}
+	}
 }
 
 func TestWrittenInDigits(t *testing.T) {
@@ -472,7 +507,9 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 
 	// What the request asks for is its head: the reviews lead, and the restaurant they take
 	// is what the request asks about, so the search that gives it does not take their place.
-	// Without the head, every word the reviews match names their input, and the search would.
+	// Without the head every word the reviews match names their input, but the search only
+	// finds the restaurant they take by its id, and tells nothing of what people say: the
+	// reviews stay (findsOnlyItsSubject).
 	food := links{feeds: map[[2]string]bool{{"Search", "Reviews"}: true},
 		apis: map[string]twnm.API{
 			"Search": {Name: "dine.Search", Description: "Finds the best restaurant near a point.",
@@ -484,7 +521,7 @@ func TestChooseProducerOfWhatIsAsked(t *testing.T) {
 		want string
 	}{
 		{"What do people say", "Reviews"},
-		{"", "Search"},
+		{"", "Reviews"},
 	} {
 		r := &Result{Goals: []Goal{goal(0, true, Match{Name: "Reviews", Score: 1}, Match{Name: "Search", Score: .9})}}
 		r.Goals[0].Text = "What do people say about the best restaurant in Florence?"
