@@ -408,7 +408,44 @@ func (c *choice) moveLeader(best string) string {
 			}
 		}
 	}
+	// A leader that looks up one thing by an id the request does not state yields to the
+	// list of its resource that gives the id and tells all the lookup tells: "I need the
+	// build hook URL for my marketing-site" reads the site's build hooks, URLs and all, and
+	// looking one of them up again by its id adds nothing (see listTellingAll).
+	if p := c.listTellingAll(best, top); p != "" {
+		best = p
+	}
 	return best
+}
+
+// listTellingAll is the finalist of top, of best's action, that produces an identifier best
+// takes and the request does not state, on best's own resource (sameResource: GET
+// /sites/{site_id}/build_hooks beside GET /sites/{site_id}/build_hooks/{id}), and that gives
+// every output best gives (by the words of their names); "" where there is none. A list of
+// another resource that happens to give the same words is another thing: the movies similar
+// to a film are not the film the search finds.
+func (c *choice) listTellingAll(best string, top []string) string {
+	ids := slices.DeleteFunc(c.unstated(best), func(in string) bool { return !twnm.Identifier(in) })
+	_, _, outputs := terms(c.links, best)
+	lead, _ := c.links.API(best)
+	if len(ids) == 0 || len(outputs) == 0 {
+		return ""
+	}
+	for _, need := range c.links.Producers(best) {
+		if !slices.ContainsFunc(need.Inputs, func(in string) bool { return slices.Contains(ids, in) }) {
+			continue
+		}
+		for _, p := range top {
+			if p == best || c.mismatch[p] || !slices.ContainsFunc(need.Producers, func(pr Producer) bool { return pr.Name == p }) {
+				continue
+			}
+			la, _ := c.links.API(p)
+			if _, _, listed := terms(c.links, p); sameResource(lead, la) && !anyBeyond(outputs, outputs, listed) {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // PartOf is the text of the part of the request that api serves: of a compound request, the

@@ -2,6 +2,7 @@ package recall
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -391,6 +392,39 @@ func TestChooseLeaderTellsMoreThanItsSearch(t *testing.T) {
 			require.NoError(t, Choose(r, l, Options{}), text)
 			assert.Equal(t, "Search", r.Final, text)
 		}
+	}
+}
+
+func TestChooseListThatTellsAllTheLookupTells(t *testing.T) {
+	// "I need the build hook URL for my marketing-site": the lookup of one hook by its id leads,
+	// but the request states no id, and the list of the site's hooks, which gives it, gives the
+	// URL and every other output of the lookup: the list is the final step. A lookup that
+	// tells more, one whose id the request states, or a list of another resource keeps the
+	// lead.
+	hookOutputs := []twnm.Param{{Name: "id"}, {Name: "url"}, {Name: "title"}}
+	api := func(name, path string, inputs, outputs []twnm.Param) twnm.API {
+		return twnm.API{Name: name, Provider: "netlify", Endpoint: &twnm.Endpoint{Method: "GET", Path: path}, Inputs: inputs, Outputs: outputs}
+	}
+	siteID := twnm.Param{Name: "site_id", Type: "string", Required: true}
+	hookID := twnm.Param{Name: "id", Type: "string", Required: true}
+	for _, tc := range []struct {
+		name, request, listPath string
+		lookupOutputs           []twnm.Param
+		want                    string
+	}{
+		{"the list tells all", "I need the build hook URL for my site", "/sites/{site_id}/build_hooks", hookOutputs, "List"},
+		{"the lookup tells more", "I need the build hook URL for my site", "/sites/{site_id}/build_hooks",
+			append(slices.Clone(hookOutputs), twnm.Param{Name: "branch"}), "Get"},
+		{"the id is stated", "I need the URL of the build hook with id 5f3a9c1e8b7d2a0012e4c6f1", "/sites/{site_id}/build_hooks", hookOutputs, "Get"},
+		{"another resource", "I need the build hook URL for my site", "/sites/{site_id}/deploys", hookOutputs, "Get"},
+	} {
+		l := links{feeds: map[[2]string]bool{{"List", "Get"}: true},
+			producers: map[string][]Need{"Get": {{Inputs: []string{"id"}, Producers: []Producer{{Name: "List"}}}}},
+			apis: map[string]twnm.API{
+				"List": api("listSiteBuildHooks", tc.listPath, []twnm.Param{siteID}, hookOutputs),
+				"Get":  api("getSiteBuildHook", "/sites/{site_id}/build_hooks/{id}", []twnm.Param{siteID, hookID}, tc.lookupOutputs)}}
+		r := chooseWhole(t, l, tc.request, Match{Name: "Get", Score: 1}, Match{Name: "List", Score: .6})
+		assert.Equal(t, tc.want, r.Final, tc.name)
 	}
 }
 
