@@ -97,18 +97,42 @@ func listing(a API) (string, bool) {
 }
 
 // collection returns the collection, written as listing writes it, that input of consumer
-// picks an item of: the part of consumer's path before "{input}", where it ends in a name;
-// "" where there is none.
+// picks an item of: the part of consumer's path before "{input}", where it ends in a name, or,
+// for an identifier that opens the path, the collection its name names (rootCollection); ""
+// where there is none.
 func collection(consumer API, input string) string {
 	if consumer.Endpoint == nil {
 		return ""
 	}
 	segs := pathSegments(consumer.Endpoint.Path)
 	i := slices.Index(segs, "{"+input+"}")
+	if i == 0 {
+		return rootCollection(input)
+	}
 	if i < 1 || isPathVar(segs[i-1]) {
 		return ""
 	}
 	return joinSegments(segs[:i])
+}
+
+// rootCollection is the collection that an identifier opening a path picks an item of, as
+// its name says: /{account_id}/builds/status picks one of /accounts. "" where the input names
+// no identifier of a thing.
+func rootCollection(input string) string {
+	ws := ParamWords(input)
+	if len(ws) < 2 || !Identifier(input) {
+		return ""
+	}
+	thing := ws[len(ws)-2]
+	switch {
+	case strings.HasSuffix(thing, "s") || strings.HasSuffix(thing, "x") || strings.HasSuffix(thing, "ch") || strings.HasSuffix(thing, "sh"):
+		thing += "es"
+	case strings.HasSuffix(thing, "y") && len(thing) > 1 && !strings.ContainsRune("aeiou", rune(thing[len(thing)-2])):
+		thing = thing[:len(thing)-1] + "ies"
+	default:
+		thing += "s"
+	}
+	return "/" + thing
 }
 
 // joinSegments writes path segments back as a path, each variable as "{}": two endpoints may
