@@ -415,7 +415,56 @@ func (c *choice) moveLeader(best string) string {
 	if p := c.listTellingAll(best, top); p != "" {
 		best = p
 	}
+	// A leader that lists the item the request names ("the Marketing Ops group") picks it for
+	// the candidate that reads the part the request asks of it (see itemsPart).
+	if p := c.itemsPart(best); p != "" {
+		best = p
+	}
 	return best
+}
+
+// itemsPart is the best candidate that does the request's action to a part of one item of
+// the collection best lists, where the request names that item (namesItemOf): "Who's in the
+// Marketing Ops group?" picks the group from the list of groups and reads its memberships.
+// A read must tell more than the list (its outputs' words; a lookup of the item itself tells
+// nothing more), and the part lie within best's resource (sameResource). "" where best lists
+// nothing the request names an item of, or no candidate does that.
+func (c *choice) itemsPart(best string) string {
+	lead, _ := c.links.API(best)
+	key := twnm.ListKey(lead)
+	if key == "" || !c.namesItemOf(key) {
+		return ""
+	}
+	text, _, listed := terms(c.links, best)
+	for _, p := range c.names {
+		a, ok := c.links.API(p)
+		if p == best || !ok || c.mismatch[p] || !sameResource(lead, a) || !c.links.Feeds(best, p) || !needs(c.links, p, best) {
+			continue
+		}
+		if _, _, outputs := terms(c.links, p); APIAction(a) != ActionRead || anyBeyond(outputs, outputs, slices.Concat(text, listed)) {
+			return p
+		}
+	}
+	return ""
+}
+
+// namesItemOf reports whether the request names an item of the collection whose key is key
+// (twnm.ListKey) for an input of a candidate that picks one (extract.Items): "the Marketing
+// Ops group", "a channel called Escalations".
+func (c *choice) namesItemOf(key string) bool {
+	var apis []twnm.API
+	for _, name := range c.names {
+		if a, ok := c.links.API(name); ok {
+			apis = append(apis, a)
+		}
+	}
+	for k := range extract.Items(c.whole.Text, extract.SlotsOf(apis), nil) {
+		i := strings.LastIndex(k, ".") // API names may hold dots; parameter names do not
+		if a, ok := c.links.API(k[:i]); ok && twnm.PickKey(a, k[i+1:]) == key {
+			return true
+		}
+	}
+	return false
 }
 
 // listTellingAll is the finalist of top, of best's action, that produces an identifier best

@@ -428,6 +428,36 @@ func TestChooseListThatTellsAllTheLookupTells(t *testing.T) {
 	}
 }
 
+func TestChooseThePartOfTheItemNamed(t *testing.T) {
+	// "Who's in the Marketing Ops group?": the list of groups leads, but the request names one
+	// group, which the list gives by its id: the final step reads a part of that group, its
+	// memberships, not the group's own lookup, which tells nothing the list does not. Without a
+	// named group, the list stays.
+	api := func(name, path string, inputs []twnm.Param, outputs ...string) twnm.API {
+		a := twnm.API{Name: name, Provider: "box", Source: "box", Endpoint: &twnm.Endpoint{Method: "GET", Path: path}, Inputs: inputs}
+		for _, o := range outputs {
+			a.Outputs = append(a.Outputs, twnm.Param{Name: o})
+		}
+		return a
+	}
+	groupID := []twnm.Param{{Name: "group_id", Type: "string", Required: true, In: twnm.InPath}}
+	l := links{feeds: map[[2]string]bool{{"Groups", "Memberships"}: true, {"Groups", "Group"}: true},
+		producers: map[string][]Need{
+			"Memberships": {{Inputs: []string{"group_id"}, Producers: []Producer{{Name: "Groups"}}}},
+			"Group":       {{Inputs: []string{"group_id"}, Producers: []Producer{{Name: "Groups"}}}}},
+		apis: map[string]twnm.API{
+			"Groups":      api("Groups", "/groups", nil, "id", "name", "description"),
+			"Group":       api("Group", "/groups/{group_id}", groupID, "id", "name"),
+			"Memberships": api("Memberships", "/groups/{group_id}/memberships", groupID, "user", "role")}}
+	for _, tc := range []struct{ request, want string }{
+		{"Who's in the Marketing Ops group?", "Memberships"},
+		{"Who's in our groups?", "Groups"},
+	} {
+		r := chooseWhole(t, l, tc.request, Match{Name: "Groups", Score: 1}, Match{Name: "Group", Score: .7}, Match{Name: "Memberships", Score: .5})
+		assert.Equal(t, tc.want, r.Final, tc.request)
+	}
+}
+
 func TestWrittenInDigits(t *testing.T) {
 	for _, tc := range []struct {
 		v    string
