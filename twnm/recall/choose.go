@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -184,7 +185,7 @@ func newChoice(r *Result, links Links, o Options) *choice {
 	c := &choice{r: r, links: links, o: o}
 	if links != nil {
 		c.provider = providerOf(r, links)
-		c.rel = inContext(r, c.provider, o.Context, namedByValue(r, links, c.provider))
+		c.rel = inContext(r, c.provider, o.Context, named(r, links, c.provider))
 	}
 	// Read after the rescoring, which they see.
 	c.clauses, c.whole, c.pool = r.Clauses(), r.Whole(), r.Relevance()
@@ -1212,7 +1213,7 @@ func sortedBy(m map[string]float64) []string {
 // the page analyser's service, not a video site's). A candidate's score becomes
 // s·(1 − w + w·relevance), renormalised so that the clause's best has 1. A catalog whose APIs
 // name no provider, or one, is unchanged. named holds the providers a stated value names
-// (namedByValue), which take the whole relevance where there are any. It returns the
+// (named), which take the whole relevance where there are any. It returns the
 // providers' relevance, nil when unchanged.
 func inContext(r *Result, provider func(api string) string, w float64, named map[string]bool) map[string]float64 {
 	if w <= 0 {
@@ -1296,9 +1297,10 @@ const coverWeight = 0.5
 // the user with this ID" asks twice of a chat service's lookup, once of a photo site's user
 // search.
 //
-// A value the request states names its provider more surely than any word (namedByValue):
-// where one does, the providers it names have relevance 1 and the others 0, so that a
-// request about Twilio's chat service IS5bc… is not answered by another service's roles.
+// A value the request states, or an item it names, names its provider more surely than any
+// word (named): where one does, the providers it names have relevance 1 and the others 0, so
+// that a request about Twilio's chat service IS5bc… is not answered by another service's
+// roles.
 func providerRelevance(r *Result, provider func(api string) string, named map[string]bool) map[string]float64 {
 	rel := map[string]float64{}
 	for _, c := range r.Whole().Candidates {
@@ -1405,6 +1407,37 @@ func namedByValue(r *Result, links Links, provider func(api string) string) map[
 		}
 	}
 	return named
+}
+
+// named returns the providers the request names by what it states: a value only their
+// inputs read (namedByValue), else an item of a collection only they list (namedByItem). A
+// value's shape is the surer sign: "Dev Patel" in "What role is Dev Patel assigned in chat
+// service IS…" may be anybody's user, the service IS… is Twilio's.
+func named(r *Result, links Links, provider func(api string) string) map[string]bool {
+	if byValue := namedByValue(r, links, provider); len(byValue) > 0 {
+		return byValue
+	}
+	return namedByItem(r, links, provider)
+}
+
+// namedByItem returns the providers whose inputs pick an item the request names by the word
+// of its collection (extract.Items): "my bakery-landing site" is one of Netlify's sites, and
+// "the Acme Community chat service" one of Twilio's services, whatever other services'
+// words the request matches.
+func namedByItem(r *Result, links Links, provider func(api string) string) map[string]bool {
+	var apis []twnm.API
+	for _, name := range slices.Sorted(maps.Keys(r.Relevance())) {
+		if a, ok := links.API(name); ok {
+			apis = append(apis, a)
+		}
+	}
+	byItem := map[string]bool{}
+	for k := range extract.Items(r.Whole().Text, extract.SlotsOf(apis), nil) {
+		if p := provider(k[:strings.LastIndex(k, ".")]); p != "" { // API names may hold dots; parameter names do not
+			byItem[p] = true
+		}
+	}
+	return byItem
 }
 
 // Parts are a compound request's parts beside the one a chain serves (see Branches).

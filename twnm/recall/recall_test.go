@@ -1193,6 +1193,41 @@ func TestValueNamesItsProvider(t *testing.T) {
 	assert.Equal(t, "UserRoles", r.Final)
 }
 
+func TestItemNamesItsProvider(t *testing.T) {
+	// "my bakery-landing site" names an item of the sites that only the web host lists: it is
+	// what the request is about, though the chat service's messages match its words first.
+	// A value's shape names its provider before an item does.
+	get := func(name, provider, path string, inputs ...string) twnm.API {
+		a := twnm.API{Name: name, Provider: provider, Source: provider, Endpoint: &twnm.Endpoint{Method: "GET", Path: path}}
+		for _, in := range inputs {
+			a.Inputs = append(a.Inputs, twnm.Param{Name: in, Type: "string", Required: true, In: twnm.InPath})
+		}
+		return a
+	}
+	l := links{apis: map[string]twnm.API{
+		"Sites":    get("Sites", "web", "/sites"),
+		"Forms":    get("Forms", "web", "/sites/{site_id}/forms", "site_id"),
+		"Messages": get("Messages", "chat", "/services/{ServiceSid}/messages", "ServiceSid"),
+	}}
+	l.apis["Messages"].Inputs[0].Pattern = "^IS[0-9a-fA-F]{32}$"
+	cands := []Match{{Name: "Messages", Score: 1}, {Name: "Forms", Score: .8}, {Name: "Sites", Score: .5}}
+	for _, tc := range []struct {
+		request string
+		named   map[string]bool
+		final   string
+	}{
+		{"Show me the contact messages of the forms on my bakery-landing site", map[string]bool{"web": true}, "Forms"},
+		{"Show me the contact messages of the forms on my site", map[string]bool{}, "Messages"},
+		{"Show me the messages of IS5bc9357794f7f0ae6a6c0cf541aac0b6 and my bakery-landing site", map[string]bool{"chat": true}, "Messages"},
+	} {
+		r := &Result{Goals: []Goal{goal(0, true, cands...)}}
+		r.Goals[0].Text = tc.request
+		assert.Equal(t, tc.named, named(r, l, providerOf(r, l)), tc.request)
+		r = chooseWhole(t, l, tc.request, cands...)
+		assert.Equal(t, tc.final, r.Final, tc.request)
+	}
+}
+
 func TestChooseRanksByProviderRelevance(t *testing.T) {
 	// Relevance chat 1, photo 2/3 (see TestProviderRelevance). The second clause in context:
 	// UserByName 1·(.7 + .3·2/3) = .9, Followers .95·.9 = .855, UserData .7, renormalised by .9.
