@@ -147,7 +147,7 @@ func (s *Store) ImportWith(ctx context.Context, g *twnm.Graph, catalog string, o
 				id, _ := g.ParamOf(n.Name, p.Name, true)
 				inKeys = append(inKeys, edgeKey(g.Node(id).Name, p.Name))
 				var picks any // the collection the input picks an item of, for the read's listers
-				if k := twnm.PickKey(*n.API, p.Name); k != "" && p.In == twnm.InPath {
+				if k := twnm.PickKey(*n.API, p.Name); k != "" {
 					picks = k
 				}
 				inputs = append(inputs, map[string]any{"api": n.Name, "node": g.Node(id).Name, "param": p.Name, "required": p.Required, "picks": picks})

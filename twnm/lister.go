@@ -98,16 +98,16 @@ func listing(a API) (string, bool) {
 
 // collection returns the collection, written as listing writes it, that input of consumer
 // picks an item of: the part of consumer's path before "{input}", where it ends in a name, or,
-// for an identifier that opens the path, the collection its name names (rootCollection); ""
-// where there is none.
+// for an identifier that opens the path or is no part of it, the collection its name names
+// (namedCollection); "" where there is none.
 func collection(consumer API, input string) string {
 	if consumer.Endpoint == nil {
 		return ""
 	}
 	segs := pathSegments(consumer.Endpoint.Path)
 	i := slices.Index(segs, "{"+input+"}")
-	if i == 0 {
-		return rootCollection(input)
+	if i <= 0 {
+		return namedCollection(input)
 	}
 	if i < 1 || isPathVar(segs[i-1]) {
 		return ""
@@ -115,10 +115,11 @@ func collection(consumer API, input string) string {
 	return joinSegments(segs[:i])
 }
 
-// rootCollection is the collection that an identifier opening a path picks an item of, as
-// its name says: /{account_id}/builds/status picks one of /accounts. "" where the input names
+// namedCollection is the collection an identifier picks an item of as its name says, where
+// its path does not: /{account_id}/builds/status picks one of /accounts, and the file_id a
+// POST /vector_stores/{vector_store_id}/files sends one of /files. "" where the input names
 // no identifier of a thing.
-func rootCollection(input string) string {
+func namedCollection(input string) string {
 	ws := ParamWords(input)
 	if len(ws) < 2 || !Identifier(input) {
 		return ""

@@ -48,6 +48,8 @@ func TestListKeyAndPickKey(t *testing.T) {
 			at(tool("Builds", "company_id", "id"), "n", "GET", "/{company_id}/builds"), "company_id", true},
 		{"an identifier opening the path, another collection", at(tool("Sites", "", "id"), "n", "GET", "/sites"),
 			at(tool("Builds", "account_id", "id"), "n", "GET", "/{account_id}/builds"), "account_id", false},
+		{"an identifier no path holds, by its name", at(tool("Files", "", "id"), "o", "GET", "/files"),
+			at(tool("AddFile", "vector_store_id file_id", "id"), "o", "POST", "/vector_stores/{vector_store_id}/files"), "file_id", true},
 		{"a name opening the path", at(tool("Accounts", "", "id"), "n", "GET", "/accounts"),
 			at(tool("Env", "account_slug", "id"), "n", "GET", "/{account_slug}/env"), "account_slug", false},
 		{"another collection", at(tool("Zones", "", "id"), "n", "GET", "/dns_zones"),

@@ -401,12 +401,13 @@ func issued(g *Graph, ls []link, consumer, p NodeID) []link {
 	return slices.DeleteFunc(slices.Clone(ls), func(l link) bool { return !own(l.api) })
 }
 
-// listed binds a path input p of consumer from the APIs that list the collection the path
-// picks p from (Graph.Listers), where one of them may be called: their links of ls, or a link
-// from the output that identifies each listed item (Graph.ItemID) where ls has none. The
-// search takes a site's id from the list of sites, not from a DNS zone that names its site,
-// and a channel's sid from the channels' list, whose sid no name links to ChannelSid. Where
-// no lister may be called, ls stays as it is.
+// listed binds an input p of consumer from the APIs that list the collection it picks an item
+// of (Graph.Listers: by its path, or by its name), where one of them may be called: their
+// links of ls, or a link from the output that identifies each listed item (Graph.ItemID)
+// where ls has none. The search takes a site's id from the list of sites, not from a DNS zone
+// that names its site, a channel's sid from the channels' list, whose sid no name links to
+// ChannelSid, and the file_id of a body from the list of files, not from a search of a vector
+// store's contents. Where no lister may be called, ls stays as it is.
 func listed(g *Graph, ls []link, consumer, p NodeID, exclude map[NodeID]bool) []link {
 	c := g.Node(consumer).API
 	if c == nil || c.Endpoint == nil {
@@ -414,7 +415,7 @@ func listed(g *Graph, ls []link, consumer, p NodeID, exclude map[NodeID]bool) []
 	}
 	var out []link
 	for _, in := range c.Inputs {
-		if id, ok := g.ParamOf(c.Name, in.Name, true); !ok || id != p || in.In != InPath {
+		if id, ok := g.ParamOf(c.Name, in.Name, true); !ok || id != p {
 			continue
 		}
 		for _, api := range g.Listers(consumer, in.Name) {
