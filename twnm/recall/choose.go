@@ -1581,6 +1581,15 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	for end > 1 && clauses[end-1].Best < remarkShare*top && !question(clauses[end-1].Text) {
 		end--
 	}
+	// The services the request names by a value or an item (named) are those of each part:
+	// "… and what permissions does each one have?" asks of the roles of the chat service the
+	// request names, not of another service's projects.
+	var provider func(api string) string
+	var names map[string]bool
+	if links != nil {
+		provider = providerOf(r, links)
+		names = named(r, links, provider)
+	}
 	for i, g := range clauses[:end] {
 		// A part whose form states no task (subgoal.Goal.Tentative: "I'm auditing credentials.",
 		// "I found channel 1045…") sets the scene for the others and joins no call of its own,
@@ -1596,6 +1605,11 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 			part.Whole = true
 			if part.Alone != nil {
 				part.Candidates, part.Alone = part.Alone, nil
+			}
+			if len(names) > 0 {
+				if own := slices.DeleteFunc(slices.Clone(part.Candidates), func(m Match) bool { return !names[provider(m.Name)] }); len(own) > 0 {
+					part.Candidates = own
+				}
 			}
 			sub := &Result{Goals: []Goal{part}, Focus: g.Head}
 			if g.Order == all[len(all)-1].Order && r.Focus != nil {

@@ -897,6 +897,43 @@ func TestChooseReadsClausesInContext(t *testing.T) {
 	assert.Error(t, err)
 }
 
+func TestBranchesAskOfTheNamedService(t *testing.T) {
+	// "What roles exist in the Acme Community chat service and what permissions does each one
+	// have?": the request names one of the chat service's services, so its second part asks of
+	// that service's roles too, which the chain already reads, not of another service's
+	// permissions, which that part alone ranks first. Where the request names no service,
+	// the part joins its own best.
+	get := func(name, provider, path string, inputs ...string) twnm.API {
+		a := twnm.API{Name: name, Provider: provider, Source: provider, Endpoint: &twnm.Endpoint{Method: "GET", Path: path}}
+		for _, in := range inputs {
+			a.Inputs = append(a.Inputs, twnm.Param{Name: in, Type: "string", Required: true, In: twnm.InPath})
+		}
+		return a
+	}
+	l := links{feeds: map[[2]string]bool{{"Services", "Roles"}: true}, producers: needOf("Roles", "ServiceSid", "Services"),
+		apis: map[string]twnm.API{
+			"Services":    get("Services", "chat", "/Services"),
+			"Roles":       get("Roles", "chat", "/Services/{ServiceSid}/Roles", "ServiceSid"),
+			"Permissions": get("Permissions", "ai", "/projects/{project_id}/permissions", "project_id"),
+		}}
+	for _, tc := range []struct {
+		service string
+		want    []string
+	}{
+		{"the Acme Community chat service", nil},
+		{"our chat service", []string{"Permissions"}},
+	} {
+		roles := goal(0, false, Match{Name: "Roles", Score: 1}, Match{Name: "Services", Score: .8})
+		roles.Text = "What roles exist in " + tc.service
+		perms := goal(1, false, Match{Name: "Permissions", Score: 1, Dense: .4}, Match{Name: "Roles", Score: .6, Dense: .3})
+		perms.Text = "what permissions does each one have?"
+		whole := goal(2, true, Match{Name: "Roles", Score: 1}, Match{Name: "Permissions", Score: .7})
+		whole.Text = roles.Text + " and " + perms.Text
+		r := &Result{Goals: []Goal{roles, perms, whole}}
+		assert.Equal(t, tc.want, r.Branches([]string{"Services", "Roles"}, l, Options{}).Names(), tc.service)
+	}
+}
+
 func TestBranches(t *testing.T) {
 	recommend := goal(0, false, Match{Name: "Recommend", Score: 1}, Match{Name: "Watched", Score: .5})
 	filter := goal(1, false, Match{Name: "Watched", Score: 1}, Match{Name: "Recommend", Score: .97})
