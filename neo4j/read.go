@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"sync"
 
@@ -82,7 +83,8 @@ type SubgraphOptions struct {
 }
 
 // Subgraph reads the part of the graph that a search from the targets can use: the targets
-// (all of them, in the order given: the caller ranks them), the active APIs producing their
+// (all of them, in the order given: the caller ranks them), the APIs of o.Relevance that take
+// an item of a collection a target lists (see itemPartsQuery), the active APIs producing their
 // inputs (directly or through a FEEDS edge), those APIs' producers, and so on for Hops
 // levels, with their parameters, statistics and the behavioural edges among them, up to
 // MaxAPIs APIs. Nearer levels come first. Within a level, producers are ranked, and those
@@ -132,6 +134,19 @@ func (s *Store) subgraph(ctx context.Context, rd reader, targets []string, o Sub
 			names = append(names, t)
 		}
 	}
+	if len(o.Relevance) > 0 && len(names) < o.MaxAPIs {
+		recs, err := rd.read(ctx, "read item parts", itemPartsQuery, map[string]any{"targets": names, "candidates": slices.Sorted(maps.Keys(o.Relevance)),
+			"relevance": relevance, "limit": int64(o.MaxAPIs - len(names))})
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if name, _ := r.AsMap()["part"].(string); name != "" && !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
 	frontier := names
 	for hop := 0; hop < o.Hops && len(frontier) > 0 && len(names) < o.MaxAPIs; hop++ {
 		// The query ranks the level (see Subgraph) and keeps what fits.
@@ -152,6 +167,24 @@ func (s *Store) subgraph(ctx context.Context, rd reader, targets []string, o Sub
 	}
 	return s.load(ctx, rd, names, false)
 }
+
+// itemPartsQuery reads the candidates ($candidates, ranked by $relevance, then by name), active
+// and not among $targets, that take an item of a collection one of $targets lists (INPUT_OF's
+// picks, API's lists), the best $limit of them: a channel's messages beside the list of
+// channels, as recall.BoundedRead reads them.
+const itemPartsQuery = `
+CALL {
+  UNWIND $targets AS t
+  MATCH (l:API {name: t}) WHERE l.lists IS NOT NULL
+  RETURN collect(DISTINCT l.lists) AS lists
+}
+UNWIND $candidates AS cn
+MATCH (c:API {name: cn})<-[in:INPUT_OF]-()
+WHERE size(lists) > 0 AND in.picks IN lists AND NOT cn IN $targets AND coalesce(c.status, 'active') = 'active'
+WITH DISTINCT cn
+RETURN cn AS part
+ORDER BY $relevance[cn] DESC, part
+LIMIT $limit`
 
 // hubProducers is how many APIs may output a parameter before a subgraph read takes it for a
 // generic value (an id, a query, a page) and brings in only some of its producers (see

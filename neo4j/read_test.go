@@ -14,6 +14,7 @@ import (
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
+	"github.com/naviagent/navi/twnm/recall"
 )
 
 func TestTopCallableAPIsSkipsAPIsWithoutEndpoint(t *testing.T) {
@@ -188,6 +189,44 @@ func TestSubgraphReadsTheListerOfAPathInput(t *testing.T) {
 	listers := sub.Listers(forms, site.Name)
 	require.Len(t, listers, 1, "the subgraph read back knows the lister")
 	assert.Equal(t, p+"sites", sub.Node(listers[0]).Name)
+}
+
+// The candidates that take an item of a collection a target lists are read with the targets,
+// as recall.BoundedRead reads them in process: the sites' forms beside the list of sites, not
+// the DNS zones, which take no site, nor the deploys, which no candidate names.
+func TestSubgraphReadsTheItemPartsOfAListedCollection(t *testing.T) {
+	s := stacktest.Store(t)
+	ctx := context.Background()
+	p := stacktest.UniqueName("parts") + "_"
+	site := twnm.Param{Name: p + "site_id", Type: "string", Required: true, In: "path"}
+	api := func(name, path string, in []twnm.Param, out ...string) twnm.API {
+		a := twnm.API{Name: p + name, Description: name, Source: p + "cat", Endpoint: &twnm.Endpoint{Method: "GET", Path: path}, Inputs: in}
+		for _, o := range out {
+			a.Outputs = append(a.Outputs, twnm.Param{Name: o, Type: "string"})
+		}
+		return a
+	}
+	c := twnm.Catalog{Name: p + "cat", APIs: []twnm.API{
+		api("sites", "/"+p+"sites", nil, "id", "url"),
+		api("forms", "/"+p+"sites/{"+site.Name+"}/forms", []twnm.Param{site}, "form_name"),
+		api("deploys", "/"+p+"sites/{"+site.Name+"}/deploys", []twnm.Param{site}, "deploy_id"),
+		api("zones", "/"+p+"dns_zones", nil, "zone_id"),
+	}}
+	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
+	require.NoError(t, err)
+	_, err = s.Import(ctx, g, c.Name)
+	forget(t, s, c.Name)
+	require.NoError(t, err)
+	relevance := map[string]float64{p + "sites": 1, p + "zones": 0.9, p + "forms": 0.4}
+	sub, err := s.Subgraph(ctx, []string{p + "sites"}, neo4j.SubgraphOptions{Hops: 1, Relevance: relevance})
+	require.NoError(t, err)
+	var names []string
+	for _, id := range sub.APIs() {
+		names = append(names, sub.Node(id).Name)
+	}
+	assert.ElementsMatch(t, []string{p + "sites", p + "forms"}, names)
+	assert.Equal(t, map[string]bool{p + "sites": true, p + "forms": true},
+		recall.BoundedRead(recall.GraphLinks{G: g}, []string{p + "sites"}, relevance, 10), "the same read in process")
 }
 
 // A subgraph reads every target, once, before any producer, and an API the graph lacks as

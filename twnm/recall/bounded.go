@@ -21,9 +21,10 @@ const (
 	subgraphHops = 4
 )
 
-// Bounded is the view of links that the read after retrieval gives: the APIs of targets, then
-// their producers level by level (subgraphHops levels), each level ranked by relevance (those
-// with none last, ties by name), until maxAPIs are read. Outside them, an API is unknown,
+// Bounded is the view of links that the read after retrieval gives: the APIs of targets, the
+// candidates that take an item of a collection a target lists (itemParts), then their
+// producers level by level (subgraphHops levels), each level ranked by relevance (those with
+// none last, ties by name), until maxAPIs are read. Outside them, an API is unknown,
 // feeds nothing and has no producers. It lets a graph in process be chosen on as the store's
 // subgraph is, so that evaluation in process measures what the agent does. The store breaks
 // ties further (by how many inputs a producer binds, past successes, outputs) and reads only
@@ -44,6 +45,12 @@ func BoundedRead(l Links, targets []string, relevance map[string]float64, maxAPI
 		if !read[t] && len(read) < maxAPIs {
 			read[t] = true
 			frontier = append(frontier, t)
+		}
+	}
+	for _, p := range itemParts(l, frontier, relevance) {
+		if !read[p] && len(read) < maxAPIs {
+			read[p] = true
+			frontier = append(frontier, p)
 		}
 	}
 	for hop := 0; hop < subgraphHops && len(frontier) > 0 && len(read) < maxAPIs; hop++ {
@@ -74,6 +81,37 @@ func BoundedRead(l Links, targets []string, relevance map[string]float64, maxAPI
 		}
 	}
 	return read
+}
+
+// itemParts are the candidates (relevance's APIs), most relevant first, that take an item of
+// a collection one of targets lists (twnm.ListKey, twnm.PickKey): a channel's messages beside
+// the list of channels, which a request naming one channel reads for its part (see Choose).
+func itemParts(l Links, targets []string, relevance map[string]float64) []string {
+	lists := map[string]bool{}
+	for _, t := range targets {
+		if a, ok := l.API(t); ok {
+			if k := twnm.ListKey(a); k != "" {
+				lists[k] = true
+			}
+		}
+	}
+	if len(lists) == 0 {
+		return nil
+	}
+	var out []string
+	for name := range relevance {
+		a, ok := l.API(name)
+		if ok && slices.ContainsFunc(a.Inputs, func(in twnm.Param) bool { return lists[twnm.PickKey(a, in.Name)] }) {
+			out = append(out, name)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if relevance[out[i]] != relevance[out[j]] {
+			return relevance[out[i]] > relevance[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out
 }
 
 // bounded is Bounded's view.
