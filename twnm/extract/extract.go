@@ -712,6 +712,16 @@ func (s exWordSet) with(ws ...string) exWordSet {
 	return m
 }
 
+// exAll reports whether every part, stemmed as name words are (exStem), is one of words.
+func exAll(parts, words []string) bool {
+	for _, p := range parts {
+		if !slices.Contains(words, exStem(p)) {
+			return false
+		}
+	}
+	return true
+}
+
 func exAny(ws []string, set map[string]bool) bool {
 	for _, w := range ws {
 		if set[w] {
@@ -1580,8 +1590,13 @@ func (x *extraction) identifiers() {
 		if !mixed && t.text != t.lower {
 			continue // "Saint-Germain" is a name, not an identifier
 		}
-		prefix := strings.FieldsFunc(t.lower, func(r rune) bool { return r == '-' || r == '_' })[0]
-		names := x.unboundNames(func(s *exSlot) bool { return isID(s) && exNames(prefix, s.words) })
+		parts := strings.FieldsFunc(t.lower, func(r rune) bool { return r == '-' || r == '_' })
+		prefix := parts[0]
+		// A word made of the slot's own name words names the slot, not one of its values: "my
+		// most recent fine-tuning job" asks for a fine_tuning_job_id, and states none.
+		names := x.unboundNames(func(s *exSlot) bool {
+			return isID(s) && exNames(prefix, s.words) && (mixed || !exAll(parts, s.words))
+		})
 		if len(names) == 0 && mixed {
 			names = x.unboundNames(func(s *exSlot) bool { return isID(s) && exNames(prefix, s.desc) })
 			if all := x.unboundNames(isID); len(names) == 0 && len(all) == 1 && exCodeShaped(t.lower) {

@@ -285,6 +285,11 @@ func TestExtract(t *testing.T) {
 			[]Slot{slotTeamID, slotMatchID}, map[string]string{}},
 		{"camelCase id slot", "hotel x9-44", []Slot{slotCamelID}, map[string]string{slotCamelID.Key: "x9-44"}},
 		{"a hyphenated word is no identifier", "Find the best-rated restaurant", []Slot{slotRestID}, map[string]string{}},
+		{"a hyphenated word of the slot's own name is no identifier", "Show me the log of my most recent fine-tuning job",
+			[]Slot{{Key: "openai.listFineTuningEvents.fine_tuning_job_id", Name: "fine_tuning_job_id", Type: "string", Required: true}}, map[string]string{}},
+		{"an identifier the slot's name starts is one", "Show me the log of fine-tune-x7a",
+			[]Slot{{Key: "openai.listFineTuningEvents.fine_tuning_job_id", Name: "fine_tuning_job_id", Type: "string", Required: true}},
+			map[string]string{"openai.listFineTuningEvents.fine_tuning_job_id": "fine-tune-x7a"}},
 
 		{"an identifier by its description takes no name", "a photo of the Ace Hotel",
 			[]Slot{{Key: "maps.photo.photo_reference", Name: "photo_reference", Type: "string", Required: true,
