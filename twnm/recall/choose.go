@@ -177,6 +177,9 @@ type choice struct {
 	mismatch map[string]bool
 	sFocus   map[string]float64
 	want     Action // the action the request asks for (Result.Action)
+	// named holds the services the request names by a value or an item (see named); nil
+	// without links.
+	named map[string]bool
 }
 
 // newChoice reads r for Choose; with links, each clause's candidates are rescored in place by
@@ -185,7 +188,8 @@ func newChoice(r *Result, links Links, o Options) *choice {
 	c := &choice{r: r, links: links, o: o}
 	if links != nil {
 		c.provider = providerOf(r, links)
-		c.rel = inContext(r, c.provider, o.Context, named(r, links, c.provider))
+		c.named = named(r, links, c.provider)
+		c.rel = inContext(r, c.provider, o.Context, c.named)
 	}
 	// Read after the rescoring, which they see.
 	c.clauses, c.whole, c.pool = r.Clauses(), r.Whole(), r.Relevance()
@@ -278,6 +282,13 @@ func (c *choice) score() {
 		for name := range c.final {
 			c.final[name] *= providerFactor(c.rel, c.provider(name), c.o.Context)
 		}
+	}
+	// Where the request names services (named), only theirs are final steps, where they have
+	// a candidate: "… my bakery-landing site — show me what people submitted through the
+	// 'contact' form" is the web host's forms, however near the chat service's messages its
+	// head's words rank.
+	if len(c.named) > 0 && slices.ContainsFunc(slices.Collect(maps.Keys(c.final)), func(n string) bool { return c.named[c.provider(n)] }) {
+		maps.DeleteFunc(c.final, func(name string, _ float64) bool { return !c.named[c.provider(name)] })
 	}
 	c.names = sortedBy(c.final)
 }

@@ -1220,10 +1220,11 @@ func TestValueNamesItsProvider(t *testing.T) {
 	rel := providerRelevance(r, provider, named)
 	assert.Equal(t, map[string]float64{"chat": 1, "ai": 0, "photo": 0}, rel)
 
-	// In Choose: UserRoles is scaled to .7 (1 − DefaultContext), under Roles' .8.
+	// In Choose: only the named service's candidates are final steps; UserRoles, another's,
+	// has no score.
 	r = chooseWhole(t, l, request, Match{Name: "UserRoles", Score: 1}, Match{Name: "Roles", Score: .8})
 	assert.Equal(t, "Roles", r.Final)
-	assert.InDelta(t, .7, r.Scores["UserRoles"], 1e-12)
+	assert.NotContains(t, r.Scores, "UserRoles")
 
 	// Without the value, the words decide.
 	r = chooseWhole(t, l, "What role is Dev Patel assigned in the chat service?", Match{Name: "UserRoles", Score: 1}, Match{Name: "Roles", Score: .8})
