@@ -1442,8 +1442,19 @@ func namedByItem(r *Result, links Links, provider func(api string) string) map[s
 			apis = append(apis, a)
 		}
 	}
+	// A service's own name is no item of another's: "our Twilio account" names Twilio, not an
+	// account of a service that lists accounts.
+	services := map[string]bool{}
+	for name := range r.Relevance() {
+		for _, w := range bm25.Tokens(provider(name)) {
+			services[w] = true
+		}
+	}
 	byItem := map[string]bool{}
-	for k := range extract.Items(r.Whole().Text, extract.SlotsOf(apis), nil) {
+	for k, item := range extract.Items(r.Whole().Text, extract.SlotsOf(apis), nil) {
+		if slices.ContainsFunc(bm25.Tokens(item), func(w string) bool { return services[w] }) {
+			continue
+		}
 		if p := provider(k[:strings.LastIndex(k, ".")]); p != "" { // API names may hold dots; parameter names do not
 			byItem[p] = true
 		}

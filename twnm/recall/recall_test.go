@@ -1234,7 +1234,8 @@ func TestValueNamesItsProvider(t *testing.T) {
 func TestItemNamesItsProvider(t *testing.T) {
 	// "my bakery-landing site" names an item of the sites that only the web host lists: it is
 	// what the request is about, though the chat service's messages match its words first.
-	// A value's shape names its provider before an item does.
+	// A value's shape names its provider before an item does, and a service's own name names
+	// no item.
 	get := func(name, provider, path string, inputs ...string) twnm.API {
 		a := twnm.API{Name: name, Provider: provider, Source: provider, Endpoint: &twnm.Endpoint{Method: "GET", Path: path}}
 		for _, in := range inputs {
@@ -1256,6 +1257,8 @@ func TestItemNamesItsProvider(t *testing.T) {
 	}{
 		{"Show me the contact messages of the forms on my bakery-landing site", map[string]bool{"web": true}, "Forms"},
 		{"Show me the contact messages of the forms on my site", map[string]bool{}, "Messages"},
+		// A service's own name is no item: "our Chat site" names no site of the web host.
+		{"Show me the contact messages of the forms on our Chat site", map[string]bool{}, "Messages"},
 		{"Show me the messages of IS5bc9357794f7f0ae6a6c0cf541aac0b6 and my bakery-landing site", map[string]bool{"chat": true}, "Messages"},
 	} {
 		r := &Result{Goals: []Goal{goal(0, true, cands...)}}
