@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -464,19 +465,33 @@ func (c *choice) itemsPart(best string) string {
 // (twnm.ListKey) for an input of a candidate that picks one (extract.Items): "the Marketing
 // Ops group", "a channel called Escalations".
 func (c *choice) namesItemOf(key string) bool {
+	return slices.ContainsFunc(namedItems(c.whole.Text, c.links, c.names), func(n namedItem) bool {
+		a, _ := c.links.API(n.api)
+		return twnm.PickKey(a, n.input) == key
+	})
+}
+
+// namedItem is an item the request names for an input that picks one (extract.Items).
+type namedItem struct{ api, input, item string }
+
+// namedItems returns the items text names for the inputs of the APIs of names that links
+// hold, by API and input.
+func namedItems(text string, links Links, names []string) []namedItem {
 	var apis []twnm.API
-	for _, name := range c.names {
-		if a, ok := c.links.API(name); ok {
+	for _, name := range names {
+		if a, ok := links.API(name); ok {
 			apis = append(apis, a)
 		}
 	}
-	for k := range extract.Items(c.whole.Text, extract.SlotsOf(apis), nil) {
-		i := strings.LastIndex(k, ".") // API names may hold dots; parameter names do not
-		if a, ok := c.links.API(k[:i]); ok && twnm.PickKey(a, k[i+1:]) == key {
-			return true
-		}
+	var out []namedItem
+	for k, item := range extract.Items(text, extract.SlotsOf(apis), nil) {
+		i := strings.LastIndexByte(k, '.') // API names may hold dots; parameter names do not
+		out = append(out, namedItem{api: k[:i], input: k[i+1:], item: item})
 	}
-	return false
+	slices.SortFunc(out, func(a, b namedItem) int {
+		return cmp.Or(strings.Compare(a.api, b.api), strings.Compare(a.input, b.input))
+	})
+	return out
 }
 
 // listTellingAll is the finalist of top, of best's action, that produces an identifier best
@@ -1436,12 +1451,6 @@ func named(r *Result, links Links, provider func(api string) string) map[string]
 // "the Acme Community chat service" one of Twilio's services, whatever other services'
 // words the request matches.
 func namedByItem(r *Result, links Links, provider func(api string) string) map[string]bool {
-	var apis []twnm.API
-	for _, name := range slices.Sorted(maps.Keys(r.Relevance())) {
-		if a, ok := links.API(name); ok {
-			apis = append(apis, a)
-		}
-	}
 	// A service's own name is no item of another's: "our Twilio account" names Twilio, not an
 	// account of a service that lists accounts.
 	services := map[string]bool{}
@@ -1451,11 +1460,11 @@ func namedByItem(r *Result, links Links, provider func(api string) string) map[s
 		}
 	}
 	byItem := map[string]bool{}
-	for k, item := range extract.Items(r.Whole().Text, extract.SlotsOf(apis), nil) {
-		if slices.ContainsFunc(bm25.Tokens(item), func(w string) bool { return services[w] }) {
+	for _, n := range namedItems(r.Whole().Text, links, slices.Sorted(maps.Keys(r.Relevance()))) {
+		if slices.ContainsFunc(bm25.Tokens(n.item), func(w string) bool { return services[w] }) {
 			continue
 		}
-		if p := provider(k[:strings.LastIndex(k, ".")]); p != "" { // API names may hold dots; parameter names do not
+		if p := provider(n.api); p != "" {
 			byItem[p] = true
 		}
 	}
