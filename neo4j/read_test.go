@@ -153,6 +153,16 @@ func TestSubgraphRanksProducersByRelevance(t *testing.T) {
 	}
 }
 
+// getAPI is an API of the catalog p+"cat", named p+name, that reads path by GET, with the
+// inputs in and string outputs out.
+func getAPI(p, name, path string, in []twnm.Param, out ...string) twnm.API {
+	a := twnm.API{Name: p + name, Description: name, Source: p + "cat", Endpoint: &twnm.Endpoint{Method: "GET", Path: path}, Inputs: in}
+	for _, o := range out {
+		a.Outputs = append(a.Outputs, twnm.Param{Name: o, Type: "string"})
+	}
+	return a
+}
+
 // A path input that an API lists the collection of is read from that API alone, as the
 // graph's search binds it (twnm.Graph.Listers): the sites' list for a site's forms, not the
 // DNS zones whose site_id names it, however the relevance ranks them.
@@ -161,17 +171,10 @@ func TestSubgraphReadsTheListerOfAPathInput(t *testing.T) {
 	ctx := context.Background()
 	p := stacktest.UniqueName("list") + "_"
 	site := twnm.Param{Name: p + "site_id", Type: "string", Required: true, In: "path"}
-	api := func(name, path string, in []twnm.Param, out ...string) twnm.API {
-		a := twnm.API{Name: p + name, Description: name, Source: p + "cat", Endpoint: &twnm.Endpoint{Method: "GET", Path: path}, Inputs: in}
-		for _, o := range out {
-			a.Outputs = append(a.Outputs, twnm.Param{Name: o, Type: "string"})
-		}
-		return a
-	}
 	c := twnm.Catalog{Name: p + "cat", APIs: []twnm.API{
-		api("forms", "/"+p+"sites/{"+site.Name+"}/forms", []twnm.Param{site}, "form_name"),
-		api("zones", "/"+p+"dns_zones", nil, site.Name),
-		api("sites", "/"+p+"sites", nil, "id", "url"),
+		getAPI(p, "forms", "/"+p+"sites/{"+site.Name+"}/forms", []twnm.Param{site}, "form_name"),
+		getAPI(p, "zones", "/"+p+"dns_zones", nil, site.Name),
+		getAPI(p, "sites", "/"+p+"sites", nil, "id", "url"),
 	}}
 	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
 	require.NoError(t, err)
@@ -199,18 +202,11 @@ func TestSubgraphReadsTheItemPartsOfAListedCollection(t *testing.T) {
 	ctx := context.Background()
 	p := stacktest.UniqueName("parts") + "_"
 	site := twnm.Param{Name: p + "site_id", Type: "string", Required: true, In: "path"}
-	api := func(name, path string, in []twnm.Param, out ...string) twnm.API {
-		a := twnm.API{Name: p + name, Description: name, Source: p + "cat", Endpoint: &twnm.Endpoint{Method: "GET", Path: path}, Inputs: in}
-		for _, o := range out {
-			a.Outputs = append(a.Outputs, twnm.Param{Name: o, Type: "string"})
-		}
-		return a
-	}
 	c := twnm.Catalog{Name: p + "cat", APIs: []twnm.API{
-		api("sites", "/"+p+"sites", nil, "id", "url"),
-		api("forms", "/"+p+"sites/{"+site.Name+"}/forms", []twnm.Param{site}, "form_name"),
-		api("deploys", "/"+p+"sites/{"+site.Name+"}/deploys", []twnm.Param{site}, "deploy_id"),
-		api("zones", "/"+p+"dns_zones", nil, "zone_id"),
+		getAPI(p, "sites", "/"+p+"sites", nil, "id", "url"),
+		getAPI(p, "forms", "/"+p+"sites/{"+site.Name+"}/forms", []twnm.Param{site}, "form_name"),
+		getAPI(p, "deploys", "/"+p+"sites/{"+site.Name+"}/deploys", []twnm.Param{site}, "deploy_id"),
+		getAPI(p, "zones", "/"+p+"dns_zones", nil, "zone_id"),
 	}}
 	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
 	require.NoError(t, err)

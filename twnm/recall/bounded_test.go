@@ -51,19 +51,12 @@ func TestBoundedReadsTheItemPartsOfAListedCollection(t *testing.T) {
 	// The list of channels is a target: the candidates that take one of its channels (its
 	// messages, most relevant first) are read with it, before any producer; a candidate of
 	// another collection (users) is not, nor is a part no candidate names (members).
-	get := func(name, path string, inputs ...string) twnm.API {
-		a := twnm.API{Name: name, Source: "chat", Endpoint: &twnm.Endpoint{Method: "GET", Path: path}}
-		for _, in := range inputs {
-			a.Inputs = append(a.Inputs, twnm.Param{Name: in, Type: "string", Required: true, In: twnm.InPath})
-		}
-		return a
-	}
 	l := links{apis: map[string]twnm.API{
-		"Channels": get("Channels", "/Services/{ServiceSid}/Channels", "ServiceSid"),
-		"Messages": get("Messages", "/Services/{ServiceSid}/Channels/{ChannelSid}/Messages", "ServiceSid", "ChannelSid"),
-		"Webhooks": get("Webhooks", "/Services/{ServiceSid}/Channels/{ChannelSid}/Webhooks", "ServiceSid", "ChannelSid"),
-		"Members":  get("Members", "/Services/{ServiceSid}/Channels/{ChannelSid}/Members", "ServiceSid", "ChannelSid"),
-		"User":     get("User", "/Services/{ServiceSid}/Users/{Sid}", "ServiceSid", "Sid"),
+		"Channels": getAt("Channels", "chat", "/Services/{ServiceSid}/Channels", "ServiceSid"),
+		"Messages": getAt("Messages", "chat", "/Services/{ServiceSid}/Channels/{ChannelSid}/Messages", "ServiceSid", "ChannelSid"),
+		"Webhooks": getAt("Webhooks", "chat", "/Services/{ServiceSid}/Channels/{ChannelSid}/Webhooks", "ServiceSid", "ChannelSid"),
+		"Members":  getAt("Members", "chat", "/Services/{ServiceSid}/Channels/{ChannelSid}/Members", "ServiceSid", "ChannelSid"),
+		"User":     getAt("User", "chat", "/Services/{ServiceSid}/Users/{Sid}", "ServiceSid", "Sid"),
 	}}
 	relevance := map[string]float64{"Channels": 1, "User": .9, "Webhooks": .3, "Messages": .4}
 	assert.Equal(t, map[string]bool{"Channels": true, "Messages": true, "Webhooks": true}, BoundedRead(l, []string{"Channels"}, relevance, 10))

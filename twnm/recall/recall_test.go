@@ -79,6 +79,16 @@ func needOf(consumer, in, producer string) map[string][]Need {
 	return map[string][]Need{consumer: {{Inputs: []string{in}, Producers: []Producer{{Name: producer}}}}}
 }
 
+// getAt is an API of provider (its source too) that reads path by GET, with required string
+// inputs in the path.
+func getAt(name, provider, path string, inputs ...string) twnm.API {
+	a := twnm.API{Name: name, Provider: provider, Source: provider, Endpoint: &twnm.Endpoint{Method: "GET", Path: path}}
+	for _, in := range inputs {
+		a.Inputs = append(a.Inputs, twnm.Param{Name: in, Type: "string", Required: true, In: twnm.InPath})
+	}
+	return a
+}
+
 // chooseWhole runs Choose on a request of one goal, the whole request, with cands.
 func chooseWhole(t *testing.T, l Links, request string, cands ...Match) *Result {
 	t.Helper()
@@ -903,18 +913,11 @@ func TestBranchesAskOfTheNamedService(t *testing.T) {
 	// that service's roles too, which the chain already reads, not of another service's
 	// permissions, which that part alone ranks first. Where the request names no service,
 	// the part joins its own best.
-	get := func(name, provider, path string, inputs ...string) twnm.API {
-		a := twnm.API{Name: name, Provider: provider, Source: provider, Endpoint: &twnm.Endpoint{Method: "GET", Path: path}}
-		for _, in := range inputs {
-			a.Inputs = append(a.Inputs, twnm.Param{Name: in, Type: "string", Required: true, In: twnm.InPath})
-		}
-		return a
-	}
 	l := links{feeds: map[[2]string]bool{{"Services", "Roles"}: true}, producers: needOf("Roles", "ServiceSid", "Services"),
 		apis: map[string]twnm.API{
-			"Services":    get("Services", "chat", "/Services"),
-			"Roles":       get("Roles", "chat", "/Services/{ServiceSid}/Roles", "ServiceSid"),
-			"Permissions": get("Permissions", "ai", "/projects/{project_id}/permissions", "project_id"),
+			"Services":    getAt("Services", "chat", "/Services"),
+			"Roles":       getAt("Roles", "chat", "/Services/{ServiceSid}/Roles", "ServiceSid"),
+			"Permissions": getAt("Permissions", "ai", "/projects/{project_id}/permissions", "project_id"),
 		}}
 	for _, tc := range []struct {
 		service string
@@ -1236,17 +1239,10 @@ func TestItemNamesItsProvider(t *testing.T) {
 	// what the request is about, though the chat service's messages match its words first.
 	// A value's shape names its provider before an item does, and a service's own name names
 	// no item.
-	get := func(name, provider, path string, inputs ...string) twnm.API {
-		a := twnm.API{Name: name, Provider: provider, Source: provider, Endpoint: &twnm.Endpoint{Method: "GET", Path: path}}
-		for _, in := range inputs {
-			a.Inputs = append(a.Inputs, twnm.Param{Name: in, Type: "string", Required: true, In: twnm.InPath})
-		}
-		return a
-	}
 	l := links{apis: map[string]twnm.API{
-		"Sites":    get("Sites", "web", "/sites"),
-		"Forms":    get("Forms", "web", "/sites/{site_id}/forms", "site_id"),
-		"Messages": get("Messages", "chat", "/services/{ServiceSid}/messages", "ServiceSid"),
+		"Sites":    getAt("Sites", "web", "/sites"),
+		"Forms":    getAt("Forms", "web", "/sites/{site_id}/forms", "site_id"),
+		"Messages": getAt("Messages", "chat", "/services/{ServiceSid}/messages", "ServiceSid"),
 	}}
 	l.apis["Messages"].Inputs[0].Pattern = "^IS[0-9a-fA-F]{32}$"
 	cands := []Match{{Name: "Messages", Score: 1}, {Name: "Forms", Score: .8}, {Name: "Sites", Score: .5}}
