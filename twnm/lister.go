@@ -109,7 +109,7 @@ func collection(consumer API, input string) string {
 	if i <= 0 {
 		return namedCollection(input)
 	}
-	if i < 1 || isPathVar(segs[i-1]) {
+	if isPathVar(segs[i-1]) {
 		return ""
 	}
 	return joinSegments(segs[:i])

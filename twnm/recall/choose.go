@@ -494,12 +494,12 @@ func namedItems(text string, links Links, names []string) []namedItem {
 	return out
 }
 
-// listTellingAll is the finalist of top, of best's action, that produces an identifier best
-// takes and the request does not state, on best's own resource (sameResource: GET
-// /sites/{site_id}/build_hooks beside GET /sites/{site_id}/build_hooks/{id}), and that gives
-// every output best gives (by the words of their names); "" where there is none. A list of
-// another resource that happens to give the same words is another thing: the movies similar
-// to a film are not the film the search finds.
+// listTellingAll is the finalist of top, of no other action than the request's, that produces
+// an identifier best takes and the request does not state, on best's own resource
+// (sameResource: GET /sites/{site_id}/build_hooks beside GET /sites/{site_id}/build_hooks/{id}),
+// and that gives every output best gives (by the words of their names); "" where there is
+// none. A list of another resource that happens to give the same words is another thing: the
+// movies similar to a film are not the film the search finds.
 func (c *choice) listTellingAll(best string, top []string) string {
 	ids := slices.DeleteFunc(c.unstated(best), func(in string) bool { return !twnm.Identifier(in) })
 	_, _, outputs := terms(c.links, best)
@@ -1238,8 +1238,8 @@ func sortedBy(m map[string]float64) []string {
 // of the request it is part of ("suggestions for improvement" of a web page's speed come from
 // the page analyser's service, not a video site's). A candidate's score becomes
 // s·(1 − w + w·relevance), renormalised so that the clause's best has 1. A catalog whose APIs
-// name no provider, or one, is unchanged. named holds the providers a stated value names
-// (named), which take the whole relevance where there are any. It returns the
+// name no provider, or one, is unchanged. named holds the providers a stated value or a named
+// item names (see named), which take the whole relevance where there are any. It returns the
 // providers' relevance, nil when unchanged.
 func inContext(r *Result, provider func(api string) string, w float64, named map[string]bool) map[string]float64 {
 	if w <= 0 {
