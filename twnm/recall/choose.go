@@ -433,7 +433,65 @@ func (c *choice) moveLeader(best string) string {
 	if p := c.itemsPart(best); p != "" {
 		best = p
 	}
+	// A leader that needs an item the request neither names nor states, of a collection some
+	// candidate lists, yields to a sibling that needs only items it names or states (see
+	// pickingOnlyNamed): "Show me all the public channels in our "Support Desk" chat
+	// service" lists the service's channels, not the channels of a user nobody named.
+	if p := c.pickingOnlyNamed(best, top); p != "" {
+		best = p
+	}
 	return best
+}
+
+// pickingOnlyNamed is the best rival of top, of best's service, that picks an item of a
+// collection whose item the request names (namedItems) and of no other collection a candidate
+// lists unless the request states its value, where best picks one the request neither names
+// nor states; "" where best picks none such or no rival does.
+func (c *choice) pickingOnlyNamed(best string, top []string) string {
+	named := map[string]bool{}
+	for _, n := range namedItems(c.whole.Text, c.links, c.names) {
+		a, _ := c.links.API(n.api)
+		named[twnm.PickKey(a, n.input)] = true
+	}
+	if len(named) == 0 {
+		return ""
+	}
+	lists := map[string]bool{}
+	for _, n := range c.names {
+		if a, ok := c.links.API(n); ok {
+			if k := twnm.ListKey(a); k != "" {
+				lists[k] = true
+			}
+		}
+	}
+	unnamed := func(api string) (n int, picksNamed bool) {
+		a, _ := c.links.API(api)
+		stated := statedInputs(c.whole.Text, c.links, api)
+		for _, in := range a.Inputs {
+			k := twnm.PickKey(a, in.Name)
+			if !in.Required || k == "" || !lists[k] {
+				continue
+			}
+			if named[k] {
+				picksNamed = true
+			} else if !stated[in.Name] {
+				n++
+			}
+		}
+		return n, picksNamed
+	}
+	if n, _ := unnamed(best); n == 0 {
+		return ""
+	}
+	for _, p := range top {
+		if !c.rival(p, best) || c.provider(p) != c.provider(best) {
+			continue
+		}
+		if n, picks := unnamed(p); n == 0 && picks {
+			return p
+		}
+	}
+	return ""
 }
 
 // itemsPart is the best candidate that does the request's action to a part of one item of

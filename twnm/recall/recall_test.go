@@ -468,6 +468,27 @@ func TestChooseThePartOfTheItemNamed(t *testing.T) {
 	}
 }
 
+func TestChooseSiblingPickingOnlyNamedItems(t *testing.T) {
+	// "Show me all the public channels in our "Support Desk" chat service": a user's channels
+	// lead, but they need a user the request neither names nor states, of the users some
+	// candidate lists; the service's own channels need only the service it names, and are the
+	// final step. Where the request names the user too, the user's channels stay.
+	l := links{apis: map[string]twnm.API{
+		"Services":     getAt("Services", "chat", "/Services"),
+		"Users":        getAt("Users", "chat", "/Services/{ServiceSid}/Users", "ServiceSid"),
+		"Channels":     getAt("Channels", "chat", "/Services/{ServiceSid}/Channels", "ServiceSid"),
+		"UserChannels": getAt("UserChannels", "chat", "/Services/{ServiceSid}/Users/{UserSid}/Channels", "ServiceSid", "UserSid"),
+	}}
+	cands := []Match{{Name: "UserChannels", Score: 1}, {Name: "Channels", Score: .8}, {Name: "Services", Score: .6}, {Name: "Users", Score: .5}}
+	for _, tc := range []struct{ request, want string }{
+		{`Show me all the public channels in our "Support Desk" chat service`, "Channels"},
+		{`Show me the channels of the user "Maria" in our "Support Desk" chat service`, "UserChannels"},
+	} {
+		r := chooseWhole(t, l, tc.request, cands...)
+		assert.Equal(t, tc.want, r.Final, tc.request)
+	}
+}
+
 func TestWrittenInDigits(t *testing.T) {
 	for _, tc := range []struct {
 		v    string
