@@ -178,8 +178,9 @@ type choice struct {
 	mismatch map[string]bool
 	sFocus   map[string]float64
 	want     Action // the action the request asks for (Result.Action)
-	// named holds the services the request names by a value or an item (see named); nil
-	// without links.
+	// items are the items the request names for the candidates' inputs (namedItems), and
+	// named the services it names by a value or an item (see named); nil without links.
+	items []namedItem
 	named map[string]bool
 }
 
@@ -189,7 +190,8 @@ func newChoice(r *Result, links Links, o Options) *choice {
 	c := &choice{r: r, links: links, o: o}
 	if links != nil {
 		c.provider = providerOf(r, links)
-		c.named = named(r, links, c.provider)
+		c.items = itemsOf(r, links)
+		c.named = named(r, links, c.provider, c.items)
 		c.rel = inContext(r, c.provider, o.Context, c.named)
 	}
 	// Read after the rescoring, which they see.
@@ -449,7 +451,7 @@ func (c *choice) moveLeader(best string) string {
 // nor states; "" where best picks none such or no rival does.
 func (c *choice) pickingOnlyNamed(best string, top []string) string {
 	named := map[string]bool{}
-	for _, n := range namedItems(c.whole.Text, c.links, c.names) {
+	for _, n := range c.items {
 		a, _ := c.links.API(n.api)
 		named[twnm.PickKey(a, n.input)] = true
 	}
@@ -523,7 +525,7 @@ func (c *choice) itemsPart(best string) string {
 // (twnm.ListKey) for an input of a candidate that picks one (extract.Items): "the Marketing
 // Ops group", "a channel called Escalations".
 func (c *choice) namesItemOf(key string) bool {
-	return slices.ContainsFunc(namedItems(c.whole.Text, c.links, c.names), func(n namedItem) bool {
+	return slices.ContainsFunc(c.items, func(n namedItem) bool {
 		a, _ := c.links.API(n.api)
 		return twnm.PickKey(a, n.input) == key
 	})
@@ -531,6 +533,12 @@ func (c *choice) namesItemOf(key string) bool {
 
 // namedItem is an item the request names for an input that picks one (extract.Items).
 type namedItem struct{ api, input, item string }
+
+// itemsOf returns the items r's request names for the inputs of its candidates that links
+// hold (namedItems).
+func itemsOf(r *Result, links Links) []namedItem {
+	return namedItems(r.Whole().Text, links, slices.Sorted(maps.Keys(r.Relevance())))
+}
 
 // namedItems returns the items text names for the inputs of the APIs of names that links
 // hold, by API and input.
@@ -1497,18 +1505,18 @@ func namedByValue(r *Result, links Links, provider func(api string) string) map[
 // inputs read (namedByValue), else an item of a collection only they list (namedByItem). A
 // value's shape is the surer sign: "Dev Patel" in "What role is Dev Patel assigned in chat
 // service IS…" may be anybody's user, the service IS… is Twilio's.
-func named(r *Result, links Links, provider func(api string) string) map[string]bool {
+func named(r *Result, links Links, provider func(api string) string, items []namedItem) map[string]bool {
 	if byValue := namedByValue(r, links, provider); len(byValue) > 0 {
 		return byValue
 	}
-	return namedByItem(r, links, provider)
+	return namedByItem(r, items, provider)
 }
 
-// namedByItem returns the providers whose inputs pick an item the request names by the word
-// of its collection (extract.Items): "my bakery-landing site" is one of Netlify's sites, and
-// "the Acme Community chat service" one of Twilio's services, whatever other services'
-// words the request matches.
-func namedByItem(r *Result, links Links, provider func(api string) string) map[string]bool {
+// namedByItem returns the providers whose inputs pick one of items, the items the request
+// names by the word of their collection (itemsOf): "my bakery-landing site" is one of
+// Netlify's sites, and "the Acme Community chat service" one of Twilio's services, whatever
+// other services' words the request matches.
+func namedByItem(r *Result, items []namedItem, provider func(api string) string) map[string]bool {
 	// A service's own name is no item of another's: "our Twilio account" names Twilio, not an
 	// account of a service that lists accounts.
 	services := map[string]bool{}
@@ -1518,7 +1526,7 @@ func namedByItem(r *Result, links Links, provider func(api string) string) map[s
 		}
 	}
 	byItem := map[string]bool{}
-	for _, n := range namedItems(r.Whole().Text, links, slices.Sorted(maps.Keys(r.Relevance()))) {
+	for _, n := range items {
 		if slices.ContainsFunc(bm25.Tokens(n.item), func(w string) bool { return services[w] }) {
 			continue
 		}
@@ -1677,7 +1685,7 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 	var names map[string]bool
 	if links != nil {
 		provider = providerOf(r, links)
-		names = named(r, links, provider)
+		names = named(r, links, provider, itemsOf(r, links))
 	}
 	for i, g := range clauses[:end] {
 		// A part whose form states no task (subgoal.Goal.Tentative: "I'm auditing credentials.",

@@ -1280,7 +1280,7 @@ func TestItemNamesItsProvider(t *testing.T) {
 	} {
 		r := &Result{Goals: []Goal{goal(0, true, cands...)}}
 		r.Goals[0].Text = tc.request
-		assert.Equal(t, tc.named, named(r, l, providerOf(r, l)), tc.request)
+		assert.Equal(t, tc.named, named(r, l, providerOf(r, l), itemsOf(r, l)), tc.request)
 		r = chooseWhole(t, l, tc.request, cands...)
 		assert.Equal(t, tc.final, r.Final, tc.request)
 	}
