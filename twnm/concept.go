@@ -74,6 +74,18 @@ func singular(w string) string {
 	return w
 }
 
+// plural returns a singular word's plural by the regular English rules that singular undoes:
+// "account" is "accounts", "address" "addresses", "company" "companies".
+func plural(w string) string {
+	switch {
+	case strings.HasSuffix(w, "s") || strings.HasSuffix(w, "x") || strings.HasSuffix(w, "ch") || strings.HasSuffix(w, "sh"):
+		return w + "es"
+	case len(w) > 1 && strings.HasSuffix(w, "y") && !strings.ContainsRune("aeiou", rune(w[len(w)-2])):
+		return w[:len(w)-1] + "ies"
+	}
+	return w + "s"
+}
+
 // abbreviations are the short forms APIs commonly use for a word, read as the word: lat is a
 // latitude whoever names it so. Only forms with one reading are listed (not "temp", "long").
 var abbreviations = map[string]string{

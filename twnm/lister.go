@@ -124,16 +124,7 @@ func namedCollection(input string) string {
 	if len(ws) < 2 || !Identifier(input) {
 		return ""
 	}
-	thing := ws[len(ws)-2]
-	switch {
-	case strings.HasSuffix(thing, "s") || strings.HasSuffix(thing, "x") || strings.HasSuffix(thing, "ch") || strings.HasSuffix(thing, "sh"):
-		thing += "es"
-	case strings.HasSuffix(thing, "y") && len(thing) > 1 && !strings.ContainsRune("aeiou", rune(thing[len(thing)-2])):
-		thing = thing[:len(thing)-1] + "ies"
-	default:
-		thing += "s"
-	}
-	return "/" + thing
+	return "/" + plural(ws[len(ws)-2])
 }
 
 // joinSegments writes path segments back as a path, each variable as "{}": two endpoints may

@@ -102,3 +102,13 @@ func TestSearchTakesAPathInputFromItsLister(t *testing.T) {
 		assert.Equal(t, apiID(t, g, "Sites"), ss[0].API, "recall reads the lister as the input's only producer")
 	}
 }
+
+func TestPluralIsUndoneBySingular(t *testing.T) {
+	for _, tc := range []struct{ one, many string }{
+		{"account", "accounts"}, {"file", "files"}, {"address", "addresses"}, {"box", "boxes"},
+		{"match", "matches"}, {"company", "companies"}, {"key", "keys"},
+	} {
+		assert.Equal(t, tc.many, plural(tc.one), tc.one)
+		assert.Equal(t, tc.one, singular(tc.many), tc.many)
+	}
+}

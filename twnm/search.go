@@ -467,7 +467,7 @@ func askedSources(g *Graph, relevance map[string]float64) map[string]bool {
 // searchLinks are the links both searches bind input p of consumer by: p's producers
 // (producerLinks, leaving out leftOut, the consumer or the search's target, and reading roles
 // with said), kept to those local to consumer, to the issuer of an identifier and to the
-// listers of a path input's collection (local, issued, listed), in that order.
+// listers of the collection the input picks an item of (local, issued, listed), in that order.
 func searchLinks(g *Graph, p, consumer, leftOut NodeID, exclude map[NodeID]bool, said func(string) bool, asked map[string]bool) []link {
 	ls := local(g, producerLinks(g, p, leftOut, exclude, said), consumer, p, asked)
 	return listed(g, issued(g, ls, consumer, p), consumer, p, exclude)

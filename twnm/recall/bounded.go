@@ -41,16 +41,11 @@ func Within(l Links, read map[string]bool) Links { return bounded{links: l, read
 func BoundedRead(l Links, targets []string, relevance map[string]float64, maxAPIs int) map[string]bool {
 	read := map[string]bool{}
 	var frontier []string
-	for _, t := range targets {
+	// The parts come only where every target fits: the bound is reached otherwise.
+	for _, t := range slices.Concat(targets, itemParts(l, targets, relevance)) {
 		if !read[t] && len(read) < maxAPIs {
 			read[t] = true
 			frontier = append(frontier, t)
-		}
-	}
-	for _, p := range itemParts(l, frontier, relevance) {
-		if !read[p] && len(read) < maxAPIs {
-			read[p] = true
-			frontier = append(frontier, p)
 		}
 	}
 	for hop := 0; hop < subgraphHops && len(frontier) > 0 && len(read) < maxAPIs; hop++ {
@@ -64,17 +59,7 @@ func BoundedRead(l Links, targets []string, relevance map[string]float64, maxAPI
 				}
 			}
 		}
-		sort.Slice(level, func(i, j int) bool {
-			ri, iok := relevance[level[i]]
-			rj, jok := relevance[level[j]]
-			switch {
-			case iok != jok:
-				return iok
-			case ri != rj:
-				return ri > rj
-			}
-			return level[i] < level[j]
-		})
+		byRelevance(level, relevance)
 		frontier = level[:min(len(level), maxAPIs-len(read))]
 		for _, p := range frontier {
 			read[p] = true
@@ -105,13 +90,24 @@ func itemParts(l Links, targets []string, relevance map[string]float64) []string
 			out = append(out, name)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if relevance[out[i]] != relevance[out[j]] {
-			return relevance[out[i]] > relevance[out[j]]
-		}
-		return out[i] < out[j]
-	})
+	byRelevance(out, relevance)
 	return out
+}
+
+// byRelevance sorts names by relevance, most relevant first, those it does not score last,
+// ties by name.
+func byRelevance(names []string, relevance map[string]float64) {
+	sort.Slice(names, func(i, j int) bool {
+		ri, iok := relevance[names[i]]
+		rj, jok := relevance[names[j]]
+		switch {
+		case iok != jok:
+			return iok
+		case ri != rj:
+			return ri > rj
+		}
+		return names[i] < names[j]
+	})
 }
 
 // bounded is Bounded's view.

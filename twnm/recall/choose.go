@@ -178,10 +178,12 @@ type choice struct {
 	mismatch map[string]bool
 	sFocus   map[string]float64
 	want     Action // the action the request asks for (Result.Action)
-	// items are the items the request names for the candidates' inputs (namedItems), and
-	// named the services it names by a value or an item (see named); nil without links.
-	items []namedItem
-	named map[string]bool
+	// items are the items the request names for the candidates' inputs (namedItems), itemKeys
+	// the keys of the collections they belong to (twnm.PickKey), and named the services the
+	// request names by a value or an item (see named); nil without links.
+	items    []namedItem
+	itemKeys map[string]bool
+	named    map[string]bool
 }
 
 // newChoice reads r for Choose; with links, each clause's candidates are rescored in place by
@@ -191,6 +193,11 @@ func newChoice(r *Result, links Links, o Options) *choice {
 	if links != nil {
 		c.provider = providerOf(r, links)
 		c.items = itemsOf(r, links)
+		c.itemKeys = map[string]bool{}
+		for _, n := range c.items {
+			a, _ := links.API(n.api)
+			c.itemKeys[twnm.PickKey(a, n.input)] = true
+		}
 		c.named = named(r, links, c.provider, c.items)
 		c.rel = inContext(r, c.provider, o.Context, c.named)
 	}
@@ -450,12 +457,7 @@ func (c *choice) moveLeader(best string) string {
 // lists unless the request states its value, where best picks one the request neither names
 // nor states; "" where best picks none such or no rival does.
 func (c *choice) pickingOnlyNamed(best string, top []string) string {
-	named := map[string]bool{}
-	for _, n := range c.items {
-		a, _ := c.links.API(n.api)
-		named[twnm.PickKey(a, n.input)] = true
-	}
-	if len(named) == 0 {
+	if len(c.itemKeys) == 0 {
 		return ""
 	}
 	lists := map[string]bool{}
@@ -474,7 +476,7 @@ func (c *choice) pickingOnlyNamed(best string, top []string) string {
 			if !in.Required || k == "" || !lists[k] {
 				continue
 			}
-			if named[k] {
+			if c.itemKeys[k] {
 				picksNamed = true
 			} else if !stated[in.Name] {
 				n++
@@ -497,7 +499,7 @@ func (c *choice) pickingOnlyNamed(best string, top []string) string {
 }
 
 // itemsPart is the best candidate that does the request's action to a part of one item of
-// the collection best lists, where the request names that item (namesItemOf): "Who's in the
+// the collection best lists, where the request names that item (itemKeys): "Who's in the
 // Marketing Ops group?" picks the group from the list of groups and reads its memberships.
 // A read must tell more than the list (its outputs' words; a lookup of the item itself tells
 // nothing more), and the part lie within best's resource (sameResource). "" where best lists
@@ -505,7 +507,7 @@ func (c *choice) pickingOnlyNamed(best string, top []string) string {
 func (c *choice) itemsPart(best string) string {
 	lead, _ := c.links.API(best)
 	key := twnm.ListKey(lead)
-	if key == "" || !c.namesItemOf(key) {
+	if key == "" || !c.itemKeys[key] {
 		return ""
 	}
 	text, _, listed := terms(c.links, best)
@@ -519,16 +521,6 @@ func (c *choice) itemsPart(best string) string {
 		}
 	}
 	return ""
-}
-
-// namesItemOf reports whether the request names an item of the collection whose key is key
-// (twnm.ListKey) for an input of a candidate that picks one (extract.Items): "the Marketing
-// Ops group", "a channel called Escalations".
-func (c *choice) namesItemOf(key string) bool {
-	return slices.ContainsFunc(c.items, func(n namedItem) bool {
-		a, _ := c.links.API(n.api)
-		return twnm.PickKey(a, n.input) == key
-	})
 }
 
 // namedItem is an item the request names for an input that picks one (extract.Items).
@@ -1431,8 +1423,9 @@ func providerRelevance(r *Result, provider func(api string) string, named map[st
 			rel[p] /= top
 		}
 	}
-	// A value the request states that only some providers' inputs take names them: they are
-	// what the request is about, whatever other services its words match.
+	// A value the request states that only some providers' inputs take, or an item only they
+	// list, names them: they are what the request is about, whatever other services its words
+	// match.
 	if len(named) > 0 {
 		for p := range rel {
 			rel[p] = 0
