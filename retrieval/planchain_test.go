@@ -239,3 +239,51 @@ func TestPlanChainNamedByEveryWord(t *testing.T) {
 		"GET_person-person_id-images", map[string]float64{"GET_person-popular": .5, "GET_tv-popular": .5, "GET_tv-tv_id-credits": 1})
 	assert.Equal(t, []string{"GET_tv-popular", "GET_tv-tv_id-credits", "GET_person-person_id-images"}, plan)
 }
+
+// A city the request names once is geocoded once: the other part reuses the call the plan
+// makes, where its own search would geocode the city again with another provider's twin.
+func TestPlanChainPartReusesAPlannedCall(t *testing.T) {
+	ctx := context.Background()
+	num := func(name, desc string, required bool) twnm.Param {
+		return twnm.Param{Name: name, Type: "number", Required: required, Description: desc}
+	}
+	cat := twnm.Catalog{Name: "reuse", APIs: []twnm.API{
+		{Name: "geo.Geocode", Provider: "geo", Description: "Coordinates of a city.",
+			Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true, Description: "the name of a city"}},
+			Outputs: []twnm.Param{num("latitude", "latitude in degrees", false), num("longitude", "longitude in degrees", false)}},
+		{Name: "geo.Timezone", Provider: "geo", Description: "Time zone at a point.",
+			Inputs:  []twnm.Param{num("latitude", "latitude in degrees", true), num("longitude", "longitude in degrees", true)},
+			Outputs: []twnm.Param{{Name: "timezone", Type: "string", Description: "IANA time zone"}}},
+		{Name: "opengeo.Locate", Provider: "opengeo", Description: "Latitude and longitude of a city.",
+			Inputs:  []twnm.Param{{Name: "city_name", Type: "string", Required: true, Description: "the name of a city"}},
+			Outputs: []twnm.Param{num("lat", "latitude", false), num("lon", "longitude", false)}},
+		{Name: "skycast.Now", Provider: "skycast", Description: "Weather now at a latitude and longitude.",
+			Inputs:  []twnm.Param{num("lat", "latitude", true), num("lon", "longitude", true)},
+			Outputs: []twnm.Param{{Name: "temp_c", Type: "number", Description: "air temperature"}}},
+	}}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	links := recall.GraphLinks{G: g}
+	require.True(t, links.Feeds("geo.Geocode", "skycast.Now"), "the plan's geocoder can serve the weather")
+	const (
+		weather = "What's the weather in Nairobi right now"
+		zone    = "what time zone is it in"
+		text    = weather + " and " + zone + "?"
+	)
+	match := func(names ...string) []recall.Match {
+		var out []recall.Match
+		for i, n := range names {
+			out = append(out, recall.Match{Name: n, Score: 1 - 0.1*float64(i), Dense: 0.5})
+		}
+		return out
+	}
+	found := &recall.Result{Final: "geo.Timezone", Chain: []string{"geo.Geocode", "geo.Timezone"}, Goals: []recall.Goal{
+		{Goal: subgoal.Goal{Text: weather}, Relevant: true, Candidates: match("skycast.Now", "opengeo.Locate")},
+		{Goal: subgoal.Goal{Text: zone}, Relevant: true, Candidates: match("geo.Timezone", "geo.Geocode")},
+		{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true, Candidates: match("geo.Timezone", "skycast.Now", "geo.Geocode", "opengeo.Locate")},
+	}}
+	relevance := map[string]float64{"geo.Timezone": 1, "skycast.Now": 1, "opengeo.Locate": 0.9, "geo.Geocode": 0.5}
+	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, relevance, text, recall.Options{}, nil)
+	require.NoError(t, err)
+	assert.ElementsMatch(t, []string{"geo.Geocode", "skycast.Now", "geo.Timezone"}, plan, "Nairobi is geocoded once")
+}

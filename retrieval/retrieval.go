@@ -435,12 +435,6 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	for _, b := range branches.Branches {
 		clauses[b.API] = b.Clause
 	}
-	// A part's calls take the values its own part states, and the roles its own words say
-	// (recall.Result.PartOf).
-	ownPart := func(api string, b *twnm.SearchRequest) {
-		b.Known = partKnown(p.known, p.answered, clauses[api], others, p.slots, p.today, borrow)
-		b.Said = recall.Says(p.found.PartOf(api))
-	}
 	own := sub.APINames(g)
 	// The other parts' own final steps are retrieval's choice too.
 	branchReq := req
@@ -449,6 +443,24 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 		if id, ok := g.APIByName(name); ok && !p.exclude[id] {
 			delete(branchReq.Exclude, id)
 		}
+	}
+	// A part's calls take the values its own part states, and the roles its own words say
+	// (recall.Result.PartOf), less a value the plan already gives a call that can serve the
+	// part as well (reuse).
+	partKnowns := map[string]map[string]string{}
+	for _, name := range branches.Names() {
+		b := branchReq
+		b.Known = partKnown(p.known, p.answered, clauses[name], others, p.slots, p.today, borrow)
+		b.Said = recall.Says(p.found.PartOf(name))
+		known, err := p.reuse(ctx, b, name, req, sub)
+		if err != nil {
+			return req, sub, joinedParts{}, nil, err
+		}
+		partKnowns[name] = known
+	}
+	ownPart := func(api string, b *twnm.SearchRequest) {
+		b.Known = partKnowns[api]
+		b.Said = recall.Says(p.found.PartOf(api))
 	}
 	joined, err := twnm.JoinBranches(ctx, g, p.searcher, sub, branchReq, branches.Names(), branches.Allows, ownPart)
 	if err != nil {
@@ -481,6 +493,85 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	parts := joinedParts{branches: joined, unplanned: unplanned(branches, joined, links, planned)} // before planned is cut below
 	planKnown := withoutCalls(req.Known, slices.DeleteFunc(planned, func(api string) bool { return slices.Contains(own, api) }))
 	return req, sub, parts, planKnown, nil
+}
+
+// reuse returns the values the branch request b (of the part whose final step is api) plans
+// with: b.Known, less the value its own calls would take where the final step's plan (req,
+// sub) already gives it, stated once, to a call that feeds the branch as well. "What's the
+// weather in Nairobi right now and what time zone is it in?" names the city once: the time
+// zone's geocoder serves the weather too, where the weather's own search would geocode it
+// again with another provider's. The value is withheld from the calls the plan does not
+// make, and kept out only where the branch then still binds every input, with fewer calls of
+// its own.
+func (p joinParts) reuse(ctx context.Context, b twnm.SearchRequest, api string, req twnm.SearchRequest, sub *twnm.Subgraph) (map[string]string, error) {
+	g := p.g
+	target, ok := g.APIByName(api)
+	if !ok {
+		return b.Known, nil
+	}
+	b.Target = target
+	mainPlan, err := sub.Plan(g, req.Known)
+	if err != nil {
+		return b.Known, nil
+	}
+	planned := givenValues(mainPlan)
+	inPlan := map[string]bool{}
+	for _, name := range sub.APINames(g) {
+		inPlan[name] = true
+	}
+	whole := strings.ToLower(p.found.Whole().Text)
+	first, err := p.searcher.Search(ctx, g, b)
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: graph search: %w", err)
+	}
+	if first == nil {
+		return b.Known, nil
+	}
+	plan, err := first.Plan(g, b.Known)
+	if err != nil {
+		return b.Known, nil
+	}
+	// The values the plan gives, stated once, that the branch would give a call of its own.
+	withheld := map[string]bool{}
+	for v, inputs := range givenValues(plan) {
+		if len(planned[v]) > 0 && strings.Count(whole, strings.ToLower(v)) == 1 &&
+			slices.ContainsFunc(inputs, func(in string) bool { return apiOf(in) != api && !inPlan[apiOf(in)] }) {
+			withheld[v] = true
+		}
+	}
+	if len(withheld) == 0 {
+		return b.Known, nil
+	}
+	r := b
+	r.Known = maps.Clone(b.Known)
+	for k, v := range b.Known {
+		if withheld[v] && apiOf(k) != api && !inPlan[apiOf(k)] {
+			delete(r.Known, k)
+		}
+	}
+	second, err := p.searcher.Search(ctx, g, r)
+	if err != nil {
+		return nil, fmt.Errorf("retrieve: graph search: %w", err)
+	}
+	if second == nil {
+		return b.Known, nil
+	}
+	again, err := second.Plan(g, r.Known)
+	if err != nil || len(again.Missing()) > 0 || ownCalls(again, inPlan) >= ownCalls(plan, inPlan) {
+		return b.Known, nil
+	}
+	return r.Known, nil
+}
+
+// ownCalls counts the calls of plan that are not in inPlan.
+func ownCalls(plan twnm.Plan, inPlan map[string]bool) int {
+	n := 0
+	for _, st := range plan.Steps {
+		if !inPlan[st.API] {
+			n++
+		}
+	}
+	return n
 }
 
 // unplanned returns the clauses of the branches that did not join the plan (joined), that ask
