@@ -1721,6 +1721,12 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 		if slices.Contains(chain, c) || slices.ContainsFunc(out.Branches, func(b Branch) bool { return b.API == c }) {
 			continue
 		}
+		// Nor does a part the chain already answers, where its own final step gives nothing
+		// more that it asks for (toldBy): "… and how many build minutes have we used?" is
+		// told by the account's build status the chain reads, not by a list of builds.
+		if links != nil && toldBy(g.Text, links, chain, c) {
+			continue
+		}
 		// A part joins only a tool the encoder found for it at all (among its dense hits): "Whose
 		// server is that?" shares a word with an events API's options and nothing of its
 		// meaning. Without dense scores (the Lexical ranker) nothing is read.
@@ -1731,6 +1737,25 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 		out.Branches = append(out.Branches, Branch{API: c, Clause: g.Text, About: about[g.Text], Tentative: g.Tentative})
 	}
 	return out
+}
+
+// toldBy reports whether the APIs of chain give what text asks for (Answers) and every word of
+// it that names an output of api (see yields) names one of theirs: api would tell text nothing
+// more. "… and filter out the movies that the user has watched" asks for what the watched
+// movies give, which recommendations, though they give movies, do not.
+func toldBy(text string, links Links, chain []string, api string) bool {
+	asked := bm25.Tokens(text)
+	if !Answers(text, links, chain) {
+		return false
+	}
+	theirs := map[string]bool{}
+	for _, p := range chain {
+		for _, w := range yields(links, p, nil) {
+			theirs[w] = true
+		}
+	}
+	mine := yields(links, api, nil)
+	return !slices.ContainsFunc(asked, func(w string) bool { return slices.Contains(mine, w) && !theirs[w] })
 }
 
 // question reports whether a part of a request asks a question: it opens with a question

@@ -1597,3 +1597,45 @@ func TestPartOf(t *testing.T) {
 	r = &Result{Goals: []Goal{clause("weather in Oslo", "Weather"), {Goal: subgoal.Goal{Text: "weather in Oslo", Whole: true}}}}
 	assert.Equal(t, "weather in Oslo", r.PartOf("Weather"), "one clause: the whole request")
 }
+
+// A part the chain already answers joins no call of its own, unless that call gives more of
+// what the part asks for: "… and how many build minutes have we used?" is told by the
+// account's build status the chain reads; "… and filter out the movies the user has watched"
+// asks for what the watched movies give, though the recommendations give movies too.
+func TestBranchesSkipAPartTheChainTells(t *testing.T) {
+	out := func(names ...string) []twnm.Param {
+		var ps []twnm.Param
+		for _, n := range names {
+			ps = append(ps, twnm.Param{Name: n})
+		}
+		return ps
+	}
+	l := links{apis: map[string]twnm.API{
+		"BuildStatus": {Name: "BuildStatus", Description: "Build status of an account.", Outputs: out("active_builds", "build_minutes_used")},
+		"SiteBuilds":  {Name: "SiteBuilds", Description: "Builds of a site.", Outputs: out("build_id", "deploy_time")},
+		"Recommend":   {Name: "Recommend", Description: "Recommended movies.", Outputs: out("movies")},
+		"Watched":     {Name: "Watched", Description: "Movies a user watched.", Outputs: out("watched_movies")},
+	}}
+	for _, tc := range []struct {
+		name, first, second   string
+		chain                 []string
+		firstBest, secondBest string
+		want                  []string
+	}{
+		{"told by the chain", "How many builds are running right now", "how many build minutes have we used",
+			[]string{"BuildStatus"}, "BuildStatus", "SiteBuilds", nil},
+		{"the part's own call tells more", "Recommend movies from my preferences", "filter out the movies that the user has watched",
+			[]string{"Recommend"}, "Recommend", "Watched", []string{"Watched"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			first := goal(0, false, Match{Name: tc.firstBest, Score: 1, Dense: .4})
+			first.Text = tc.first
+			second := goal(1, false, Match{Name: tc.secondBest, Score: 1, Dense: .4}, Match{Name: tc.firstBest, Score: .8, Dense: .3})
+			second.Text = tc.second
+			whole := goal(2, true, Match{Name: tc.firstBest, Score: 1}, Match{Name: tc.secondBest, Score: .9})
+			whole.Text = tc.first + ", and " + tc.second
+			r := &Result{Goals: []Goal{first, second, whole}}
+			assert.Equal(t, tc.want, r.Branches(tc.chain, l, Options{}).Names())
+		})
+	}
+}
