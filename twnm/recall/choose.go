@@ -1742,10 +1742,13 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 // toldBy reports whether the APIs of chain give what text asks for (Answers) and every word of
 // it that names an output of api (see yields) names one of theirs: api would tell text nothing
 // more. "… and filter out the movies that the user has watched" asks for what the watched
-// movies give, which recommendations, though they give movies, do not.
+// movies give, which recommendations, though they give movies, do not. A part that states a
+// value is about that value ("… the weather right now at latitude 31.23, longitude 121.47",
+// "… checking in on 2025-06-23"), which the chain was not given, and a change is made by its
+// own call: neither is told.
 func toldBy(text string, links Links, chain []string, api string) bool {
 	asked := bm25.Tokens(text)
-	if !Answers(text, links, chain) {
+	if changesState(links, api) || len(subgoal.Values(text)) > 0 || !Answers(text, links, chain) {
 		return false
 	}
 	theirs := map[string]bool{}

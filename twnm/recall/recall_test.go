@@ -1615,6 +1615,8 @@ func TestBranchesSkipAPartTheChainTells(t *testing.T) {
 		"SiteBuilds":  {Name: "SiteBuilds", Description: "Builds of a site.", Outputs: out("build_id", "deploy_time")},
 		"Recommend":   {Name: "Recommend", Description: "Recommended movies.", Outputs: out("movies")},
 		"Watched":     {Name: "Watched", Description: "Movies a user watched.", Outputs: out("watched_movies")},
+		"StartBuild": {Name: "StartBuild", Description: "Starts a build.", Endpoint: &twnm.Endpoint{Method: "POST", Path: "/builds"},
+			Outputs: out("build_id")},
 	}}
 	for _, tc := range []struct {
 		name, first, second   string
@@ -1626,6 +1628,12 @@ func TestBranchesSkipAPartTheChainTells(t *testing.T) {
 			[]string{"BuildStatus"}, "BuildStatus", "SiteBuilds", nil},
 		{"the part's own call tells more", "Recommend movies from my preferences", "filter out the movies that the user has watched",
 			[]string{"Recommend"}, "Recommend", "Watched", []string{"Watched"}},
+		// A part that states a value is about it, which the chain was not given.
+		{"a stated value", "How many builds are running right now", "how many build minutes were used on 2025-06-23",
+			[]string{"BuildStatus"}, "BuildStatus", "SiteBuilds", []string{"SiteBuilds"}},
+		// A change is made by the part's own call, whatever the chain tells.
+		{"a change", "How many builds are running right now", "create a build that uses build minutes",
+			[]string{"BuildStatus"}, "BuildStatus", "StartBuild", []string{"StartBuild"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			first := goal(0, false, Match{Name: tc.firstBest, Score: 1, Dense: .4})
