@@ -520,16 +520,9 @@ func (p joinParts) reuse(ctx context.Context, b twnm.SearchRequest, api string, 
 		inPlan[name] = true
 	}
 	whole := strings.ToLower(p.found.Whole().Text)
-	first, err := p.searcher.Search(ctx, g, b)
-	if err != nil {
-		return nil, fmt.Errorf("retrieve: graph search: %w", err)
-	}
-	if first == nil {
-		return b.Known, nil
-	}
-	plan, err := first.Plan(g, b.Known)
-	if err != nil {
-		return b.Known, nil
+	plan, ok, err := p.searchPlan(ctx, b)
+	if err != nil || !ok {
+		return b.Known, err
 	}
 	// The values the plan gives, stated once, that the branch would give a call of its own.
 	withheld := map[string]bool{}
@@ -549,18 +542,25 @@ func (p joinParts) reuse(ctx context.Context, b twnm.SearchRequest, api string, 
 			delete(r.Known, k)
 		}
 	}
-	second, err := p.searcher.Search(ctx, g, r)
-	if err != nil {
-		return nil, fmt.Errorf("retrieve: graph search: %w", err)
-	}
-	if second == nil {
-		return b.Known, nil
-	}
-	again, err := second.Plan(g, r.Known)
-	if err != nil || len(again.Missing()) > 0 || ownCalls(again, inPlan) >= ownCalls(plan, inPlan) {
-		return b.Known, nil
+	again, ok, err := p.searchPlan(ctx, r)
+	if err != nil || !ok || len(again.Missing()) > 0 || ownCalls(again, inPlan) >= ownCalls(plan, inPlan) {
+		return b.Known, err
 	}
 	return r.Known, nil
+}
+
+// searchPlan searches for r and plans what the search found; ok is false where it found
+// nothing or no plan.
+func (p joinParts) searchPlan(ctx context.Context, r twnm.SearchRequest) (twnm.Plan, bool, error) {
+	s, err := p.searcher.Search(ctx, p.g, r)
+	if err != nil {
+		return twnm.Plan{}, false, fmt.Errorf("retrieve: graph search: %w", err)
+	}
+	if s == nil {
+		return twnm.Plan{}, false, nil
+	}
+	plan, err := s.Plan(p.g, r.Known)
+	return plan, err == nil, nil
 }
 
 // ownCalls counts the calls of plan that are not in inPlan.
