@@ -21,7 +21,8 @@ type Ranker interface {
 
 // Planner is a Ranker that also plans: the chain of calls it would make for a query, producers
 // first, the final step last. Evaluate scores it on the multi-step tasks whose gold chain is
-// ordered (Task.Ordered): is the plan the gold chain, call for call, in order?
+// ordered (Task.Ordered): is the plan the gold chain, call for call, in order (in any order
+// where the task says so: Task.AnyOrder)?
 type Planner interface {
 	Ranker
 	Plan(ctx context.Context, query string) ([]string, error)
@@ -227,15 +228,21 @@ func rankTask(ctx context.Context, r Ranker, t Task, known map[string]bool) (Tas
 		seen[name] = true
 	}
 	return TaskResult{
-		ID:     t.ID,
-		Query:  t.Query,
-		Final:  t.Final,
-		Chain:  t.Chain,
-		Score:  ScoreTask(t, ranking),
-		Top:    append([]string(nil), ranking[:min(TopN, len(ranking))]...),
-		Plan:   plan,
-		Millis: float64(elapsed.Microseconds()) / 1000,
+		ID:       t.ID,
+		Query:    t.Query,
+		Final:    t.Final,
+		Chain:    t.Chain,
+		Score:    ScoreTask(t, ranking),
+		Top:      append([]string(nil), ranking[:min(TopN, len(ranking))]...),
+		Plan:     plan,
+		AnyOrder: t.AnyOrder,
+		Millis:   float64(elapsed.Microseconds()) / 1000,
 	}, nil
+}
+
+// sameCalls reports whether plan makes the calls of chain, each as often, in any order.
+func sameCalls(plan, chain []string) bool {
+	return slices.Equal(slices.Sorted(slices.Values(plan)), slices.Sorted(slices.Values(chain)))
 }
 
 // chainExact counts the planned tasks and the share whose plan is their gold chain; 0 and
@@ -247,7 +254,7 @@ func chainExact(out []TaskResult) (int, *float64) {
 			continue
 		}
 		planned++
-		if slices.Equal(tr.Plan, tr.Chain) {
+		if slices.Equal(tr.Plan, tr.Chain) || tr.AnyOrder && sameCalls(tr.Plan, tr.Chain) {
 			exact++
 		}
 	}

@@ -278,6 +278,21 @@ func TestEvaluatePlans(t *testing.T) {
 	assert.Contains(t, md.String(), "| planned | 50.0 | 2 | – | – |")
 	assert.Contains(t, md.String(), "| by-name | – | – | – | – |")
 
+	// A task whose calls may come in any order (a compound request's parts) is exact where
+	// the plan makes the same calls: c's plan is its chain in the other order.
+	sets := testSets()
+	sets[0].Tasks[2].AnyOrder = true
+	rep, err = Evaluate(context.Background(), sets, []Method{planned(plans)}, Options{Workers: 2})
+	require.NoError(t, err)
+	letters, _ = rep.Result("Letters", "planned")
+	require.NotNil(t, letters.ChainExact)
+	assert.InDelta(t, 1, *letters.ChainExact, 1e-12)
+	plans["qc"] = []string{"F", "L", "K"}
+	rep, err = Evaluate(context.Background(), sets, []Method{planned(plans)}, Options{Workers: 2})
+	require.NoError(t, err)
+	letters, _ = rep.Result("Letters", "planned")
+	assert.InDelta(t, 0.5, *letters.ChainExact, 1e-12, "a call more is not the same calls")
+
 	// A plan naming an API the catalog lacks is an error, naming the task.
 	plans["qb"] = []string{"B", "Z"}
 	_, err = Evaluate(context.Background(), testSets(), []Method{planned(plans)}, Options{Workers: 1})

@@ -62,8 +62,10 @@ type TaskResult struct {
 	// Top holds the first TopN names of the ranking.
 	Top []string `json:"top"`
 	// Plan is the chain a Planner planned, producers first; nil when it was not asked.
-	Plan   []string `json:"plan,omitempty"`
-	Millis float64  `json:"ms"`
+	Plan []string `json:"plan,omitempty"`
+	// AnyOrder says the plan is the gold chain where it makes the same calls (Task.AnyOrder).
+	AnyOrder bool    `json:"any_order,omitempty"`
+	Millis   float64 `json:"ms"`
 }
 
 // Result returns the result of method on set.

@@ -25,6 +25,9 @@ type Task struct {
 	// Chain holds the gold APIs of the task without repeats, in call order when Ordered.
 	Chain   toolspec.Chain
 	Ordered bool
+	// AnyOrder says that the calls of Chain may come in any order: a compound request's parts
+	// are planned together, and a plan is its gold chain where it makes the same calls.
+	AnyOrder bool
 }
 
 // Set is one dev set: tasks and the catalog whose APIs are ranked for them (all of it).
@@ -42,11 +45,17 @@ const (
 	KeyAPIBank         = "apibank"
 	KeyAPIBankDialogs  = "apibank-dialogues"
 	KeyToolWorld       = "toolworld"
+	// KeyToolWorldCompound is the tool world's compound requests (two or three requests in one).
+	KeyToolWorldCompound = "toolworld-compound"
 )
+
+// ToolWorldCompoundN is how many compound tool-world tasks Load generates: as many as `make
+// bench` runs (BENCH_COMPOUND_ARGS).
+const ToolWorldCompoundN = 60
 
 // SetKeys are the keys Load knows, in the default order.
 // The held-out set of public specs comes last: it is reported, never tuned on.
-var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyAPIBankDialogs, KeyToolWorld, KeyPublicDev, KeyPublic}
+var SetKeys = []string{KeyStableToolBench, KeyRestBench, KeyAPIBank, KeyAPIBankDialogs, KeyToolWorld, KeyToolWorldCompound, KeyPublicDev, KeyPublic}
 
 // Paths of the sets' files under the data folder (shared/data, see its README.md).
 const (
@@ -61,7 +70,8 @@ const ToolWorldBaseURL = "http://toolworld.invalid"
 // folder: all but the tool world, which is generated, and the public specs, which the
 // repository holds.
 func NeedsData(key string) bool {
-	return !strings.EqualFold(key, KeyToolWorld) && !strings.EqualFold(key, KeyPublic) && !strings.EqualFold(key, KeyPublicDev)
+	return !strings.EqualFold(key, KeyToolWorld) && !strings.EqualFold(key, KeyToolWorldCompound) &&
+		!strings.EqualFold(key, KeyPublic) && !strings.EqualFold(key, KeyPublicDev)
 }
 
 // Load loads the sets named by names (keys of SetKeys, case-insensitive; none means all), in
@@ -93,6 +103,8 @@ func Load(dataDir string, names []string, toolWorldN int, seed int64) ([]Set, er
 			s, err = APIBankDialogues(dataDir)
 		case KeyToolWorld:
 			s, err = ToolWorld(toolWorldN, seed)
+		case KeyToolWorldCompound:
+			s, err = ToolWorldCompound(ToolWorldCompoundN, seed)
 		case KeyPublic, KeyPublicDev:
 			var dir string
 			if dir, err = PublicSpecDir(); err == nil {
@@ -264,10 +276,41 @@ func fromChains(cs chaineval.Set, err error) (Set, error) {
 // ToolWorld generates n tool-world tasks from seed (every difficulty, in turn) and ranks them
 // over the tool world's catalog.
 func ToolWorld(n int, seed int64) (Set, error) {
+	s, err := toolWorldSet(n, seed, "")
+	if err != nil {
+		return Set{}, err
+	}
+	s.Name = "ToolWorld"
+	s.Note = fmt.Sprintf("%d generated tasks (seed %d, easy/medium/hard in turn) over the tool world's %d APIs. "+
+		"Gold = the task's chain in call order; Final = the API that answers.", len(s.Tasks), seed, len(s.Catalog.APIs))
+	return s, nil
+}
+
+// ToolWorldCompound generates n compound tool-world tasks from seed (two or three requests in
+// one, as `make bench` runs them) and ranks them over the tool world's catalog. A task's plan
+// is its gold chain where it makes the same calls, in any order (Task.AnyOrder); its final step
+// is the last part's.
+func ToolWorldCompound(n int, seed int64) (Set, error) {
+	s, err := toolWorldSet(n, seed, toolworld.DifficultyCompound)
+	if err != nil {
+		return Set{}, err
+	}
+	for i := range s.Tasks {
+		s.Tasks[i].AnyOrder = true
+	}
+	s.Name = "ToolWorld compound"
+	s.Note = fmt.Sprintf("%d generated compound tasks (seed %d) over the tool world's %d APIs. "+
+		"Gold = the calls of every part, in any order; Final = the last part's answer.", len(s.Tasks), seed, len(s.Catalog.APIs))
+	return s, nil
+}
+
+// toolWorldSet generates n tool-world tasks of difficulty (every one in turn where "") from
+// seed, each with its chain in call order and the API that answers last.
+func toolWorldSet(n int, seed int64, difficulty string) (Set, error) {
 	if n <= 0 {
 		return Set{}, fmt.Errorf("toolworld tasks: n is %d, want > 0", n)
 	}
-	gen, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: uint64(seed), N: n})
+	gen, err := toolworld.GenerateTasks(toolworld.TaskOptions{Seed: uint64(seed), N: n, Difficulty: difficulty})
 	if err != nil {
 		return Set{}, fmt.Errorf("toolworld tasks: %w", err)
 	}
@@ -290,13 +333,7 @@ func ToolWorld(n int, seed int64) (Set, error) {
 		t.Chain = append(t.Chain, t.Final) // last, even where it was called before too
 		tasks = append(tasks, t)
 	}
-	return Set{
-		Name:    "ToolWorld",
-		Catalog: cat,
-		Tasks:   tasks,
-		Note: fmt.Sprintf("%d generated tasks (seed %d, easy/medium/hard in turn) over the tool world's %d APIs. "+
-			"Gold = the task's chain in call order; Final = the API that answers.", len(tasks), seed, len(cat.APIs)),
-	}, nil
+	return Set{Catalog: cat, Tasks: tasks}, nil
 }
 
 // chainTasks turns gold chains into ordered tasks, checking that every gold API is in cat.

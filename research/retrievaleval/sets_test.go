@@ -30,13 +30,15 @@ func TestLoadSets(t *testing.T) {
 	dir := dataDir(t)
 	sets, err := Load(dir, nil, 30, 1)
 	require.NoError(t, err)
-	require.Len(t, sets, 7)
+	require.Len(t, sets, 8)
 
 	tests := []struct {
 		name    string
 		tasks   int
 		apis    int
 		ordered bool
+		// anyOrder: the task's calls may come in any order (Task.AnyOrder)
+		anyOrder bool
 		// one task spot-checked
 		id, query, final string
 		chain            []string
@@ -67,6 +69,11 @@ func TestLoadSets(t *testing.T) {
 			final: "airq.Current", chain: []string{"geo.Geocode", "airq.Current"},
 		},
 		{
+			name: "ToolWorld compound", tasks: ToolWorldCompoundN, apis: 46, ordered: true, anyOrder: true,
+			id: "tw-compound-1-0037", query: "What is the weather right now at latitude 31.2304, longitude 121.4737? Also, what time zone",
+			final: "geo.Timezone", chain: []string{"skycast.Now", "geo.Geocode", "geo.Timezone"},
+		},
+		{
 			name: "Public specs (dev)", tasks: 56, apis: 599, ordered: true,
 			id: "spotify-06", query: "Show me every album Phoebe Bridgers has released.",
 			final: "spotify.get-an-artists-albums", chain: []string{"spotify.search", "spotify.get-an-artists-albums"},
@@ -92,6 +99,7 @@ func TestLoadSets(t *testing.T) {
 				require.NotEmpty(t, task.Chain, task.ID)
 				assert.Equal(t, task.Chain[len(task.Chain)-1], task.Final, "Final is the last of Chain: %s", task.ID)
 				assert.Equal(t, tt.ordered, task.Ordered, task.ID)
+				assert.Equal(t, tt.anyOrder, task.AnyOrder, task.ID)
 				assert.NotEmpty(t, task.Query, task.ID)
 				assert.False(t, ids[task.ID], "task ID %s repeats", task.ID)
 				ids[task.ID] = true
@@ -156,7 +164,7 @@ func TestLoadErrors(t *testing.T) {
 			name:    "unknown set",
 			setup:   func(t *testing.T) string { return dir },
 			sets:    []string{"toolbench"},
-			wantErr: []string{`unknown set "toolbench"`, "stabletoolbench, restbench, apibank, apibank-dialogues, toolworld, public"},
+			wantErr: []string{`unknown set "toolbench"`, "stabletoolbench, restbench, apibank, apibank-dialogues, toolworld, toolworld-compound, publicdev, public"},
 		},
 		{
 			name:    "set named twice",
