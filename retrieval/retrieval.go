@@ -448,11 +448,12 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	// (recall.Result.PartOf), less a value the plan already gives a call that can serve the
 	// part as well (reuse).
 	partKnowns := map[string]map[string]string{}
+	pc := p.plannedCalls(req, sub)
 	for _, name := range branches.Names() {
 		b := branchReq
 		b.Known = partKnown(p.known, p.answered, clauses[name], others, p.slots, p.today, borrow)
 		b.Said = recall.Says(p.found.PartOf(name))
-		known, err := p.reuse(ctx, b, name, req, sub)
+		known, err := p.reuse(ctx, b, name, pc)
 		if err != nil {
 			return req, sub, joinedParts{}, nil, err
 		}
@@ -495,31 +496,55 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	return req, sub, parts, planKnown, nil
 }
 
+// plannedCalls is what the final step's plan gives, for reuse: the calls it makes, and the
+// values it gives them that the request states once.
+type plannedCalls struct {
+	calls, once map[string]bool
+}
+
+// plannedCalls reads the plan of the final step's request req over sub (see plannedCalls).
+func (p joinParts) plannedCalls(req twnm.SearchRequest, sub *twnm.Subgraph) plannedCalls {
+	pc := plannedCalls{calls: map[string]bool{}, once: map[string]bool{}}
+	for _, name := range sub.APINames(p.g) {
+		pc.calls[name] = true
+	}
+	plan, err := sub.Plan(p.g, req.Known)
+	if err != nil {
+		return pc
+	}
+	whole := strings.ToLower(p.found.Whole().Text)
+	for v := range givenValues(plan) {
+		if strings.Count(whole, strings.ToLower(v)) == 1 {
+			pc.once[v] = true
+		}
+	}
+	return pc
+}
+
 // reuse returns the values the branch request b (of the part whose final step is api) plans
-// with: b.Known, less the value its own calls would take where the final step's plan (req,
-// sub) already gives it, stated once, to a call that feeds the branch as well. "What's the
+// with: b.Known, less the value its own calls would take where the final step's plan (pc)
+// already gives it, stated once, to a call that feeds the branch as well. "What's the
 // weather in Nairobi right now and what time zone is it in?" names the city once: the time
 // zone's geocoder serves the weather too, where the weather's own search would geocode it
 // again with another provider's. The value is withheld from the calls the plan does not
 // make, and kept out only where the branch then still binds every input, with fewer calls of
-// its own.
-func (p joinParts) reuse(ctx context.Context, b twnm.SearchRequest, api string, req twnm.SearchRequest, sub *twnm.Subgraph) (map[string]string, error) {
-	g := p.g
-	target, ok := g.APIByName(api)
+// its own. A part that states no such value for a call of its own is not searched here.
+func (p joinParts) reuse(ctx context.Context, b twnm.SearchRequest, api string, pc plannedCalls) (map[string]string, error) {
+	// ownCall reports whether in ("API.param") is an input of a call the branch would make
+	// and the plan does not.
+	ownCall := func(in string) bool { return apiOf(in) != api && !pc.calls[apiOf(in)] }
+	withholds := false // a value the plan gives goes to a call of the branch's own
+	for k, v := range b.Known {
+		withholds = withholds || pc.once[v] && ownCall(k)
+	}
+	if !withholds {
+		return b.Known, nil
+	}
+	target, ok := p.g.APIByName(api)
 	if !ok {
 		return b.Known, nil
 	}
 	b.Target = target
-	mainPlan, err := sub.Plan(g, req.Known)
-	if err != nil {
-		return b.Known, nil
-	}
-	planned := givenValues(mainPlan)
-	inPlan := map[string]bool{}
-	for _, name := range sub.APINames(g) {
-		inPlan[name] = true
-	}
-	whole := strings.ToLower(p.found.Whole().Text)
 	plan, ok, err := p.searchPlan(ctx, b)
 	if err != nil || !ok {
 		return b.Known, err
@@ -527,8 +552,7 @@ func (p joinParts) reuse(ctx context.Context, b twnm.SearchRequest, api string, 
 	// The values the plan gives, stated once, that the branch would give a call of its own.
 	withheld := map[string]bool{}
 	for v, inputs := range givenValues(plan) {
-		if len(planned[v]) > 0 && strings.Count(whole, strings.ToLower(v)) == 1 &&
-			slices.ContainsFunc(inputs, func(in string) bool { return apiOf(in) != api && !inPlan[apiOf(in)] }) {
+		if pc.once[v] && slices.ContainsFunc(inputs, ownCall) {
 			withheld[v] = true
 		}
 	}
@@ -538,12 +562,12 @@ func (p joinParts) reuse(ctx context.Context, b twnm.SearchRequest, api string, 
 	r := b
 	r.Known = maps.Clone(b.Known)
 	for k, v := range b.Known {
-		if withheld[v] && apiOf(k) != api && !inPlan[apiOf(k)] {
+		if withheld[v] && ownCall(k) {
 			delete(r.Known, k)
 		}
 	}
 	again, ok, err := p.searchPlan(ctx, r)
-	if err != nil || !ok || len(again.Missing()) > 0 || ownCalls(again, inPlan) >= ownCalls(plan, inPlan) {
+	if err != nil || !ok || len(again.Missing()) > 0 || ownCalls(again, pc.calls) >= ownCalls(plan, pc.calls) {
 		return b.Known, err
 	}
 	return r.Known, nil

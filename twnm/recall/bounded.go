@@ -72,14 +72,7 @@ func BoundedRead(l Links, targets []string, relevance map[string]float64, maxAPI
 // a collection one of targets lists (twnm.ListKey, twnm.PickKey): a channel's messages beside
 // the list of channels, which a request naming one channel reads for its part (see Choose).
 func itemParts(l Links, targets []string, relevance map[string]float64) []string {
-	lists := map[string]bool{}
-	for _, t := range targets {
-		if a, ok := l.API(t); ok {
-			if k := twnm.ListKey(a); k != "" {
-				lists[k] = true
-			}
-		}
-	}
+	lists := listKeys(l, targets)
 	if len(lists) == 0 {
 		return nil
 	}
@@ -91,6 +84,20 @@ func itemParts(l Links, targets []string, relevance map[string]float64) []string
 		}
 	}
 	byRelevance(out, relevance)
+	return out
+}
+
+// listKeys are the keys of the collections the APIs of names list (twnm.ListKey), those links
+// hold.
+func listKeys(l Links, names []string) map[string]bool {
+	out := map[string]bool{}
+	for _, n := range names {
+		if a, ok := l.API(n); ok {
+			if k := twnm.ListKey(a); k != "" {
+				out[k] = true
+			}
+		}
+	}
 	return out
 }
 

@@ -460,14 +460,7 @@ func (c *choice) pickingOnlyNamed(best string, top []string) string {
 	if len(c.itemKeys) == 0 {
 		return ""
 	}
-	lists := map[string]bool{}
-	for _, n := range c.names {
-		if a, ok := c.links.API(n); ok {
-			if k := twnm.ListKey(a); k != "" {
-				lists[k] = true
-			}
-		}
-	}
+	lists := listKeys(c.links, c.names)
 	unnamed := func(api string) (n int, picksNamed bool) {
 		a, _ := c.links.API(api)
 		stated := statedInputs(c.whole.Text, c.links, api)
@@ -1747,15 +1740,19 @@ func (r *Result) Branches(chain []string, links Links, o Options) Parts {
 // "… checking in on 2025-06-23"), which the chain was not given, and a change is made by its
 // own call: neither is told.
 func toldBy(text string, links Links, chain []string, api string) bool {
-	asked := bm25.Tokens(text)
-	if changesState(links, api) || len(subgoal.Values(text)) > 0 || !Answers(text, links, chain) {
+	if changesState(links, api) || len(subgoal.Values(text)) > 0 {
 		return false
 	}
+	// What the chain's APIs yield, read once: Answers is a word of text among them.
 	theirs := map[string]bool{}
 	for _, p := range chain {
 		for _, w := range yields(links, p, nil) {
 			theirs[w] = true
 		}
+	}
+	asked := bm25.Tokens(text)
+	if !slices.ContainsFunc(asked, func(w string) bool { return theirs[w] }) {
+		return false
 	}
 	mine := yields(links, api, nil)
 	return !slices.ContainsFunc(asked, func(w string) bool { return slices.Contains(mine, w) && !theirs[w] })
