@@ -39,7 +39,6 @@ func apiProps(t *testing.T, s *neo4j.Store, prefix string) map[string]int64 {
 	})
 }
 
-// imported opens the test store and imports catalog(prefix) under a fresh prefix.
 // forget deletes catalog from the test store when t ends: the store outlives the test, and
 // other packages' tests retrieve from it (a test catalog's weather API would compete with the
 // tool world's for "the current weather in Paris").
@@ -47,16 +46,25 @@ func forget(t testing.TB, s *neo4j.Store, catalog string) {
 	t.Cleanup(func() { _, _ = s.DeleteCatalog(context.Background(), catalog) })
 }
 
+// importCatalog builds c (build) and imports it into s, to be deleted when t ends (forget);
+// it returns the graph it built.
+func importCatalog(t *testing.T, s *neo4j.Store, c twnm.Catalog) *twnm.Graph {
+	t.Helper()
+	g := build(t, c)
+	_, err := s.Import(context.Background(), g, c.Name)
+	forget(t, s, c.Name)
+	require.NoError(t, err)
+	return g
+}
+
+// imported opens the test store and imports catalog(prefix) under a fresh prefix.
 func imported(t *testing.T) (*neo4j.Store, context.Context, string, twnm.Catalog) {
 	t.Helper()
 	s := stacktest.Store(t)
-	ctx := context.Background()
 	prefix := stacktest.UniqueName("t") + "_"
 	c := catalog(prefix)
-	_, err := s.Import(ctx, build(t, c), c.Name)
-	forget(t, s, c.Name)
-	require.NoError(t, err)
-	return s, ctx, prefix, c
+	importCatalog(t, s, c)
+	return s, context.Background(), prefix, c
 }
 
 func feedbackOf(prefix string, ok bool, at time.Time) ([]twnm.Invocation, []twnm.Transition) {

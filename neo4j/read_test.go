@@ -108,11 +108,7 @@ func TestSubgraphRanksProducersByRelevance(t *testing.T) {
 		{Name: p + "d_successful", Description: "gives y", Outputs: out(y)},
 		{Name: p + "e_more_outputs", Description: "gives x and z", Outputs: out(x, z)},
 	}}
-	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
-	require.NoError(t, err)
-	_, err = s.Import(ctx, g, c.Name)
-	forget(t, s, c.Name)
-	require.NoError(t, err)
+	importCatalog(t, s, c)
 	require.NoError(t, s.RecordFeedback(ctx, []twnm.Invocation{{API: p + "d_successful", Success: true, Time: time.Now()}}, nil))
 
 	read := func(maxAPIs int, relevance map[string]float64) []string {
@@ -176,11 +172,7 @@ func TestSubgraphReadsTheListerOfAPathInput(t *testing.T) {
 		getAPI(p, "zones", "/"+p+"dns_zones", nil, site.Name),
 		getAPI(p, "sites", "/"+p+"sites", nil, "id", "url"),
 	}}
-	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
-	require.NoError(t, err)
-	_, err = s.Import(ctx, g, c.Name)
-	forget(t, s, c.Name)
-	require.NoError(t, err)
+	importCatalog(t, s, c)
 	sub, err := s.Subgraph(ctx, []string{p + "forms"}, neo4j.SubgraphOptions{Hops: 1, Relevance: map[string]float64{p + "zones": 0.9}})
 	require.NoError(t, err)
 	var names []string
@@ -208,11 +200,7 @@ func TestSubgraphReadsTheItemPartsOfAListedCollection(t *testing.T) {
 		getAPI(p, "deploys", "/"+p+"sites/{"+site.Name+"}/deploys", []twnm.Param{site}, "deploy_id"),
 		getAPI(p, "zones", "/"+p+"dns_zones", nil, "zone_id"),
 	}}
-	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
-	require.NoError(t, err)
-	_, err = s.Import(ctx, g, c.Name)
-	forget(t, s, c.Name)
-	require.NoError(t, err)
+	g := importCatalog(t, s, c)
 	relevance := map[string]float64{p + "sites": 1, p + "zones": 0.9, p + "forms": 0.4}
 	sub, err := s.Subgraph(ctx, []string{p + "sites"}, neo4j.SubgraphOptions{Hops: 1, Relevance: relevance})
 	require.NoError(t, err)
@@ -321,12 +309,7 @@ func TestSubgraphGenericParameter(t *testing.T) {
 		c.APIs = append(c.APIs, twnm.API{Name: fmt.Sprintf("%sgen_%03d", p, i), Description: "gives a reference",
 			Outputs: []twnm.Param{{Name: generic.Name, Type: generic.Type}}})
 	}
-	g, err := twnm.Build(ctx, c, twnm.BuildOptions{Embedder: embed.Default(), APIEmbedder: stacktest.Embedder(t)})
-	require.NoError(t, err)
-	_, err = s.Import(ctx, g, c.Name)
-	forget(t, s, c.Name)
-	require.NoError(t, err)
-	t.Cleanup(func() { _, _ = s.DeleteCatalog(context.Background(), c.Name) })
+	importCatalog(t, s, c)
 
 	read := func(relevance map[string]float64) []string {
 		t.Helper()
