@@ -103,7 +103,9 @@ func RequestAction(text string) Action {
 			return ActionRead
 		}
 	}
-	if strings.HasSuffix(t, "?") && !requestFrame(t) {
+	// A request may be framed in its last sentence, whose question mark it is ("The latest
+	// release broke the homepage. Can you put the site back …?"): it asks for what its verb does.
+	if strings.HasSuffix(t, "?") && !requestFrame(t) && !requestFrame(lastSentence(strings.TrimRight(t, "?"))) {
 		return ActionRead
 	}
 	return firstAction(t, actionWords)

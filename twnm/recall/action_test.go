@@ -36,6 +36,8 @@ func TestRequestAction(t *testing.T) {
 		{"the weather in Paris", ActionUnknown},
 		{"I need the build hook URL so I can paste it into our CMS webhook settings.", ActionUnknown}, // a plural in -ing is a noun
 		{"Show me my bookings", ActionRead},
+		// A frame in the last sentence, whose question mark it is.
+		{"The latest release broke the homepage. Can you put the site back on the deploy from commit 9f2c4e1?", ActionUnknown},
 		{"", ActionUnknown},
 	}
 	for _, tt := range tests {

@@ -77,8 +77,9 @@ const actionMismatch = 0.7
 // whose action is not the one the request asks for is scaled by actionMismatch ("book a
 // meeting" is not answered by QueryMeeting; see Action), and so is a tool that changes state
 // where the request names no action (with links, a part whose words name none asks for the
-// action its nearest tools by meaning agree on: see agreedAction); the moves below never
-// land on such a tool. With links, only a candidate they hold is a final step (where they
+// action its nearest tools by meaning agree on, see agreedAction, or, a command, for that of
+// the tool its words and its meaning both rank first, see commandedAction); the moves below
+// never land on such a tool. With links, only a candidate they hold is a final step (where they
 // hold any): one the read after retrieval left out could be neither judged nor planned.
 // With links, the leader moves among the best finalists:
 //   - from a leader of another action than the request's to a finalist that does it and that
@@ -272,6 +273,9 @@ func (c *choice) score() {
 				held[name] = a
 			}
 		}
+	}
+	if c.want == ActionUnknown && c.links != nil && subgoal.Imperative(last.Text) {
+		c.want = commandedAction(last, c.links)
 	}
 	for name := range c.pool {
 		a, ok := held[name]
@@ -549,13 +553,15 @@ func namedItems(text string, links Links, names []string) []namedItem {
 // an identifier best takes and the request does not state, on best's own resource
 // (sameResource: GET /sites/{site_id}/build_hooks beside GET /sites/{site_id}/build_hooks/{id}),
 // and that gives every output best gives (by the words of their names); "" where there is
-// none. A list of another resource that happens to give the same words is another thing: the
-// movies similar to a film are not the film the search finds.
+// none, and "" where best is no read. A list of another resource that happens to give the
+// same words is another thing: the movies similar to a film are not the film the search finds.
 func (c *choice) listTellingAll(best string, top []string) string {
 	ids := slices.DeleteFunc(c.unstated(best), func(in string) bool { return !twnm.Identifier(in) })
 	_, _, outputs := terms(c.links, best)
 	lead, _ := c.links.API(best)
-	if len(ids) == 0 || len(outputs) == 0 {
+	// Only a lookup is told by a list: a leader that changes what it picks ("restore the
+	// deploy") does what no list does.
+	if len(ids) == 0 || len(outputs) == 0 || lead.CallEffect() != twnm.EffectRead {
 		return ""
 	}
 	for _, need := range c.links.Producers(best) {
@@ -1463,6 +1469,28 @@ func agreedAction(g Goal, links Links, k int) Action {
 		return ActionUnknown
 	}
 	return agreed
+}
+
+// commandedAction is the action of g's best candidate where it is also the candidate nearest
+// g by meaning (the highest dense similarity), ActionUnknown otherwise. g is a command whose
+// verb names no action (subgoal.Imperative: "queue up Mr. Brightside by The Killers", "put
+// the site back on the deploy built from commit 9f2c4e1"): it asks for what its verb does,
+// and where its words and the encoder agree on the tool, that tool's action is the one asked
+// for, a write as well as a read. Where they do not ("revoke it" ranked first by its words an
+// invitation, which the encoder does not place first), the command says nothing of its action.
+func commandedAction(g Goal, links Links) Action {
+	if len(g.Candidates) == 0 {
+		return ActionUnknown
+	}
+	lead := g.Candidates[0]
+	if lead.Dense <= 0 || slices.ContainsFunc(g.Candidates[1:], func(m Match) bool { return m.Dense > lead.Dense }) {
+		return ActionUnknown
+	}
+	a, ok := links.API(lead.Name)
+	if !ok {
+		return ActionUnknown
+	}
+	return APIAction(a)
 }
 
 // namedByValue returns the providers a value the request states names: one that a telling

@@ -1647,3 +1647,48 @@ func TestBranchesSkipAPartTheChainTells(t *testing.T) {
 		})
 	}
 }
+
+func TestChooseCommandNamingNoAction(t *testing.T) {
+	// "queue up Mr. Brightside …": the command's verb names no action, and its words and the
+	// encoder both rank the queue's addition first: a command asks for what its verb does, so
+	// the write is the final step. Told nothing of an action, a question or a statement still
+	// presumes a read, and so does a command whose words and meaning disagree: the queue's
+	// reading answers.
+	add := twnm.API{Name: "spotify.add-to-queue", Description: "Add an item to the end of the user's current playback queue.",
+		Inputs: []twnm.Param{{Name: "uri", Required: true}}, Endpoint: &twnm.Endpoint{Method: "POST", Path: "/me/player/queue"}}
+	get := twnm.API{Name: "spotify.get-queue", Description: "Get the list of objects that make up the user's queue.",
+		Outputs: []twnm.Param{{Name: "queue"}}, Endpoint: &twnm.Endpoint{Method: "GET", Path: "/me/player/queue"}}
+	l := links{apis: map[string]twnm.API{"Add": add, "Get": get}, feeds: map[[2]string]bool{}}
+	for _, tt := range []struct{ text, want string }{
+		{"queue up Mr. Brightside by The Killers to play next", "Add"},
+		{"Please queue up Mr. Brightside by The Killers", "Add"},
+		{"the queue with Mr. Brightside by The Killers", "Get"},
+		{"Is Mr. Brightside by The Killers in the queue?", "Get"},
+	} {
+		r := chooseWhole(t, l, tt.text, Match{Name: "Add", Score: 1, Dense: .31}, Match{Name: "Get", Score: .87, Dense: .25})
+		assert.Equal(t, tt.want, r.Final, tt.text)
+	}
+	r := chooseWhole(t, l, "queue up Mr. Brightside by The Killers", Match{Name: "Add", Score: 1, Dense: .25}, Match{Name: "Get", Score: .87, Dense: .31})
+	assert.Equal(t, "Get", r.Final, "the encoder places the read first")
+}
+
+func TestChooseListDoesNotTellAWrite(t *testing.T) {
+	// "Can you put the site back on the deploy built from commit 9f2c4e1?": the restore leads
+	// and takes a deploy id the request does not state, which the site's deploys give with
+	// every output the restore gives. A list tells what a lookup would, not what a restore
+	// does: the restore stays, the list its producer.
+	outputs := []twnm.Param{{Name: "id"}, {Name: "state"}, {Name: "commit_ref"}}
+	siteID := twnm.Param{Name: "site_id", Type: "string", Required: true}
+	list := twnm.API{Name: "listSiteDeploys", Provider: "netlify", Inputs: []twnm.Param{siteID}, Outputs: outputs,
+		Endpoint: &twnm.Endpoint{Method: "GET", Path: "/sites/{site_id}/deploys"}}
+	restore := twnm.API{Name: "restoreSiteDeploy", Provider: "netlify", Outputs: outputs,
+		Inputs:   []twnm.Param{siteID, {Name: "deploy_id", Type: "string", Required: true}},
+		Endpoint: &twnm.Endpoint{Method: "POST", Path: "/sites/{site_id}/deploys/{deploy_id}/restore"}}
+	l := links{feeds: map[[2]string]bool{{"List", "Restore"}: true},
+		producers: map[string][]Need{"Restore": {{Inputs: []string{"deploy_id"}, Producers: []Producer{{Name: "List"}}}}},
+		apis:      map[string]twnm.API{"List": list, "Restore": restore}}
+	r := chooseWhole(t, l, "put the site back on the deploy built from commit 9f2c4e1",
+		Match{Name: "Restore", Score: 1, Dense: .54}, Match{Name: "List", Score: .93, Dense: .36})
+	assert.Equal(t, "Restore", r.Final)
+	assert.Equal(t, []string{"List", "Restore"}, []string(r.Chain))
+}

@@ -31,3 +31,22 @@ func Query(text string) string {
 	}
 	return span(text, ts[k:])
 }
+
+// Imperative reports whether text opens, after courtesy words ("please", "hi"), with a word
+// used as a verb (see verbAt: by what follows it, not by a list of verbs): "queue up the
+// song", "put the site back on the deploy", "take him out of the channel". A command asks for
+// what its verb does, which may change something, where a question or a statement ("I need the
+// URL of …") asks to be told.
+func Imperative(text string) bool {
+	ts := tokenize(text)
+	for k, t := range ts {
+		if t.kind != kWord {
+			continue
+		}
+		if chitchat[t.low] || fillers[t.low] {
+			continue
+		}
+		return verbAt(ts, k)
+	}
+	return false
+}

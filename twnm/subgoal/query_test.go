@@ -34,3 +34,24 @@ func TestOrdinalNumber(t *testing.T) {
 		assert.Equal(t, want, OrdinalNumber(w), w)
 	}
 }
+
+func TestImperative(t *testing.T) {
+	tests := []struct {
+		text string
+		want bool
+	}{
+		{"queue up Mr. Brightside by The Killers to play next", true}, // a particle follows
+		{"put the site back on the deploy built from commit 9f2c4e1", true},
+		{"take him out of the Project Falcon channel", true}, // a pronoun follows
+		{"Please show me the deploys", true},                 // after a courtesy
+		{"play Bohemian Rhapsody", true},                     // a proper noun follows
+		{"What is the weather in Paris?", false},
+		{"I need the build hook URL for my site", false}, // a statement
+		{"the weather in Paris", false},
+		{"weather tomorrow in Oslo", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Imperative(tt.text), tt.text)
+	}
+}
