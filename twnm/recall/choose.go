@@ -229,14 +229,21 @@ func (c *choice) score() {
 	last := c.whole
 	if n := len(c.clauses); n > 0 {
 		last = c.clauses[n-1]
+		// A clause whose form states no task (subgoal.Goal.Tentative: "It's in service
+		// IS33cc…" after "Who's actually in the 'Weekend Volunteers' channel?") says what the
+		// request is about, not what it asks, where another clause states a task.
+		asks := func(g Goal) bool { return g.Relevant }
+		if slices.ContainsFunc(c.clauses, func(g Goal) bool { return g.Relevant && !g.Tentative }) {
+			asks = func(g Goal) bool { return g.Relevant && !g.Tentative }
+		}
 		top := 0.0
 		for _, g := range c.clauses {
-			if g.Relevant {
+			if asks(g) {
 				top = max(top, g.Best)
 			}
 		}
 		for i := n - 1; i >= 0; i-- {
-			if g := c.clauses[i]; g.Relevant && g.Best >= remarkShare*top {
+			if g := c.clauses[i]; asks(g) && g.Best >= remarkShare*top {
 				last = g
 				break
 			}

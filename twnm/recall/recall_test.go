@@ -1692,3 +1692,26 @@ func TestChooseListDoesNotTellAWrite(t *testing.T) {
 	assert.Equal(t, "Restore", r.Final)
 	assert.Equal(t, []string{"List", "Restore"}, []string(r.Chain))
 }
+
+func TestChooseLastPartThatStatesATask(t *testing.T) {
+	// "Who's actually in the 'Weekend Volunteers' channel? It's in service IS33cc…": the
+	// second sentence states no task (Tentative) and its words rank the service's lookup
+	// nearer than the first sentence's rank anything; it says what the request is about. The
+	// final step is the first sentence's. A request whose clauses all state no task still
+	// reads its last.
+	get := func(path string) twnm.API { return twnm.API{Endpoint: &twnm.Endpoint{Method: "GET", Path: path}} }
+	l := links{apis: map[string]twnm.API{"ListMember": get("/channels/{c}/members"), "FetchService": get("/services/{s}")}, feeds: map[[2]string]bool{}}
+	for _, tt := range []struct {
+		firstTentative bool
+		want           string
+	}{{false, "ListMember"}, {true, "FetchService"}} {
+		first := withText(goal(0, false, Match{Name: "ListMember", Score: 1, Dense: .2}, Match{Name: "FetchService", Score: .3, Dense: .1}), "Who's actually in the 'Weekend Volunteers' channel")
+		first.Best, first.Tentative = .2, tt.firstTentative
+		second := withText(goal(1, false, Match{Name: "FetchService", Score: 1, Dense: .35}), "It's in service IS33ccfc37742bb2922ee3fce328b68dae")
+		second.Best, second.Tentative = .35, true
+		whole := goal(2, true, Match{Name: "FetchService", Score: 1, Dense: .28}, Match{Name: "ListMember", Score: .9, Dense: .27})
+		r := &Result{Goals: []Goal{first, second, whole}}
+		require.NoError(t, Choose(r, l, Options{}))
+		assert.Equal(t, tt.want, r.Final, "first tentative: %v", tt.firstTentative)
+	}
+}
