@@ -73,8 +73,8 @@ const actionMismatch = 0.7
 // the request's last clause (unless its words are the whole request's) and for that clause's
 // head (r.Focus, where it has one): the final step of a request is usually what its last part
 // asks for, and within that part what its head asks for ("the current weather | at the
-// location of the best hotel"). A part that is a remark counts not (see remarkShare), nor one whose
-// form states no task where another states one (subgoal.Goal.Tentative). A tool
+// location of the best hotel"). A part that is a remark counts not (see remarkShare), nor
+// one whose form states no task where another states one (subgoal.Goal.Tentative). A tool
 // whose action is not the one the request asks for is scaled by actionMismatch ("book a
 // meeting" is not answered by QueryMeeting; see Action), and so is a tool that changes state
 // where the request names no action (with links, a part whose words name none asks for the
