@@ -233,10 +233,7 @@ func (c *choice) score() {
 		// A clause whose form states no task (subgoal.Goal.Tentative: "It's in service
 		// IS33cc…" after "Who's actually in the 'Weekend Volunteers' channel?") says what the
 		// request is about, not what it asks, where another clause states a task.
-		asks := func(g Goal) bool { return g.Relevant }
-		if slices.ContainsFunc(c.clauses, func(g Goal) bool { return g.Relevant && !g.Tentative }) {
-			asks = func(g Goal) bool { return g.Relevant && !g.Tentative }
-		}
+		asks := func(g Goal) bool { return g.Relevant && !c.context(g) }
 		top := 0.0
 		for _, g := range c.clauses {
 			if asks(g) {
@@ -313,6 +310,13 @@ func (c *choice) score() {
 		maps.DeleteFunc(c.final, func(name string, _ float64) bool { return !c.named[c.provider(name)] })
 	}
 	c.names = sortedBy(c.final)
+}
+
+// context reports whether clause g only says what the request is about: its form states no
+// task (subgoal.Goal.Tentative: "It's in service IS33cc…") where another relevant clause
+// states one. It chooses no final step.
+func (c *choice) context(g Goal) bool {
+	return g.Tentative && slices.ContainsFunc(c.clauses, func(o Goal) bool { return o.Relevant && !o.Tentative })
 }
 
 // moveLeader moves the final step from best among the finalists along the graph's data flows:
