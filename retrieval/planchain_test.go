@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/naviagent/navi/retrieval"
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/recall"
@@ -286,4 +287,50 @@ func TestPlanChainPartReusesAPlannedCall(t *testing.T) {
 	plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, relevance, text, recall.Options{}, nil)
 	require.NoError(t, err)
 	assert.ElementsMatch(t, []string{"geo.Geocode", "skycast.Now", "geo.Timezone"}, plan, "Nairobi is geocoded once")
+}
+
+func TestPlanChainTakesTheValuesOfTheBackground(t *testing.T) {
+	// "Who's actually in the 'Weekend Volunteers' channel? It's in service IS33cc…": the second
+	// sentence states no task (Tentative), only the service the request is about; its value is
+	// the whole request's, and the channel's members are listed in that service, not in one a
+	// list of services would pick. Were it a part of its own, its value would be its own.
+	ctx := context.Background()
+	sid := twnm.Param{Name: "ServiceSid", Type: "string", Required: true, In: toolspec.InPath, Pattern: "^IS[0-9a-fA-F]{32}$", Description: "The SID of the Service."}
+	get := func(name, path, desc string, in []twnm.Param, out ...twnm.Param) twnm.API {
+		return twnm.API{Name: name, Provider: "twilio", Description: desc, Inputs: in, Outputs: out, Endpoint: &twnm.Endpoint{Method: "GET", Path: path}}
+	}
+	cat := twnm.Catalog{Name: "chat", APIs: []twnm.API{
+		get("chat.ListService", "/Services", "Lists the chat services.", nil,
+			twnm.Param{Name: "sid", Type: "string", Description: "The SID of the Service."}),
+		get("chat.ListChannel", "/Services/{ServiceSid}/Channels", "Lists the channels of a service.", []twnm.Param{sid},
+			twnm.Param{Name: "sid", Type: "string", Description: "The SID of the Channel."}),
+		get("chat.ListMember", "/Services/{ServiceSid}/Channels/{ChannelSid}/Members", "Lists the members of a channel.",
+			[]twnm.Param{sid, {Name: "ChannelSid", Type: "string", Required: true, In: toolspec.InPath, Description: "The SID of the Channel."}},
+			twnm.Param{Name: "identity", Type: "string", Description: "The member's identity."}),
+	}}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	const (
+		who   = "Who's actually in the 'Weekend Volunteers' channel"
+		where = "It's in service IS33ccfc37742bb2922ee3fce328b68dae"
+		text  = who + "? " + where + "."
+	)
+	for _, tentative := range []bool{true, false} {
+		found := &recall.Result{Final: "chat.ListMember", Chain: []string{"chat.ListChannel", "chat.ListMember"}, Goals: []recall.Goal{
+			{Goal: subgoal.Goal{Text: who}, Relevant: true, Best: .2,
+				Candidates: []recall.Match{{Name: "chat.ListChannel", Score: 1, Dense: .2}, {Name: "chat.ListMember", Score: .5, Dense: .17}}},
+			{Goal: subgoal.Goal{Text: where, Tentative: tentative}, Relevant: true, Best: .31,
+				Candidates: []recall.Match{{Name: "chat.ListService", Score: 1, Dense: .31}}},
+			{Goal: subgoal.Goal{Text: text, Whole: true}, Relevant: true,
+				Candidates: []recall.Match{{Name: "chat.ListChannel", Score: 1, Dense: .28}, {Name: "chat.ListMember", Score: .9, Dense: .27}}},
+		}}
+		relevance := map[string]float64{"chat.ListChannel": 1, "chat.ListMember": 0.9, "chat.ListService": 1}
+		plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, relevance, text, recall.Options{}, nil)
+		require.NoError(t, err)
+		if tentative {
+			assert.Equal(t, []string{"chat.ListChannel", "chat.ListMember"}, plan, "the service stated in the background")
+		} else {
+			assert.Contains(t, plan, "chat.ListService", "a part's value is its own")
+		}
+	}
 }

@@ -402,9 +402,11 @@ func (p joinParts) join(ctx context.Context, req twnm.SearchRequest, sub *twnm.S
 	g := p.g
 	links := recall.GraphLinks{G: g}
 	branches := p.found.Branches(sub.APINames(g), links, p.opts)
-	var others []string
+	var others []string // the parts' clauses: a clause that sets the scene states for all
 	for _, c := range p.found.Clauses() {
-		others = append(others, c.Text)
+		if !p.found.Background(c) {
+			others = append(others, c.Text)
+		}
 	}
 	borrow := p.borrower()
 	if own := partKnown(p.known, p.answered, branches.Own, others, p.slots, p.today, borrow); !maps.Equal(own, p.known) {

@@ -233,7 +233,7 @@ func (c *choice) score() {
 		// A clause whose form states no task (subgoal.Goal.Tentative: "It's in service
 		// IS33cc…" after "Who's actually in the 'Weekend Volunteers' channel?") says what the
 		// request is about, not what it asks, where another clause states a task.
-		asks := func(g Goal) bool { return g.Relevant && !c.context(g) }
+		asks := func(g Goal) bool { return g.Relevant && !c.r.Background(g) }
 		top := 0.0
 		for _, g := range c.clauses {
 			if asks(g) {
@@ -310,13 +310,6 @@ func (c *choice) score() {
 		maps.DeleteFunc(c.final, func(name string, _ float64) bool { return !c.named[c.provider(name)] })
 	}
 	c.names = sortedBy(c.final)
-}
-
-// context reports whether clause g only says what the request is about: its form states no
-// task (subgoal.Goal.Tentative: "It's in service IS33cc…") where another relevant clause
-// states one. It chooses no final step.
-func (c *choice) context(g Goal) bool {
-	return g.Tentative && slices.ContainsFunc(c.clauses, func(o Goal) bool { return o.Relevant && !o.Tentative })
 }
 
 // moveLeader moves the final step from best among the finalists along the graph's data flows:
@@ -593,6 +586,15 @@ func (c *choice) listTellingAll(best string, top []string) string {
 	return ""
 }
 
+// Background reports whether clause g only says what the request is about: its form states
+// no task (subgoal.Goal.Tentative: "It's in service IS33cc…" after "Who's actually in the
+// 'Weekend Volunteers' channel?") where another relevant clause states one. It chooses no
+// final step, its best tool joins no chain, and the values it states are the whole request's,
+// not one part's.
+func (r *Result) Background(g Goal) bool {
+	return g.Tentative && slices.ContainsFunc(r.Clauses(), func(o Goal) bool { return o.Relevant && !o.Tentative })
+}
+
 // PartOf is the text of the part of the request that api serves: of a compound request, the
 // clause that ranks it highest, with the clause before where a pronoun of it refers back
 // ("who's their top scorer" after "who leads Ligue 1"); else the whole request. The roles a
@@ -736,7 +738,7 @@ func (c *choice) bindProducers(best string) (chain, producers, substitutes []str
 			continue
 		}
 		first := g.Candidates[0].Name
-		if slices.Contains(chain, first) {
+		if slices.Contains(chain, first) || c.r.Background(g) {
 			continue
 		}
 		// A part's best tool joins the chain only where it does what the part asks: "who
