@@ -136,7 +136,7 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	texts = append(texts, APIText(a))
 	for _, ps := range [][]Param{a.Inputs, a.Outputs} {
 		for _, p := range ps {
-			ws := concept(p, noun)
+			ws := concept(p, nounOf(a, p, noun))
 			concepts = append(concepts, ws)
 			texts = append(texts, paramText(ws, p))
 		}
@@ -201,7 +201,7 @@ func APIText(a API) string {
 }
 
 // ParamText is the text Build embeds parameter p of API a from (paramText).
-func ParamText(a API, p Param) string { return paramText(concept(p, resourceNoun(a)), p) }
+func ParamText(a API, p Param) string { return paramText(concept(p, nounOf(a, p, resourceNoun(a))), p) }
 
 // paramText is what a parameter's embedding is computed from: its concept ws (its name in
 // words, after its API's resource noun when the name is generic) and its description. The

@@ -1,6 +1,7 @@
 package twnm
 
 import (
+	"github.com/naviagent/navi/toolspec"
 	"strings"
 
 	"github.com/naviagent/navi/twnm/embed"
@@ -155,6 +156,28 @@ func resourceNoun(a API) string {
 		}
 	}
 	return ""
+}
+
+// nounOf is the noun parameter p of a is about, given a's resource noun: that noun, but for an
+// output of an answer that is a list (its path from toolspec.ResultKey: "result[].id") the
+// noun of the things listed, the last segment of a's path where it names one. GET
+// /sites/{site_id}/forms answers with forms, each id a form's; a top-level id of GET
+// /person/{id}/images is the person's, as the path's first noun says.
+func nounOf(a API, p Param, noun string) string {
+	if !strings.HasPrefix(p.Path, toolspec.ResultKey+"[]") || a.Endpoint == nil {
+		return noun
+	}
+	segs := pathSegments(a.Endpoint.Path)
+	if len(segs) == 0 || isPathVar(segs[len(segs)-1]) {
+		return noun
+	}
+	ws := words(segs[len(segs)-1])
+	for i := len(ws) - 1; i >= 0; i-- {
+		if w := ws[i]; !verbWords[w] && !genericWords[w] && roleWords[w] == "" && !isNumber(w) {
+			return w
+		}
+	}
+	return noun
 }
 
 func isNumber(w string) bool {

@@ -141,7 +141,7 @@ func (x *linkIndex) add(a API) {
 		}
 	}
 	for _, p := range a.Outputs {
-		if k := x.kindOf(p, noun, false); !takes[k.key] { // an echo of an input produces nothing
+		if k := x.kindOf(p, nounOf(a, p, noun), false); !takes[k.key] { // an echo of an input produces nothing
 			x.member(k, linkMember{i, p.Name}, false)
 		}
 	}
@@ -492,7 +492,7 @@ func (x *linkIndex) prepare(ctx context.Context, emb embed.Embedder, a API) erro
 	var texts []string
 	for _, ps := range [][]Param{a.Inputs, a.Outputs} {
 		for _, p := range ps {
-			texts = append(texts, paramText(concept(p, noun), p))
+			texts = append(texts, paramText(concept(p, nounOf(a, p, noun)), p))
 		}
 	}
 	for _, k := range x.outKinds {

@@ -57,6 +57,39 @@ func TestResourceNoun(t *testing.T) {
 	}
 }
 
+func TestNounOf(t *testing.T) {
+	// An answer that is a list holds the things its path lists: the forms of a site, the
+	// submissions of a form. A top-level output, and an input, are about the path's resource.
+	ep := func(path string) *Endpoint { return &Endpoint{Method: "GET", Path: path} }
+	forms := API{Name: "listSiteForms", Endpoint: ep("/sites/{site_id}/forms")}
+	tests := []struct {
+		api  API
+		p    Param
+		want string
+	}{
+		{forms, Param{Name: "id", Path: "result[].id"}, "form"},
+		{API{Name: "listFormSubmissions", Endpoint: ep("/forms/{form_id}/submissions")}, Param{Name: "id", Path: "result[].id"}, "submission"},
+		{API{Name: "x", Endpoint: ep("/me/recently-played")}, Param{Name: "id", Path: "result[].id"}, "played"},
+		{forms, Param{Name: "id"}, "site"}, // a top-level id is the site's
+		{forms, Param{Name: "site_id"}, "site"},
+		{API{Name: "getSite", Endpoint: ep("/sites/{site_id}")}, Param{Name: "id", Path: "result[].id"}, "site"}, // an item's path
+		{API{Name: "SearchHotels"}, Param{Name: "id", Path: "result[].id"}, "hotel"},                          // no path
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, nounOf(tt.api, tt.p, resourceNoun(tt.api)), "%s %s", tt.api.Name, tt.p.Path)
+	}
+	// The form id each form of a site gives picks the form whose submissions are listed, and
+	// feeds no site's id.
+	sites := API{Name: "getSite", Endpoint: ep("/sites/{site_id}"), Inputs: []Param{{Name: "site_id", Type: "string", Required: true, In: InPath}}}
+	forms.Inputs = sites.Inputs
+	forms.Outputs = []Param{{Name: "id", Type: "string", Path: "result[].id"}, {Name: "name", Type: "string", Path: "result[].name"}}
+	subs := API{Name: "listFormSubmissions", Endpoint: ep("/forms/{form_id}/submissions"),
+		Inputs: []Param{{Name: "form_id", Type: "string", Required: true, In: InPath}}}
+	links := FindLinks([]API{sites, forms, subs}, LinkOptions{})
+	assert.Positive(t, linkOf(links, "listSiteForms", "id", "listFormSubmissions", "form_id"))
+	assert.Zero(t, linkOf(links, "listSiteForms", "id", "getSite", "site_id"))
+}
+
 func TestLinkable(t *testing.T) {
 	tests := []struct {
 		p    Param
