@@ -40,7 +40,15 @@ func namesTool(ts []token) bool {
 // Focus returns "" when the clause has no such head, when the head is the whole clause, and
 // when the rest names a tool ("... using the bitly tool"): the clause says which tool serves
 // it. A request's final step is what its head asks for; the rest names the steps that feed it.
+// Where a dash sets off a command or a question, the clause asks what follows it (afterDash):
+// its head, or all of it where it has none.
 func Focus(text string) string {
+	if rest, ok := afterDash(text); ok {
+		if f := Focus(rest); f != "" {
+			return f
+		}
+		return rest
+	}
 	ts := tokenize(text)
 	if w := words(ts); len(w) >= 3 && (w[0].is("who") || w[0].is("what") || w[0].is("which")) &&
 		pastVerb(w[1]) && opensSubject(w, 2) {
@@ -132,4 +140,25 @@ func pastVerb(t token) bool {
 		return false
 	}
 	return strings.HasSuffix(t.low, "ed")
+}
+
+// afterDash is what follows the last dash of text that sets off a request of its own (a
+// command or a question): "I'm going through the contact messages for my site — show me what
+// people submitted" asks what follows the dash.
+func afterDash(text string) (string, bool) {
+	i, n := -1, 0
+	for _, d := range []string{" — ", " – ", " - "} {
+		if j := strings.LastIndex(text, d); j > i {
+			i, n = j, len(d)
+		}
+	}
+	if i < 0 {
+		return "", false
+	}
+	rest := strings.TrimSpace(text[i+n:])
+	ts := tokenize(rest)
+	if len(ts) == 0 || !(Imperative(rest) || ts[0].kind == kWord && whWords[ts[0].low]) {
+		return "", false
+	}
+	return rest, true
 }

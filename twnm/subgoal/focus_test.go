@@ -11,6 +11,10 @@ func TestFocus(t *testing.T) {
 		name, clause, want string
 	}{
 		{"a place after the thing", "What is the current weather at the location of the best hotel in Rome?", "What is the current weather"},
+		{"a command after a dash", "I'm going through the contact messages for my site — show me what people submitted through the 'contact' form",
+			"show me what people submitted through the 'contact' form"}, // the command has no head of its own
+		{"a question after a dash", "My site broke - what is the state of its latest deploy", "what is the state"},
+		{"a remark after a dash", "Show me the deploys of my site — all of them", "Show me the deploys"},
 		{"a name", "Find a hotel in Shanghai", "Find a hotel"},
 		{"a number", "Book a table for 7 at the best-rated restaurant", "Book a table"},
 		{"a day said relative to today", "What is the weather forecast for tomorrow at the best hotel", "What is the weather forecast"},
