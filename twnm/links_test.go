@@ -73,7 +73,7 @@ func TestNounOf(t *testing.T) {
 		{forms, Param{Name: "id"}, "site"}, // a top-level id is the site's
 		{forms, Param{Name: "site_id"}, "site"},
 		{API{Name: "getSite", Endpoint: ep("/sites/{site_id}")}, Param{Name: "id", Path: "result[].id"}, "site"}, // an item's path
-		{API{Name: "SearchHotels"}, Param{Name: "id", Path: "result[].id"}, "hotel"},                          // no path
+		{API{Name: "SearchHotels"}, Param{Name: "id", Path: "result[].id"}, "hotel"},                             // no path
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, nounOf(tt.api, tt.p, resourceNoun(tt.api)), "%s %s", tt.api.Name, tt.p.Path)
