@@ -147,9 +147,10 @@ func pastVerb(t token) bool {
 // people submitted" asks what follows the dash.
 func afterDash(text string) (string, bool) {
 	i, n := -1, 0
-	for _, d := range []string{" — ", " – ", " - "} {
-		if j := strings.LastIndex(text, d); j > i {
-			i, n = j, len(d)
+	for _, d := range "—–-" { // an em dash, an en dash, a hyphen, set off by spaces
+		sep := " " + string(d) + " "
+		if j := strings.LastIndex(text, sep); j > i {
+			i, n = j, len(sep)
 		}
 	}
 	if i < 0 {
