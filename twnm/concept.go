@@ -160,11 +160,19 @@ func resourceNoun(a API) string {
 
 // nounOf is the noun parameter p of a is about, given a's resource noun: that noun, but for an
 // output of an answer that is a list (its path from toolspec.ResultKey: "result[].id") the
-// noun of the things listed, the last segment of a's path where it names one. GET
-// /sites/{site_id}/forms answers with forms, each id a form's; a top-level id of GET
+// noun of the things listed, the last segment of a's path where it names one, and for a
+// top-level output of a nested getter the item it gets (getterNoun). GET
+// /sites/{site_id}/forms answers with forms, each id a form's; GET
+// /evals/{eval_id}/runs/{run_id} with a run, its id a run's; a top-level id of GET
 // /person/{id}/images is the person's, as the path's first noun says.
 func nounOf(a API, p Param, noun string) string {
-	if !strings.HasPrefix(p.Path, toolspec.ResultKey+"[]") || a.Endpoint == nil {
+	if a.Endpoint == nil {
+		return noun
+	}
+	if p.Path == "" {
+		return getterNoun(a, noun)
+	}
+	if !strings.HasPrefix(p.Path, toolspec.ResultKey+"[]") {
 		return noun
 	}
 	segs := pathSegments(a.Endpoint.Path)
@@ -175,6 +183,28 @@ func nounOf(a API, p Param, noun string) string {
 	for i := len(ws) - 1; i >= 0; i-- {
 		if w := ws[i]; !verbWords[w] && !genericWords[w] && roleWords[w] == "" && !isNumber(w) {
 			return w
+		}
+	}
+	return noun
+}
+
+// getterNoun is what a getter's own top-level outputs are about: the item its path's last
+// variable picks, where the path ends in one that identifies it ("GET
+// /evals/{eval_id}/runs/{run_id}" answers a run; "…/Channels/{Sid}" a channel, by the
+// collection the variable picks from), else noun.
+func getterNoun(a API, noun string) string {
+	segs := pathSegments(a.Endpoint.Path)
+	n := len(segs)
+	if n < 3 || !isPathVar(segs[n-1]) {
+		return noun // a top-level getter is about its path's first noun already
+	}
+	v := strings.Trim(segs[n-1], "{}")
+	if w := idNoun(v); w != "" {
+		return w
+	}
+	if ws := words(v); len(ws) <= 1 && !isPathVar(segs[n-2]) {
+		if cs := words(segs[n-2]); len(cs) > 0 {
+			return cs[len(cs)-1]
 		}
 	}
 	return noun

@@ -74,6 +74,13 @@ func TestNounOf(t *testing.T) {
 		{forms, Param{Name: "site_id"}, "site"},
 		{API{Name: "getSite", Endpoint: ep("/sites/{site_id}")}, Param{Name: "id", Path: "result[].id"}, "site"}, // an item's path
 		{API{Name: "SearchHotels"}, Param{Name: "id", Path: "result[].id"}, "hotel"},                             // no path
+		// A nested getter's own outputs are the item it gets, by its last variable or the
+		// collection that variable picks from; a variable that is no identifier says nothing.
+		{API{Name: "getEvalRun", Endpoint: ep("/evals/{eval_id}/runs/{run_id}")}, Param{Name: "id"}, "run"},
+		{API{Name: "FetchChannel", Endpoint: ep("/Services/{ServiceSid}/Channels/{Sid}")}, Param{Name: "sid"}, "channel"},
+		{API{Name: "getPet", Endpoint: ep("/pets/{id}")}, Param{Name: "id"}, "pet"},
+		{API{Name: "season", Endpoint: ep("/tv/{tv_id}/season/{season_number}")}, Param{Name: "id"}, "tv"},
+		{API{Name: "getEvalRun", Endpoint: ep("/evals/{eval_id}/runs/{run_id}")}, Param{Name: "data", Path: "data.status"}, "eval"},
 	}
 	for _, tt := range tests {
 		assert.Equal(t, tt.want, nounOf(tt.api, tt.p, resourceNoun(tt.api)), "%s %s", tt.api.Name, tt.p.Path)
