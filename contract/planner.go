@@ -88,11 +88,25 @@ type Candidate struct {
 	Inputs    []ParamInfo   `json:"inputs,omitempty"`
 	Outputs   []ParamInfo   `json:"outputs,omitempty"`
 	Plan      toolspec.Plan `json:"plan"`
+	// Instead holds what the user may state in place of inputs the plan misses (see Instead);
+	// a question offers it.
+	Instead []Instead `json:"instead,omitempty"`
 	// Proven counts the earlier runs the graph saw the candidate's whole chain run well: the
 	// fewest successes among its target and the data flows (THEN edges) its plan uses, or 0
 	// when one of them is less reliable than planner.Options.InertiaReliability. See
 	// planner.Inertial.
 	Proven int `json:"proven,omitempty"`
+}
+
+// Instead is what a user may state in place of inputs a plan misses: the required inputs of
+// a call that gives them all from words a person knows (a geocoder's city, for the latitude
+// and the longitude of a point). The run binds an answer that states them to that call, which
+// then gives the inputs asked for.
+type Instead struct {
+	// For are the missing inputs, "API.param".
+	For []string `json:"for"`
+	// Inputs are what the user may state instead, as the call describes them.
+	Inputs []ParamInfo `json:"inputs"`
 }
 
 // Turn is one (observation, action) pair of the planner's history.

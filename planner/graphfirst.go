@@ -172,9 +172,10 @@ func askedFor(c Context, missing []string) int {
 
 // Question phrases a clarify_intent question for the missing inputs of cand's plan in the
 // user's terms: the inputs by their own words ("What is the city?", "What are the latitude and
-// the longitude?"), what they are for by the target's description, and the descriptions the
-// catalog gives them; no API or parameter identifier (those go with the question as its
-// Params, for programs).
+// the longitude?"), what they are for by the target's description, the descriptions the
+// catalog gives them, and what the user may say instead (Candidate.Instead: "Or, if that is
+// easier, tell me the city, and I will look them up."); no API or parameter identifier (those
+// go with the question as its Params, for programs).
 func Question(cand Candidate, missing []string) string {
 	names := make([]string, len(missing))
 	var notes []string
@@ -205,7 +206,27 @@ func Question(cand Candidate, missing []string) string {
 	if len(notes) > 0 {
 		q += " (" + strings.Join(notes, "; ") + ")"
 	}
+	if alt := insteadOf(cand, missing); alt != "" {
+		q += fmt.Sprintf(" Or, if that is easier, tell me %s, and I will look %s up.", alt, pronoun)
+	}
 	return q
+}
+
+// insteadOf names, in the user's terms, what they may state in place of the missing inputs
+// (Candidate.Instead, the first that stands for some of them): "the city" for the latitude and
+// the longitude. "" where there is nothing to offer.
+func insteadOf(cand Candidate, missing []string) string {
+	for _, in := range cand.Instead {
+		if len(in.Inputs) == 0 || !slices.ContainsFunc(in.For, func(k string) bool { return slices.Contains(missing, k) }) {
+			continue
+		}
+		names := make([]string, len(in.Inputs))
+		for i, p := range in.Inputs {
+			names[i] = "the " + spelledOut(spoken(p.Name), strings.TrimSuffix(p.Description, "."))
+		}
+		return strings.Join(names, " and ")
+	}
+	return ""
 }
 
 // spoken is a parameter name as words: "check_in" and "checkIn" are "check in".

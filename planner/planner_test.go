@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"github.com/naviagent/navi/contract"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -91,6 +92,15 @@ func TestQuestion(t *testing.T) {
 		Question(now, []string{"skycast.Now.lat", "skycast.Now.lon"}))
 	assert.Equal(t, "What are the max temperature and the to? (max temp: The max temperature to report; to: Today by default)",
 		Question(now, []string{"skycast.Now.max_temp", "skycast.Now.to"}))
+
+	// What the user may say instead is offered in their terms, where it stands for inputs asked.
+	now.Instead = []contract.Instead{{For: []string{"skycast.Now.lat", "skycast.Now.lon"},
+		Inputs: []ParamInfo{{Name: "city_name", Description: "Name of the city."}}}}
+	assert.Equal(t, "What are the latitude and the longitude? (lat: Latitude in decimal degrees; lon: Longitude in decimal degrees)"+
+		" Or, if that is easier, tell me the city name, and I will look them up.",
+		Question(now, []string{"skycast.Now.lat", "skycast.Now.lon"}))
+	assert.Equal(t, "What is the max temperature? (max temp: The max temperature to report)",
+		Question(now, []string{"skycast.Now.max_temp"}), "the city stands for no input asked")
 
 	// An input that lists its values offers them.
 	issues := Candidate{API: "repos.ListIssues", Inputs: []ParamInfo{

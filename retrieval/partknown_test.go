@@ -92,3 +92,43 @@ func TestUnplanned(t *testing.T) {
 	assert.Equal(t, []string{"How cold is it in Oslo right now"}, unplanned(parts, nil, links, []string{"homes.Agent"}))
 	assert.Empty(t, unplanned(parts, []string{"weather.Current"}, links, []string{"homes.Agent", "weather.Current"}), "joined")
 }
+
+// A point a plan asks for may be stated as the place it is of: the most relevant producer that
+// gives every missing input and takes only words a person knows offers its inputs; one that
+// takes an identifier does not.
+func TestInstead(t *testing.T) {
+	ctx := context.Background()
+	num := func(name string) twnm.Param { return twnm.Param{Name: name, Type: "number", Required: true, Description: name + " in degrees"} }
+	out := func(name string) twnm.Param { return twnm.Param{Name: name, Type: "number", Description: name + " in degrees"} }
+	cat := twnm.Catalog{Name: "instead", APIs: []twnm.API{
+		{Name: "geo.Geocode", Provider: "geo", Description: "Coordinates of a city.",
+			Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true, Description: "Name of the city."}},
+			Outputs: []twnm.Param{out("latitude"), out("longitude")}},
+		{Name: "stay.HotelDetails", Provider: "stay", Description: "Details of a hotel.",
+			Inputs:  []twnm.Param{{Name: "hotel_id", Type: "string", Required: true, Description: "Id of the hotel."}},
+			Outputs: []twnm.Param{out("latitude"), out("longitude")}},
+		{Name: "weather.Current", Provider: "weather", Description: "Current weather at a point.",
+			Inputs: []twnm.Param{num("latitude"), num("longitude")}, Outputs: []twnm.Param{{Name: "temperature", Type: "number"}}},
+	}}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	missing := func(api string, params ...string) twnm.Step {
+		st := twnm.Step{API: api}
+		for _, p := range params {
+			st.Bindings = append(st.Bindings, twnm.Binding{Param: p, Required: true, Source: twnm.SupplyMissing})
+		}
+		return st
+	}
+	p := twnm.Plan{Target: "weather.Current", Steps: []twnm.Step{missing("weather.Current", "latitude", "longitude")}}
+	relevance := map[string]float64{"weather.Current": 1, "stay.HotelDetails": 0.9, "geo.Geocode": 0.5}
+	got := instead(g, p, nil, relevance)
+	require.Len(t, got, 1)
+	assert.Equal(t, []string{"weather.Current.latitude", "weather.Current.longitude"}, got[0].For)
+	require.Len(t, got[0].Inputs, 1)
+	assert.Equal(t, "city", got[0].Inputs[0].Name, "the hotel's details need an id nobody states")
+
+	id, _ := g.APIByName("geo.Geocode")
+	assert.Empty(t, instead(g, p, map[twnm.NodeID]bool{id: true}, relevance), "an excluded geocoder offers nothing")
+	p.Steps[0].Bindings[1].Source = twnm.SupplyGiven
+	assert.Equal(t, []string{"weather.Current.latitude"}, instead(g, p, nil, relevance)[0].For)
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/naviagent/navi/contract"
 	"github.com/naviagent/navi/neo4j"
 	"github.com/naviagent/navi/planner"
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm"
 	"github.com/naviagent/navi/twnm/bm25"
 	"github.com/naviagent/navi/twnm/embed"
@@ -333,6 +334,7 @@ func Retrieve(ctx context.Context, store Store, emb embed.Embedder, in contract.
 			p = twnm.Ground(p, g, reqs[i].Exclude) // ask rather than guess a producer
 			p = pickItems(p, g, items)
 			cand.Plan, cand.Proven = p, g.ChainRuns(p, planner.DefaultOptions.InertiaReliability)
+			cand.Instead = instead(g, p, reqs[i].Exclude, relevance)
 			trees = append(trees, sg.Tree(g))
 			for _, api := range sg.APIs {
 				if n := g.Node(api); n.API != nil {
@@ -954,6 +956,85 @@ func Searcher(name string) (twnm.Searcher, error) {
 		return ab, nil
 	}
 	return nil, fmt.Errorf("search %q is not one of %s, %s, %s", name, contract.SearchAlphaBeta, contract.SearchHeuristic, contract.SearchNone)
+}
+
+// instead returns, for each step of p that misses required inputs, what the user may state in
+// their place (contract.Instead): the required inputs of the most relevant API that gives them
+// all (a required producer of each, by the graph's links) and that runs on words a person
+// knows, text that is no identifier ("the city", for the latitude and the longitude a
+// geocoder gives). Ground asked for the inputs themselves where several producers could give
+// them: which one the request means is a guess, but the user may name the thing they are of.
+// A producer in p, one of exclude or not active offers nothing.
+func instead(g *twnm.Graph, p twnm.Plan, exclude map[twnm.NodeID]bool, relevance map[string]float64) []contract.Instead {
+	var out []contract.Instead
+	for _, st := range p.Steps {
+		var missing []string
+		for _, b := range st.Bindings {
+			if b.Required && b.Source == planner.SourceMissing {
+				missing = append(missing, b.Param)
+			}
+		}
+		id, ok := g.APIByName(st.API)
+		if len(missing) == 0 || !ok {
+			continue
+		}
+		suppliers := g.RequiredSuppliers(id)
+		var common []twnm.NodeID // the producers that give every missing input
+		for i, m := range missing {
+			node, ok := g.ParamOf(st.API, m, true)
+			if !ok {
+				common = nil
+				break
+			}
+			var gives []twnm.NodeID
+			for _, s := range suppliers[node] {
+				if len(s.Role) == 0 && (i == 0 || slices.Contains(common, s.API)) && !slices.Contains(gives, s.API) {
+					gives = append(gives, s.API)
+				}
+			}
+			common = gives
+		}
+		var best *twnm.API
+		for _, q := range common {
+			n := g.Node(q)
+			if n.API == nil || n.Status != twnm.Active || exclude[q] || p.StepOf(n.Name) >= 0 || !stateable(*n.API) {
+				continue
+			}
+			if best == nil || relevance[n.Name] > relevance[best.Name] || relevance[n.Name] == relevance[best.Name] && n.Name < best.Name {
+				best = n.API
+			}
+		}
+		if best == nil {
+			continue
+		}
+		in := contract.Instead{}
+		for _, m := range missing {
+			in.For = append(in.For, st.API+"."+m)
+		}
+		for _, q := range best.Inputs {
+			if q.Required {
+				in.Inputs = append(in.Inputs, planner.ParamInfo{Name: q.Name, Type: q.Type, Description: q.Description, Required: true, Enum: q.Enum})
+			}
+		}
+		out = append(out, in)
+	}
+	return out
+}
+
+// stateable reports whether a person could state every required input of a, and a takes one:
+// text that is no identifier (a city's name, not a hotel's id nor a latitude).
+func stateable(a twnm.API) bool {
+	n := 0
+	for _, p := range a.Inputs {
+		if !p.Required {
+			continue
+		}
+		if twnm.Identifier(p.Name) || toolspec.TypeKind(p.Type) != toolspec.KindString {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // candidateOf describes an API node for the planner.
