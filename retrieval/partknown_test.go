@@ -98,8 +98,12 @@ func TestUnplanned(t *testing.T) {
 // takes an identifier does not.
 func TestInstead(t *testing.T) {
 	ctx := context.Background()
-	num := func(name string) twnm.Param { return twnm.Param{Name: name, Type: "number", Required: true, Description: name + " in degrees"} }
-	out := func(name string) twnm.Param { return twnm.Param{Name: name, Type: "number", Description: name + " in degrees"} }
+	num := func(name string) twnm.Param {
+		return twnm.Param{Name: name, Type: "number", Required: true, Description: name + " in degrees"}
+	}
+	out := func(name string) twnm.Param {
+		return twnm.Param{Name: name, Type: "number", Description: name + " in degrees"}
+	}
 	cat := twnm.Catalog{Name: "instead", APIs: []twnm.API{
 		{Name: "geo.Geocode", Provider: "geo", Description: "Coordinates of a city.",
 			Inputs:  []twnm.Param{{Name: "city", Type: "string", Required: true, Description: "Name of the city."}},
