@@ -1,9 +1,9 @@
 package twnm
 
 import (
-	"github.com/naviagent/navi/toolspec"
 	"strings"
 
+	"github.com/naviagent/navi/toolspec"
 	"github.com/naviagent/navi/twnm/embed"
 	"github.com/naviagent/navi/twnm/lexicon"
 )
