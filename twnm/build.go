@@ -134,9 +134,9 @@ func (g *Graph) integrate(ctx context.Context, a API, apiVec []float64) error {
 	concepts := make([][]string, 0, len(a.Inputs)+len(a.Outputs))
 	texts := make([]string, 0, 1+len(a.Inputs)+len(a.Outputs))
 	texts = append(texts, APIText(a))
-	for _, ps := range [][]Param{a.Inputs, a.Outputs} {
+	for i, ps := range [][]Param{a.Inputs, a.Outputs} {
 		for _, p := range ps {
-			ws := concept(p, nounOf(a, p, noun))
+			ws := paramConcept(a, p, noun, i == 0)
 			concepts = append(concepts, ws)
 			texts = append(texts, paramText(ws, p))
 		}
@@ -200,8 +200,11 @@ func APIText(a API) string {
 	return strings.Join(embed.Tokenize(a.Name), " ") + ". " + a.Description
 }
 
-// ParamText is the text Build embeds parameter p of API a from (paramText).
-func ParamText(a API, p Param) string { return paramText(concept(p, nounOf(a, p, resourceNoun(a))), p) }
+// ParamText is the text Build embeds parameter p of API a from (paramText), an input where
+// input is set.
+func ParamText(a API, p Param, input bool) string {
+	return paramText(paramConcept(a, p, resourceNoun(a), input), p)
+}
 
 // paramText is what a parameter's embedding is computed from: its concept ws (its name in
 // words, after its API's resource noun when the name is generic) and its description. The

@@ -158,7 +158,7 @@ func resourceNoun(a API) string {
 	return ""
 }
 
-// nounOf is the noun parameter p of a is about, given a's resource noun: that noun, but for an
+// nounOf is the noun output p of a is about, given a's resource noun: that noun, but for an
 // output of an answer that is a list (its path from toolspec.ResultKey: "result[].id") the
 // noun of the things listed, the last segment of a's path where it names one, and for a
 // top-level output of a nested getter the item it gets (getterNoun). GET
@@ -208,6 +208,16 @@ func getterNoun(a API, noun string) string {
 		}
 	}
 	return noun
+}
+
+// paramConcept is the concept of parameter p of a, whose resource noun is noun: an input's by
+// that noun, an output's by the thing it is about (nounOf). The graph, its links and the
+// parameters' embeddings read parameters alike through it.
+func paramConcept(a API, p Param, noun string, input bool) []string {
+	if !input {
+		noun = nounOf(a, p, noun)
+	}
+	return concept(p, noun)
 }
 
 func isNumber(w string) bool {

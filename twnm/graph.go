@@ -396,7 +396,7 @@ func (g *Graph) addAPI(a API, cluster func(p Param, input bool) string) (NodeID,
 			if io.input {
 				dir = 1
 			}
-			g.concepts[[3]NodeID{n.ID, pn.ID, dir}] = joinWords(concept(p, nounOf(a, p, noun)))
+			g.concepts[[3]NodeID{n.ID, pn.ID, dir}] = joinWords(paramConcept(a, p, noun, io.input))
 			if io.input {
 				e := g.AddEdge(InputOf, pn.ID, n.ID)
 				e.Required = e.Required || p.Required

@@ -134,23 +134,23 @@ func (x *linkIndex) add(a API) {
 	noun := resourceNoun(a)
 	takes := map[string]bool{}
 	for _, p := range a.Inputs {
-		k := x.kindOf(p, noun, true)
+		k := x.kindOf(a, p, noun, true)
 		takes[k.key] = true
 		if Linkable(p) {
 			x.member(k, linkMember{i, p.Name}, true)
 		}
 	}
 	for _, p := range a.Outputs {
-		if k := x.kindOf(p, nounOf(a, p, noun), false); !takes[k.key] { // an echo of an input produces nothing
+		if k := x.kindOf(a, p, noun, false); !takes[k.key] { // an echo of an input produces nothing
 			x.member(k, linkMember{i, p.Name}, false)
 		}
 	}
 }
 
-// kindOf counts p and returns its kind.
-func (x *linkIndex) kindOf(p Param, noun string, input bool) *linkKind {
+// kindOf counts p, a parameter of a (an input where input is set), and returns its kind.
+func (x *linkIndex) kindOf(a API, p Param, noun string, input bool) *linkKind {
 	x.fields++
-	ws := concept(p, noun)
+	ws := paramConcept(a, p, noun, input)
 	for w := range set(ws...) {
 		if roleWords[w] == "" {
 			x.df[w]++
@@ -490,9 +490,9 @@ func (x *linkIndex) prepare(ctx context.Context, emb embed.Embedder, a API) erro
 	}
 	noun := resourceNoun(a)
 	var texts []string
-	for _, ps := range [][]Param{a.Inputs, a.Outputs} {
+	for i, ps := range [][]Param{a.Inputs, a.Outputs} {
 		for _, p := range ps {
-			texts = append(texts, paramText(concept(p, nounOf(a, p, noun)), p))
+			texts = append(texts, paramText(paramConcept(a, p, noun, i == 0), p))
 		}
 	}
 	for _, k := range x.outKinds {

@@ -640,7 +640,7 @@ func paramEmbeddings(ctx context.Context, c twnm.Catalog, emb embed.Embedder) (m
 		}{{a.Inputs, true}, {a.Outputs, false}} {
 			for _, p := range d.ps {
 				keys = append(keys, paramKeyText(a.Name, p.Name, d.input))
-				texts = append(texts, twnm.ParamText(a, p))
+				texts = append(texts, twnm.ParamText(a, p, d.input))
 			}
 		}
 	}
