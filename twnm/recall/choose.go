@@ -592,7 +592,7 @@ func (c *choice) listTellingAll(best string, top []string) string {
 // final step, its best tool joins no chain, and the values it states are the whole request's,
 // not one part's.
 func (r *Result) Background(g Goal) bool {
-	return g.Tentative && slices.ContainsFunc(r.Clauses(), func(o Goal) bool { return o.Relevant && !o.Tentative })
+	return g.Tentative && slices.ContainsFunc(r.Goals, func(o Goal) bool { return !o.Whole && o.Relevant && !o.Tentative })
 }
 
 // PartOf is the text of the part of the request that api serves: of a compound request, the

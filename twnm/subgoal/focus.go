@@ -158,7 +158,7 @@ func afterDash(text string) (string, bool) {
 	}
 	rest := strings.TrimSpace(text[i+n:])
 	ts := tokenize(rest)
-	if len(ts) == 0 || !(Imperative(rest) || ts[0].kind == kWord && whWords[ts[0].low]) {
+	if len(ts) == 0 || !(imperative(ts) || ts[0].kind == kWord && whWords[ts[0].low]) {
 		return "", false
 	}
 	return rest, true

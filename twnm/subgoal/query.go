@@ -37,8 +37,10 @@ func Query(text string) string {
 // song", "put the site back on the deploy", "take him out of the channel". A command asks for
 // what its verb does, which may change something, where a question or a statement ("I need the
 // URL of …") asks to be told.
-func Imperative(text string) bool {
-	ts := tokenize(text)
+func Imperative(text string) bool { return imperative(tokenize(text)) }
+
+// imperative is Imperative of a text's tokens.
+func imperative(ts []token) bool {
 	for k, t := range ts {
 		if t.kind != kWord {
 			continue
