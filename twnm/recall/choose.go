@@ -202,6 +202,7 @@ func newChoice(r *Result, links Links, o Options) *choice {
 		}
 		c.named = named(r, links, c.provider, c.items)
 		c.rel = inContext(r, c.provider, o.Context, c.named)
+		inTime(r, links)
 	}
 	// Read after the rescoring, which they see.
 	c.clauses, c.whole, c.pool = r.Clauses(), r.Whole(), r.Relevance()

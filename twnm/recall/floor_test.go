@@ -59,6 +59,41 @@ func TestRetrieveWordlessFloor(t *testing.T) {
 	}
 }
 
+// wordSource matches, lexically, the texts that hold word, and remembers the texts it was
+// asked about.
+type wordSource struct {
+	word  string
+	asked *[]string
+}
+
+func (s wordSource) Lexical(_ context.Context, text string, _ int) ([]Hit, error) {
+	*s.asked = append(*s.asked, text)
+	if !strings.Contains(strings.ToLower(text), s.word) {
+		return nil, nil
+	}
+	return []Hit{{Name: "Daily", Score: 1.2}}, nil
+}
+
+func (s wordSource) Dense(context.Context, []float64, int) ([]Hit, error) {
+	return []Hit{{Name: "Daily", Score: 0.24}}, nil
+}
+
+// The words that date a request leave its lexical query ("weather tomorrow in Oslo" is ranked
+// by "weather in Oslo"), but a tool that shares one of them still shares a word with the
+// request: the lower floor holds.
+func TestRetrieveDatedWordsAreShared(t *testing.T) {
+	for _, tt := range []struct {
+		word         string
+		wantRelevant bool
+	}{{"tomorrow", true}, {"snow", false}} {
+		var asked []string
+		r, err := Retrieve(context.Background(), wordSource{word: tt.word, asked: &asked}, unitEmbedder{}, "Will I need an umbrella in Lisbon tomorrow?", Options{})
+		require.NoError(t, err)
+		assert.Equal(t, tt.wantRelevant, r.Whole().Relevant, tt.word)
+		assert.Contains(t, asked, "Will I need an umbrella in Lisbon ?", "the lexical query has no date")
+	}
+}
+
 // A request that is one JSON value is data, not a task: nothing is relevant to it, however
 // much its words match. A request that carries data beside its words is read as ever.
 func TestRetrieveDataIsNoTask(t *testing.T) {

@@ -628,7 +628,10 @@ type ranker struct {
 }
 
 // evidence is what the sources returned for one text.
-type evidence struct{ lex, dense, served []Hit }
+type evidence struct {
+	lex, dense, served []Hit
+	worded             bool // the text has a word in common with some tool
+}
 
 func newRanker(src Source, emb embed.Embedder, o Options) *ranker {
 	return &ranker{src: src, emb: emb, o: o, seen: map[string]evidence{}}
@@ -659,7 +662,7 @@ func (r *ranker) rank(ctx context.Context, goals []subgoal.Goal) ([]Goal, error)
 		if len(ev.dense) > 0 && out[i].Relevant {
 			out[i].Best = ev.dense[0].Score
 			floor := o.Floor
-			if len(ev.lex) == 0 || ev.lex[0].Score <= 0 { // no word in common with any tool
+			if !ev.worded { // no word in common with any tool
 				floor = max(floor, o.WordlessFloor)
 			}
 			out[i].Relevant = o.Floor < 0 || ev.dense[0].Score >= floor
@@ -679,11 +682,13 @@ func rankedBy(gl subgoal.Goal) string { return cmp.Or(gl.Resolved, gl.Text) }
 func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 	src, emb, o := r.src, r.emb, r.o
 	n := len(texts)
-	// What the sources rank by (see subgoal.Query); BM25 without the quoted values.
-	queries, words := make([]string, n), make([]string, n)
+	// What the sources rank by (see subgoal.Query); BM25 without the quoted values, nor the
+	// words that date the text (see inTime).
+	queries, words, withDays := make([]string, n), make([]string, n), make([]string, n)
 	for i, text := range texts {
 		queries[i] = subgoal.Query(text)
-		words[i] = subgoal.WithoutQuotes(queries[i])
+		withDays[i] = subgoal.WithoutQuotes(queries[i])
+		words[i] = subgoal.Timeless(withDays[i])
 	}
 	lex, dense, served := make([][]Hit, n), make([][]Hit, n), make([][]Hit, n)
 	learned, _ := src.(Learned)
@@ -755,7 +760,18 @@ func (r *ranker) retrieve(ctx context.Context, texts []string) error {
 		}
 	}
 	for i, text := range texts {
-		r.seen[text] = evidence{lex: lex[i], dense: dense[i], served: served[i]}
+		ev := evidence{lex: lex[i], dense: dense[i], served: served[i]}
+		ev.worded = len(lex[i]) > 0 && lex[i][0].Score > 0
+		// The words that date the text were left out of its lexical query; they are still
+		// words it has in common with a tool that dates what it gives.
+		if !ev.worded && o.DenseWeight < 1 && withDays[i] != words[i] {
+			hits, err := src.Lexical(ctx, withDays[i], 1)
+			if err != nil {
+				return fmt.Errorf("recall: sub-goal %q: lexical: %w", text, err)
+			}
+			ev.worded = len(hits) > 0 && hits[0].Score > 0
+		}
+		r.seen[text] = ev
 	}
 	return nil
 }

@@ -1715,3 +1715,39 @@ func TestChooseLastPartThatStatesATask(t *testing.T) {
 		assert.Equal(t, tt.want, r.Final, "first tentative: %v", tt.firstTentative)
 	}
 }
+
+func TestChooseTheDayAskedFor(t *testing.T) {
+	// "weather tomorrow in Oslo": a tool whose description dates what it gives to tomorrow
+	// keeps its score, one that takes the day scales by otherDay (0.8), and one that dates it
+	// to today by otherDay squared (0.64); the best is then 1 again. For today it is the other
+	// way round.
+	read := func(desc string, in ...twnm.Param) twnm.API {
+		return twnm.API{Description: desc, Inputs: in, Endpoint: &twnm.Endpoint{Method: "GET", Path: "/weather"}}
+	}
+	l := links{feeds: map[[2]string]bool{}, apis: map[string]twnm.API{
+		"Current":  read("Current weather at a point: temperature, humidity, wind and conditions."),
+		"Daily":    read("Tomorrow's high, low and rain chance at a latitude and longitude."),
+		"Forecast": read("Daily weather forecast at a point.", twnm.Param{Name: "days", Type: "integer", Description: "Days ahead, 1 to 7."}),
+	}}
+	cands := []Match{{Name: "Current", Score: 1}, {Name: "Daily", Score: .85}, {Name: "Forecast", Score: .9}}
+	tests := []struct {
+		request string
+		want    map[string]float64
+		final   string
+	}{
+		{"weather tomorrow in Oslo", map[string]float64{"Daily": 1, "Forecast": .9 * .8 / .85, "Current": .64 / .85}, "Daily"},
+		{"weather today in Oslo", map[string]float64{"Current": 1, "Forecast": .9 * .8, "Daily": .85 * .64}, "Current"},
+		{"weather in Oslo", map[string]float64{"Current": 1, "Forecast": .9, "Daily": .85}, "Current"}, // no day: as retrieved
+	}
+	for _, tt := range tests {
+		r := chooseWhole(t, l, tt.request, slices.Clone(cands)...)
+		got := map[string]float64{}
+		for _, c := range r.Goals[0].Candidates {
+			got[c.Name] = c.Score
+		}
+		for name, want := range tt.want {
+			assert.InDelta(t, want, got[name], 1e-9, "%s: %s", tt.request, name)
+		}
+		assert.Equal(t, tt.final, r.Final, tt.request)
+	}
+}

@@ -1,0 +1,98 @@
+package subgoal
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// presentWords date what a tool's description says to today ("Current weather at a point",
+// "Weather now"). A request's are left alone: "now" opens a sentence ("Now book it") and
+// "current" names a resource ("my current session") as often as a time.
+var presentWords = english.Set("present-words")
+
+// When returns the days, relative to today, by which text dates what it says, each once in
+// the order they come: a relative day ("tomorrow", "tomorrow's": 1) or a number of days ahead
+// ("in 5 days", "in five days": 5). A request dates what it asks for so ("the weather
+// tomorrow"), and a tool's description what it gives ("Tomorrow's air quality index"); nil
+// where the text names no day.
+func When(text string) []int {
+	var days []int
+	ts := tokenize(text)
+	for k := range ts {
+		if d, ok := dayAt(ts, k); ok && !slices.Contains(days, d) {
+			days = append(days, d)
+		}
+	}
+	return days
+}
+
+// Dates is When of a tool's description, where a word naming the present dates what the tool
+// gives to today as well.
+func Dates(description string) []int {
+	days := When(description)
+	if slices.Contains(days, 0) {
+		return days
+	}
+	for _, t := range tokenize(description) {
+		if t.kind == kWord && presentWords[t.low] {
+			return append(days, 0)
+		}
+	}
+	return days
+}
+
+// Timeless returns text without the words that date it (see When): "weather tomorrow in Oslo"
+// is "weather in Oslo". They say when, not what: a tool whose description holds them
+// ("Tomorrow's air quality index") is no nearer to what the text asks for. The text stays
+// whole where nothing would be left.
+func Timeless(text string) string {
+	ts := tokenize(text)
+	drop := make([]bool, len(ts))
+	dropped := 0
+	for k := range ts {
+		if _, ok := dayAt(ts, k); ok {
+			from := k
+			if isDays(ts[k]) {
+				from = k - 2 // "in 5 days" whole
+			}
+			for j := from; j <= k; j++ {
+				drop[j] = true
+			}
+			dropped++
+		}
+	}
+	var kept []string
+	for k, t := range ts {
+		if !drop[k] {
+			kept = append(kept, t.text)
+		}
+	}
+	if dropped == 0 || len(kept) == 0 {
+		return text
+	}
+	return strings.Join(kept, " ")
+}
+
+// dayAt reads the token at k as a day relative to today: a relative day, or the last word of
+// "in N days".
+func dayAt(ts []token, k int) (int, bool) {
+	t := ts[k]
+	if t.kind != kWord {
+		return 0, false
+	}
+	if d, ok := RelativeDay(strings.TrimSuffix(t.low, "'s")); ok {
+		return d, true
+	}
+	if !isDays(t) || k < 2 || !ts[k-2].is("in") {
+		return 0, false
+	}
+	n := CardinalNumber(ts[k-1].low)
+	if v, err := strconv.Atoi(ts[k-1].text); err == nil {
+		n = v
+	}
+	return n, n > 0
+}
+
+// isDays reports whether t is "days" or "day".
+func isDays(t token) bool { return t.is("days") || t.is("day") }
