@@ -66,7 +66,11 @@ func Focus(text string) string {
 			if namesTool(ts[k+1:]) {
 				return "" // "validate the e-mails using the Disposable Email Checker API"
 			}
-			return span(text, trimTrailing(ts[:k]))
+			head := trimTrailing(ts[:k])
+			if predicate(words(head)) {
+				return "" // "who's top | of the table": the whole clause asks
+			}
+			return span(text, head)
 		}
 		if !common[t.low] && !isNumeric(t) && !vague(t.low) {
 			content = true
@@ -162,4 +166,21 @@ func afterDash(text string) (string, bool) {
 		return "", false
 	}
 	return rest, true
+}
+
+// predicate reports whether the words of a head are a question word, an auxiliary and one
+// word with no determiner, a preposition before it aside: "who's top | of the table" and
+// "who is on top | of Serie A" ask who is top of what follows; "top" is said of the one asked
+// about, not a thing asked for, and the head names nothing without the rest.
+func predicate(ws []token) bool {
+	if n := len(ws); n >= 3 && prepositions[ws[n-2].low] {
+		ws = append(slices.Clone(ws[:n-2]), ws[n-1])
+	}
+	switch {
+	case len(ws) == 2 && strings.HasSuffix(ws[0].low, "'s") && whWords[ws[0].low]:
+		return !articles[ws[1].low]
+	case len(ws) == 3 && whWords[ws[0].low] && auxes[ws[1].low]:
+		return !articles[ws[2].low]
+	}
+	return false
 }
