@@ -63,7 +63,7 @@ func inTime(r *Result, links Links) {
 // (or a number of days) as an input.
 func dated(a twnm.API, day int) int {
 	for _, p := range a.Inputs {
-		if extract.Temporal(p) || len(subgoal.When("in 1 "+p.Name)) > 0 {
+		if extract.Temporal(p) || subgoal.NamesDays(p.Name) {
 			return 0
 		}
 	}

@@ -95,4 +95,10 @@ func dayAt(ts []token, k int) (int, bool) {
 }
 
 // isDays reports whether t is "days" or "day".
-func isDays(t token) bool { return t.is("days") || t.is("day") }
+func isDays(t token) bool { return t.kind == kWord && NamesDays(t.low) }
+
+// NamesDays reports whether a word or an input's name is "days" or "day" (any case): a number
+// of them says which day ("in 5 days", an input "days": "Days ahead, 1 to 7").
+func NamesDays(name string) bool {
+	return strings.EqualFold(name, "days") || strings.EqualFold(name, "day")
+}
