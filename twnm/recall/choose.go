@@ -123,7 +123,9 @@ const actionMismatch = 0.7
 // with rankedContext. A provider that several parts of the request ask for thus lends its
 // APIs to the parts it matches less well: a request for a chat service's invite data and
 // for "the username and avatar of the user with this ID" ranks that service's user lookup
-// before a photo site's user search.
+// before a photo site's user search. A clause that asks about one day ("the weather tomorrow")
+// then has its candidates rescored by the day their descriptions date what they give (see
+// inTime).
 // links may be nil (or o.NoGraph set): relevance alone decides.
 func Choose(r *Result, links Links, o Options) error {
 	o, err := o.withDefaults()

@@ -1718,8 +1718,8 @@ func TestChooseLastPartThatStatesATask(t *testing.T) {
 
 func TestChooseTheDayAskedFor(t *testing.T) {
 	// "weather tomorrow in Oslo": a tool whose description dates what it gives to tomorrow
-	// keeps its score, one that takes the day scales by otherDay (0.8), and one that dates it
-	// to today by otherDay squared (0.64); the best is then 1 again. For today it is the other
+	// keeps its score, one that takes the day scales by otherDay (0.7), and one that dates it
+	// to today by otherDay squared (0.49); the best is then 1 again. For today it is the other
 	// way round.
 	read := func(desc string, in ...twnm.Param) twnm.API {
 		return twnm.API{Description: desc, Inputs: in, Endpoint: &twnm.Endpoint{Method: "GET", Path: "/weather"}}
@@ -1735,8 +1735,8 @@ func TestChooseTheDayAskedFor(t *testing.T) {
 		want    map[string]float64
 		final   string
 	}{
-		{"weather tomorrow in Oslo", map[string]float64{"Daily": 1, "Forecast": .9 * .8 / .85, "Current": .64 / .85}, "Daily"},
-		{"weather today in Oslo", map[string]float64{"Current": 1, "Forecast": .9 * .8, "Daily": .85 * .64}, "Current"},
+		{"weather tomorrow in Oslo", map[string]float64{"Daily": 1, "Forecast": .9 * .7 / .85, "Current": .49 / .85}, "Daily"},
+		{"weather today in Oslo", map[string]float64{"Current": 1, "Forecast": .9 * .7, "Daily": .85 * .49}, "Current"},
 		{"weather in Oslo", map[string]float64{"Current": 1, "Forecast": .9, "Daily": .85}, "Current"}, // no day: as retrieved
 	}
 	for _, tt := range tests {
