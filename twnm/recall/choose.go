@@ -1323,29 +1323,11 @@ func inContext(r *Result, provider func(api string) string, w float64, named map
 	if len(rel) < 2 {
 		return nil
 	}
-	goals := make([]*Goal, 0, len(r.Goals)+1)
-	for i := range r.Goals {
-		goals = append(goals, &r.Goals[i])
-	}
-	if r.Focus != nil {
-		goals = append(goals, r.Focus)
-	}
-	for _, g := range goals {
+	for _, g := range r.editable() {
 		if g.Whole || len(g.Candidates) == 0 {
 			continue
 		}
-		cs := slices.Clone(g.Candidates)
-		best := 0.0
-		for j := range cs {
-			cs[j].Score *= providerFactor(rel, provider(cs[j].Name), w)
-			best = max(best, cs[j].Score)
-		}
-		if best > 0 {
-			for j := range cs {
-				cs[j].Score /= best
-			}
-		}
-		sortCandidates(cs)
+		cs := rescaled(g.Candidates, func(m Match) float64 { return providerFactor(rel, provider(m.Name), w) })
 		g.Alone, g.Candidates = g.Candidates, cs
 	}
 	return rel

@@ -320,6 +320,37 @@ func (r *Result) parts() []Goal {
 	return append(slices.Clip(r.Goals), *r.Focus)
 }
 
+// editable returns pointers to r's sub-goals and its head (where it has one), for rescoring
+// their candidates in place.
+func (r *Result) editable() []*Goal {
+	goals := make([]*Goal, 0, len(r.Goals)+1)
+	for i := range r.Goals {
+		goals = append(goals, &r.Goals[i])
+	}
+	if r.Focus != nil {
+		goals = append(goals, r.Focus)
+	}
+	return goals
+}
+
+// rescaled returns a copy of cs with each score multiplied by factor's, renormalised so that
+// the best is 1 (where any is above 0), and sorted.
+func rescaled(cs []Match, factor func(Match) float64) []Match {
+	cs = slices.Clone(cs)
+	best := 0.0
+	for j := range cs {
+		cs[j].Score *= factor(cs[j])
+		best = max(best, cs[j].Score)
+	}
+	if best > 0 {
+		for j := range cs {
+			cs[j].Score /= best
+		}
+	}
+	sortCandidates(cs)
+	return cs
+}
+
 // Clauses returns the sub-goals that are parts of the request (all but the whole request).
 func (r *Result) Clauses() []Goal {
 	var out []Goal

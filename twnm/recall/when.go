@@ -23,38 +23,24 @@ const otherDay = 0.7
 // tomorrow) by otherDay squared. The words that date a request do not rank its tools by BM25
 // (subgoal.Timeless): this is what they say instead.
 func inTime(r *Result, links Links) {
-	goals := make([]*Goal, 0, len(r.Goals)+1)
-	for i := range r.Goals {
-		goals = append(goals, &r.Goals[i])
-	}
-	if r.Focus != nil {
-		goals = append(goals, r.Focus)
-	}
-	for _, g := range goals {
+	for _, g := range r.editable() {
 		days := subgoal.When(g.Text)
 		if len(days) != 1 || len(g.Candidates) == 0 {
 			continue
 		}
-		cs := slices.Clone(g.Candidates)
-		best := 0.0
-		for j := range cs {
-			if a, ok := links.API(cs[j].Name); ok {
-				switch dated(a, days[0]) {
-				case 0:
-					cs[j].Score *= otherDay
-				case -1:
-					cs[j].Score *= otherDay * otherDay
-				}
+		g.Candidates = rescaled(g.Candidates, func(m Match) float64 {
+			a, ok := links.API(m.Name)
+			if !ok {
+				return 1
 			}
-			best = max(best, cs[j].Score)
-		}
-		if best > 0 {
-			for j := range cs {
-				cs[j].Score /= best
+			switch dated(a, days[0]) {
+			case 0:
+				return otherDay
+			case -1:
+				return otherDay * otherDay
 			}
-		}
-		sortCandidates(cs)
-		g.Candidates = cs
+			return 1
+		})
 	}
 }
 
