@@ -1717,10 +1717,11 @@ func TestChooseLastPartThatStatesATask(t *testing.T) {
 }
 
 func TestChooseTheDayAskedFor(t *testing.T) {
-	// "weather tomorrow in Oslo": a tool whose description dates what it gives to tomorrow
-	// keeps its score, one that takes the day scales by otherDay (0.7), and one that dates it
-	// to today by otherDay squared (0.49); the best is then 1 again. For today it is the other
-	// way round.
+	// "weather tomorrow in Oslo": a tool that gives what it gives on the day asked keeps its
+	// score (its description says tomorrow's, or it takes the day); one that says nothing of
+	// when scales by otherDay (0.7), and one dated to today by otherDay squared (0.49); the best
+	// is then 1 again. For today, a tool that says nothing of when gives the present's and
+	// keeps its score; tomorrow's scales by 0.49.
 	read := func(desc string, in ...twnm.Param) twnm.API {
 		return twnm.API{Description: desc, Inputs: in, Endpoint: &twnm.Endpoint{Method: "GET", Path: "/weather"}}
 	}
@@ -1728,16 +1729,17 @@ func TestChooseTheDayAskedFor(t *testing.T) {
 		"Current":  read("Current weather at a point: temperature, humidity, wind and conditions."),
 		"Daily":    read("Tomorrow's high, low and rain chance at a latitude and longitude."),
 		"Forecast": read("Daily weather forecast at a point.", twnm.Param{Name: "days", Type: "integer", Description: "Days ahead, 1 to 7."}),
+		"Sun":      read("Sunrise, sunset and UV index at a point."),
 	}}
-	cands := []Match{{Name: "Current", Score: 1}, {Name: "Daily", Score: .85}, {Name: "Forecast", Score: .9}}
+	cands := []Match{{Name: "Current", Score: 1}, {Name: "Sun", Score: .95}, {Name: "Forecast", Score: .9}, {Name: "Daily", Score: .85}}
 	tests := []struct {
 		request string
 		want    map[string]float64
 		final   string
 	}{
-		{"weather tomorrow in Oslo", map[string]float64{"Daily": 1, "Forecast": .9 * .7 / .85, "Current": .49 / .85}, "Daily"},
-		{"weather today in Oslo", map[string]float64{"Current": 1, "Forecast": .9 * .7, "Daily": .85 * .49}, "Current"},
-		{"weather in Oslo", map[string]float64{"Current": 1, "Forecast": .9, "Daily": .85}, "Current"}, // no day: as retrieved
+		{"weather tomorrow in Oslo", map[string]float64{"Forecast": 1, "Daily": .85 / .9, "Sun": .95 * .7 / .9, "Current": .49 / .9}, "Forecast"},
+		{"weather today in Oslo", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": .85 * .49}, "Current"},
+		{"weather in Oslo", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": .85}, "Current"}, // no day: as retrieved
 	}
 	for _, tt := range tests {
 		r := chooseWhole(t, l, tt.request, slices.Clone(cands)...)

@@ -9,19 +9,20 @@ import (
 )
 
 // otherDay scales the score of a tool that says nothing of the day a part of the request asks
-// about, and, squared, of one whose description dates what it gives to another day (see
-// inTime). Chosen leaving one dev set out over 0.7–0.9: 0.7 and 0.8 tie on every set but the
-// tool world's compound requests, whose R@5 is 0.3 higher at 0.7, so 0.7 in every rotation
-// (a tie where that set is left out); 0.9 costs those requests' chains 3.3.
+// about, where that day is not today, and, squared, of one whose description dates what it
+// gives to another day (see inTime). Chosen leaving one dev set out over 0.6–0.9: 0.7 in
+// every rotation (0.6 ties it where the tool world is left out, whose R@5 is 0.1 lower at
+// 0.6; 0.8 costs the tool world's R@5 0.1 and its compound requests' 0.3; 0.9 their chains 5).
 const otherDay = 0.7
 
 // inTime rescores, in place, the candidates of each part of the request that dates what it
-// asks for to one day (subgoal.When: "the weather tomorrow", "in five days"). A tool whose
-// description dates what it gives to that day keeps its score ("Tomorrow's high, low and rain
-// chance"); one that says nothing of when, or takes the day as an input, scales by otherDay;
-// one whose description dates it to other days only ("Current weather at a point", for
-// tomorrow) by otherDay squared. The words that date a request do not rank its tools by BM25
-// (subgoal.Timeless): this is what they say instead.
+// asks for to one day (subgoal.When: "the weather tomorrow", "in five days"). A tool that gives
+// what it gives on that day keeps its score: its description dates it so ("Tomorrow's high,
+// low and rain chance"), it takes the day as an input, or, for today, its description says
+// nothing of when (a tool gives the present's unless it says otherwise). One that says nothing
+// of when, for another day, scales by otherDay; one whose description dates it to other days
+// only ("Current weather at a point", for tomorrow) by otherDay squared. The words that date a
+// request do not rank its tools by BM25 (subgoal.Timeless): this is what they say instead.
 func inTime(r *Result, links Links) {
 	for _, g := range r.editable() {
 		days := subgoal.When(g.Text)
@@ -44,20 +45,21 @@ func inTime(r *Result, links Links) {
 	}
 }
 
-// dated tells how api's description dates what it gives against day: 1 where it dates it to
-// that day, -1 where to other days only, 0 where it says nothing of when or api takes a date
-// (or a number of days) as an input.
+// dated tells whether api gives what it gives on day: 1 where it takes a date (or a number
+// of days) as an input, where its description dates it to that day, or, for today, where its
+// description says nothing of when; -1 where its description dates it to other days only; 0
+// where it says nothing of when and day is not today.
 func dated(a twnm.API, day int) int {
 	for _, p := range a.Inputs {
 		if extract.Temporal(p) || subgoal.NamesDays(p.Name) {
-			return 0
+			return 1
 		}
 	}
 	switch when := subgoal.Dates(a.Description); {
+	case len(when) == 0 && day == 0, slices.Contains(when, day):
+		return 1
 	case len(when) == 0:
 		return 0
-	case slices.Contains(when, day):
-		return 1
 	}
 	return -1
 }
