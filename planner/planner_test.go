@@ -2,11 +2,12 @@ package planner
 
 import (
 	"context"
-	"github.com/naviagent/navi/contract"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/naviagent/navi/contract"
 )
 
 // chainPlan is geo.Geocode(city) → weather.Current(latitude, longitude), with city as given.

@@ -24,17 +24,26 @@ const otherDay = 0.7
 // only ("Current weather at a point", for tomorrow) by otherDay squared. The words that date a
 // request do not rank its tools by BM25 (subgoal.Timeless): this is what they say instead.
 func inTime(r *Result, links Links) {
+	read := map[string]apiDays{} // each API's days, read once for every part that names one
 	for _, g := range r.editable() {
 		days := subgoal.When(g.Text)
 		if len(days) != 1 || len(g.Candidates) == 0 {
 			continue
 		}
 		g.Candidates = rescaled(g.Candidates, func(m Match) float64 {
-			a, ok := links.API(m.Name)
+			d, ok := read[m.Name]
 			if !ok {
+				a, held := links.API(m.Name)
+				d = apiDays{held: held}
+				if held {
+					d = daysOf(a)
+				}
+				read[m.Name] = d
+			}
+			if !d.held {
 				return 1
 			}
-			switch dated(a, days[0]) {
+			switch d.gives(days[0]) {
 			case 0:
 				return otherDay
 			case -1:
@@ -45,20 +54,29 @@ func inTime(r *Result, links Links) {
 	}
 }
 
-// dated tells whether api gives what it gives on day: 1 where it takes a date (or a number
-// of days) as an input, where its description dates it to that day, or, for today, where its
-// description says nothing of when; -1 where its description dates it to other days only; 0
-// where it says nothing of when and day is not today.
-func dated(a twnm.API, day int) int {
-	for _, p := range a.Inputs {
-		if extract.Temporal(p) || subgoal.NamesDays(p.Name) {
-			return 1
-		}
-	}
-	switch when := subgoal.Dates(a.Description); {
-	case len(when) == 0 && day == 0, slices.Contains(when, day):
+// apiDays is what an API's catalog entry says of the days it gives what it gives.
+type apiDays struct {
+	held     bool  // the links hold the API
+	takesDay bool  // an input takes a date, or a number of days
+	dates    []int // the days its description dates what it gives to (subgoal.Dates)
+}
+
+// daysOf reads a's days.
+func daysOf(a twnm.API) apiDays {
+	d := apiDays{held: true, dates: subgoal.Dates(a.Description)}
+	d.takesDay = slices.ContainsFunc(a.Inputs, func(p twnm.Param) bool { return extract.Temporal(p) || subgoal.NamesDays(p.Name) })
+	return d
+}
+
+// gives tells whether the API gives what it gives on day: 1 where it takes a date (or a
+// number of days) as an input, where its description dates it to that day, or, for today,
+// where its description says nothing of when; -1 where its description dates it to other days
+// only; 0 where it says nothing of when and day is not today.
+func (d apiDays) gives(day int) int {
+	switch {
+	case d.takesDay, len(d.dates) == 0 && day == 0, slices.Contains(d.dates, day):
 		return 1
-	case len(when) == 0:
+	case len(d.dates) == 0:
 		return 0
 	}
 	return -1
