@@ -1740,6 +1740,7 @@ func TestChooseTheDayAskedFor(t *testing.T) {
 		{"weather tomorrow in Oslo", map[string]float64{"Forecast": 1, "Daily": .85 / .9, "Sun": .95 * .7 / .9, "Current": .49 / .9}, "Forecast"},
 		{"weather today in Oslo", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": .85 * .49}, "Current"},
 		{"weather in Oslo", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": .85}, "Current"}, // no day: as retrieved
+		{"weather in Oslo right now", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": .85 * .49}, "Current"},
 	}
 	for _, tt := range tests {
 		r := chooseWhole(t, l, tt.request, slices.Clone(cands)...)
@@ -1752,4 +1753,10 @@ func TestChooseTheDayAskedFor(t *testing.T) {
 		}
 		assert.Equal(t, tt.final, r.Final, tt.request)
 	}
+	// The head names no day; it asks about the day of the part it was read from.
+	r := &Result{Goals: []Goal{{Goal: subgoal.Goal{Text: "What will the high be in Oslo tomorrow", Whole: true}, Candidates: slices.Clone(cands)}},
+		Focus: &Goal{Goal: subgoal.Goal{Text: "What will the high be"}, Candidates: slices.Clone(cands)}}
+	inTime(r, l)
+	assert.Equal(t, "Forecast", r.Focus.Candidates[0].Name)
+	assert.InDelta(t, .49/.9, r.Focus.Candidates[len(r.Focus.Candidates)-1].Score, 1e-9, "Current, dated today only")
 }

@@ -42,6 +42,25 @@ func Dates(description string) []int {
 	return days
 }
 
+// Asked is When of a request, where a word naming the present ends one of its clauses ("the
+// AQI in Los Angeles right now?"): what it asks for is today's as well. Elsewhere such a word
+// dates nothing: a clause's opening "now" orders its steps ("Now book it"), and before a noun
+// "current" names a resource ("my current session").
+func Asked(text string) []int {
+	days := When(text)
+	if slices.Contains(days, 0) {
+		return days
+	}
+	ts := tokenize(text)
+	for k, t := range ts {
+		ends := k == len(ts)-1 || ts[k+1].kind != kWord
+		if t.kind == kWord && presentWords[t.low] && k > 0 && ts[k-1].kind == kWord && ends {
+			return append(days, 0)
+		}
+	}
+	return days
+}
+
 // Timeless returns text without the words that date it (see When): "weather tomorrow in Oslo"
 // is "weather in Oslo". They say when, not what: a tool whose description holds them
 // ("Tomorrow's air quality index") is no nearer to what the text asks for. The text stays

@@ -43,6 +43,24 @@ func TestDates(t *testing.T) {
 	}
 }
 
+func TestAsked(t *testing.T) {
+	tests := []struct {
+		request string
+		want    []int
+	}{
+		{"What's the AQI in Los Angeles right now?", []int{0}},
+		{"Which films are showing now", []int{0}},
+		{"the weather tomorrow, and right now", []int{1, 0}},
+		{"Now book the best hotel there", nil},    // orders the steps
+		{"Find out who is logged in, now.", nil},  // alone after a comma: orders the steps
+		{"Log me out of my current session", nil}, // names a resource
+		{"What is the weather in Rome", nil},      // names no day
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Asked(tt.request), tt.request)
+	}
+}
+
 func TestTimeless(t *testing.T) {
 	tests := []struct{ text, want string }{
 		{"weather tomorrow in Oslo", "weather in Oslo"},
