@@ -52,13 +52,19 @@ func Asked(text string) []int {
 		return days
 	}
 	ts := tokenize(text)
-	for k, t := range ts {
-		ends := k == len(ts)-1 || ts[k+1].kind != kWord
-		if t.kind == kWord && presentWords[t.low] && k > 0 && ts[k-1].kind == kWord && ends {
+	for k := range ts {
+		if presentAt(ts, k) {
 			return append(days, 0)
 		}
 	}
 	return days
+}
+
+// presentAt reports whether the token at k is a word naming the present that ends a clause,
+// and does not open it (see Asked).
+func presentAt(ts []token, k int) bool {
+	ends := k == len(ts)-1 || ts[k+1].kind != kWord
+	return ts[k].kind == kWord && presentWords[ts[k].low] && k > 0 && ts[k-1].kind == kWord && ends
 }
 
 // Timeless returns text without the words that date it (see When): "weather tomorrow in Oslo"
