@@ -1760,3 +1760,21 @@ func TestChooseTheDayAskedFor(t *testing.T) {
 	assert.Equal(t, "Forecast", r.Focus.Candidates[0].Name)
 	assert.InDelta(t, .49/.9, r.Focus.Candidates[len(r.Focus.Candidates)-1].Score, 1e-9, "Current, dated today only")
 }
+
+func TestHeadsPart(t *testing.T) {
+	goal := func(text string, whole bool) Goal { return Goal{Goal: subgoal.Goal{Text: text, Whole: whole}} }
+	r := &Result{Goals: []Goal{
+		goal("When do Ajax play next, and who leads the league tomorrow", true),
+		goal("When do Ajax play next", false),
+		goal("who leads the league tomorrow", false),
+	}}
+	tests := []struct{ head, want string }{
+		{"When do Ajax play", "When do Ajax play next"},           // the shortest part that holds it
+		{"When do Ajax play next", "When do Ajax play next"},      // a part of its own
+		{"who leads the league", "who leads the league tomorrow"}, // not the whole request
+		{"the best hotel in Rome", "the best hotel in Rome"},      // no part holds it: its own
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, r.headsPart(goal(tt.head, false)).Text, tt.head)
+	}
+}

@@ -17,20 +17,21 @@ import (
 const otherDay = 0.7
 
 // inTime rescores, in place, the candidates of each part of the request that dates what it
-// asks for to one day (subgoal.Asked: "the weather tomorrow", "in five days"). A tool that gives
-// what it gives on that day keeps its score: its description dates it so ("Tomorrow's high,
-// low and rain chance"), it takes the day as an input, or, for today, its description says
-// nothing of when (a tool gives the present's unless it says otherwise). One that says nothing
-// of when, for another day, scales by otherDay; one whose description dates it to other days
-// only ("Current weather at a point", for tomorrow) by otherDay squared. The words that date a
-// request do not rank its tools by BM25 (subgoal.Timeless): this is what they say instead.
-// The head, where it names no day, asks about the day of the part it was read from.
+// asks for to one day (subgoal.Asked: "the weather tomorrow", "in five days", "right now?"). A
+// tool that gives what it gives on that day keeps its score: its description dates it so
+// ("Tomorrow's high, low and rain chance"), it takes the day as an input, or, for today, its
+// description says nothing of when (a tool gives the present's unless it says otherwise). One
+// that says nothing of when, for another day, scales by otherDay; one whose description dates
+// it to other days only ("Current weather at a point", for tomorrow) by otherDay squared. The
+// words that date a request do not rank its tools by BM25 (subgoal.Timeless): this is what
+// they say instead. The head, where it names no day, asks about the day of the part it was
+// read from.
 func inTime(r *Result, links Links) {
 	read := map[string]apiDays{} // each API's days, read once for every part that names one
 	for _, g := range r.editable() {
 		days := subgoal.Asked(g.Text)
 		if g == r.Focus && len(days) == 0 {
-			days = subgoal.Asked(r.partOf(*g).Text)
+			days = subgoal.Asked(r.headsPart(*g).Text)
 		}
 		if len(days) != 1 || len(g.Candidates) == 0 {
 			continue
@@ -59,14 +60,14 @@ func inTime(r *Result, links Links) {
 	}
 }
 
-// partOf returns the shortest sub-goal whose text holds the head's: the part of the request
+// headsPart returns the shortest sub-goal whose text holds the head's: the part of the request
 // the head was read from, which dates what the head asks for ("What will the high temperature
 // be" of "… in Rome in five days"). The head is its own part where none holds it.
-func (r *Result) partOf(head Goal) Goal {
-	part := head
+func (r *Result) headsPart(head Goal) Goal {
+	part, found := head, false
 	for _, g := range r.Goals {
-		if strings.Contains(g.Text, head.Text) && (part.Text == head.Text || len(g.Text) < len(part.Text)) {
-			part = g
+		if strings.Contains(g.Text, head.Text) && (!found || len(g.Text) < len(part.Text)) {
+			part, found = g, true
 		}
 	}
 	return part
