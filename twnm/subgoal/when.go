@@ -6,9 +6,10 @@ import (
 	"strings"
 )
 
-// presentWords date what a tool's description says to today ("Current weather at a point",
-// "Weather now"). A request's are left alone: "now" opens a sentence ("Now book it") and
-// "current" names a resource ("my current session") as often as a time.
+// presentWords name the present: in a tool's description they date what it gives to today
+// ("Current weather at a point", "Weather now"); in a request only where one ends a clause
+// (see Asked), as "now" also opens a sentence ("Now book it") and "current" names a resource
+// ("my current session") as often as a time.
 var presentWords = english.Set("present-words")
 
 // When returns the days, relative to today, by which text dates what it says, each once in
@@ -16,9 +17,11 @@ var presentWords = english.Set("present-words")
 // ("in 5 days", "in five days": 5). A request dates what it asks for so ("the weather
 // tomorrow"), and a tool's description what it gives ("Tomorrow's air quality index"); nil
 // where the text names no day.
-func When(text string) []int {
+func When(text string) []int { return when(tokenize(text)) }
+
+// when is When of text's tokens.
+func when(ts []token) []int {
 	var days []int
-	ts := tokenize(text)
 	for k := range ts {
 		if d, ok := dayAt(ts, k); ok && !slices.Contains(days, d) {
 			days = append(days, d)
@@ -30,30 +33,26 @@ func When(text string) []int {
 // Dates is When of a tool's description, where a word naming the present dates what the tool
 // gives to today as well.
 func Dates(description string) []int {
-	days := When(description)
-	if slices.Contains(days, 0) {
-		return days
-	}
-	for _, t := range tokenize(description) {
-		if t.kind == kWord && presentWords[t.low] {
-			return append(days, 0)
-		}
-	}
-	return days
+	return withToday(tokenize(description), func(ts []token, k int) bool {
+		return ts[k].kind == kWord && presentWords[ts[k].low]
+	})
 }
 
 // Asked is When of a request, where a word naming the present ends one of its clauses ("the
 // AQI in Los Angeles right now?"): what it asks for is today's as well. Elsewhere such a word
 // dates nothing: a clause's opening "now" orders its steps ("Now book it"), and before a noun
 // "current" names a resource ("my current session").
-func Asked(text string) []int {
-	days := When(text)
+func Asked(text string) []int { return withToday(tokenize(text), presentAt) }
+
+// withToday is when of ts, with today (0) after the days it names where present holds for
+// one of its tokens and they do not name today already.
+func withToday(ts []token, present func(ts []token, k int) bool) []int {
+	days := when(ts)
 	if slices.Contains(days, 0) {
 		return days
 	}
-	ts := tokenize(text)
 	for k := range ts {
-		if presentAt(ts, k) {
+		if present(ts, k) {
 			return append(days, 0)
 		}
 	}
