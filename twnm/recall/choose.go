@@ -409,6 +409,13 @@ func (c *choice) moveLeader(best string) string {
 			}
 		}
 	}
+	// A leader whose outputs name some of what the head asks for yields to a finalist whose
+	// outputs name all of it and more (see namesMoreOfHead): "What's the nightly rate at the
+	// best hotel in Seville?" is the hotel finder whose answer has a nightly_rate, not the
+	// best-rated restaurant near the hotel, whose rating alone is a "rate".
+	if p := c.namesMoreOfHead(best, top); p != "" {
+		best = p
+	}
 	// A leader that takes what the question asks for ("Which league is Juventus in?" of a
 	// league table) is not its answer, however far ahead: it would need the very value the
 	// request wants. The best finalist that produces it answers.
@@ -1864,4 +1871,47 @@ func sameResource(a, b twnm.API) bool {
 	}
 	ta, tb := bm25.Tokens(twnm.OwnName(a.Name)), bm25.Tokens(twnm.OwnName(b.Name))
 	return len(ta) > 1 && len(tb) > 1 && slices.Equal(ta[1:], tb[1:])
+}
+
+// namesMoreOfHead is the best rival of top whose outputs (by their names, as yields reads them)
+// name every word of the request's head that best's outputs name and another word of it that
+// best's document holds nowhere; "" where the request has no head, where best's outputs name
+// none of its words, or where no rival's name more. A head asks for a thing, which is what
+// an API answers with: an output named by more of its words answers it better, and a word
+// the leader's own description holds (the place the name of which "What is the name of the
+// place at …" asks) is no sign of that.
+func (c *choice) namesMoreOfHead(best string, top []string) string {
+	if len(c.head) == 0 {
+		return ""
+	}
+	named := func(api string) map[string]bool {
+		out := lexicon.Set(yields(c.links, api, nil))
+		m := map[string]bool{}
+		for _, w := range c.head {
+			if out[w] {
+				m[w] = true
+			}
+		}
+		return m
+	}
+	mine := named(best)
+	if len(mine) == 0 {
+		return ""
+	}
+	text, _, _ := terms(c.links, best)
+	held := lexicon.Set(text)
+	for _, p := range top {
+		if !c.rival(p, best) {
+			continue
+		}
+		theirs := named(p)
+		more := false
+		for w := range theirs {
+			more = more || !mine[w] && !held[w]
+		}
+		if more && !slices.ContainsFunc(slices.Collect(maps.Keys(mine)), func(w string) bool { return !theirs[w] }) {
+			return p
+		}
+	}
+	return ""
 }

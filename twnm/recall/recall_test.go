@@ -1778,3 +1778,37 @@ func TestHeadsPart(t *testing.T) {
 		assert.Equal(t, tt.want, r.headsPart(goal(tt.head, false)).Text, tt.head)
 	}
 }
+
+func TestChooseNamesMoreOfTheHead(t *testing.T) {
+	// "What's the nightly rate at the best hotel in Seville?": the restaurant finder (R) leads,
+	// its "rating" a "rate" of the head; the hotel finder (H), at .8 of it, has an output named
+	// nightly_rate, both words of the head, and R's document holds "nightly" nowhere: H answers.
+	// Where H's outputs name only what R's do, or a word R's own description holds, R stays.
+	restaurants := twnm.API{Name: "SearchNearby", Description: "Finds the best-rated restaurant near a point.",
+		Inputs:  []twnm.Param{{Name: "latitude", Required: true}, {Name: "longitude", Required: true}},
+		Outputs: []twnm.Param{{Name: "restaurant_id"}, {Name: "rating"}}}
+	for _, tc := range []struct {
+		name, head string
+		hotels     []twnm.Param
+		want       string
+	}{
+		{"names more", "What's the nightly rate", []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_rate"}}, "H"},
+		{"no head", "", []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_rate"}}, "R"},
+		{"names the same", "What's the nightly rate", []twnm.Param{{Name: "hotel_id"}, {Name: "rate"}}, "R"},
+		{"misses the leader's word", "What's the nightly rate", []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_price"}}, "R"},
+		{"a word the leader holds", "What's the restaurant rating", []twnm.Param{{Name: "restaurant_rating"}}, "R"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := links{apis: map[string]twnm.API{"R": restaurants,
+				"H": {Name: "SearchHotels", Description: "Finds the best hotel in a city.", Outputs: tc.hotels}}}
+			r := &Result{Goals: []Goal{withText(goal(0, true, Match{Name: "R", Score: 1}, Match{Name: "H", Score: .8}),
+				"What's the nightly rate at the best hotel in Seville?")}}
+			if tc.head != "" {
+				head := withText(goal(0, false, Match{Name: "R", Score: 1}, Match{Name: "H", Score: .8}), tc.head)
+				r.Focus = &head
+			}
+			require.NoError(t, Choose(r, l, Options{}))
+			assert.Equal(t, tc.want, r.Final)
+		})
+	}
+}
