@@ -1873,21 +1873,24 @@ func sameResource(a, b twnm.API) bool {
 	return len(ta) > 1 && len(tb) > 1 && slices.Equal(ta[1:], tb[1:])
 }
 
-// namesMoreOfHead is the best rival of top whose outputs (by their names, as yields reads them)
-// name every word of the request's head that best's outputs name and another word of it that
-// best's document holds nowhere; "" where the request has no head, where best's outputs name
-// none of its words, or where no rival's name more. A head asks for a thing, which is what
-// an API answers with: an output named by more of its words answers it better, and a word
-// the leader's own description holds (the place the name of which "What is the name of the
-// place at …" asks) is no sign of that.
+// namesMoreOfHead is the best rival of top whose answer (see answerWords) names every word of
+// the request's head that best's answer names and another word of it that best's document
+// holds nowhere; "" where the request has no head, where best's answer names none of its words,
+// or where no rival's names more. A head asks for a thing, which is what an API answers with:
+// an answer named by more of its words answers it better ("the star rating" of the hotel's
+// stars, "Star rating, 2 to 5.", against the restaurant's "rating"). A word the leader's own
+// description holds is no sign of that (the place whose name "What is the name of the place
+// at …" asks), nor is a word that dates the head ("Tomorrow's forecast"; see
+// subgoal.Timeless), which says when, not what.
 func (c *choice) namesMoreOfHead(best string, top []string) string {
-	if len(c.head) == 0 {
+	if c.focus == nil {
 		return ""
 	}
+	head := bm25.Tokens(subgoal.Timeless(c.focus.Text))
 	named := func(api string) map[string]bool {
-		out := lexicon.Set(yields(c.links, api, nil))
+		out := lexicon.Set(answerWords(c.links, api))
 		m := map[string]bool{}
-		for _, w := range c.head {
+		for _, w := range head {
 			if out[w] {
 				m[w] = true
 			}
@@ -1914,4 +1917,20 @@ func (c *choice) namesMoreOfHead(best string, top []string) string {
 		}
 	}
 	return ""
+}
+
+// answerWords are the words an API answers with: those of its outputs' names, as yields reads
+// them, and of their descriptions ("stars": "Star rating, 2 to 5."), but those that name one of
+// its inputs.
+func answerWords(links Links, api string) []string {
+	a, ok := links.API(api)
+	if !ok {
+		return nil
+	}
+	given := lexicon.Set(paramWords(a.Inputs))
+	out := yields(links, api, nil)
+	for _, o := range a.Outputs {
+		out = append(out, slices.DeleteFunc(bm25.Tokens(o.Description), func(w string) bool { return given[w] })...)
+	}
+	return out
 }

@@ -1788,19 +1788,23 @@ func TestChooseNamesMoreOfTheHead(t *testing.T) {
 		Inputs:  []twnm.Param{{Name: "latitude", Required: true}, {Name: "longitude", Required: true}},
 		Outputs: []twnm.Param{{Name: "restaurant_id"}, {Name: "rating"}}}
 	for _, tc := range []struct {
-		name, head string
-		hotels     []twnm.Param
-		want       string
+		name, head       string
+		hotelsIn, hotels []twnm.Param
+		want             string
 	}{
-		{"names more", "What's the nightly rate", []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_rate"}}, "H"},
-		{"no head", "", []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_rate"}}, "R"},
-		{"names the same", "What's the nightly rate", []twnm.Param{{Name: "hotel_id"}, {Name: "rate"}}, "R"},
-		{"misses the leader's word", "What's the nightly rate", []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_price"}}, "R"},
-		{"a word the leader holds", "What's the restaurant rating", []twnm.Param{{Name: "restaurant_rating"}}, "R"},
+		{"names more", "What's the nightly rate", nil, []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_rate"}}, "H"},
+		{"no head", "", nil, []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_rate"}}, "R"},
+		{"names the same", "What's the nightly rate", nil, []twnm.Param{{Name: "hotel_id"}, {Name: "rate"}}, "R"},
+		{"misses the leader's word", "What's the nightly rate", nil, []twnm.Param{{Name: "hotel_id"}, {Name: "nightly_price"}}, "R"},
+		{"a word the leader holds", "What's the restaurant rating", nil, []twnm.Param{{Name: "restaurant_rating"}}, "R"},
+		{"by an output's description", "What's the nightly rate", nil, []twnm.Param{{Name: "hotel_id"}, {Name: "price", Description: "Nightly rate in EUR."}}, "H"},
+		// What H was given, not what it answers.
+		{"a word naming an input", "What's the nightly rate", []twnm.Param{{Name: "nightly_plan", Required: true}}, []twnm.Param{{Name: "price", Description: "Nightly rate in EUR."}}, "R"},
+		{"a date is no answer", "Tomorrow's rate", nil, []twnm.Param{{Name: "rating_tomorrow"}}, "R"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := links{apis: map[string]twnm.API{"R": restaurants,
-				"H": {Name: "SearchHotels", Description: "Finds the best hotel in a city.", Outputs: tc.hotels}}}
+				"H": {Name: "SearchHotels", Description: "Finds the best hotel in a city.", Inputs: tc.hotelsIn, Outputs: tc.hotels}}}
 			r := &Result{Goals: []Goal{withText(goal(0, true, Match{Name: "R", Score: 1}, Match{Name: "H", Score: .8}),
 				"What's the nightly rate at the best hotel in Seville?")}}
 			if tc.head != "" {
