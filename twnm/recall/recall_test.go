@@ -1719,9 +1719,9 @@ func TestChooseLastPartThatStatesATask(t *testing.T) {
 func TestChooseTheDayAskedFor(t *testing.T) {
 	// "weather tomorrow in Oslo": a tool that gives what it gives on the day asked keeps its
 	// score (its description says tomorrow's, or it takes the day); one that says nothing of
-	// when scales by otherDay (0.7), and one dated to today by otherDay squared (0.49); the best
-	// is then 1 again. For today, a tool that says nothing of when gives the present's and
-	// keeps its score; tomorrow's scales by 0.49.
+	// when scales by otherDay (0.7), and one dated to today only gives nothing of tomorrow (0);
+	// the best is then 1 again. For today, a tool that says nothing of when gives the present's
+	// and keeps its score; tomorrow's gives nothing of today.
 	read := func(desc string, in ...twnm.Param) twnm.API {
 		return twnm.API{Description: desc, Inputs: in, Endpoint: &twnm.Endpoint{Method: "GET", Path: "/weather"}}
 	}
@@ -1737,10 +1737,10 @@ func TestChooseTheDayAskedFor(t *testing.T) {
 		want    map[string]float64
 		final   string
 	}{
-		{"weather tomorrow in Oslo", map[string]float64{"Forecast": 1, "Daily": .85 / .9, "Sun": .95 * .7 / .9, "Current": .49 / .9}, "Forecast"},
-		{"weather today in Oslo", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": .85 * .49}, "Current"},
+		{"weather tomorrow in Oslo", map[string]float64{"Forecast": 1, "Daily": .85 / .9, "Sun": .95 * .7 / .9, "Current": 0}, "Forecast"},
+		{"weather today in Oslo", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": 0}, "Current"},
 		{"weather in Oslo", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": .85}, "Current"}, // no day: as retrieved
-		{"weather in Oslo right now", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": .85 * .49}, "Current"},
+		{"weather in Oslo right now", map[string]float64{"Current": 1, "Sun": .95, "Forecast": .9, "Daily": 0}, "Current"},
 	}
 	for _, tt := range tests {
 		r := chooseWhole(t, l, tt.request, slices.Clone(cands)...)
@@ -1758,7 +1758,7 @@ func TestChooseTheDayAskedFor(t *testing.T) {
 		Focus: &Goal{Goal: subgoal.Goal{Text: "What will the high be"}, Candidates: slices.Clone(cands)}}
 	inTime(r, l)
 	assert.Equal(t, "Forecast", r.Focus.Candidates[0].Name)
-	assert.InDelta(t, .49/.9, r.Focus.Candidates[len(r.Focus.Candidates)-1].Score, 1e-9, "Current, dated today only")
+	assert.Zero(t, r.Focus.Candidates[len(r.Focus.Candidates)-1].Score, "Current, dated today only")
 }
 
 func TestHeadsPart(t *testing.T) {
