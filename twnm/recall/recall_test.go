@@ -1784,6 +1784,7 @@ func TestChooseNamesMoreOfTheHead(t *testing.T) {
 	// its "rating" a "rate" of the head; the hotel finder (H), at .8 of it, has an output named
 	// nightly_rate, both words of the head, and R's document holds "nightly" nowhere: H answers.
 	// Where H's outputs name only what R's do, or a word R's own description holds, R stays.
+	// Where R's name nothing of the head, H answers by an output the whole head names.
 	restaurants := twnm.API{Name: "SearchNearby", Description: "Finds the best-rated restaurant near a point.",
 		Inputs:  []twnm.Param{{Name: "latitude", Required: true}, {Name: "longitude", Required: true}},
 		Outputs: []twnm.Param{{Name: "restaurant_id"}, {Name: "rating"}}}
@@ -1801,6 +1802,10 @@ func TestChooseNamesMoreOfTheHead(t *testing.T) {
 		// What H was given, not what it answers.
 		{"a word naming an input", "What's the nightly rate", []twnm.Param{{Name: "nightly_plan", Required: true}}, []twnm.Param{{Name: "price", Description: "Nightly rate in EUR."}}, "R"},
 		{"a date is no answer", "Tomorrow's rate", nil, []twnm.Param{{Name: "rating_tomorrow"}}, "R"},
+		// R's answer names none of the head: H needs one output the whole head names.
+		{"one output named by the head", "What's the home stadium", nil, []twnm.Param{{Name: "stadium", Description: "Home stadium."}}, "H"},
+		{"the head's words in two outputs", "What's the home stadium", nil, []twnm.Param{{Name: "stadium"}, {Name: "home_team"}}, "R"},
+		{"an identifier tells nothing", "What's the home stadium", nil, []twnm.Param{{Name: "stadium_id", Description: "Id of the home stadium."}}, "R"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := links{apis: map[string]twnm.API{"R": restaurants,
