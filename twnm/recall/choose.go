@@ -409,9 +409,10 @@ func (c *choice) moveLeader(best string) string {
 			}
 		}
 	}
-	// A leader whose outputs name some of what the head asks for yields to a finalist whose
-	// outputs name all of it and more (see namesMoreOfHead): "What's the nightly rate at the
-	// best hotel in Seville?" is the hotel finder whose answer has a nightly_rate, not the
+	// A leader whose answer names some of what the head asks for yields to a finalist whose
+	// answer names all of it and more, and one whose answer names none of it to a finalist
+	// with an output the whole head names (see namesMoreOfHead): "What's the nightly rate at
+	// the best hotel in Seville?" is the hotel finder whose answer has a nightly_rate, not the
 	// best-rated restaurant near the hotel, whose rating alone is a "rate".
 	if p := c.namesMoreOfHead(best, top); p != "" {
 		best = p

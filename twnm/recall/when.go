@@ -22,9 +22,8 @@ const otherDay = 0.7
 // description says nothing of when (a tool gives the present's unless it says otherwise). One
 // that says nothing of when, for another day, scales by otherDay. One whose description dates
 // it to other days only ("Current weather at a point", for tomorrow) gives nothing of the day
-// asked, by its own account, and scores 0: scaled by otherDay squared, as it was, tomorrow's
-// high and low kept the lead that a word ("high") gave them for "the high temperature in five
-// days", and no dev set moves between the two. The
+// asked, by its own account, and scores 0: merely scaled down, it kept a lead that one word had
+// given it ("high" of "the high temperature in five days" in tomorrow's high and low). The
 // words that date a request do not rank its tools by BM25 (subgoal.Timeless): this is what
 // they say instead. The head, where it names no day, asks about the day of the part it was
 // read from.
