@@ -334,3 +334,38 @@ func TestPlanChainTakesTheValuesOfTheBackground(t *testing.T) {
 		}
 	}
 }
+
+// A command that shares no word with any tool, whose verb names no action, is not served by
+// the tool its meaning found where that tool only reads: no plan. A question, a command whose
+// verb names a read, a request that shares a word with a tool, and a tool that writes are
+// planned as before.
+func TestPlanChainWordlessCommand(t *testing.T) {
+	ctx := context.Background()
+	req := func(name string) twnm.Param { return twnm.Param{Name: name, Type: "number", Required: true} }
+	cat := twnm.Catalog{Name: "eat", APIs: []twnm.API{
+		{Name: "FindPlaces", Description: "Finds a place to eat near a point.", Endpoint: &twnm.Endpoint{Method: "GET", Path: "/places"},
+			Inputs: []twnm.Param{req("lat"), req("lon")}, Outputs: []twnm.Param{{Name: "place_id", Type: "string"}}},
+		{Name: "Reserve", Description: "Books a table at a place.", Endpoint: &twnm.Endpoint{Method: "POST", Path: "/reservations"},
+			Inputs: []twnm.Param{{Name: "place_id", Type: "string", Required: true}}, Outputs: []twnm.Param{{Name: "reservation_id", Type: "string"}}},
+	}}
+	g, err := twnm.Build(ctx, cat, twnm.BuildOptions{Embedder: embed.Default()})
+	require.NoError(t, err)
+	for _, c := range []struct {
+		text, final string
+		lexical     float64
+		planned     bool
+	}{
+		{"Order a large pizza with extra cheese.", "FindPlaces", 0, false},
+		{"Where can I get a pizza?", "FindPlaces", 0, true},        // a question
+		{"Find me somewhere for pizza", "FindPlaces", 0, true},     // its verb names a read
+		{"Order a pizza at a place to eat", "FindPlaces", 2, true}, // it shares words with the tool
+		{"Order a pizza for two", "Reserve", 0, true},              // the tool writes
+	} {
+		found := &recall.Result{Final: c.final, Chain: toolspec.Chain{c.final}, Goals: []recall.Goal{{
+			Goal:       subgoal.Goal{Text: c.text, Whole: true},
+			Candidates: []recall.Match{{Name: c.final, Score: 1, Lexical: c.lexical, Dense: .34}}, Relevant: true}}}
+		plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, map[string]float64{c.final: 1}, c.text, recall.Options{}, nil)
+		require.NoError(t, err)
+		assert.Equal(t, c.planned, plan != nil, "%s: %v", c.text, plan)
+	}
+}

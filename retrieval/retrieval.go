@@ -1159,7 +1159,11 @@ func subGoalOf(goal recall.Goal) contract.SubGoal {
 // And an API that only reads does not serve a request that commands a change, its first word
 // naming the action its last part asks for ("set an alarm for 6am tomorrow" is not answered by
 // tomorrow's air-quality forecast): that answer would be another tool's, not what the user
-// asked done. Where the request's action is unknown, nothing is refused for it.
+// asked done. Where the request's action is unknown, nothing is refused for it, unless the
+// request is a command that shares no word with any tool (Result.Wordless): what its meaning
+// found is a tool about its subject, and one that only reads does not do what a verb no action
+// word names asks done ("Order a large pizza with extra cheese." is no search for places to
+// eat, nor "Call me a taxi to the airport" a transit stop's lookup).
 func refusal(found *recall.Result, g *twnm.Graph) string {
 	id, ok := g.APIByName(found.Final)
 	if !ok || g.Node(id).API == nil {
@@ -1174,6 +1178,10 @@ func refusal(found *recall.Result, g *twnm.Graph) string {
 	if a.CallEffect() == twnm.EffectRead {
 		if has == recall.ActionRead && want != recall.ActionRead && want != recall.ActionUnknown && recall.Commands(found.Whole().Text) == want {
 			return fmt.Sprintf("the request asks to %s, and %s only reads", want, a.Name)
+		}
+		whole := found.Whole().Text
+		if has == recall.ActionRead && found.Wordless() && subgoal.Imperative(whole) && recall.RequestAction(whole) == recall.ActionUnknown {
+			return fmt.Sprintf("the request asks for something done in words no tool shares, and %s, the nearest in meaning, only reads", a.Name)
 		}
 		return ""
 	}

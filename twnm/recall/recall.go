@@ -372,6 +372,21 @@ func (r *Result) Whole() Goal {
 	return Goal{}
 }
 
+// Wordless reports whether no part of the request shares a word with any tool: every
+// candidate of every part, one at least, was found by meaning alone (its lexical score is 0).
+func (r *Result) Wordless() bool {
+	found := false
+	for _, g := range r.parts() {
+		for _, c := range g.Candidates {
+			if c.Lexical > 0 {
+				return false
+			}
+			found = true
+		}
+	}
+	return found
+}
+
 // Relevant reports whether every part of the request has a relevant candidate.
 func (r *Result) Relevant() bool {
 	for _, g := range r.Goals {

@@ -1821,3 +1821,27 @@ func TestChooseNamesMoreOfTheHead(t *testing.T) {
 		})
 	}
 }
+
+func TestWordless(t *testing.T) {
+	words := func(lex ...float64) Goal {
+		g := goal(0, true)
+		for i, l := range lex {
+			g.Candidates = append(g.Candidates, Match{Name: fmt.Sprint(i), Lexical: l, Dense: .3})
+		}
+		return g
+	}
+	for _, c := range []struct {
+		name  string
+		goals []Goal
+		head  *Goal
+		want  bool
+	}{
+		{"meaning alone", []Goal{words(0, 0), words(0)}, nil, true},
+		{"a word in a part", []Goal{words(0, 0), words(0, 1.2)}, nil, false},
+		{"a word in the head", []Goal{words(0)}, &Goal{Candidates: []Match{{Name: "h", Lexical: .5}}}, false},
+		{"no candidate", []Goal{words()}, nil, false},
+	} {
+		r := &Result{Goals: c.goals, Focus: c.head}
+		assert.Equal(t, c.want, r.Wordless(), c.name)
+	}
+}
