@@ -1176,10 +1176,10 @@ func refusal(found *recall.Result, g *twnm.Graph) string {
 	}
 	want, has := found.Action(), recall.APIAction(a)
 	if a.CallEffect() == twnm.EffectRead {
-		if has == recall.ActionRead && want != recall.ActionRead && want != recall.ActionUnknown && recall.Commands(found.Whole().Text) == want {
+		whole := found.Whole().Text
+		if has == recall.ActionRead && want != recall.ActionRead && want != recall.ActionUnknown && recall.Commands(whole) == want {
 			return fmt.Sprintf("the request asks to %s, and %s only reads", want, a.Name)
 		}
-		whole := found.Whole().Text
 		if has == recall.ActionRead && found.Wordless() && subgoal.Imperative(whole) && recall.RequestAction(whole) == recall.ActionUnknown {
 			return fmt.Sprintf("the request asks for something done in words no tool shares, and %s, the nearest in meaning, only reads", a.Name)
 		}
