@@ -363,7 +363,7 @@ func TestPlanChainWordlessCommand(t *testing.T) {
 	} {
 		found := &recall.Result{Final: c.final, Chain: toolspec.Chain{c.final}, Goals: []recall.Goal{{
 			Goal:       subgoal.Goal{Text: c.text, Whole: true},
-			Candidates: []recall.Match{{Name: c.final, Score: 1, Lexical: c.lexical, Dense: .34}}, Relevant: true}}}
+			Candidates: []recall.Match{{Name: c.final, Score: 1, Lexical: c.lexical, Dense: .34}}, Relevant: true, Worded: c.lexical > 0}}}
 		plan, err := retrieval.PlanChain(ctx, g, twnm.DefaultAlphaBeta(), found, map[string]float64{c.final: 1}, c.text, recall.Options{}, nil)
 		require.NoError(t, err)
 		assert.Equal(t, c.planned, plan != nil, "%s: %v", c.text, plan)

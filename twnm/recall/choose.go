@@ -1931,20 +1931,25 @@ func (c *choice) namesMoreOfHead(best string, top []string) string {
 	return ""
 }
 
-// answerWords are the words an API answers with: those of its outputs' names, as yields reads
-// them, and of their descriptions ("stars": "Star rating, 2 to 5."), but those that name one of
-// its inputs.
+// answerWords are the words an API answers with: those of its outputs (see outputWords) but
+// those that name one of its inputs, which say what it was given (see yields).
 func answerWords(links Links, api string) []string {
 	a, ok := links.API(api)
 	if !ok {
 		return nil
 	}
 	given := lexicon.Set(paramWords(a.Inputs))
-	out := yields(links, api, nil)
+	var out []string
 	for _, o := range a.Outputs {
-		out = append(out, slices.DeleteFunc(bm25.Tokens(o.Description), func(w string) bool { return given[w] })...)
+		out = append(out, slices.DeleteFunc(outputWords(o), func(w string) bool { return given[w] })...)
 	}
 	return out
+}
+
+// outputWords are the words of an output's name, as concepts read them, and of its
+// description ("stars": "Star rating, 2 to 5.").
+func outputWords(o twnm.Param) []string {
+	return append(paramWords([]twnm.Param{o}), bm25.Tokens(o.Description)...)
 }
 
 // outputNamed reports whether an output of api that is not an identifier (an id finds a
@@ -1955,7 +1960,7 @@ func outputNamed(links Links, api string, words []string) bool {
 		return false
 	}
 	return slices.ContainsFunc(a.Outputs, func(o twnm.Param) bool {
-		held := lexicon.Set(append(paramWords([]twnm.Param{o}), bm25.Tokens(o.Description)...))
+		held := lexicon.Set(outputWords(o))
 		return !twnm.Identifier(o.Name) && !slices.ContainsFunc(words, func(w string) bool { return !held[w] })
 	})
 }

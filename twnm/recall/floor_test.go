@@ -90,6 +90,8 @@ func TestRetrieveDatedWordsAreShared(t *testing.T) {
 		r, err := Retrieve(context.Background(), wordSource{word: tt.word, asked: &asked}, unitEmbedder{}, "Will I need an umbrella in Lisbon tomorrow?", Options{})
 		require.NoError(t, err)
 		assert.Equal(t, tt.wantRelevant, r.Whole().Relevant, tt.word)
+		assert.Equal(t, tt.wantRelevant, r.Whole().Worded, tt.word)
+		assert.Equal(t, !tt.wantRelevant, r.Wordless(), "%s: the request shares a word with a tool by its date alone", tt.word)
 		assert.Contains(t, asked, "Will I need an umbrella in Lisbon ?", "the lexical query has no date")
 	}
 }

@@ -208,6 +208,10 @@ type Goal struct {
 	Relevant bool `json:"relevant"`
 	// Best is the best candidate's dense similarity (0 for Lexical).
 	Best float64 `json:"best"`
+	// Worded reports whether the sub-goal shares a word with some tool's document, a word that
+	// dates it included (see ranker.retrieve): one that does not is held to the higher
+	// WordlessFloor.
+	Worded bool `json:"worded,omitempty"`
 	// Alone holds the candidates as the sub-goal alone ranks them, when Choose has read
 	// Candidates in the request's context (inContext): a part of a compound request chooses
 	// its own final step from these.
@@ -372,17 +376,15 @@ func (r *Result) Whole() Goal {
 	return Goal{}
 }
 
-// Wordless reports whether no part of the request shares a word with any tool: every
-// candidate of every part, one at least, was found by meaning alone (its lexical score is 0).
+// Wordless reports whether no part of the request shares a word with any tool (Goal.Worded),
+// where some part has a candidate: what was found, the meaning alone found.
 func (r *Result) Wordless() bool {
 	found := false
 	for _, g := range r.parts() {
-		for _, c := range g.Candidates {
-			if c.Lexical > 0 {
-				return false
-			}
-			found = true
+		if g.Worded {
+			return false
 		}
+		found = found || len(g.Candidates) > 0
 	}
 	return found
 }
@@ -704,7 +706,7 @@ func (r *ranker) rank(ctx context.Context, goals []subgoal.Goal) ([]Goal, error)
 	out := make([]Goal, len(goals))
 	for i, gl := range goals {
 		ev := r.seen[rankedBy(gl)]
-		out[i] = Goal{Goal: gl, Candidates: Fuse(ev.lex, ev.dense, o.DenseWeight), Relevant: hasWord(gl.Text)}
+		out[i] = Goal{Goal: gl, Candidates: Fuse(ev.lex, ev.dense, o.DenseWeight), Relevant: hasWord(gl.Text), Worded: ev.worded}
 		if len(ev.dense) > 0 && out[i].Relevant {
 			out[i].Best = ev.dense[0].Score
 			floor := o.Floor

@@ -1827,6 +1827,7 @@ func TestWordless(t *testing.T) {
 		g := goal(0, true)
 		for i, l := range lex {
 			g.Candidates = append(g.Candidates, Match{Name: fmt.Sprint(i), Lexical: l, Dense: .3})
+			g.Worded = g.Worded || l > 0 // as the ranker reads its BM25 hits
 		}
 		return g
 	}
@@ -1838,7 +1839,7 @@ func TestWordless(t *testing.T) {
 	}{
 		{"meaning alone", []Goal{words(0, 0), words(0)}, nil, true},
 		{"a word in a part", []Goal{words(0, 0), words(0, 1.2)}, nil, false},
-		{"a word in the head", []Goal{words(0)}, &Goal{Candidates: []Match{{Name: "h", Lexical: .5}}}, false},
+		{"a word in the head", []Goal{words(0)}, &Goal{Candidates: []Match{{Name: "h", Lexical: .5}}, Worded: true}, false},
 		{"no candidate", []Goal{words()}, nil, false},
 	} {
 		r := &Result{Goals: c.goals, Focus: c.head}
