@@ -414,6 +414,13 @@ func (c *choice) moveLeader(best string) string {
 	// with an output the whole head names (see namesMoreOfHead): "What's the nightly rate at
 	// the best hotel in Seville?" is the hotel finder whose answer has a nightly_rate, not the
 	// best-rated restaurant near the hotel, whose rating alone is a "rate".
+	// A leader that shares with the request only the words that name an input it is given a
+	// value for yields to a finalist more like the request in meaning that takes that value
+	// too (see cuedOnly): "How much is listing lst-0515bb06 worth?" is the listing's
+	// valuation, not its details, whose name has the word "listing" that gives the id.
+	if p := c.cuedOnly(best, top); p != "" {
+		best = p
+	}
 	if p := c.namesMoreOfHead(best, top); p != "" {
 		best = p
 	}
@@ -1963,4 +1970,69 @@ func outputNamed(links Links, api string, words []string) bool {
 		held := lexicon.Set(outputWords(o))
 		return !twnm.Identifier(o.Name) && !slices.ContainsFunc(words, func(w string) bool { return !held[w] })
 	})
+}
+
+// cuedOnly is the rival of top most like the whole request in meaning (its dense similarity)
+// that takes every input best is given a stated value for, where the words best's document
+// shares with the request, the values aside, only name those inputs: "listing" of "How much
+// is listing lst-0515bb06 worth?" says which value is given, to any API that takes a listing
+// id, not what is asked. "" where best shares another word with the request, shares none, or
+// no such rival is more like it.
+func (c *choice) cuedOnly(best string, top []string) string {
+	a, ok := c.links.API(best)
+	if !ok {
+		return ""
+	}
+	values := stated(c.whole.Text, c.links, best)
+	if len(values) == 0 {
+		return ""
+	}
+	var valueWords []string
+	for _, v := range values {
+		valueWords = append(valueWords, bm25.Tokens(v)...)
+	}
+	given := lexicon.Set(valueWords)
+	statedIn := statedInputs(c.whole.Text, c.links, best)
+	var ins []twnm.Param
+	for _, p := range a.Inputs {
+		if statedIn[p.Name] {
+			ins = append(ins, p)
+		}
+	}
+	cues := lexicon.Set(paramWords(ins))
+	doc := twnm.APIDocument(a)
+	held := lexicon.Set(append(slices.Clone(doc.Fields[bm25.FieldText]), doc.Fields[bm25.FieldParams]...))
+	shared := 0
+	for _, w := range bm25.Tokens(c.whole.Text) {
+		if given[w] || !held[w] {
+			continue
+		}
+		if !cues[w] {
+			return ""
+		}
+		shared++
+	}
+	if shared == 0 {
+		return ""
+	}
+	dense := func(api string) float64 {
+		for _, m := range c.whole.Candidates {
+			if m.Name == api {
+				return m.Dense
+			}
+		}
+		return 0
+	}
+	out, most := "", dense(best)
+	for _, p := range top {
+		if !c.rival(p, best) || dense(p) <= most {
+			continue
+		}
+		theirs := statedInputs(c.whole.Text, c.links, p)
+		if slices.ContainsFunc(ins, func(in twnm.Param) bool { return !theirs[in.Name] }) {
+			continue
+		}
+		out, most = p, dense(p)
+	}
+	return out
 }

@@ -1822,6 +1822,40 @@ func TestChooseNamesMoreOfTheHead(t *testing.T) {
 	}
 }
 
+func TestChooseCuedOnly(t *testing.T) {
+	// "How much is listing lst-0515bb06 worth?": the listing's details (D) lead on the word
+	// "listing" alone, which names the input the stated id fills; the valuation (V), more
+	// like the request in meaning, takes that id too: V answers. D stays where it shares
+	// another word with the request, where V does not take the id, is less like the request,
+	// or where the request states no value.
+	details := twnm.API{Name: "ListingDetails", Description: "Details of a listing.",
+		Inputs:  []twnm.Param{{Name: "listing_id", Required: true, Description: "Listing id."}},
+		Outputs: []twnm.Param{{Name: "bedrooms"}, {Name: "year_built"}}}
+	listingID := []twnm.Param{{Name: "listing_id", Required: true, Description: "Listing id."}}
+	for _, tc := range []struct {
+		name, request string
+		valuationIn   []twnm.Param
+		valuationLike float64
+		want          string
+	}{
+		{"only the input's word", "How much is listing lst-0515bb06 worth?", listingID, .45, "V"},
+		{"another word shared", "What are the details of listing lst-0515bb06?", listingID, .45, "D"},
+		{"the rival takes no such value", "How much is listing lst-0515bb06 worth?", []twnm.Param{{Name: "city", Required: true}}, .45, "D"},
+		{"the rival less like the request", "How much is listing lst-0515bb06 worth?", listingID, .2, "D"},
+		{"no value stated", "How much is the listing worth?", listingID, .45, "D"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := links{apis: map[string]twnm.API{"D": details,
+				"V": {Name: "Valuation", Description: "Estimated market value of a home.", Inputs: tc.valuationIn,
+					Outputs: []twnm.Param{{Name: "estimated_value"}}}}}
+			r := &Result{Goals: []Goal{withText(goal(0, true, Match{Name: "D", Score: 1, Dense: .33}, Match{Name: "V", Score: .9, Dense: tc.valuationLike}),
+				tc.request)}}
+			require.NoError(t, Choose(r, l, Options{}))
+			assert.Equal(t, tc.want, r.Final)
+		})
+	}
+}
+
 func TestWordless(t *testing.T) {
 	words := func(lex ...float64) Goal {
 		g := goal(0, true)
