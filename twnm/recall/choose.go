@@ -409,18 +409,18 @@ func (c *choice) moveLeader(best string) string {
 			}
 		}
 	}
+	// A leader that shares with the request only words that say which value is given or what
+	// is done yields to a finalist more like the request in meaning that runs on the stated
+	// values (see cuedOnly): "How much is listing lst-0515bb06 worth?" is the listing's
+	// valuation, not its details, whose name has the word "listing" that gives the id.
+	if p := c.cuedOnly(best, top); p != "" {
+		best = p
+	}
 	// A leader whose answer names some of what the head asks for yields to a finalist whose
 	// answer names all of it and more, and one whose answer names none of it to a finalist
 	// with an output the whole head names (see namesMoreOfHead): "What's the nightly rate at
 	// the best hotel in Seville?" is the hotel finder whose answer has a nightly_rate, not the
 	// best-rated restaurant near the hotel, whose rating alone is a "rate".
-	// A leader that shares with the request only the words that name an input it is given a
-	// value for yields to a finalist more like the request in meaning that takes that value
-	// too (see cuedOnly): "How much is listing lst-0515bb06 worth?" is the listing's
-	// valuation, not its details, whose name has the word "listing" that gives the id.
-	if p := c.cuedOnly(best, top); p != "" {
-		best = p
-	}
 	if p := c.namesMoreOfHead(best, top); p != "" {
 		best = p
 	}
@@ -1972,47 +1972,49 @@ func outputNamed(links Links, api string, words []string) bool {
 	})
 }
 
-// cuedOnly is the rival of top most like the whole request in meaning (its dense similarity)
-// that takes every input best is given a stated value for, where the words best's document
-// shares with the request, the values aside, only name those inputs: "listing" of "How much
-// is listing lst-0515bb06 worth?" says which value is given, to any API that takes a listing
-// id, not what is asked. "" where best shares another word with the request, shares none, or
-// no such rival is more like it.
+// cuedOnly is the finalist of top most like the whole request in meaning (its dense
+// similarity), of the request's action, that runs on the values the request states, where the
+// words best's document shares with the request, the values aside, say only which value is
+// given or what is done, not what is asked: they name an input best is given a value for
+// ("listing" of "How much is listing lst-0515bb06 worth?", which any API taking a listing id
+// takes; the finalist must take it too) or an action (actionWords: "Find songs by Bob Marley"
+// is no club's lookup, whose description "Finds a club by name" shares only the verb). A lead
+// such words gave says nothing of what is asked, so the finalist need not be a rival by
+// score. "" where best shares another word with the request, shares none, or no finalist is
+// more like it.
 func (c *choice) cuedOnly(best string, top []string) string {
 	a, ok := c.links.API(best)
 	if !ok {
 		return ""
 	}
-	values := stated(c.whole.Text, c.links, best)
-	if len(values) == 0 {
-		return ""
-	}
 	var valueWords []string
-	for _, v := range values {
+	for _, v := range stated(c.whole.Text, c.links, best) {
 		valueWords = append(valueWords, bm25.Tokens(v)...)
 	}
 	given := lexicon.Set(valueWords)
 	statedIn := statedInputs(c.whole.Text, c.links, best)
-	var ins []twnm.Param
+	cues := map[string][]string{} // a word of an input best is given a value for: the inputs
 	for _, p := range a.Inputs {
 		if statedIn[p.Name] {
-			ins = append(ins, p)
+			for _, w := range paramWords([]twnm.Param{p}) {
+				cues[w] = append(cues[w], p.Name)
+			}
 		}
 	}
-	cues := lexicon.Set(paramWords(ins))
 	doc := twnm.APIDocument(a)
 	held := lexicon.Set(append(slices.Clone(doc.Fields[bm25.FieldText]), doc.Fields[bm25.FieldParams]...))
-	shared := 0
+	var needs []string // the inputs the shared words name, which the rival must take too
+	shared := false
 	for _, w := range bm25.Tokens(c.whole.Text) {
 		if given[w] || !held[w] {
 			continue
 		}
-		if !cues[w] {
+		if cues[w] == nil && actionWords[w] == ActionUnknown {
 			return ""
 		}
-		shared++
+		needs, shared = append(needs, cues[w]...), true
 	}
-	if shared == 0 {
+	if !shared {
 		return ""
 	}
 	dense := func(api string) float64 {
@@ -2025,14 +2027,13 @@ func (c *choice) cuedOnly(best string, top []string) string {
 	}
 	out, most := "", dense(best)
 	for _, p := range top {
-		if !c.rival(p, best) || dense(p) <= most {
+		if p == best || c.mismatch[p] || dense(p) <= most || !c.statesAll(p) {
 			continue
 		}
 		theirs := statedInputs(c.whole.Text, c.links, p)
-		if slices.ContainsFunc(ins, func(in twnm.Param) bool { return !theirs[in.Name] }) {
-			continue
+		if !slices.ContainsFunc(needs, func(in string) bool { return !theirs[in] }) {
+			out, most = p, dense(p)
 		}
-		out, most = p, dense(p)
 	}
 	return out
 }

@@ -1823,32 +1823,45 @@ func TestChooseNamesMoreOfTheHead(t *testing.T) {
 }
 
 func TestChooseCuedOnly(t *testing.T) {
-	// "How much is listing lst-0515bb06 worth?": the listing's details (D) lead on the word
-	// "listing" alone, which names the input the stated id fills; the valuation (V), more
-	// like the request in meaning, takes that id too: V answers. D stays where it shares
-	// another word with the request, where V does not take the id, is less like the request,
-	// or where the request states no value.
-	details := twnm.API{Name: "ListingDetails", Description: "Details of a listing.",
-		Inputs:  []twnm.Param{{Name: "listing_id", Required: true, Description: "Listing id."}},
-		Outputs: []twnm.Param{{Name: "bedrooms"}, {Name: "year_built"}}}
+	// "How much is listing lst-0515bb06 worth?": the listing's details (L) lead on the word
+	// "listing" alone, which names the input the stated id fills; the valuation (R), more
+	// like the request in meaning, takes that id too: R answers. "Look up songs by Bob
+	// Marley": a club's lookup (L) leads on the verb alone; the track search (R) answers. L
+	// stays where it shares another word with the request, where R does not take the id or
+	// needs a value nobody states, where R is less like the request, or where L shares no word.
 	listingID := []twnm.Param{{Name: "listing_id", Required: true, Description: "Listing id."}}
+	details := twnm.API{Name: "ListingDetails", Description: "Details of a listing.", Inputs: listingID,
+		Outputs: []twnm.Param{{Name: "bedrooms"}, {Name: "year_built"}}}
+	valuation := func(in ...twnm.Param) twnm.API {
+		return twnm.API{Name: "Valuation", Description: "Estimated market value of a home.", Inputs: in,
+			Outputs: []twnm.Param{{Name: "estimated_value"}}}
+	}
+	club := twnm.API{Name: "FindClub", Description: "Finds a club by name.",
+		Inputs: []twnm.Param{{Name: "club_name", Required: true}}, Outputs: []twnm.Param{{Name: "club_id"}}}
+	tracks := func(in ...twnm.Param) twnm.API {
+		return twnm.API{Name: "SearchTracks", Description: "Finds an artist's tracks.", Inputs: in,
+			Outputs: []twnm.Param{{Name: "track_id"}, {Name: "title"}}}
+	}
+	artist := twnm.Param{Name: "artist_name", Required: true, Description: "Artist's name."}
 	for _, tc := range []struct {
 		name, request string
-		valuationIn   []twnm.Param
-		valuationLike float64
+		leader, rival twnm.API
+		rivalLike     float64
 		want          string
 	}{
-		{"only the input's word", "How much is listing lst-0515bb06 worth?", listingID, .45, "V"},
-		{"another word shared", "What are the details of listing lst-0515bb06?", listingID, .45, "D"},
-		{"the rival takes no such value", "How much is listing lst-0515bb06 worth?", []twnm.Param{{Name: "city", Required: true}}, .45, "D"},
-		{"the rival less like the request", "How much is listing lst-0515bb06 worth?", listingID, .2, "D"},
-		{"no value stated", "How much is the listing worth?", listingID, .45, "D"},
+		{"an input's word only", "How much is listing lst-0515bb06 worth?", details, valuation(listingID...), .45, "R"},
+		{"another word shared", "What are the details of listing lst-0515bb06?", details, valuation(listingID...), .45, "L"},
+		{"the rival takes no such value", "How much is listing lst-0515bb06 worth?", details,
+			valuation(twnm.Param{Name: "home_id", Required: true}), .45, "L"},
+		{"the rival less like the request", "How much is listing lst-0515bb06 worth?", details, valuation(listingID...), .2, "L"},
+		{"no word shared", "How much is it worth?", details, valuation(listingID...), .45, "L"},
+		{"the verb only", "Find songs by Bob Marley", club, tracks(artist), .45, "R"},
+		{"the rival needs an unstated value", "Find songs by Bob Marley", club,
+			tracks(artist, twnm.Param{Name: "market", Required: true, Description: "Market code."}), .45, "L"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			l := links{apis: map[string]twnm.API{"D": details,
-				"V": {Name: "Valuation", Description: "Estimated market value of a home.", Inputs: tc.valuationIn,
-					Outputs: []twnm.Param{{Name: "estimated_value"}}}}}
-			r := &Result{Goals: []Goal{withText(goal(0, true, Match{Name: "D", Score: 1, Dense: .33}, Match{Name: "V", Score: .9, Dense: tc.valuationLike}),
+			l := links{apis: map[string]twnm.API{"L": tc.leader, "R": tc.rival}}
+			r := &Result{Goals: []Goal{withText(goal(0, true, Match{Name: "L", Score: 1, Dense: .33}, Match{Name: "R", Score: .4, Dense: tc.rivalLike}),
 				tc.request)}}
 			require.NoError(t, Choose(r, l, Options{}))
 			assert.Equal(t, tc.want, r.Final)
