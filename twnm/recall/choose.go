@@ -397,8 +397,8 @@ func (c *choice) moveLeader(best string) string {
 			// geocoder and its reverse): what the request asks for decides.
 			// A leader that takes a value the request states, which p does not, stays: the
 			// value would go unused (see grounded). "How much is listing lst-0515bb06
-			// worth?" stays with the listing's details, "where is the city of Madrid" with
-			// the geocoder, which takes the city it names. Nor does a leader give way to the
+			// worth?" keeps the listing's details ahead of the listings search that feeds
+			// them, "where is the city of Madrid" the geocoder, which takes the city it names. Nor does a leader give way to the
 			// search that only finds what it is about, by the id it takes, where it tells
 			// more (see findsOnlyItsSubject): "Does the top hotel in Dubai have a pool?"
 			if c.rival(p, best) && links.Feeds(p, best) && gives(asked, links, p, whole.Text) &&
