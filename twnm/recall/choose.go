@@ -398,9 +398,10 @@ func (c *choice) moveLeader(best string) string {
 			// A leader that takes a value the request states, which p does not, stays: the
 			// value would go unused (see grounded). "How much is listing lst-0515bb06
 			// worth?" keeps the listing's details ahead of the listings search that feeds
-			// them, "where is the city of Madrid" the geocoder, which takes the city it names. Nor does a leader give way to the
-			// search that only finds what it is about, by the id it takes, where it tells
-			// more (see findsOnlyItsSubject): "Does the top hotel in Dubai have a pool?"
+			// them, "where is the city of Madrid" the geocoder, which takes the city it
+			// names. Nor does a leader give way to the search that only finds what it is
+			// about, by the id it takes, where it tells more (see findsOnlyItsSubject):
+			// "Does the top hotel in Dubai have a pool?"
 			if c.rival(p, best) && links.Feeds(p, best) && gives(asked, links, p, whole.Text) &&
 				!findsOnlyItsSubject(asked, links, p, best, whole.Text) &&
 				!grounded(whole.Text, links, best, p) {
@@ -2003,7 +2004,7 @@ func (c *choice) cuedOnly(best string, top []string) string {
 	}
 	doc := twnm.APIDocument(a)
 	held := lexicon.Set(append(slices.Clone(doc.Fields[bm25.FieldText]), doc.Fields[bm25.FieldParams]...))
-	var needs []string // the inputs the shared words name, which the rival must take too
+	var needs []string // the inputs the shared words name, which the finalist must take too
 	shared := false
 	for _, w := range bm25.Tokens(c.whole.Text) {
 		if given[w] || !held[w] {
