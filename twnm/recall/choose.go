@@ -1221,8 +1221,13 @@ func grounded(request string, links Links, producer, consumer string) bool {
 // producer is needed for them ("is the email 'jenny@yahoo.com' valid" gives the checker its
 // address).
 func statedInputs(request string, links Links, api string) map[string]bool {
+	return inputsOf(stated(request, links, api))
+}
+
+// inputsOf names the inputs of values, keyed as stated keys them.
+func inputsOf(values map[string]string) map[string]bool {
 	out := map[string]bool{}
-	for key := range stated(request, links, api) {
+	for key := range values {
 		_, in, _ := strings.Cut(key, "\x00")
 		out[in] = true
 	}
@@ -1928,11 +1933,14 @@ func (c *choice) namesMoreOfHead(best string, top []string) string {
 			continue
 		}
 		theirs := named(p)
-		more := false
+		more, all := false, true
 		for w := range theirs {
 			more = more || !mine[w] && !held[w]
 		}
-		if more && !slices.ContainsFunc(slices.Collect(maps.Keys(mine)), func(w string) bool { return !theirs[w] }) {
+		for w := range mine {
+			all = all && theirs[w]
+		}
+		if more && all {
 			return p
 		}
 	}
@@ -1988,12 +1996,13 @@ func (c *choice) cuedOnly(best string, top []string) string {
 	if !ok {
 		return ""
 	}
+	values := stated(c.whole.Text, c.links, best)
 	var valueWords []string
-	for _, v := range stated(c.whole.Text, c.links, best) {
+	for _, v := range values {
 		valueWords = append(valueWords, bm25.Tokens(v)...)
 	}
 	given := lexicon.Set(valueWords)
-	statedIn := statedInputs(c.whole.Text, c.links, best)
+	statedIn := inputsOf(values)
 	cues := map[string][]string{} // a word of an input best is given a value for: the inputs
 	for _, p := range a.Inputs {
 		if statedIn[p.Name] {
@@ -2018,23 +2027,22 @@ func (c *choice) cuedOnly(best string, top []string) string {
 	if !shared {
 		return ""
 	}
-	dense := func(api string) float64 {
-		for _, m := range c.whole.Candidates {
-			if m.Name == api {
-				return m.Dense
-			}
-		}
-		return 0
+	dense := map[string]float64{}
+	for _, m := range c.whole.Candidates {
+		dense[m.Name] = m.Dense
 	}
-	out, most := "", dense(best)
+	out, most := "", dense[best]
 	for _, p := range top {
-		if p == best || c.mismatch[p] || dense(p) <= most || !c.statesAll(p) {
+		if p == best || c.mismatch[p] || dense[p] <= most || !c.statesAll(p) {
 			continue
 		}
-		theirs := statedInputs(c.whole.Text, c.links, p)
-		if !slices.ContainsFunc(needs, func(in string) bool { return !theirs[in] }) {
-			out, most = p, dense(p)
+		if len(needs) > 0 {
+			theirs := statedInputs(c.whole.Text, c.links, p)
+			if slices.ContainsFunc(needs, func(in string) bool { return !theirs[in] }) {
+				continue
+			}
 		}
+		out, most = p, dense[p]
 	}
 	return out
 }
